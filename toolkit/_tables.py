@@ -1,0 +1,153 @@
+"""Precomputed coup tables: the polynomial behind the exact engine.
+
+A coup uses k = 4, 5 or 6 cards.  The probability of one ordered sequence of k
+values drawn from a shoe with counts ``n`` (by value) is
+
+    prod_v (n_v)_(m_v) / (N)_k
+
+where ``m`` is the multiset of values in the sequence and ``(x)_j`` the falling
+factorial.  It depends on the sequence only through ``m``.  So the probability
+of any set of coups is ``sum_m A[m] prod_v (n_v)_(m_v) / (N)_k`` where ``A[m]``
+counts the ordered sequences with multiset ``m`` in the set.  There are
+715 + 2002 + 5005 = 7,722 multisets of 4, 5 and 6 values; :func:`coup_table`
+counts, for every tableau, the sequences of each multiset that end in each
+outcome class.
+
+Pairs compare ranks, not values.  For non-zero values rank equals value, so a
+pair is known from the values.  When both cards of a hand are zero-valued the
+pair depends on which of T, J, Q, K they are; given the value sequence, the
+ranks of the zero-valued cards are a uniform draw without replacement from the
+zero-valued cards of the shoe, so
+
+* P(two given zero-valued cards share a rank) = alpha = sum_r z_r (z_r - 1) / (z (z - 1))
+* P(both hands' zero pairs are pairs) = beta = [sum_r (z_r)_4 + sum_{r != s} (z_r)_2 (z_s)_2] / (z)_4
+
+with ``z_r`` the shoe's count of rank r among T, J, Q, K and ``z`` their sum.
+The table therefore records a *pair state* per hand: 0 no pair, 1 a pair of a
+non-zero value, 2 two zero-valued cards (a pair with probability alpha).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+import numpy as np
+
+from toolkit.rules import PLAYER_STOOD, Tableau
+
+#: Multisets of each size are indexed in one array; sizes 0..6.
+MAX_CARDS = 6
+N_EXT = 400 * 9  # main class x player pair state x banker pair state
+
+
+@dataclass(frozen=True)
+class Multisets:
+    """All multisets of 0..6 card values, ordered by size then lexicographically.
+
+    ``parent[j]`` is multiset j without its largest value ``added[j]``, of which
+    the parent already holds ``held[j]``.  ``size[j]`` is the number of cards.
+    """
+
+    parent: np.ndarray
+    added: np.ndarray
+    held: np.ndarray
+    size: np.ndarray
+    counts: np.ndarray  # (M, 10) multiplicities
+    codes: np.ndarray  # sum_v m_v 7**v, sorted within each size
+    first4: int  # index of the first multiset of size 4
+
+
+@lru_cache(maxsize=1)
+def multisets() -> Multisets:
+    tuples: list[tuple[int, ...]] = []
+    for size in range(MAX_CARDS + 1):
+        tuples.extend(combinations_with_replacement(range(10), size))
+    index = {t: i for i, t in enumerate(tuples)}
+    m = len(tuples)
+    parent = np.zeros(m, dtype=np.int64)
+    added = np.zeros(m, dtype=np.int64)
+    held = np.zeros(m, dtype=np.int64)
+    size = np.zeros(m, dtype=np.int64)
+    counts = np.zeros((m, 10), dtype=np.int64)
+    for i, t in enumerate(tuples):
+        size[i] = len(t)
+        for v in t:
+            counts[i, v] += 1
+        if t:
+            parent[i] = index[t[:-1]]
+            added[i] = t[-1]
+            held[i] = t[:-1].count(t[-1])
+    codes = counts @ (7 ** np.arange(10, dtype=np.int64))
+    first4 = int(np.searchsorted(size, 4))
+    return Multisets(parent, added, held, size, counts, codes, first4)
+
+
+@dataclass(frozen=True)
+class CoupTable:
+    """Sparse counts: ``count[i]`` ordered sequences of multiset ``mset[i]`` end in ``ext[i]``.
+
+    ``ext = main_class * 9 + player_pair_state * 3 + banker_pair_state``, where
+    ``main_class = ((pt * 10 + bt) * 2 + pc - 2) * 2 + bc - 2``.
+    """
+
+    ext: np.ndarray
+    mset: np.ndarray
+    count: np.ndarray
+
+
+def _pair_state(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    both_zero = (first == 0) & (second == 0)
+    return np.where(both_zero, 2, np.where(first == second, 1, 0))
+
+
+@lru_cache(maxsize=16)
+def coup_table(tableau: Tableau) -> CoupTable:
+    """Enumerate all value sequences under ``tableau`` (see module notes)."""
+    player = np.array(tableau.player, dtype=bool)
+    banker = np.array(tableau.banker, dtype=bool)
+    c = np.indices((10,) * 6, dtype=np.int64).reshape(6, -1)
+    c1, c2, c3, c4, c5, c6 = c
+    pt2 = (c1 + c3) % 10
+    bt2 = (c2 + c4) % 10
+    natural = (pt2 >= 8) | (bt2 >= 8)
+    pdraw = ~natural & player[pt2]
+    bdraw = np.where(
+        natural, False, np.where(pdraw, banker[bt2, c5], banker[bt2, PLAYER_STOOD])
+    )
+    banker_card = np.where(pdraw, c6, c5)
+    k = 4 + pdraw.astype(np.int64) + bdraw.astype(np.int64)
+    # One representative per used sequence: unused positions hold value 0.
+    keep = ((k >= 5) | (c5 == 0)) & ((k >= 6) | (c6 == 0))
+    pt = (pt2 + np.where(pdraw, c5, 0)) % 10
+    bt = (bt2 + np.where(bdraw, banker_card, 0)) % 10
+    main = ((pt * 10 + bt) * 2 + pdraw) * 2 + bdraw
+    ext = main * 9 + _pair_state(c1, c3) * 3 + _pair_state(c2, c4)
+    powers = 7 ** np.arange(10, dtype=np.int64)
+    code = powers[c1] + powers[c2] + powers[c3] + powers[c4]
+    code = code + np.where(k >= 5, powers[c5], 0) + np.where(k >= 6, powers[c6], 0)
+    ext, code, k = ext[keep], code[keep], k[keep]
+
+    ms = multisets()
+    # codes are unique across sizes (the size is the sum of the base-7 digits)
+    order = np.argsort(ms.codes)
+    pos = np.searchsorted(ms.codes[order], code)
+    mset = order[pos]
+    if not np.array_equal(ms.codes[mset], code) or not np.array_equal(ms.size[mset], k):
+        raise AssertionError("multiset lookup failed")  # internal invariant
+    key = ext * len(ms.codes) + mset
+    uniq, count = np.unique(key, return_counts=True)
+    return CoupTable(
+        ext=(uniq // len(ms.codes)).astype(np.int64),
+        mset=(uniq % len(ms.codes)).astype(np.int64),
+        count=count.astype(np.int64),
+    )
+
+
+def ext_to_main(ext: np.ndarray) -> np.ndarray:
+    return ext // 9
+
+
+def ext_pair_states(ext: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return (ext % 9) // 3, ext % 3

@@ -1,0 +1,245 @@
+"""Bets as pay tables over the outcome classes, and their statistics.
+
+A :class:`Bet` is a name and a payout (in units, to one; -1 a loss, 0 a push)
+for each of the 1,600 outcome classes of :mod:`toolkit.outcomes`.  Payouts are
+exact rationals, so the exact engine gives exact expectations.
+
+Build your own with a function of an :class:`~toolkit.outcomes.Outcome`, or a
+polars expression over :func:`~toolkit.outcomes.outcome_frame`:
+
+>>> import polars as pl
+>>> lucky6 = Bet.from_expr(
+...     "banker_six", pl.when((pl.col("winner") == "banker") & (pl.col("banker_total") == 6))
+...     .then(12).otherwise(-1))
+>>> round(bet_stats(lucky6, 8).house_edge, 4)
+0.3113
+
+The standard panel (:func:`standard_bets`) holds every bet the toolkit names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from math import sqrt
+
+import numpy as np
+import polars as pl
+
+from toolkit.cards import CompositionLike
+from toolkit.engine import distribution, expected_values
+from toolkit.outcomes import N_CLASSES, Outcome, outcome_frame, outcomes
+from toolkit.rules import PUNTO_BANCO, Rules, Tableau, as_fraction
+
+__all__ = [
+    "Bet",
+    "BetStats",
+    "bet_stats",
+    "edge_table",
+    "get_bet",
+    "standard_bets",
+]
+
+
+@dataclass(frozen=True)
+class Bet:
+    """A bet: a name, a description and an exact payout for each outcome class."""
+
+    name: str
+    payoffs: tuple[Fraction, ...] = field(repr=False)
+    description: str = ""
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"a bet needs a non-empty name, got {self.name!r}")
+        payoffs = tuple(as_fraction(p) for p in self.payoffs)
+        if len(payoffs) != N_CLASSES:
+            raise ValueError(f"bet {self.name!r}: expected {N_CLASSES} payouts (one per outcome class), got {len(payoffs)}")
+        if any(p < -1 for p in payoffs):
+            raise ValueError(f"bet {self.name!r}: a payout below -1 would lose more than the stake")
+        object.__setattr__(self, "payoffs", payoffs)
+        object.__setattr__(self, "_hash", hash((self.name, payoffs)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @classmethod
+    def from_function(cls, name: str, payout: Callable[[Outcome], object], description: str = "") -> Bet:
+        """From ``payout(outcome) -> units``, called once per outcome class."""
+        return cls(name, tuple(as_fraction(payout(o)) for o in outcomes()), description)
+
+    @classmethod
+    def from_expr(cls, name: str, expr: pl.Expr, description: str = "") -> Bet:
+        """From a polars expression evaluated over :func:`~toolkit.outcomes.outcome_frame`."""
+        values = outcome_frame().select(expr.alias("payout"))["payout"]
+        if values.null_count():
+            raise ValueError(f"bet {name!r}: the expression leaves {values.null_count()} outcome classes without a payout")
+        return cls(name, tuple(as_fraction(v) for v in values.to_list()), description)
+
+    @classmethod
+    def from_table(cls, name: str, rules: Sequence[tuple[Callable[[Outcome], bool], object]], otherwise: object = -1,
+                   description: str = "") -> Bet:
+        """From a pay table: ``[(condition, payout), ...]``; the first matching row pays, else ``otherwise``."""
+        def payout(o: Outcome) -> object:
+            for condition, pays in rules:
+                if condition(o):
+                    return pays
+            return otherwise
+        return cls.from_function(name, payout, description)
+
+    @property
+    def payoff_array(self) -> np.ndarray:
+        return np.array([float(p) for p in self.payoffs])
+
+
+# ------------------------------------------------------------------ the panel
+def _banker(commission: Fraction) -> Callable[[Outcome], object]:
+    return lambda o: 1 - commission if o.winner == "banker" else 0 if o.winner == "tie" else -1
+
+
+def _dragon_bonus(side: str) -> Callable[[Outcome], object]:
+    pays = {9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1}
+
+    def payout(o: Outcome) -> object:
+        mine = o.player_natural if side == "player" else o.banker_natural
+        if o.winner == "tie":
+            return 0 if o.player_natural and o.banker_natural else -1
+        if o.winner != side:
+            return -1
+        if mine:
+            return 1
+        return pays.get(o.margin, -1)
+
+    return payout
+
+
+@lru_cache(maxsize=8)
+def standard_bets(rules: Rules = Rules()) -> tuple[Bet, ...]:
+    """The standard panel of bets under ``rules`` (commission and tie payout)."""
+    c = rules.commission
+    b, p = "banker", "player"
+
+    def three_card(o: Outcome, side: str, total: int) -> bool:
+        cards = o.banker_cards if side == b else o.player_cards
+        mine = o.banker_total if side == b else o.player_total
+        return o.winner == side and cards == 3 and mine == total
+
+    specs: list[tuple[str, Callable[[Outcome], object], str]] = [
+        ("banker", _banker(c), f"Banker wins pays {1 - c} (commission {c}); tie pushes"),
+        ("player", lambda o: 1 if o.winner == p else 0 if o.winner == "tie" else -1, "Player wins pays 1:1; tie pushes"),
+        ("tie", lambda o: rules.tie_pays if o.winner == "tie" else -1, f"Tie pays {rules.tie_pays}:1"),
+        ("tie_9to1", lambda o: 9 if o.winner == "tie" else -1, "Tie pays 9:1"),
+        ("super6_banker",
+         lambda o: (Fraction(1, 2) if o.banker_total == 6 else 1) if o.winner == b else 0 if o.winner == "tie" else -1,
+         "no commission; a Banker win with total 6 pays 1:2; tie pushes"),
+        ("ez_banker",
+         lambda o: (0 if three_card(o, b, 7) else 1) if o.winner == b else 0 if o.winner == "tie" else -1,
+         "no commission; a Banker win with a three-card 7 pushes; tie pushes"),
+        ("dragon7", lambda o: 40 if three_card(o, b, 7) else -1, "Banker wins with a three-card 7: pays 40:1"),
+        ("panda8", lambda o: 25 if three_card(o, p, 8) else -1, "Player wins with a three-card 8: pays 25:1"),
+        ("player_pair", lambda o: 11 if o.player_pair else -1, "Player's first two cards a pair (same rank): 11:1"),
+        ("banker_pair", lambda o: 11 if o.banker_pair else -1, "Banker's first two cards a pair (same rank): 11:1"),
+        ("either_pair", lambda o: 5 if o.player_pair or o.banker_pair else -1, "either hand's first two cards a pair: 5:1"),
+        ("natural8", lambda o: 9 if o.banker_natural and o.banker_total == 8 else -1,
+         "Banker's first two cards total 8 (Thorp and Walden): 9:1"),
+        ("natural9", lambda o: 9 if o.banker_natural and o.banker_total == 9 else -1,
+         "Banker's first two cards total 9 (Thorp and Walden): 9:1"),
+        ("dragon_bonus_player", _dragon_bonus(p),
+         "Player wins by 9/8/7/6/5/4: 30/10/6/4/2/1; natural win 1; natural tie push"),
+        ("dragon_bonus_banker", _dragon_bonus(b),
+         "Banker wins by 9/8/7/6/5/4: 30/10/6/4/2/1; natural win 1; natural tie push"),
+        ("big", lambda o: Fraction(54, 100) if o.cards_dealt >= 5 else -1, "five or six cards dealt: 0.54:1"),
+        ("small", lambda o: Fraction(3, 2) if o.cards_dealt == 4 else -1, "four cards dealt: 1.5:1"),
+    ]
+    return tuple(Bet.from_function(name, fn, desc) for name, fn, desc in specs)
+
+
+def get_bet(name: str, rules: Rules = Rules()) -> Bet:
+    """A bet of the standard panel by name; the error lists the known names."""
+    for bet in standard_bets(rules):
+        if bet.name == name:
+            return bet
+    known = ", ".join(b.name for b in standard_bets(rules))
+    raise ValueError(f"unknown bet {name!r}; known bets: {known}")
+
+
+# ------------------------------------------------------------------ statistics
+@dataclass(frozen=True)
+class BetStats:
+    """Statistics of one bet for one shoe.
+
+    ``payouts`` maps each payout to its probability.  ``house_edge`` is
+    ``-expected_value`` per unit staked (pushes count as hands played).
+    """
+
+    bet: str
+    payouts: Mapping[object, object]
+    expected_value: float
+    std_dev: float
+    hit_frequency: float
+    exact_expected_value: Fraction | None = None
+
+    @property
+    def house_edge(self) -> float:
+        return -self.expected_value
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "expected_value": self.expected_value,
+            "house_edge": self.house_edge,
+            "std_dev": self.std_dev,
+            "hit_frequency": self.hit_frequency,
+            "payouts": {str(k): float(v) for k, v in self.payouts.items()},
+        }
+
+
+def bet_stats(bet: Bet, shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = True) -> BetStats:
+    """Probability of each payout, expectation, standard deviation and hit frequency.
+
+    With ``exact=True`` (the default) the sums are done in rationals and
+    ``exact_expected_value`` is set; the float fields are the rounded values.
+    """
+    p = distribution(shoe, tableau, exact=exact)
+    payouts: dict[object, object] = {}
+    zero = Fraction(0) if exact else 0.0
+    for prob, pay in zip(p, bet.payoffs, strict=True):
+        if prob:
+            key = pay if exact else float(pay)
+            payouts[key] = payouts.get(key, zero) + prob
+    payouts = dict(sorted(payouts.items()))
+    ev = sum((k * v for k, v in payouts.items()), zero)
+    second = sum((k * k * v for k, v in payouts.items()), zero)
+    hit = sum((v for k, v in payouts.items() if k > 0), zero)
+    return BetStats(
+        bet=bet.name,
+        payouts=payouts,
+        expected_value=float(ev),
+        std_dev=sqrt(max(float(second - ev * ev), 0.0)),
+        hit_frequency=float(hit),
+        exact_expected_value=ev if exact else None,
+    )
+
+
+def edge_table(shoe: CompositionLike = 8, bets: Iterable[Bet] | None = None, rules: Rules = Rules(),
+               exact: bool = True) -> pl.DataFrame:
+    """One row per bet: expected value, house edge, standard deviation, hit frequency.
+
+    >>> edge_table(8).filter(pl.col("bet") == "banker")["house_edge"].round(6).item()
+    0.010579
+    """
+    bets = standard_bets(rules) if bets is None else tuple(bets)
+    rows = []
+    for bet in bets:
+        s = bet_stats(bet, shoe, rules.tableau, exact=exact)
+        rows.append({"bet": bet.name, "expected_value": s.expected_value, "house_edge": s.house_edge,
+                     "std_dev": s.std_dev, "hit_frequency": s.hit_frequency, "description": bet.description})
+    return pl.DataFrame(rows)
+
+
+def panel_expected_values(shoes, bets: Sequence[Bet] | None = None, rules: Rules = Rules()) -> np.ndarray:
+    """Batched float EVs of ``bets`` (default: the standard panel) for many shoes."""
+    bets = standard_bets(rules) if bets is None else tuple(bets)
+    return expected_values(shoes, bets, rules.tableau)

@@ -1,0 +1,50 @@
+"""The ``baccarat`` command.  Thin typer commands over the library; bad input gets one line and exit 2."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import typer
+
+app = typer.Typer(
+    name="baccarat",
+    help="Exact baccarat odds, effects of removal, shoe simulation, counting and end-of-shoe studies.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+#: Modules that add commands to the app, each through ``register(app)``.
+COMMAND_MODULES = ("_cli_engine",)
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(f"toolkit.{_name}").register(app)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the app, turning usage errors and bad values into one line on stderr."""
+    command = typer.main.get_command(app)
+    try:
+        code = command.main(args=argv, prog_name="baccarat", standalone_mode=False)
+    except typer.Exit as stop:
+        sys.exit(stop.exit_code)
+    except typer.Abort:
+        typer.echo("baccarat: aborted", err=True)
+        sys.exit(130)
+    except Exception as err:
+        # click's usage errors (typer may vendor its own copy of click, so match by shape)
+        if hasattr(err, "format_message") and hasattr(err, "exit_code"):
+            message = err.format_message()
+            if message:  # empty when the help was printed for a bare command
+                typer.echo(f"baccarat: error: {message}", err=True)
+            sys.exit(2)
+        if isinstance(err, (ValueError, TypeError, OSError)):
+            typer.echo(f"baccarat: error: {err}", err=True)
+            sys.exit(2)
+        raise
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

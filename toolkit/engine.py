@@ -1,0 +1,408 @@
+"""The exact engine: the distribution of the next coup for any remaining shoe.
+
+Two paths share the tables of :mod:`toolkit._tables`:
+
+* :func:`distribution` with ``exact=True`` works in Python integers and
+  returns :class:`fractions.Fraction` probabilities; :func:`combination_counts`
+  gives the integer counts in the "ordered six cards" convention of the
+  Wizard of Odds tables.
+* :func:`distribution` (float) and :func:`expected_values` (many shoes at once)
+  evaluate the same polynomial in float64: a numba kernel builds the 8,008
+  normalised falling-factorial products of each shoe and one matrix product
+  with precomputed bet weights gives every expectation.
+
+Both are checked against an independent, deliberately naive enumerator in the
+tests (``tests/reference_enumerator.py``).
+
+>>> p = distribution(8, exact=True)
+>>> float(sum(p))
+1.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
+
+import numba
+import numpy as np
+import scipy.linalg
+
+from toolkit._tables import coup_table, ext_pair_states, ext_to_main, multisets
+from toolkit.cards import RANK_VALUES, Composition, CompositionLike
+from toolkit.outcomes import N_CLASSES, N_MAIN
+from toolkit.rules import PUNTO_BANCO, Tableau
+
+__all__ = [
+    "as_rank_matrix",
+    "combination_counts",
+    "distribution",
+    "expected_values",
+    "main_probabilities",
+    "zero_pair_probabilities",
+]
+
+_BLOCK = 32  # compositions per matrix product: keeps the feature block in cache
+
+
+# --------------------------------------------------------------------- features
+@numba.njit(cache=True, nogil=True)
+def _features_t(values, parent, factor, out):  # pragma: no cover - compiled
+    """out[j, b] = prod_v (n_v)_(m_v) / (N)_k for multiset j and shoe b (see _tables).
+
+    Built parent to child: multiset j is its parent with one more card of value v,
+    of which the parent already holds h, at size s of the parent, so
+    ``out[j] = out[parent[j]] * (n_v - h) / (N - s)``.  ``factor[j]`` indexes the
+    table of those ratios, ``(v * 7 + h) * 7 + s``; shoes run along the inner,
+    vectorised axis.
+    """
+    rows = values.shape[0]
+    table = np.empty((490, rows))
+    for b in range(rows):
+        total = 0
+        for v in range(10):
+            total += values[b, v]
+        for v in range(10):
+            for h in range(7):
+                for s in range(7):
+                    den = total - s
+                    table[(v * 7 + h) * 7 + s, b] = (values[b, v] - h) / den if den > 0 else 0.0
+    for b in range(rows):
+        out[0, b] = 1.0
+    for j in range(1, parent.shape[0]):
+        p = parent[j]
+        f = factor[j]
+        for b in range(rows):
+            out[j, b] = out[p, b] * table[f, b]
+
+
+@lru_cache(maxsize=1)
+def _factor_index() -> np.ndarray:
+    ms = multisets()
+    return (ms.added * 7 + ms.held) * 7 + np.maximum(ms.size - 1, 0)
+
+
+def _features(values: np.ndarray) -> np.ndarray:
+    """``(M, B)`` normalised falling-factorial products for ``(B, 10)`` counts by value."""
+    ms = multisets()
+    out = np.empty((len(ms.parent), values.shape[0]))
+    _features_t(np.ascontiguousarray(values, dtype=np.int64), ms.parent, _factor_index(), out)
+    return out
+
+
+def _int_products(by_value: Sequence[int]) -> list[int]:
+    """prod_v (n_v)_(m_v) for every multiset, in Python integers."""
+    ms = multisets()
+    prods = [1] * len(ms.parent)
+    parent, added, held = ms.parent.tolist(), ms.added.tolist(), ms.held.tolist()
+    for j in range(1, len(prods)):
+        prods[j] = prods[parent[j]] * (by_value[added[j]] - held[j])
+    return prods
+
+
+def _falling(n: int, k: int) -> int:
+    out = 1
+    for i in range(k):
+        out *= n - i
+    return out
+
+
+# ---------------------------------------------------------------- zero pairs
+def zero_pair_probabilities(shoe: CompositionLike, exact: bool = False) -> tuple:
+    """``(alpha, beta)`` for the zero-valued cards of a shoe.
+
+    ``alpha``: two zero-valued cards dealt from the shoe share a rank (T, J, Q, K);
+    ``beta``: two disjoint pairs of zero-valued cards are both same-rank pairs.
+    Zero when too few zero-valued cards remain (those deals then have probability 0).
+    """
+    comp = Composition.from_any(shoe)
+    z = comp.by_rank[9:]
+    total = sum(z)
+    same2 = sum(_falling(x, 2) for x in z)
+    num_beta = sum(_falling(x, 4) for x in z) + same2 * same2 - sum(_falling(x, 2) ** 2 for x in z)
+    den2, den4 = _falling(total, 2), _falling(total, 4)
+    alpha = Fraction(same2, den2) if den2 else Fraction(0)
+    beta = Fraction(num_beta, den4) if den4 else Fraction(0)
+    return (alpha, beta) if exact else (float(alpha), float(beta))
+
+
+def _zero_pair_arrays(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    z = ranks[:, 9:13].astype(np.float64)
+    total = z.sum(axis=1)
+    f2 = z * (z - 1)
+    same2 = f2.sum(axis=1)
+    num_beta = (f2 * (z - 2) * (z - 3)).sum(axis=1) + same2 * same2 - (f2 * f2).sum(axis=1)
+    den2 = total * (total - 1)
+    den4 = den2 * (total - 2) * (total - 3)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        alpha = np.where(den2 > 0, same2 / np.where(den2 > 0, den2, 1), 0.0)
+        beta = np.where(den4 > 0, num_beta / np.where(den4 > 0, den4, 1), 0.0)
+    return alpha, beta
+
+
+# ------------------------------------------------------------ exact and float
+def _ext_probabilities(comp: Composition, tableau: Tableau, exact: bool) -> list | np.ndarray:
+    table = coup_table(tableau)
+    if exact:
+        prods = _int_products(comp.by_value)
+        ms = multisets()
+        n = comp.total
+        denominators = {k: _falling(n, k) for k in (4, 5, 6)}
+        out = [Fraction(0)] * (N_MAIN * 9)
+        sizes = ms.size.tolist()
+        # group by denominator so each class needs one Fraction per size
+        by_size: dict[int, list[int]] = {4: [0] * (N_MAIN * 9), 5: [0] * (N_MAIN * 9), 6: [0] * (N_MAIN * 9)}
+        for e, j, c in zip(table.ext.tolist(), table.mset.tolist(), table.count.tolist(), strict=True):
+            by_size[sizes[j]][e] += c * prods[j]
+        for k, acc in by_size.items():
+            for e, value in enumerate(acc):
+                if value:
+                    out[e] += Fraction(value, denominators[k])
+        return out
+    feats = _features(np.array([comp.by_value]))[:, 0]
+    return np.bincount(table.ext, weights=table.count * feats[table.mset], minlength=N_MAIN * 9)
+
+
+def _ext_to_classes(ext_p, alpha, beta, exact: bool):
+    """Spread extended-class probabilities over the 1,600 classes with the zero-pair odds."""
+    zero = Fraction(0) if exact else 0.0
+    out = [zero] * N_CLASSES
+    one = 1
+    for e, p in enumerate(ext_p):
+        if not p:
+            continue
+        main, sp, sb = e // 9, (e % 9) // 3, e % 3
+        base = main * 4
+        p_pairs = {0: [(0, one)], 1: [(1, one)], 2: [(1, alpha), (0, one - alpha)]}
+        if sp == 2 and sb == 2:
+            spread = [((1, 1), beta), ((1, 0), alpha - beta), ((0, 1), alpha - beta), ((0, 0), one - 2 * alpha + beta)]
+        else:
+            spread = [((a, b), wa * wb) for a, wa in p_pairs[sp] for b, wb in p_pairs[sb]]
+        for (a, b), w in spread:
+            if w:
+                out[base + 2 * a + b] += p * w
+    return out if exact else np.array(out)
+
+
+def distribution(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = False):
+    """Probabilities of the 1,600 outcome classes of the next coup.
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`Composition.from_any` accepts); at least six.
+    tableau
+        Drawing rules.
+    exact
+        ``True``: a list of :class:`~fractions.Fraction`; ``False``: a float64 array.
+
+    Examples
+    --------
+    >>> from toolkit.outcomes import outcomes
+    >>> p = distribution(8, exact=True)
+    >>> tie = sum(q for q, o in zip(p, outcomes()) if o.winner == "tie")
+    >>> round(float(tie), 12)
+    0.095155968024
+    """
+    comp = Composition.from_any(shoe)
+    comp.require_coup()
+    alpha, beta = zero_pair_probabilities(comp, exact=exact)
+    return _ext_to_classes(_ext_probabilities(comp, tableau, exact), alpha, beta, exact)
+
+
+def main_probabilities(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = False):
+    """Probabilities of the 400 classes without pair flags (index ``class // 4``)."""
+    p = distribution(shoe, tableau, exact)
+    if exact:
+        return [sum(p[4 * i : 4 * i + 4], Fraction(0)) for i in range(N_MAIN)]
+    return np.asarray(p).reshape(N_MAIN, 4).sum(axis=1)
+
+
+def combination_counts(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO) -> dict[str, int]:
+    """Player wins, Banker wins, Tie and Total as integer counts of ordered six-card deals.
+
+    This is the Wizard of Odds convention: every coup is counted as an ordered
+    sequence of six cards, used or not, so the total is ``(N)_6``.
+
+    >>> combination_counts(1)["tie"]
+    1372227328
+    """
+    comp = Composition.from_any(shoe)
+    comp.require_coup()
+    table = coup_table(tableau)
+    prods = _int_products(comp.by_value)
+    ms = multisets()
+    n = comp.total
+    tail = {k: _falling(n - k, 6 - k) for k in (4, 5, 6)}
+    sizes = ms.size.tolist()
+    counts = {"player": 0, "banker": 0, "tie": 0}
+    main = ext_to_main(table.ext).tolist()
+    for mc, j, c in zip(main, table.mset.tolist(), table.count.tolist(), strict=True):
+        pt, bt = mc // 40, (mc // 4) % 10
+        key = "player" if pt > bt else "banker" if bt > pt else "tie"
+        counts[key] += c * prods[j] * tail[sizes[j]]
+    counts["total"] = _falling(n, 6)
+    return counts
+
+
+# ------------------------------------------------------------- batched path
+def as_rank_matrix(shoes) -> np.ndarray:
+    """Normalise many shoes to an ``(B, 13)`` int64 array of counts by rank.
+
+    Accepts an array of shape ``(B, 13)`` (by rank) or ``(B, 10)`` (by value,
+    zero-valued cards split evenly over T, J, Q, K), or a sequence of
+    composition-like values.
+    """
+    if isinstance(shoes, np.ndarray) and shoes.ndim == 2 and shoes.shape[1] in (10, 13):
+        arr = shoes.astype(np.int64, copy=False)
+        if np.any(arr < 0):
+            raise ValueError("shoe counts must be non-negative")
+        if arr.shape[1] == 13:
+            return arr
+        zeros = arr[:, 0]
+        split = np.stack([zeros // 4 + (i < zeros % 4) for i in range(4)], axis=1)
+        return np.concatenate([arr[:, 1:], split], axis=1)
+    return np.array([Composition.from_any(s).by_rank for s in shoes], dtype=np.int64).reshape(-1, 13)
+
+
+def _values_from_ranks(ranks: np.ndarray) -> np.ndarray:
+    values = np.zeros((ranks.shape[0], 10), dtype=np.int64)
+    for index, value in enumerate(RANK_VALUES):
+        values[:, value] += ranks[:, index]
+    return values
+
+
+def pair_probabilities(ranks: np.ndarray) -> np.ndarray:
+    """``(B, 4)`` probabilities of (no pair, Banker pair only, Player pair only, both) from rank counts.
+
+    A hand's first two cards form a pair with probability sum_r (n_r)_2 / (N)_2 for either hand;
+    both hands with [sum_r (n_r)_4 + sum_{r != s} (n_r)_2 (n_s)_2] / (N)_4.  Column ``2 * pp + bp``.
+    """
+    n = ranks.astype(np.float64)
+    total = n.sum(axis=1)
+    f2 = n * (n - 1)
+    s2 = f2.sum(axis=1)
+    both = ((f2 * (n - 2) * (n - 3)).sum(axis=1) + s2 * s2 - (f2 * f2).sum(axis=1))
+    both = both / (total * (total - 1) * (total - 2) * (total - 3))
+    one = s2 / (total * (total - 1))
+    return np.stack([1 - 2 * one + both, one - both, one - both, both], axis=1)
+
+
+class CompiledBets:
+    """A tuple of bets prepared for the batched float path.
+
+    For bet i: ``EV = F @ W0[:, i] + alpha * F @ Wa[:, i] + beta * F @ Wb[:, i]``
+    with ``F`` the feature vector of the shoe (see :func:`_features`) and alpha,
+    beta the zero-pair odds (:func:`zero_pair_probabilities`).  The columns of
+    ``[W0 Wa Wb]`` span few dimensions, so they are reduced once to a basis
+    (QR with column pivoting) and each shoe needs only ``F @ basis``.  Bets that
+    look only at the pair flags (Player Pair, Banker Pair, Either Pair) are
+    closed forms in the rank counts and skip the polynomial.
+    """
+
+    def __init__(self, payoffs: np.ndarray, tableau: Tableau) -> None:
+        table = coup_table(tableau)
+        m = len(multisets().parent)
+        n_bets = payoffs.shape[0]
+        x = payoffs.reshape(n_bets, N_MAIN, 2, 2)  # [bet, main class, player pair, banker pair]
+        reachable = np.unique(ext_to_main(table.ext))
+        flags = x[:, reachable]  # (bets, reachable, 2, 2)
+        self.pair_only = np.flatnonzero(np.all(flags == flags[:, :1], axis=(1, 2, 3)))
+        self.pair_payoffs = x[self.pair_only, reachable[0]].reshape(len(self.pair_only), 4)
+        self.general = np.setdiff1d(np.arange(n_bets), self.pair_only)
+        self.n_bets = n_bets
+
+        xg = x[self.general]
+        main = ext_to_main(table.ext)
+        sp, sb = ext_pair_states(table.ext)
+        a0 = np.where(sp == 1, 1, 0)  # base flag: pairs of zero-valued cards start as "no pair"
+        b0 = np.where(sb == 1, 1, 0)
+        w0 = xg[:, main, a0, b0]
+        wa = np.zeros_like(w0)
+        wb = np.zeros_like(w0)
+        only_p = (sp == 2) & (sb != 2)
+        only_b = (sb == 2) & (sp != 2)
+        both = (sp == 2) & (sb == 2)
+        wa[:, only_p] = xg[:, main[only_p], 1, b0[only_p]] - xg[:, main[only_p], 0, b0[only_p]]
+        wa[:, only_b] = xg[:, main[only_b], a0[only_b], 1] - xg[:, main[only_b], a0[only_b], 0]
+        mb = main[both]
+        wa[:, both] = xg[:, mb, 1, 0] + xg[:, mb, 0, 1] - 2 * xg[:, mb, 0, 0]
+        wb[:, both] = xg[:, mb, 1, 1] - xg[:, mb, 1, 0] - xg[:, mb, 0, 1] + xg[:, mb, 0, 0]
+
+        def spread(w: np.ndarray) -> np.ndarray:
+            out = np.zeros((m, w.shape[0]))
+            for i in range(w.shape[0]):
+                out[:, i] = np.bincount(table.mset, weights=table.count * w[i], minlength=m)
+            return out
+
+        self.alpha_bets = np.flatnonzero(np.any(wa != 0, axis=1))
+        self.beta_bets = np.flatnonzero(np.any(wb != 0, axis=1))
+        columns = np.concatenate([spread(w0), spread(wa[self.alpha_bets]), spread(wb[self.beta_bets])], axis=1)
+        self.basis, self.coef = _column_basis(columns)
+
+    def __call__(self, ranks: np.ndarray) -> np.ndarray:
+        out = np.empty((ranks.shape[0], self.n_bets))
+        if len(self.pair_only):
+            out[:, self.pair_only] = pair_probabilities(ranks) @ self.pair_payoffs.T
+        if not len(self.general):
+            return out
+        ng, na = len(self.general), len(self.alpha_bets)
+        for start in range(0, ranks.shape[0], _BLOCK):
+            block = ranks[start : start + _BLOCK]
+            raw = (self.basis.T @ _features(_values_from_ranks(block))).T @ self.coef
+            ev = raw[:, :ng]
+            if na or len(self.beta_bets):
+                alpha, beta = _zero_pair_arrays(block)
+                ev[:, self.alpha_bets] += alpha[:, None] * raw[:, ng : ng + na]
+                ev[:, self.beta_bets] += beta[:, None] * raw[:, ng + na :]
+            out[start : start + _BLOCK, self.general] = ev
+        return out
+
+
+def _column_basis(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``columns ~= basis @ coef`` with ``basis`` a subset of independent columns (QR, pivoting)."""
+    if columns.shape[1] == 0:
+        return columns, np.zeros((0, 0))
+    _, r, piv = scipy.linalg.qr(columns, mode="economic", pivoting=True)
+    diag = np.abs(np.diag(r))
+    rank = int(np.sum(diag > diag[0] * 1e-11))
+    basis = np.ascontiguousarray(columns[:, piv[:rank]])
+    coef = np.linalg.lstsq(basis, columns, rcond=None)[0]
+    scale = np.abs(columns).max()
+    if np.abs(basis @ coef - columns).max() > 1e-12 * scale:
+        return np.ascontiguousarray(columns), np.eye(columns.shape[1])
+    return basis, coef
+
+
+@lru_cache(maxsize=32)
+def compiled_bets(bets: tuple, tableau: Tableau = PUNTO_BANCO) -> CompiledBets:
+    """The batched evaluator of a tuple of bets (cached: build it once, call it on many blocks)."""
+    return CompiledBets(np.array([bet.payoff_array for bet in bets]).reshape(len(bets), N_CLASSES), tableau)
+
+
+def expected_values(shoes, bets, tableau: Tableau = PUNTO_BANCO) -> np.ndarray:
+    """Expected value per unit of every bet for many shoes at once (float64).
+
+    Parameters
+    ----------
+    shoes
+        ``(B, 13)`` counts by rank, ``(B, 10)`` counts by value, or a sequence
+        of composition-like values.  Each shoe needs at least six cards.
+    bets
+        A sequence of :class:`toolkit.bets.Bet`.
+    tableau
+        Drawing rules.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(B, len(bets))`` expected values.
+    """
+    ranks = as_rank_matrix(shoes)
+    if ranks.shape[0] and ranks.sum(axis=1).min() < 6:
+        bad = int(np.argmin(ranks.sum(axis=1)))
+        raise ValueError(
+            f"shoe {bad} holds {int(ranks[bad].sum())} card(s); a coup may need six (two hands of up to three cards)"
+        )
+    return compiled_bets(tuple(bets), tableau)(ranks)

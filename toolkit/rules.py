@@ -1,0 +1,173 @@
+"""The drawing rules (tableau) and the house rules of a game, held as data.
+
+The punto banco tableau, as the seed documents give it:
+
+* Either hand with a two-card total of 8 or 9 is a *natural*: nobody draws.
+* Player draws on 0-5 and stands on 6-7.
+* If Player stood, Banker draws on 0-5 and stands on 6-7.
+* If Player drew, Banker's action depends on his total and the value of
+  Player's third card:
+
+  ======  =========================================
+  Banker  draws when Player's third card is
+  ======  =========================================
+  0-2     anything
+  3       anything but an 8
+  4       2-7
+  5       4-7
+  6       6-7
+  7       never (stands)
+  ======  =========================================
+
+:class:`Tableau` stores this as two boolean tables so that variants can change
+single cells (e.g. the chemin de fer options).
+
+>>> PUNTO_BANCO.banker_draws(3, 8), PUNTO_BANCO.banker_draws(6, None)
+(False, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+__all__ = ["PUNTO_BANCO", "Rules", "Tableau", "as_fraction"]
+
+#: Column of :attr:`Tableau.banker` used when Player stood (took no third card).
+PLAYER_STOOD = 10
+
+
+def _punto_banco_banker() -> tuple[tuple[bool, ...], ...]:
+    rows = []
+    for total in range(10):
+        row = []
+        for third in range(10):
+            if total <= 2:
+                draw = True
+            elif total == 3:
+                draw = third != 8
+            elif total == 4:
+                draw = 2 <= third <= 7
+            elif total == 5:
+                draw = 4 <= third <= 7
+            elif total == 6:
+                draw = third in (6, 7)
+            else:
+                draw = False
+            row.append(draw)
+        row.append(total <= 5)  # Player stood
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+@dataclass(frozen=True)
+class Tableau:
+    """Drawing rules, for hands that are not naturals.
+
+    Attributes
+    ----------
+    player
+        ``player[t]``: whether Player draws on a two-card total ``t`` (0..9).
+    banker
+        ``banker[t][c]``: whether Banker draws on two-card total ``t`` when
+        Player's third card has value ``c`` (0..9); column 10 is "Player stood".
+    name
+        A label for tables and plots.
+    """
+
+    player: tuple[bool, ...] = tuple(t <= 5 for t in range(10))
+    banker: tuple[tuple[bool, ...], ...] = field(default_factory=_punto_banco_banker)
+    name: str = "punto banco"
+
+    def __post_init__(self) -> None:
+        player = tuple(bool(x) for x in self.player)
+        banker = tuple(tuple(bool(x) for x in row) for row in self.banker)
+        if len(player) != 10:
+            raise ValueError(f"Tableau.player needs 10 entries (totals 0..9), got {len(player)}")
+        if len(banker) != 10 or any(len(row) != 11 for row in banker):
+            raise ValueError("Tableau.banker needs 10 rows (totals 0..9) of 11 entries (third card 0..9, stood)")
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "banker", banker)
+
+    def player_draws(self, total: int) -> bool:
+        """Whether Player draws on two-card ``total`` (no natural on the table)."""
+        return self.player[total]
+
+    def banker_draws(self, total: int, player_third: int | None) -> bool:
+        """Whether Banker draws on ``total`` given Player's third card value (``None``: Player stood)."""
+        return self.banker[total][PLAYER_STOOD if player_third is None else player_third]
+
+    def with_banker(self, total: int, player_third: int | None, draws: bool, name: str | None = None) -> Tableau:
+        """A copy with one Banker cell changed (``player_third=None`` for "Player stood")."""
+        rows = [list(row) for row in self.banker]
+        rows[total][PLAYER_STOOD if player_third is None else player_third] = draws
+        return replace(self, banker=tuple(tuple(r) for r in rows), name=name or f"{self.name} (modified)")
+
+    def with_player(self, total: int, draws: bool, name: str | None = None) -> Tableau:
+        """A copy with Player's action on one total changed."""
+        player = list(self.player)
+        player[total] = draws
+        return replace(self, player=tuple(player), name=name or f"{self.name} (modified)")
+
+
+#: The forced punto banco tableau.
+PUNTO_BANCO = Tableau()
+
+
+def as_fraction(x: object) -> Fraction:
+    """Exact rational from an int, Fraction, decimal string or float (floats via their shortest repr).
+
+    >>> as_fraction(0.95), as_fraction("1/2")
+    (Fraction(19, 20), Fraction(1, 2))
+    """
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, bool):
+        raise TypeError(f"expected a number, got {x!r}")
+    if isinstance(x, int):
+        return Fraction(x)
+    if isinstance(x, float):
+        return Fraction(repr(x))
+    if isinstance(x, str):
+        try:
+            return Fraction(x.strip())
+        except ValueError:
+            raise ValueError(f"{x!r} is not a number") from None
+    try:
+        return Fraction(float(x))  # numpy scalars
+    except (TypeError, ValueError):
+        raise TypeError(f"expected a number, got {type(x).__name__} {x!r}") from None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """House rules of a punto banco table.
+
+    Attributes
+    ----------
+    decks
+        Number of 52-card decks in a fresh shoe.
+    commission
+        Commission taken from winning Banker bets (0.05: a win pays 0.95).
+    tie_pays
+        Payout of the Tie bet, to one (8 or 9).
+    tableau
+        Drawing rules.
+    """
+
+    decks: int = 8
+    commission: Fraction = Fraction(1, 20)
+    tie_pays: Fraction = Fraction(8)
+    tableau: Tableau = PUNTO_BANCO
+
+    def __post_init__(self) -> None:
+        if isinstance(self.decks, bool) or not isinstance(self.decks, int) or self.decks < 1:
+            raise ValueError(f"Rules.decks must be a positive integer, got {self.decks!r}")
+        commission = as_fraction(self.commission)
+        if not 0 <= commission < 1:
+            raise ValueError(f"Rules.commission must be in [0, 1), got {self.commission!r}")
+        tie = as_fraction(self.tie_pays)
+        if tie <= 0:
+            raise ValueError(f"Rules.tie_pays must be positive, got {self.tie_pays!r}")
+        object.__setattr__(self, "commission", commission)
+        object.__setattr__(self, "tie_pays", tie)
