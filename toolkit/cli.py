@@ -16,7 +16,7 @@ app = typer.Typer(
 )
 
 #: Modules that add commands to the app, each through ``register(app)``.
-COMMAND_MODULES = ("_cli_engine",)
+COMMAND_MODULES = ("_cli_engine", "_cli_shoes", "_cli_records", "_cli_thorp", "_cli_chemin")
 
 for _name in COMMAND_MODULES:
     importlib.import_module(f"toolkit.{_name}").register(app)
