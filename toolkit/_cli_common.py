@@ -58,5 +58,7 @@ def emit(frame: pl.DataFrame, fmt: OutputFormat, json_payload: Any = None) -> No
     elif fmt == OutputFormat.csv:
         sys.stdout.write(frame.write_csv())
     else:
-        with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, fmt_str_lengths=60, tbl_hide_dataframe_shape=True):
+        with pl.Config(
+            tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, fmt_str_lengths=60, tbl_hide_dataframe_shape=True
+        ):
             sys.stdout.write(str(frame) + "\n")

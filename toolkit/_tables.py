@@ -113,9 +113,7 @@ def coup_table(tableau: Tableau) -> CoupTable:
     bt2 = (c2 + c4) % 10
     natural = (pt2 >= 8) | (bt2 >= 8)
     pdraw = ~natural & player[pt2]
-    bdraw = np.where(
-        natural, False, np.where(pdraw, banker[bt2, c5], banker[bt2, PLAYER_STOOD])
-    )
+    bdraw = np.where(natural, False, np.where(pdraw, banker[bt2, c5], banker[bt2, PLAYER_STOOD]))
     banker_card = np.where(pdraw, c6, c5)
     k = 4 + pdraw.astype(np.int64) + bdraw.astype(np.int64)
     # One representative per used sequence: unused positions hold value 0.

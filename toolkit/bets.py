@@ -57,7 +57,9 @@ class Bet:
             raise ValueError(f"a bet needs a non-empty name, got {self.name!r}")
         payoffs = tuple(as_fraction(p) for p in self.payoffs)
         if len(payoffs) != N_CLASSES:
-            raise ValueError(f"bet {self.name!r}: expected {N_CLASSES} payouts (one per outcome class), got {len(payoffs)}")
+            raise ValueError(
+                f"bet {self.name!r}: expected {N_CLASSES} payouts (one per outcome class), got {len(payoffs)}"
+            )
         if any(p < -1 for p in payoffs):
             raise ValueError(f"bet {self.name!r}: a payout below -1 would lose more than the stake")
         object.__setattr__(self, "payoffs", payoffs)
@@ -76,18 +78,27 @@ class Bet:
         """From a polars expression evaluated over :func:`~toolkit.outcomes.outcome_frame`."""
         values = outcome_frame().select(expr.alias("payout"))["payout"]
         if values.null_count():
-            raise ValueError(f"bet {name!r}: the expression leaves {values.null_count()} outcome classes without a payout")
+            raise ValueError(
+                f"bet {name!r}: the expression leaves {values.null_count()} outcome classes without a payout"
+            )
         return cls(name, tuple(as_fraction(v) for v in values.to_list()), description)
 
     @classmethod
-    def from_table(cls, name: str, rules: Sequence[tuple[Callable[[Outcome], bool], object]], otherwise: object = -1,
-                   description: str = "") -> Bet:
+    def from_table(
+        cls,
+        name: str,
+        rules: Sequence[tuple[Callable[[Outcome], bool], object]],
+        otherwise: object = -1,
+        description: str = "",
+    ) -> Bet:
         """From a pay table: ``[(condition, payout), ...]``; the first matching row pays, else ``otherwise``."""
+
         def payout(o: Outcome) -> object:
             for condition, pays in rules:
                 if condition(o):
                     return pays
             return otherwise
+
         return cls.from_function(name, payout, description)
 
     @property
@@ -129,28 +140,54 @@ def standard_bets(rules: Rules = Rules()) -> tuple[Bet, ...]:
 
     specs: list[tuple[str, Callable[[Outcome], object], str]] = [
         ("banker", _banker(c), f"Banker wins pays {1 - c} (commission {c}); tie pushes"),
-        ("player", lambda o: 1 if o.winner == p else 0 if o.winner == "tie" else -1, "Player wins pays 1:1; tie pushes"),
+        (
+            "player",
+            lambda o: 1 if o.winner == p else 0 if o.winner == "tie" else -1,
+            "Player wins pays 1:1; tie pushes",
+        ),
         ("tie", lambda o: rules.tie_pays if o.winner == "tie" else -1, f"Tie pays {rules.tie_pays}:1"),
         ("tie_9to1", lambda o: 9 if o.winner == "tie" else -1, "Tie pays 9:1"),
-        ("super6_banker",
-         lambda o: (Fraction(1, 2) if o.banker_total == 6 else 1) if o.winner == b else 0 if o.winner == "tie" else -1,
-         "no commission; a Banker win with total 6 pays 1:2; tie pushes"),
-        ("ez_banker",
-         lambda o: (0 if three_card(o, b, 7) else 1) if o.winner == b else 0 if o.winner == "tie" else -1,
-         "no commission; a Banker win with a three-card 7 pushes; tie pushes"),
+        (
+            "super6_banker",
+            lambda o: (
+                (Fraction(1, 2) if o.banker_total == 6 else 1) if o.winner == b else 0 if o.winner == "tie" else -1
+            ),
+            "no commission; a Banker win with total 6 pays 1:2; tie pushes",
+        ),
+        (
+            "ez_banker",
+            lambda o: (0 if three_card(o, b, 7) else 1) if o.winner == b else 0 if o.winner == "tie" else -1,
+            "no commission; a Banker win with a three-card 7 pushes; tie pushes",
+        ),
         ("dragon7", lambda o: 40 if three_card(o, b, 7) else -1, "Banker wins with a three-card 7: pays 40:1"),
         ("panda8", lambda o: 25 if three_card(o, p, 8) else -1, "Player wins with a three-card 8: pays 25:1"),
         ("player_pair", lambda o: 11 if o.player_pair else -1, "Player's first two cards a pair (same rank): 11:1"),
         ("banker_pair", lambda o: 11 if o.banker_pair else -1, "Banker's first two cards a pair (same rank): 11:1"),
-        ("either_pair", lambda o: 5 if o.player_pair or o.banker_pair else -1, "either hand's first two cards a pair: 5:1"),
-        ("natural8", lambda o: 9 if o.banker_natural and o.banker_total == 8 else -1,
-         "Banker's first two cards total 8 (Thorp and Walden): 9:1"),
-        ("natural9", lambda o: 9 if o.banker_natural and o.banker_total == 9 else -1,
-         "Banker's first two cards total 9 (Thorp and Walden): 9:1"),
-        ("dragon_bonus_player", _dragon_bonus(p),
-         "Player wins by 9/8/7/6/5/4: 30/10/6/4/2/1; natural win 1; natural tie push"),
-        ("dragon_bonus_banker", _dragon_bonus(b),
-         "Banker wins by 9/8/7/6/5/4: 30/10/6/4/2/1; natural win 1; natural tie push"),
+        (
+            "either_pair",
+            lambda o: 5 if o.player_pair or o.banker_pair else -1,
+            "either hand's first two cards a pair: 5:1",
+        ),
+        (
+            "natural8",
+            lambda o: 9 if o.banker_natural and o.banker_total == 8 else -1,
+            "Banker's first two cards total 8 (Thorp and Walden): 9:1",
+        ),
+        (
+            "natural9",
+            lambda o: 9 if o.banker_natural and o.banker_total == 9 else -1,
+            "Banker's first two cards total 9 (Thorp and Walden): 9:1",
+        ),
+        (
+            "dragon_bonus_player",
+            _dragon_bonus(p),
+            "Player wins by 9/8/7/6/5/4: 30/10/6/4/2/1; natural win 1; natural tie push",
+        ),
+        (
+            "dragon_bonus_banker",
+            _dragon_bonus(b),
+            "Banker wins by 9/8/7/6/5/4: 30/10/6/4/2/1; natural win 1; natural tie push",
+        ),
         ("big", lambda o: Fraction(54, 100) if o.cards_dealt >= 5 else -1, "five or six cards dealt: 0.54:1"),
         ("small", lambda o: Fraction(3, 2) if o.cards_dealt == 4 else -1, "four cards dealt: 1.5:1"),
     ]
@@ -223,8 +260,9 @@ def bet_stats(bet: Bet, shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANC
     )
 
 
-def edge_table(shoe: CompositionLike = 8, bets: Iterable[Bet] | None = None, rules: Rules = Rules(),
-               exact: bool = True) -> pl.DataFrame:
+def edge_table(
+    shoe: CompositionLike = 8, bets: Iterable[Bet] | None = None, rules: Rules = Rules(), exact: bool = True
+) -> pl.DataFrame:
     """One row per bet: expected value, house edge, standard deviation, hit frequency.
 
     >>> edge_table(8).filter(pl.col("bet") == "banker")["house_edge"].round(6).item()
@@ -234,8 +272,16 @@ def edge_table(shoe: CompositionLike = 8, bets: Iterable[Bet] | None = None, rul
     rows = []
     for bet in bets:
         s = bet_stats(bet, shoe, rules.tableau, exact=exact)
-        rows.append({"bet": bet.name, "expected_value": s.expected_value, "house_edge": s.house_edge,
-                     "std_dev": s.std_dev, "hit_frequency": s.hit_frequency, "description": bet.description})
+        rows.append(
+            {
+                "bet": bet.name,
+                "expected_value": s.expected_value,
+                "house_edge": s.house_edge,
+                "std_dev": s.std_dev,
+                "hit_frequency": s.hit_frequency,
+                "description": bet.description,
+            }
+        )
     return pl.DataFrame(rows)
 
 

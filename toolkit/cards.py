@@ -133,7 +133,9 @@ class Composition:
             if isinstance(count, bool) or not isinstance(count, (int, np.integer)):
                 raise TypeError(f"count of rank {rank} must be an integer, got {count!r}")
             if count < 0:
-                raise ValueError(f"count of rank {rank} is negative ({count}); a shoe cannot hold fewer than zero cards")
+                raise ValueError(
+                    f"count of rank {rank} is negative ({count}); a shoe cannot hold fewer than zero cards"
+                )
             clean.append(int(count))
         object.__setattr__(self, "by_rank", tuple(clean))
 
@@ -238,9 +240,7 @@ class Composition:
             return cls.from_values(items)
         if len(items) == 13:
             return cls(tuple(items))
-        raise ValueError(
-            f"expected 10 counts by value (0..9) or 13 counts by rank (A,2..9,T,J,Q,K), got {len(items)}"
-        )
+        raise ValueError(f"expected 10 counts by value (0..9) or 13 counts by rank (A,2..9,T,J,Q,K), got {len(items)}")
 
     # ---------------------------------------------------------------- properties
     @property
@@ -327,8 +327,8 @@ class Composition:
 
 def _parse_count_list(text: str) -> list[int]:
     out = []
-    for i, part in enumerate(text.split(",")):
-        part = part.strip()
+    for i, raw in enumerate(text.split(",")):
+        part = raw.strip()
         try:
             out.append(int(part))
         except ValueError:

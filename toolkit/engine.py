@@ -283,7 +283,7 @@ def pair_probabilities(ranks: np.ndarray) -> np.ndarray:
     total = n.sum(axis=1)
     f2 = n * (n - 1)
     s2 = f2.sum(axis=1)
-    both = ((f2 * (n - 2) * (n - 3)).sum(axis=1) + s2 * s2 - (f2 * f2).sum(axis=1))
+    both = (f2 * (n - 2) * (n - 3)).sum(axis=1) + s2 * s2 - (f2 * f2).sum(axis=1)
     both = both / (total * (total - 1) * (total - 2) * (total - 3))
     one = s2 / (total * (total - 1))
     return np.stack([1 - 2 * one + both, one - both, one - both, both], axis=1)

@@ -61,7 +61,12 @@ class Outcome:
     @property
     def index(self) -> int:
         return class_index(
-            self.player_total, self.banker_total, self.player_cards, self.banker_cards, self.player_pair, self.banker_pair
+            self.player_total,
+            self.banker_total,
+            self.player_cards,
+            self.banker_cards,
+            self.player_pair,
+            self.banker_pair,
         )
 
     @property
@@ -97,15 +102,6 @@ class Outcome:
     def cards_dealt(self) -> int:
         """Cards used by the coup (4, 5 or 6)."""
         return self.player_cards + self.banker_cards
-
-    @property
-    def possible(self) -> bool:
-        """Whether the tableau-free rules of the game allow this class (a natural stops the deal)."""
-        if self.natural and self.cards_dealt != 4:
-            return False
-        if self.player_cards == 2 and not self.natural and self.player_total <= 5:
-            return False  # Player always draws on 0-5 in every variant the toolkit knows
-        return True
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,426 @@
+"""Dealing shoes as a casino deals them: shuffle, burn, coups by the tableau, cut card.
+
+The procedure (:class:`Dealing`) is a frozen value:
+
+* **Burn.** ``"standard"``: the first card is turned face up and as many cards
+  as its value are burned face down (ten or face card: 10; ace: ``burn_ace``,
+  1 or 11).  The exposed card is *seen*; the face-down cards are not.
+  ``"fixed"``: ``burn_cards`` cards face down.  ``"none"``.
+* **Coups.** Cards 1 and 3 to Player, 2 and 4 to Banker; then Player's third
+  card if the tableau says so, then Banker's.
+* **End of the shoe.** The cut card lies ``cut_card`` cards from the end.
+  ``last_hand="one_more"``: when it comes out during a coup, finish the coup
+  and play one more; when it comes out as the first card of a coup, that coup
+  is the last (Wizard of Odds rules).  ``"finish"``: the coup during which it
+  comes out is the last.  ``"seven_cards"``: ignore the cut card and never start
+  a coup with fewer than seven cards left (chemin de fer).  With ``coups=n``,
+  exactly ``n`` coups are dealt (when the cards allow).
+
+Dealing runs in a numba kernel over blocks of shuffled shoes
+(:func:`deal_block`), so many shoes are fast; :func:`deal` adds blocks with
+their own random streams, worker processes or Dask, and a progress bar.
+
+>>> shoes = deal(3, seed=1, progress=False)
+>>> shoes.frame().columns[:6]
+['shoe', 'coup', 'player_cards', 'banker_cards', 'player_total', 'banker_total']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+
+import numba
+import numpy as np
+import polars as pl
+
+from toolkit.cards import RANK_VALUES, RANKS
+from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, block_plan, map_blocks, normalize_rng
+from toolkit.rules import PLAYER_STOOD, PUNTO_BANCO, Tableau
+
+__all__ = ["Dealing", "DealtShoes", "deal", "deal_block", "shuffled_shoes"]
+
+_BURN_MODES = {"standard": 0, "fixed": 1, "none": 2}
+_LAST_HAND = {"one_more": 0, "finish": 1, "seven_cards": 2}
+#: Hand slots in the ``cards`` array: Player's three cards, then Banker's.
+SLOTS = ("player_1", "player_2", "player_3", "banker_1", "banker_2", "banker_3")
+
+
+@dataclass(frozen=True)
+class Dealing:
+    """How a shoe is dealt (see the module notes)."""
+
+    decks: int = 8
+    burn: str = "standard"
+    burn_ace: int = 1
+    burn_cards: int = 0
+    cut_card: int = 14
+    last_hand: str = "one_more"
+    coups: int | None = None
+    tableau: Tableau = field(default=PUNTO_BANCO)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.decks, bool) or not isinstance(self.decks, int) or self.decks < 1:
+            raise ValueError(f"Dealing.decks must be a positive integer, got {self.decks!r}")
+        if self.burn not in _BURN_MODES:
+            raise ValueError(f"Dealing.burn must be one of {sorted(_BURN_MODES)}, got {self.burn!r}")
+        if self.burn_ace not in (1, 11):
+            raise ValueError(f"Dealing.burn_ace must be 1 or 11, got {self.burn_ace!r}")
+        if not 0 <= self.burn_cards <= 52 * self.decks - 6:
+            raise ValueError(f"Dealing.burn_cards must leave a coup to deal, got {self.burn_cards!r}")
+        if self.last_hand not in _LAST_HAND:
+            raise ValueError(f"Dealing.last_hand must be one of {sorted(_LAST_HAND)}, got {self.last_hand!r}")
+        if not 0 <= self.cut_card < 52 * self.decks:
+            raise ValueError(
+                f"Dealing.cut_card must be 0..{52 * self.decks - 1} cards from the end, got {self.cut_card}"
+            )
+        if self.coups is not None and (isinstance(self.coups, bool) or self.coups < 1):
+            raise ValueError(f"Dealing.coups must be a positive number of coups or None, got {self.coups!r}")
+
+    @property
+    def cards(self) -> int:
+        return 52 * self.decks
+
+
+def shuffled_shoes(n: int, decks: int = 8, rng: np.random.Generator | int | None = None) -> np.ndarray:
+    """``(n, 52 * decks)`` int8 rank indices (see :data:`toolkit.cards.RANKS`), each row a shuffled shoe."""
+    gen = normalize_rng(rng)
+    base = np.repeat(np.arange(13, dtype=np.int8), 4 * decks)
+    shoes = np.tile(base, (n, 1))
+    return gen.permuted(shoes, axis=1, out=shoes)
+
+
+@numba.njit(cache=True)
+def _hand_total(a, b):  # pragma: no cover - compiled
+    return (a + b) % 10
+
+
+@numba.njit(cache=True)
+def _deal_kernel(
+    shoes,
+    values,
+    player_draw,
+    banker_draw,
+    burn_mode,
+    burn_fixed,
+    burn_ace,
+    cut_card,
+    last_mode,
+    fixed_coups,
+    coup_shoe,
+    coup_no,
+    coup_start,
+    coup_cards,
+    coup_seen,
+    coup_left,
+    coup_unseen,
+    unseen,
+    burn_up,
+    burned,
+    burned_ranks,
+):  # pragma: no cover - compiled
+    n_shoes, n_cards = shoes.shape
+    out = 0
+    for s in range(n_shoes):
+        shoe = shoes[s]
+        counts = np.zeros(13, np.int64)
+        for i in range(n_cards):
+            counts[shoe[i]] += 1
+        pos = 0
+        seen = 0
+        burn_up[s] = -1
+        if burn_mode == 0:
+            first = shoe[0]
+            burn_up[s] = first
+            counts[first] -= 1  # the exposed card is seen
+            seen = 1
+            v = values[first]
+            n_burn = 10 if v == 0 else (burn_ace if first == 0 else v)
+            pos = 1 + n_burn
+        elif burn_mode == 1:
+            pos = burn_fixed
+        burned[s] = pos - seen
+        for r in range(13):
+            burned_ranks[s, r] = 0
+        for i in range(seen, pos):
+            burned_ranks[s, shoe[i]] += 1
+        cut_pos = n_cards - cut_card
+        last = False
+        coup = 0
+        while True:
+            left = n_cards - pos
+            if left < 6:
+                break
+            if fixed_coups > 0:
+                if coup >= fixed_coups:
+                    break
+            elif last_mode == 2:
+                if left < 7:
+                    break
+            elif pos >= cut_pos:
+                last = True  # the cut card came out as the first card of this coup
+            start = pos
+            p1 = shoe[pos]
+            b1 = shoe[pos + 1]
+            p2 = shoe[pos + 2]
+            b2 = shoe[pos + 3]
+            pos += 4
+            p3 = -1
+            b3 = -1
+            pt = (values[p1] + values[p2]) % 10
+            bt = (values[b1] + values[b2]) % 10
+            if pt < 8 and bt < 8:
+                if player_draw[pt]:
+                    p3 = shoe[pos]
+                    pos += 1
+                    if banker_draw[bt, values[p3]]:
+                        b3 = shoe[pos]
+                        pos += 1
+                elif banker_draw[bt, 10]:
+                    b3 = shoe[pos]
+                    pos += 1
+            coup_shoe[out] = s
+            coup_no[out] = coup + 1
+            coup_start[out] = start
+            coup_cards[out, 0] = p1
+            coup_cards[out, 1] = p2
+            coup_cards[out, 2] = p3
+            coup_cards[out, 3] = b1
+            coup_cards[out, 4] = b2
+            coup_cards[out, 5] = b3
+            coup_seen[out] = seen
+            coup_left[out] = n_cards - start
+            coup_unseen[out] = n_cards - start + burned[s]
+            for r in range(13):
+                unseen[out, r] = counts[r]
+            for i in range(start, pos):
+                counts[shoe[i]] -= 1
+            seen += pos - start
+            out += 1
+            coup += 1
+            if fixed_coups > 0 or last_mode == 2:
+                continue
+            if last:
+                break
+            if start < cut_pos < pos:  # the cut card came out during this coup
+                if last_mode == 1:
+                    break
+                last = True
+    return out
+
+
+@dataclass(frozen=True)
+class DealtShoes:
+    """Dealt coups as arrays, one row per coup (``len(self)`` coups).
+
+    Attributes
+    ----------
+    shoe, coup
+        Shoe id and coup number (from 1) of each coup.
+    start
+        Position in the shoe (from 0) of the coup's first card.
+    cards
+        ``(coups, 6)`` rank indices in the slots of :data:`SLOTS`; -1 where no card.
+    seen, left, unseen_count
+        Before the coup: cards seen (exposed burn card and earlier coups), cards
+        left in the shoe, and cards not seen (left plus burned face down).
+    unseen
+        ``(coups, 13)`` composition of the unseen cards before the coup: what a
+        perfect counter knows.
+    burn_card, burned, burned_ranks
+        Per shoe: the exposed burn card (rank index, -1 if none), how many
+        cards were burned face down, and their ``(shoes, 13)`` composition.
+    """
+
+    shoe: np.ndarray
+    coup: np.ndarray
+    start: np.ndarray
+    cards: np.ndarray
+    seen: np.ndarray
+    left: np.ndarray
+    unseen_count: np.ndarray
+    unseen: np.ndarray
+    burn_card: np.ndarray
+    burned: np.ndarray
+    burned_ranks: np.ndarray
+    first_shoe: int = 0
+
+    def __len__(self) -> int:
+        return len(self.shoe)
+
+    @property
+    def n_shoes(self) -> int:
+        return len(self.burned)
+
+    def remaining(self) -> np.ndarray:
+        """``(coups, 13)`` composition of the cards physically left in the shoe before each coup.
+
+        The unseen cards less the cards burned face down: what a hypothetical
+        observer who also saw the burned cards would know.
+        """
+        return self.unseen - self.burned_ranks[self.shoe - self.first_shoe]
+
+    def totals(self) -> tuple[np.ndarray, np.ndarray]:
+        """Final Player and Banker totals of every coup."""
+        values = np.array((*RANK_VALUES, 0), dtype=np.int64)  # index -1 maps to the appended 0
+        v = values[self.cards]
+        return v[:, 0:3].sum(axis=1) % 10, v[:, 3:6].sum(axis=1) % 10
+
+    def frame(self, compositions: bool = False) -> pl.DataFrame:
+        """The coups as a polars frame (one row per coup).
+
+        Columns: ``shoe, coup, player_cards, banker_cards, player_total,
+        banker_total, winner, player_natural, banker_natural, player_pair,
+        banker_pair, cards_dealt, cards_seen, cards_left, cards_unseen,
+        burn_card, burned``; with ``compositions=True`` also ``unseen_A`` ...
+        ``unseen_K``, the unseen composition before the coup.
+        """
+        pt, bt = self.totals()
+        names = np.array([*RANKS, ""], dtype=object)
+        card_names = names[self.cards]
+        player_cards = [[c for c in row if c] for row in card_names[:, 0:3]]
+        banker_cards = [[c for c in row if c] for row in card_names[:, 3:6]]
+        p_two = self.cards[:, 2] < 0
+        b_two = self.cards[:, 5] < 0
+        natural_p = p_two & b_two & (pt >= 8)
+        natural_b = p_two & b_two & (bt >= 8)
+        winner = np.where(pt > bt, "player", np.where(bt > pt, "banker", "tie"))
+        local = self.shoe - self.first_shoe
+        burn_names = np.array([*RANKS, None], dtype=object)[self.burn_card]
+        data = {
+            "shoe": self.shoe.astype(np.int64),
+            "coup": self.coup.astype(np.int32),
+            "player_cards": player_cards,
+            "banker_cards": banker_cards,
+            "player_total": pt.astype(np.int8),
+            "banker_total": bt.astype(np.int8),
+            "winner": winner,
+            "player_natural": natural_p,
+            "banker_natural": natural_b,
+            "player_pair": self.cards[:, 0] == self.cards[:, 1],
+            "banker_pair": self.cards[:, 3] == self.cards[:, 4],
+            "cards_dealt": (self.cards >= 0).sum(axis=1).astype(np.int8),
+            "cards_seen": self.seen.astype(np.int32),
+            "cards_left": self.left.astype(np.int32),
+            "cards_unseen": self.unseen_count.astype(np.int32),
+            "burn_card": burn_names[local] if len(self.shoe) else [],
+            "burned": self.burned[local].astype(np.int32) if len(self.shoe) else [],
+        }
+        frame = pl.DataFrame(data, schema_overrides={"burn_card": pl.String, "burned": pl.Int32})
+        if compositions:
+            frame = frame.with_columns(
+                [pl.Series(f"unseen_{r}", self.unseen[:, i].astype(np.int16)) for i, r in enumerate(RANKS)]
+            )
+        return frame
+
+
+def deal_block(shoes: np.ndarray, dealing: Dealing = Dealing(), first_shoe: int = 0) -> DealtShoes:
+    """Deal already shuffled shoes (``(n, 52 * decks)`` rank indices) by ``dealing``."""
+    shoes = np.ascontiguousarray(shoes, dtype=np.int8)
+    if shoes.ndim != 2 or shoes.shape[1] != dealing.cards:
+        raise ValueError(f"expected shoes of shape (n, {dealing.cards}) for {dealing.decks} decks, got {shoes.shape}")
+    n, n_cards = shoes.shape
+    max_coups = n * (n_cards // 4 + 1)
+    tab = dealing.tableau
+    player_draw = np.array(tab.player, dtype=np.bool_)
+    banker_draw = np.array(tab.banker, dtype=np.bool_)
+    assert banker_draw.shape[1] == PLAYER_STOOD + 1
+    coup_shoe = np.empty(max_coups, np.int64)
+    coup_no = np.empty(max_coups, np.int32)
+    coup_start = np.empty(max_coups, np.int32)
+    coup_cards = np.empty((max_coups, 6), np.int8)
+    coup_seen = np.empty(max_coups, np.int32)
+    coup_left = np.empty(max_coups, np.int32)
+    coup_unseen = np.empty(max_coups, np.int32)
+    unseen = np.empty((max_coups, 13), np.int16)
+    burn_up = np.empty(n, np.int8)
+    burned = np.empty(n, np.int32)
+    burned_ranks = np.empty((n, 13), np.int16)
+    count = _deal_kernel(
+        shoes,
+        np.array(RANK_VALUES, np.int64),
+        player_draw,
+        banker_draw,
+        _BURN_MODES[dealing.burn],
+        dealing.burn_cards,
+        dealing.burn_ace,
+        dealing.cut_card,
+        _LAST_HAND[dealing.last_hand],
+        dealing.coups or 0,
+        coup_shoe,
+        coup_no,
+        coup_start,
+        coup_cards,
+        coup_seen,
+        coup_left,
+        coup_unseen,
+        unseen,
+        burn_up,
+        burned,
+        burned_ranks,
+    )
+    return DealtShoes(
+        shoe=coup_shoe[:count] + first_shoe,
+        coup=coup_no[:count],
+        start=coup_start[:count],
+        cards=coup_cards[:count],
+        seen=coup_seen[:count],
+        left=coup_left[:count],
+        unseen_count=coup_unseen[:count],
+        unseen=unseen[:count],
+        burn_card=burn_up,
+        burned=burned,
+        burned_ranks=burned_ranks,
+        first_shoe=first_shoe,
+    )
+
+
+def _deal_one_block(block: Block, dealing: Dealing) -> DealtShoes:
+    return deal_block(shuffled_shoes(block.n_shoes, dealing.decks, block.rng()), dealing, block.first_shoe)
+
+
+def concat(parts: list[DealtShoes]) -> DealtShoes:
+    """Join blocks of dealt shoes (in order) into one."""
+    if not parts:
+        return deal_block(np.empty((0, 52 * 8), np.int8))
+    fields = (
+        "shoe",
+        "coup",
+        "start",
+        "cards",
+        "seen",
+        "left",
+        "unseen_count",
+        "unseen",
+        "burn_card",
+        "burned",
+        "burned_ranks",
+    )
+    return DealtShoes(
+        **{f: np.concatenate([getattr(p, f) for p in parts]) for f in fields}, first_shoe=parts[0].first_shoe
+    )
+
+
+def deal(
+    n_shoes: int,
+    dealing: Dealing = Dealing(),
+    seed: int | np.random.SeedSequence | None = None,
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+    progress: bool = True,
+) -> DealtShoes:
+    """Shuffle and deal ``n_shoes`` shoes.
+
+    Shoe ``i`` is the same for a given ``seed`` and ``block_size`` whatever
+    ``workers`` or ``scheduler`` (see :mod:`toolkit.parallel`).
+
+    >>> a = deal(5, seed=3, progress=False)
+    >>> b = deal(5, seed=3, workers=2, block_size=2, progress=False)
+    >>> c = deal(5, seed=3, workers=1, block_size=2, progress=False)
+    >>> bool(np.array_equal(b.cards, c.cards)), a.n_shoes
+    (True, 5)
+    """
+    plan = block_plan(n_shoes, block_size, seed)
+    parts = list(map_blocks(partial(_deal_one_block, dealing=dealing), plan, workers, scheduler, progress, "dealing"))
+    return concat(parts)
