@@ -12,7 +12,7 @@ polars expression over :func:`~toolkit.outcomes.outcome_frame`:
 ...     "banker_six", pl.when((pl.col("winner") == "banker") & (pl.col("banker_total") == 6))
 ...     .then(12).otherwise(-1))
 >>> round(bet_stats(lucky6, 8).house_edge, 4)
-0.3113
+0.2998
 
 The standard panel (:func:`standard_bets`) holds every bet the toolkit names.
 """
