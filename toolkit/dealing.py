@@ -35,6 +35,7 @@ import numpy as np
 import polars as pl
 
 from toolkit.cards import RANK_VALUES, RANKS
+from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, block_plan, map_blocks, normalize_rng
 from toolkit.rules import PLAYER_STOOD, PUNTO_BANCO, Tableau
 
@@ -265,6 +266,18 @@ class DealtShoes:
         values = np.array((*RANK_VALUES, 0), dtype=np.int64)  # index -1 maps to the appended 0
         v = values[self.cards]
         return v[:, 0:3].sum(axis=1) % 10, v[:, 3:6].sum(axis=1) % 10
+
+    def outcome_classes(self) -> np.ndarray:
+        """Outcome class index (see :mod:`toolkit.outcomes`) of every coup.
+
+        A bet's realised payout is ``bet.payoff_array[dealt.outcome_classes()]``.
+        """
+        pt, bt = self.totals()
+        pc = 2 + (self.cards[:, 2] >= 0)
+        bc = 2 + (self.cards[:, 5] >= 0)
+        pp = self.cards[:, 0] == self.cards[:, 1]
+        bp = self.cards[:, 3] == self.cards[:, 4]
+        return class_index(pt, bt, pc, bc, pp, bp).astype(np.int64)
 
     def frame(self, compositions: bool = False) -> pl.DataFrame:
         """The coups as a polars frame (one row per coup).

@@ -28,12 +28,14 @@ N_CLASSES = 1600
 N_MAIN = 400
 
 
-def class_index(
-    player_total: int, banker_total: int, player_cards: int, banker_cards: int, player_pair: bool, banker_pair: bool
-) -> int:
-    """Index (0..1599) of an outcome class."""
+def class_index(player_total, banker_total, player_cards, banker_cards, player_pair, banker_pair):
+    """Index (0..1599) of an outcome class; works elementwise on numpy arrays too.
+
+    >>> class_index(0, 0, 2, 2, False, False), class_index(9, 9, 3, 3, True, True)
+    (0, 1599)
+    """
     main = ((player_total * 10 + banker_total) * 2 + player_cards - 2) * 2 + banker_cards - 2
-    return (main * 2 + int(player_pair)) * 2 + int(banker_pair)
+    return (main * 2 + (player_pair * 1)) * 2 + (banker_pair * 1)
 
 
 @dataclass(frozen=True)
