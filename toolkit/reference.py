@@ -1,0 +1,372 @@
+"""Published figures as data, and the toolkit's reproduction of them.
+
+The figures the toolkit must reproduce live in ``data/reference/*.csv`` (see the
+README there): one row per figure, with the value exactly as printed
+(``printed``, a string), its unit, its role and its source (author, title,
+table, convention).  :func:`load_reference` reads one table as a polars frame;
+:func:`compare_published` recomputes every figure the exact engine can compute
+and says whether it matches *within the precision printed in the source*: half
+a unit in the last printed digit, and digit for digit for counts and exact
+fractions.
+
+Figures that need more than the engine (count simulations, the end-of-shoe
+study, the known-card calculation) are listed as ``pending`` until a module
+supplies them through ``providers``: a mapping from a figure id to a function
+of the row that returns the toolkit's value (in the row's unit) or a
+:class:`Reproduced`.
+
+Examples
+--------
+>>> import polars as pl
+>>> main = load_reference("main_bets")
+>>> main.filter(pl.col("figure") == "combinations_8d_total")["printed"].item()
+'4,998,398,275,503,360'
+>>> printed_number("−1,132"), printed_tolerance("1.0579")
+(Fraction(-1132, 1), Fraction(1, 20000))
+>>> eor = compare_published(tables=["eor_8deck"])
+>>> eor["matches"].all()
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+__all__ = [
+    "ENGINE_TABLES",
+    "REFERENCE_TABLES",
+    "Reproduced",
+    "compare_published",
+    "load_reference",
+    "printed_number",
+    "printed_tolerance",
+    "reference_dir",
+]
+
+#: Column types of each reference table (columns not named here are strings).
+REFERENCE_TABLES: dict[str, dict[str, type[pl.DataType]]] = {
+    "main_bets": {"decks": pl.Int64, "value": pl.Float64},
+    "side_bets": {"decks": pl.Int64, "value": pl.Float64},
+    "eor_8deck": {"decks": pl.Int64, "card": pl.Int64, "value": pl.Float64},
+    "count_systems": {
+        **{f"tag_{r}": pl.Int64 for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")},
+        "balanced": pl.Boolean, "initial_running_count": pl.Int64, "decks": pl.Int64, "cut_card": pl.Int64,
+    },
+    "count_results": {"value": pl.Float64, "decks": pl.Int64, "cut_card": pl.Int64, "shoes_simulated": pl.Int64},
+    "jacobson_perfect": {"unseen_cards": pl.Int64, "decks": pl.Int64, "shoes_simulated": pl.Int64},
+    "known_card": {"card_position": pl.Int64, "decks": pl.Int64, "value": pl.Float64},
+    "claims": {},
+}
+
+#: Columns every table of figures carries (``count_systems`` holds definitions, not figures).
+_FIGURE_COLUMNS = ("figure", "role", "source")
+
+#: Tables whose every row the exact engine computes.
+ENGINE_TABLES = ("main_bets", "side_bets", "eor_8deck")
+
+#: What each other table waits for; its rows are reported as pending until a provider computes them.
+PENDING = {
+    "count_results": "a shoe simulation with the count system (count results)",
+    "jacobson_perfect": "the end-of-shoe study (Jacobson's perfect-information setting)",
+    "known_card": "a known-card calculation (the engine does not condition on a card's position)",
+    "claims": "the end-of-shoe study",
+}
+
+#: How to turn a quantity in natural units into the unit a figure was printed in.
+_SCALE = {"percent": 100, "probability": 1, "count": 1, "units": 1, "1e-7": 10**7, "fraction": 1}
+_EXACT_UNITS = ("count", "fraction")
+
+
+@dataclass(frozen=True)
+class Reproduced:
+    """What a provider returns for one figure.
+
+    Attributes
+    ----------
+    value
+        The toolkit's value in the unit of the row (a number, or a short text for statements).
+    matches
+        Whether it reproduces the published figure; ``None``: decide by the printed precision.
+    note
+        Appended to the status (e.g. the simulation's standard error).
+    """
+
+    value: Any
+    matches: bool | None = None
+    note: str = ""
+
+
+Provider = Callable[[dict[str, Any]], "Reproduced | float | int | Fraction | None"]
+
+
+# ------------------------------------------------------------------ locating
+def reference_dir() -> Path:
+    """The folder of the reference CSVs.
+
+    ``data/reference`` at the top of a source checkout (the canonical copy, also
+    used by editable installs), else ``toolkit/_data/reference`` inside an
+    installed wheel.
+    """
+    here = Path(__file__).resolve().parent
+    candidates = (here.parent / "data" / "reference", here / "_data" / "reference")
+    for folder in candidates:
+        if (folder / "main_bets.csv").is_file():
+            return folder
+    tried = ", ".join(str(c) for c in candidates)
+    raise FileNotFoundError(f"the reference tables (main_bets.csv, ...) are in none of: {tried}")
+
+
+def load_reference(name: str) -> pl.DataFrame:
+    """One reference table as a polars frame (``printed`` stays a string, exactly as printed).
+
+    Parameters
+    ----------
+    name
+        One of :data:`REFERENCE_TABLES` (``"main_bets"``, ``"side_bets"``, ``"eor_8deck"``...).
+    """
+    if name not in REFERENCE_TABLES:
+        raise ValueError(f"unknown reference table {name!r}; known tables: {', '.join(REFERENCE_TABLES)}")
+    path = reference_dir() / f"{name}.csv"
+    frame = pl.read_csv(path, infer_schema=False)
+    required = tuple(REFERENCE_TABLES[name]) + (_FIGURE_COLUMNS if name != "count_systems" else ("system",))
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {', '.join(missing)}")
+    for column, dtype in REFERENCE_TABLES[name].items():
+        try:
+            frame = frame.with_columns(pl.col(column).str.strip_chars().cast(dtype, strict=True))
+        except pl.exceptions.InvalidOperationError as err:
+            raise ValueError(f"{path}: column {column!r} must hold {dtype} values: {err}") from None
+    return frame
+
+
+# ---------------------------------------------------------- printed numbers
+_NUMBER_RE = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
+
+
+def _clean(text: str) -> str:
+    return text.strip().replace("\u2212", "-").replace(",", "").removesuffix("%").strip()
+
+
+def printed_number(text: str) -> Fraction:
+    """The exact value of a number as printed: signs (``+``, ``-``, ``−``), thousands commas, ``%``, ``a/b``.
+
+    >>> printed_number("+188"), printed_number("43/415"), printed_number("0.0950")
+    (Fraction(188, 1), Fraction(43, 415), Fraction(19, 200))
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a printed number must be a string, got {type(text).__name__} {text!r}")
+    clean = _clean(text)
+    if "/" in clean:
+        num, _, den = clean.partition("/")
+        if _NUMBER_RE.match(num) and den.isdigit() and int(den):
+            return Fraction(int(num), int(den))
+    elif _NUMBER_RE.match(clean):
+        try:
+            return Fraction(Decimal(clean))
+        except InvalidOperation:  # pragma: no cover - the regex already filters
+            pass
+    raise ValueError(f"{text!r} is not a printed number (expected digits with optional sign, commas, '%' or 'a/b')")
+
+
+def printed_tolerance(text: str) -> Fraction:
+    """Half a unit in the last printed digit (zero for an exact fraction ``a/b``).
+
+    >>> printed_tolerance("+188"), printed_tolerance("5.10")
+    (Fraction(1, 2), Fraction(1, 200))
+    """
+    printed_number(text)  # validates
+    clean = _clean(text)
+    if "/" in clean:
+        return Fraction(0)
+    decimals = len(clean.partition(".")[2])
+    return Fraction(1, 2 * 10**decimals)
+
+
+def _format(value: Fraction | float, printed: str, unit: str) -> str:
+    if unit == "count":
+        return f"{int(value):,}"
+    if unit == "fraction":
+        return str(value)
+    decimals = len(_clean(printed).partition(".")[2]) + 2
+    sign = "+" if printed.strip().startswith("+") else ""
+    return f"{float(value):{sign}.{decimals}f}"
+
+
+# ------------------------------------------------------------ engine values
+class _Engine:
+    """The engine quantities the rows need, computed once each."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple, Any] = {}
+
+    def _memo(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def combinations(self, decks: int) -> dict[str, int]:
+        from toolkit.engine import combination_counts
+
+        return self._memo(("combinations", decks), lambda: combination_counts(decks))
+
+    def stats(self, bet: str, decks: int):
+        from toolkit.bets import bet_stats, get_bet
+
+        return self._memo(("stats", bet, decks), lambda: bet_stats(get_bet(bet), decks, exact=True))
+
+    def eor(self, decks: int) -> dict[tuple[str, int], float]:
+        from toolkit.bets import get_bet
+        from toolkit.eor import effect_of_removal
+
+        def compute() -> dict[tuple[str, int], float]:
+            bets = [get_bet(b) for b in ("banker", "player", "tie")]
+            table = effect_of_removal(decks, bets=bets)
+            return {(r["bet"], int(r["card"])): r["eor"] for r in table.to_dicts()}
+
+        return self._memo(("eor", decks), compute)
+
+    def p_player(self, decks: int, removed: int | None) -> Fraction:
+        from toolkit.cards import Composition
+        from toolkit.engine import combination_counts
+
+        def compute() -> Fraction:
+            shoe = Composition.from_decks(decks)
+            counts = combination_counts(shoe if removed is None else shoe.remove_value(removed))
+            return Fraction(counts["player"], counts["total"])
+
+        return self._memo(("p_player", decks, removed), compute)
+
+    def value(self, row: dict[str, Any]) -> Fraction | float:
+        """The toolkit's value of an engine row, in natural units (before the unit's scale)."""
+        quantity, decks = row["quantity"], row["decks"]
+        if quantity in ("combinations", "probability"):
+            counts = self.combinations(decks)
+            count = counts[row["outcome"]]
+            return Fraction(count) if quantity == "combinations" else Fraction(count, counts["total"])
+        if quantity in ("house_edge", "house_edge_exact"):
+            return -self.stats(row["bet"], decks).exact_expected_value
+        if quantity == "house_edge_ties_excluded":
+            counts = self.combinations(decks)
+            p_tie = Fraction(counts["tie"], counts["total"])
+            return -self.stats(row["bet"], decks).exact_expected_value / (1 - p_tie)
+        if quantity in ("hit_frequency", "win_combinations"):
+            payouts = self.stats(row["bet"], decks).payouts
+            hit = sum((p for pay, p in payouts.items() if pay > 0), Fraction(0))
+            return hit if quantity == "hit_frequency" else hit * self.combinations(decks)["total"]
+        if quantity == "std_dev":
+            return self.stats(row["bet"], decks).std_dev
+        if quantity == "eor":
+            return self.eor(decks)[(row["bet"], row["card"])]
+        if quantity == "p_player_decrease":
+            return self.p_player(decks, None) - self.p_player(decks, row["card"])
+        raise ValueError(f"figure {row['figure']!r}: the engine does not compute quantity {quantity!r}")
+
+
+# ------------------------------------------------------------------ compare
+def _judge(row: dict[str, Any], toolkit: Any, matches: bool | None) -> tuple[str | None, bool | None]:
+    """Format the toolkit value and decide whether it matches the printed figure."""
+    printed, unit = row["printed"], row.get("unit") or ""
+    try:
+        published = printed_number(printed)
+    except (TypeError, ValueError):
+        return (None if toolkit is None else str(toolkit)), matches  # a statement: only a provider can judge
+    if isinstance(toolkit, bool) or not isinstance(toolkit, (int, float, Fraction)):
+        return str(toolkit), matches
+    exact = Fraction(toolkit)
+    if matches is None:
+        if unit in _EXACT_UNITS:
+            matches = exact == published
+        else:
+            matches = abs(exact - published) <= printed_tolerance(printed)
+    return _format(exact, printed, unit), bool(matches)
+
+
+def _status(role: str, matches: bool | None, pending: str | None, note: str) -> str:
+    if pending is not None:
+        status = f"pending: needs {pending}"
+    elif role == "erratum":
+        status = "erratum: differs, as expected" if matches is False else "erratum: unexpectedly matches"
+    elif role == "approximate":
+        status = "approximate quote: " + ("within" if matches else "outside") + " the printed precision"
+    elif matches is None:
+        status = "computed; no verdict"
+    else:
+        status = "match" if matches else "DIFFERS"
+    return f"{status} ({note})" if note else status
+
+
+def compare_published(
+    providers: Mapping[str, Provider] | None = None,
+    tables: Iterable[str] | None = None,
+) -> pl.DataFrame:
+    """Recompute every published figure the toolkit can, and compare at the printed precision.
+
+    Parameters
+    ----------
+    providers
+        ``{figure id: function(row) -> value | Reproduced | None}`` for rows the
+        engine does not compute (count results, the Jacobson setting, the known
+        card...); a provider may also override an engine row.  ``None`` from a
+        provider leaves the row pending.
+    tables
+        Reference tables to include (default: every table of figures).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``figure, table, source, published, unit, toolkit, matches, status``:
+        ``published`` is the figure as printed, ``toolkit`` the toolkit's value
+        in the same unit with two more digits (or the exact count / fraction),
+        ``matches`` is true when they agree within half a unit of the last
+        printed digit (counts and fractions: exactly), null when not computed.
+        ``status`` reads ``match``, ``DIFFERS``, ``erratum: ...`` (a known typo,
+        expected to differ), ``approximate quote: ...`` or ``pending: needs ...``.
+    """
+    providers = dict(providers or {})
+    names = [t for t in REFERENCE_TABLES if t != "count_systems"] if tables is None else list(tables)
+    for name in names:
+        if name not in REFERENCE_TABLES or name == "count_systems":
+            known = ", ".join(t for t in REFERENCE_TABLES if t != "count_systems")
+            raise ValueError(f"unknown table of figures {name!r}; known: {known}")
+    engine = _Engine()
+    rows = []
+    for name in names:
+        for raw in load_reference(name).to_dicts():
+            figure, role = raw["figure"], raw["role"]
+            printed = raw.get("printed") or raw.get("published") or raw.get("claim") or ""
+            row = {**raw, "printed": printed}
+            pending, note, matches, toolkit = None, "", None, None
+            if figure in providers:
+                result = providers[figure](row)
+                if result is None:
+                    pending = f"a provider for {figure!r} (it returned nothing)"
+                elif isinstance(result, Reproduced):
+                    toolkit, matches, note = result.value, result.matches, result.note
+                else:
+                    toolkit = result
+            elif name in ENGINE_TABLES:
+                toolkit = engine.value(row)
+                scale = _SCALE.get(row["unit"])
+                if scale is None:
+                    raise ValueError(f"{name}.csv, figure {figure!r}: unknown unit {row['unit']!r}")
+                toolkit = toolkit * scale
+            else:
+                pending = PENDING[name]
+            shown, verdict = (None, None) if pending else _judge(row, toolkit, matches)
+            rows.append({
+                "figure": figure, "table": name, "source": row["source"], "published": printed,
+                "unit": row.get("unit"), "toolkit": shown, "matches": verdict,
+                "status": _status(role, verdict, pending, note),
+            })
+    schema = {"figure": pl.String, "table": pl.String, "source": pl.String, "published": pl.String,
+              "unit": pl.String, "toolkit": pl.String, "matches": pl.Boolean, "status": pl.String}
+    return pl.DataFrame(rows, schema=schema)
