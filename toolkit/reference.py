@@ -141,9 +141,14 @@ def load_reference(name: str) -> pl.DataFrame:
     if missing:
         raise ValueError(f"{path}: missing column(s) {', '.join(missing)}")
     for column, dtype in REFERENCE_TABLES[name].items():
+        text = pl.col(column).str.strip_chars()
         try:
-            frame = frame.with_columns(pl.col(column).str.strip_chars().cast(dtype, strict=True))
-        except pl.exceptions.InvalidOperationError as err:
+            if dtype == pl.Boolean:
+                cast = text.str.to_lowercase().replace_strict({"true": True, "false": False}, return_dtype=pl.Boolean)
+            else:
+                cast = text.cast(dtype, strict=True)
+            frame = frame.with_columns(cast)
+        except pl.exceptions.PolarsError as err:
             raise ValueError(f"{path}: column {column!r} must hold {dtype} values: {err}") from None
     return frame
 
