@@ -1,0 +1,228 @@
+"""Bets: pay tables against the published pay rules, user-defined bets and bet statistics, checked by the oracle."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import sqrt
+
+import numpy as np
+import polars as pl
+import pytest
+import reference_enumerator as ref
+from hypothesis import given, settings
+from strategies import compositions, scaled, small_compositions
+
+from toolkit.bets import Bet, BetStats, bet_stats, edge_table, get_bet, panel_expected_values, standard_bets
+from toolkit.engine import expected_values
+from toolkit.outcomes import N_CLASSES, outcomes
+from toolkit.rules import Rules
+
+TOL = 1e-12
+PANEL_NAMES = [
+    "banker", "player", "tie", "tie_9to1", "super6_banker", "ez_banker", "dragon7", "panda8", "player_pair",
+    "banker_pair", "either_pair", "natural8", "natural9", "dragon_bonus_player", "dragon_bonus_banker", "big", "small",
+]
+
+
+def possible_coups() -> list[ref.Coup]:
+    """Every coup the oracle can produce from a 2-deck shoe (all 673 of them), as oracle records."""
+    return list(ref.coup_distribution(ref.full_shoe(2), exact=False))
+
+
+def as_outcome_index(coup: ref.Coup) -> int:
+    for o in outcomes():
+        if (o.player_total, o.banker_total, o.player_cards, o.banker_cards, o.player_pair, o.banker_pair) == coup:
+            return o.index
+    raise AssertionError(coup)
+
+
+def test_panel_holds_the_named_bets(panel):
+    assert [bet.name for bet in panel] == PANEL_NAMES
+    assert all(bet.description for bet in panel)
+    assert len({hash(bet) for bet in panel}) == len(panel)
+
+
+def test_pay_tables_match_the_published_rules_on_every_possible_coup(panel, reference_panel):
+    index = {o: o.index for o in outcomes()}
+    by_fields = {(o.player_total, o.banker_total, o.player_cards, o.banker_cards, o.player_pair, o.banker_pair): o
+                 for o in index}
+    coups = possible_coups()
+    assert len(coups) == 673
+    for bet in panel:
+        for coup in coups:
+            o = by_fields[tuple(coup)]
+            assert bet.payoffs[index[o]] == Fraction(reference_panel[bet.name](coup)), (bet.name, coup)
+
+
+@pytest.mark.parametrize(
+    ("name", "coup", "pays"),
+    [
+        ("dragon7", ref.Coup(3, 7, 3, 3, False, False), 40),  # Banker wins with a three-card 7
+        ("dragon7", ref.Coup(6, 7, 2, 3, False, False), 40),
+        ("dragon7", ref.Coup(7, 7, 3, 3, False, False), -1),  # a tie is no win
+        ("dragon7", ref.Coup(5, 7, 3, 2, False, False), -1),  # two-card 7
+        ("ez_banker", ref.Coup(3, 7, 3, 3, False, False), 0),  # pushes where Dragon 7 pays
+        ("ez_banker", ref.Coup(6, 7, 3, 2, False, False), 1),
+        ("super6_banker", ref.Coup(5, 6, 3, 3, False, False), Fraction(1, 2)),
+        ("super6_banker", ref.Coup(5, 7, 3, 3, False, False), 1),
+        ("dragon_bonus_banker", ref.Coup(0, 9, 3, 3, False, False), 30),
+        ("dragon_bonus_banker", ref.Coup(0, 4, 3, 3, False, False), 1),
+        ("dragon_bonus_banker", ref.Coup(1, 4, 3, 3, False, False), -1),  # wins by 3: loses
+        ("dragon_bonus_banker", ref.Coup(0, 9, 2, 2, False, False), 1),  # natural win pays even money
+        ("dragon_bonus_banker", ref.Coup(8, 8, 2, 2, False, False), 0),  # natural tie pushes
+        ("dragon_bonus_player", ref.Coup(8, 8, 2, 2, False, False), 0),
+        ("dragon_bonus_player", ref.Coup(7, 7, 2, 2, False, False), -1),  # other ties lose
+        ("dragon_bonus_player", ref.Coup(9, 1, 3, 3, False, False), 10),
+        ("big", ref.Coup(5, 5, 3, 2, False, False), Fraction(54, 100)),
+        ("small", ref.Coup(6, 7, 2, 2, False, False), Fraction(3, 2)),
+        ("natural8", ref.Coup(0, 8, 2, 2, False, False), 9),
+        ("natural8", ref.Coup(0, 8, 3, 3, False, False), -1),  # a drawn 8 is no natural
+        ("natural9", ref.Coup(9, 9, 2, 2, False, False), 9),  # pays on the Banker's natural, win or tie
+        ("either_pair", ref.Coup(9, 9, 2, 2, True, True), 5),
+        ("banker", ref.Coup(0, 9, 2, 2, False, False), Fraction(19, 20)),
+        ("tie", ref.Coup(4, 4, 3, 3, False, False), 8),
+    ],
+)
+def test_pay_rule_spot_checks(name, coup, pays, reference_panel):
+    assert reference_panel[name](coup) == pays  # the oracle's rule says what the published rule says
+    assert get_bet(name).payoffs[as_outcome_index(coup)] == pays
+
+
+@pytest.mark.parametrize(("commission", "tie"), [(Fraction(1, 25), 9), (Fraction(0), 8), (Fraction(1, 20), 9)])
+def test_house_rules_change_banker_and_tie(commission, tie):
+    rules = Rules(commission=commission, tie_pays=tie)
+    shoe = ref.full_shoe(1)
+    ev = panel_expected_values(np.array([shoe]), rules=rules)[0]
+    names = [bet.name for bet in standard_bets(rules)]
+    assert ev[names.index("banker")] == pytest.approx(ref.expected_value(ref.banker_pays(commission), shoe, False),
+                                                      abs=TOL)
+    assert ev[names.index("tie")] == pytest.approx(ref.expected_value(ref.tie_pays(tie), shoe, False), abs=TOL)
+    assert get_bet("banker", rules).payoffs == standard_bets(rules)[0].payoffs
+
+
+def test_get_bet_unknown_name_lists_the_known_ones():
+    with pytest.raises(ValueError, match="unknown bet 'lucky7'; known bets: banker, player, tie"):
+        get_bet("lucky7")
+
+
+# ------------------------------------------------------------ user-defined bets
+def banker_six_pays_12(o) -> object:
+    """Lucky 6 style: Banker wins with a total of 6, pays 12:1 (uses only the oracle's fields)."""
+    return 12 if o.banker_total > o.player_total and o.banker_total == 6 else -1
+
+
+def player_wins_by_three_cards(o) -> object:
+    return Fraction(3, 2) if o.player_total > o.banker_total and o.player_cards == 3 else -1
+
+
+def test_from_expr_and_from_function_equal_the_oracle():
+    lucky6_expr = Bet.from_expr(
+        "banker_six",
+        pl.when((pl.col("winner") == "banker") & (pl.col("banker_total") == 6)).then(12).otherwise(-1),
+    )
+    lucky6_fn = Bet.from_function("banker_six", banker_six_pays_12)
+    assert lucky6_expr.payoffs == lucky6_fn.payoffs
+    assert lucky6_expr == lucky6_fn
+    pair_fn = Bet.from_function("pp3", player_wins_by_three_cards)
+    pair_expr = Bet.from_expr(
+        "pp3",
+        pl.when((pl.col("winner") == "player") & (pl.col("player_cards") == 3)).then(1.5).otherwise(-1),
+    )
+    assert pair_fn.payoffs == pair_expr.payoffs
+    for shoe in (ref.full_shoe(1), (0, 3, 4, 5, 2, 1, 0, 0, 4, 3, 1, 0, 2)):
+        for bet, pay in ((lucky6_expr, banker_six_pays_12), (pair_expr, player_wins_by_three_cards)):
+            assert bet_stats(bet, list(shoe)).exact_expected_value == ref.expected_value(pay, shoe)
+            assert expected_values(np.array([shoe]), [bet])[0, 0] == pytest.approx(
+                ref.expected_value(pay, shoe, exact=False), abs=TOL)
+
+
+def test_from_table_first_matching_row_pays():
+    bet = Bet.from_table(
+        "banker_by_total",
+        [(lambda o: o.winner == "banker" and o.banker_total == 9, 2), (lambda o: o.winner == "banker", 1)],
+        otherwise=-1,
+    )
+
+    def pay(c: ref.Coup) -> object:
+        if c.banker_total > c.player_total:
+            return 2 if c.banker_total == 9 else 1
+        return -1
+
+    shoe = (3, 0, 2, 5, 4, 1, 0, 3, 3, 2, 0, 0, 4)
+    assert bet_stats(bet, list(shoe)).exact_expected_value == ref.expected_value(pay, shoe)
+
+
+def test_bad_bets_are_refused():
+    with pytest.raises(ValueError, match="non-empty name"):
+        Bet("", (Fraction(0),) * N_CLASSES)
+    with pytest.raises(ValueError, match="expected 1600 payouts"):
+        Bet("short", (Fraction(0),) * 10)
+    with pytest.raises(ValueError, match="below -1"):
+        Bet.from_function("greedy", lambda o: -2)
+    with pytest.raises(ValueError, match="without a payout"):
+        Bet.from_expr("partial", pl.when(pl.col("winner") == "tie").then(8))
+
+
+# ---------------------------------------------------------------- bet statistics
+@given(shoe=small_compositions(min_cards=6, max_cards=16))
+@settings(max_examples=scaled(10), deadline=None)
+def test_bet_stats_fields_equal_the_oracle(shoe, panel, reference_panel):
+    for bet in panel:
+        stats = bet_stats(bet, list(shoe))
+        pay = reference_panel[bet.name]
+        assert isinstance(stats, BetStats)
+        assert stats.bet == bet.name
+        assert sum(stats.payouts.values()) == 1
+        assert all(p > 0 for p in stats.payouts.values())
+        assert list(stats.payouts) == sorted(stats.payouts)
+        mean, variance = ref.moments(pay, shoe)
+        assert stats.exact_expected_value == mean
+        assert stats.expected_value == pytest.approx(float(mean), abs=TOL)
+        assert stats.house_edge == -stats.expected_value
+        assert stats.std_dev == pytest.approx(sqrt(float(variance)), abs=1e-9)
+        hit = sum((p for c, p in ref.coup_distribution(shoe).items() if Fraction(pay(c)) > 0), Fraction(0))
+        assert stats.hit_frequency == pytest.approx(float(hit), abs=TOL)
+        oracle_payouts: dict[Fraction, Fraction] = {}
+        for c, p in ref.coup_distribution(shoe).items():
+            oracle_payouts[Fraction(pay(c))] = oracle_payouts.get(Fraction(pay(c)), Fraction(0)) + p
+        assert stats.payouts == oracle_payouts
+
+
+@given(shoe=compositions())
+@settings(max_examples=scaled(6), deadline=None)
+def test_float_bet_stats_agree_with_exact(shoe, panel):
+    for bet in panel[:6]:
+        exact = bet_stats(bet, list(shoe))
+        fast = bet_stats(bet, list(shoe), exact=False)
+        assert fast.exact_expected_value is None
+        assert fast.expected_value == pytest.approx(exact.expected_value, abs=TOL)
+        assert fast.std_dev == pytest.approx(exact.std_dev, abs=1e-9)
+        assert fast.hit_frequency == pytest.approx(exact.hit_frequency, abs=TOL)
+        assert sum(fast.payouts.values()) == pytest.approx(1.0, abs=TOL)
+
+
+def test_dragon7_statistics_full_shoe(reference_panel):
+    stats = bet_stats(get_bet("dragon7"), 8)
+    mean, variance = ref.moments(reference_panel["dragon7"], ref.full_shoe(8), exact=False)
+    assert stats.expected_value == pytest.approx(mean, abs=TOL)
+    assert stats.std_dev == pytest.approx(sqrt(variance), abs=1e-9)
+    assert set(stats.as_dict()) == {"expected_value", "house_edge", "std_dev", "hit_frequency", "payouts"}
+    assert stats.as_dict()["payouts"] == {"-1": pytest.approx(1 - stats.hit_frequency), "40": stats.hit_frequency}
+
+
+def test_edge_table_matches_bet_stats(panel):
+    shoe = (2, 3, 1, 4, 0, 2, 2, 1, 3, 1, 2, 0, 1)
+    table = edge_table(list(shoe))
+    assert table.columns == ["bet", "expected_value", "house_edge", "std_dev", "hit_frequency", "description"]
+    assert table["bet"].to_list() == PANEL_NAMES
+    for row, bet in zip(table.iter_rows(named=True), panel, strict=True):
+        stats = bet_stats(bet, list(shoe))
+        assert row["expected_value"] == stats.expected_value
+        assert row["house_edge"] == stats.house_edge
+        assert row["std_dev"] == stats.std_dev
+        assert row["description"] == bet.description
+
+
+def test_panel_expected_values_is_the_panel(panel):
+    shoes = np.array([ref.full_shoe(1), (3, 0, 2, 5, 4, 1, 0, 3, 3, 2, 0, 0, 4)])
+    assert np.array_equal(panel_expected_values(shoes), expected_values(shoes, panel))
