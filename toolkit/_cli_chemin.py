@@ -1,9 +1,130 @@
-"""Commands `baccarat chemin ...` (issue 6: chemin de fer and baccarat banque)."""
+"""Commands ``baccarat chemin ...`` (issue 6: chemin de fer and baccarat banque).
+
+``baccarat chemin solve --model B2 --decks 6 --format json`` solves an
+information model; ``baccarat chemin value`` gives the exact value of fixed
+strategies.
+"""
 
 from __future__ import annotations
 
 import typer
 
+from toolkit._cli_common import FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
+
+CHEMIN_DECKS_OPTION = typer.Option(None, "--decks", "-d", help="Full shoe of N decks (default 6, as in the seeds).")
+COMMISSION_OPTION = typer.Option(0.0, "--commission", help="Commission on Banker's wins (0: the zero-sum game).")
+
+
+def _shoe(decks: int | None, shoe: str | None):
+    comp = shoe_from_options(6 if decks is None and shoe is None else decks, shoe)
+    if comp.total < 6:
+        fail(f"the shoe holds {comp.total} card(s); a coup may need six (two hands of up to three cards)")
+    return comp
+
+
+def solve_command(
+    model: str = typer.Option("B2", "--model", "-m", help="Information model: A1, A2, A3, B1, B2 or B3."),
+    decks: int | None = CHEMIN_DECKS_OPTION,
+    shoe: str | None = SHOE_OPTION,
+    commission: float = COMMISSION_OPTION,
+    options: str = typer.Option(
+        "all", "--banker-options", help="'all': Banker chooses everywhere; 'seed004': only at 3 v 9 and 5 v 4."
+    ),
+    fmt: OutputFormat = FORMAT_OPTION,
+) -> None:
+    """Solve chemin de fer: optimal strategies, the value to Banker, and where Banker departs from the tableau."""
+    import polars as pl
+
+    from toolkit.chemin import get_model, solve
+
+    try:
+        m = get_model(model)
+    except ValueError as err:
+        fail(f"--model: {err}")
+    if options not in ("all", "seed004"):
+        fail(f"--banker-options must be 'all' or 'seed004', got {options!r}")
+    if not 0 <= commission < 1:
+        fail(f"--commission must be in [0, 1), got {commission}")
+    comp = _shoe(decks, shoe)
+    sol = solve(m, comp, commission=commission, banker_options=None if options == "all" else "seed004")
+    payload = sol.to_dict()
+    if fmt == OutputFormat.json:
+        emit(pl.DataFrame(), fmt, payload)
+        return
+    if fmt == OutputFormat.csv:
+        emit(sol.banker_table, fmt)
+        return
+    exact = f" = {sol.value}" if sol.exact else ""
+    typer.echo(
+        f"chemin de fer {m.name} ({'with' if m.replacement else 'without'} replacement; Player sees his "
+        f"{m.player_sees}, Banker his {m.banker_sees}); shoe of {comp.total} cards; "
+        f"commission {float(sol.commission):g}"
+    )
+    typer.echo(f"value to Banker per unit: {float(sol.value):.10f}{exact}   ({sol.method}, exact: {sol.exact})")
+    typer.echo(
+        f"Player draws at 5 with probability {float(sol.player_draw_at_5):.10f}"
+        + (f" = {sol.player_draw_at_5}" if sol.exact else "")
+    )
+    if m.player_sees == "composition":
+        emit(sol.player.frame(), fmt)
+    departures = sol.departures()
+    typer.echo(f"Banker departs from the punto banco tableau in {departures.height} information set(s):")
+    emit(
+        departures.select(
+            "banker", "banker_total", "player_third", "tableau_draws", "draw_probability", "draw_exact", "probability"
+        ),
+        fmt,
+    )
+
+
+def value_command(
+    at5: str = typer.Option("1", "--player-at-5", help="Player's probability of drawing at 5 (e.g. 1, 0, 9/11)."),
+    banker: str = typer.Option(
+        "tableau", "--banker", help="'tableau' or 'seed004:P,Q' (draw at 3 v 9 w.p. P, 5 v 4 w.p. Q)."
+    ),
+    decks: int | None = CHEMIN_DECKS_OPTION,
+    shoe: str | None = SHOE_OPTION,
+    commission: float = COMMISSION_OPTION,
+    replacement: bool = typer.Option(False, "--replacement", help="Deal with replacement (the A models)."),
+    fmt: OutputFormat = FORMAT_OPTION,
+) -> None:
+    """Exact value of a chemin de fer coup for fixed strategies."""
+    import polars as pl
+
+    from toolkit.chemin import BankerStrategy, PlayerStrategy, expected_value, seed004_banker
+
+    comp = _shoe(decks, shoe)
+    try:
+        player = PlayerStrategy.at_five(at5)
+        if banker == "tableau":
+            bank = BankerStrategy.from_tableau()
+        elif banker.startswith("seed004"):
+            parts = banker.partition(":")[2].split(",") if ":" in banker else ["1", "1"]
+            if len(parts) != 2:
+                fail(f"--banker seed004 takes two probabilities, 'seed004:P,Q'; got {banker!r}")
+            bank = seed004_banker(parts[0].strip(), parts[1].strip())
+        else:
+            fail(f"--banker must be 'tableau' or 'seed004:P,Q', got {banker!r}")
+        value = expected_value(comp, player, bank, commission=commission, replacement=replacement)
+    except (ValueError, TypeError) as err:
+        fail(str(err))
+    payload = {
+        "banker_wins": float(value.banker_wins),
+        "player_wins": float(value.player_wins),
+        "ties": float(value.ties),
+        "banker_ev": float(value.banker_ev),
+        "banker_ev_exact": str(value.banker_ev),
+        "player_ev": float(value.player_ev),
+    }
+    emit(pl.DataFrame([payload]), fmt, payload)
+
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the `baccarat` app."""
+    chemin = typer.Typer(
+        help="Chemin de fer, the game with choices: solve the information models, value strategies.",
+        no_args_is_help=True,
+    )
+    chemin.command("solve")(solve_command)
+    chemin.command("value")(value_command)
+    app.add_typer(chemin, name="chemin")

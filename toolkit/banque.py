@@ -1,0 +1,586 @@
+r"""Baccarat banque (à deux tableaux): one Banker against a right and a left Player hand.
+
+The coup, as in the seeds
+-------------------------
+From one shoe (three decks in the seeds) the Banker deals the first card to
+the right hand, the second to the left hand, the third to himself, then
+again: ``R L B R L B``.  A two-card 8 or 9 is turned up at once:
+
+* Banker has a natural: the coup ends; each hand is compared on two cards.
+* A Player hand has a natural (Banker not): that hand wins at once and takes
+  no further part; if both hands have naturals the coup ends.
+
+Each remaining Player hand uses the chemin de fer options (draw on 0-4, stand
+on 6-7, choose on 5), the right hand first, each third card face up.  Banker
+then draws or stands knowing his two cards and, for each hand, its third
+card, "stood" or "natural", and his one total is compared with both hands.
+A bet *à cheval* (on both hands) wins when both hands beat the Banker, loses
+when the Banker beats both, and pushes otherwise.
+
+Exact values
+------------
+:func:`banque_table` enumerates every deal, hand by hand (each hand's two
+cards as an unordered pair of values; by exchangeability the order of the
+deal does not change the joint law of the three hands), then the third cards
+in order, in a numba kernel.  For given Player strategies it returns the
+weight of each pair of results (right, left) for each Banker information set
+``(his hand, right's column, left's column)`` and each of his actions; any
+Banker strategy, and his best response, is then a weighting of that table.
+Probabilities are float64 products and sums (relative error about 1e-15);
+the tests check them against a slow enumeration in fractions.
+
+Ethier & Lee (2015) treat banque as a three-person game; here the Player
+hands' strategies are given and Banker's best response to them is computed
+(:func:`banker_best_response`), which is what a Banker facing known players
+would do.
+
+>>> from toolkit.chemin import PlayerStrategy
+>>> p = PlayerStrategy.at_five(1)
+>>> v = expected_value(3, p, p, BanqueBanker.from_chemin())
+>>> round(v.right_ev, 6) == round(v.left_ev, 6)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numba
+import numpy as np
+import polars as pl
+
+from toolkit._chemin_table import HAND_TOTALS, HANDS, STOOD, hand_index
+from toolkit.cards import RANK_VALUES, Composition, CompositionLike
+from toolkit.chemin import BankerStrategy, PlayerStrategy, _probability, _rng, _sample_without_replacement
+from toolkit.rules import PUNTO_BANCO
+
+__all__ = [
+    "NATURAL",
+    "BanqueBanker",
+    "BanqueTable",
+    "BanqueValue",
+    "banker_best_response",
+    "banque_table",
+    "expected_value",
+    "resolve_banque",
+    "simulate_coups",
+    "simulate_shoes",
+]
+
+#: Column of a Player hand that had a natural (columns 0..9: its third card; 10: it stood).
+NATURAL = 11
+#: Baccarat banque's shoe, as in the seeds ("three packs of cards are shuffled together").
+DEFAULT_DECKS = 3
+_RESULTS = ("banker", "player", "tie")  # result of one Player hand against the Banker
+
+
+@dataclass(frozen=True, eq=False)
+class BanqueBanker:
+    """Banker's probability of drawing for each (his two-card hand, right hand's column, left hand's column).
+
+    ``draw`` is a read-only ``(55, 12, 12)`` float array; columns 0..9 are a
+    hand's third card, 10 "stood", 11 "natural" (that hand is settled).
+    """
+
+    draw: np.ndarray
+    name: str = "banque banker"
+
+    def __post_init__(self) -> None:
+        arr = np.array(self.draw, dtype=float)
+        if arr.shape != (55, 12, 12):
+            raise ValueError(f"BanqueBanker.draw must have shape (55, 12, 12), got {arr.shape}")
+        if np.any(~np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
+            raise ValueError("BanqueBanker.draw: every probability must lie in [0, 1]")
+        arr.setflags(write=False)
+        object.__setattr__(self, "draw", arr)
+
+    @classmethod
+    def from_chemin(cls, banker: BankerStrategy | None = None, combine: str = "either") -> BanqueBanker:
+        """Lift a chemin de fer Banker (default: the punto banco tableau) to two hands.
+
+        ``combine``: ``"either"`` draws if he would draw against either live
+        hand, ``"both"`` only if against both, ``"right"``/``"left"`` follows
+        one hand (the other if that one is settled).  Mixed probabilities
+        combine as independent choices.
+        """
+        base = (banker or BankerStrategy.from_tableau()).array()  # (55, 11)
+        if combine not in ("either", "both", "right", "left"):
+            raise ValueError(f"combine must be 'either', 'both', 'right' or 'left', got {combine!r}")
+        out = np.zeros((55, 12, 12))
+        for rc in range(12):
+            for lc in range(12):
+                pr = base[:, rc] if rc != NATURAL else None
+                pl_ = base[:, lc] if lc != NATURAL else None
+                if pr is None and pl_ is None:
+                    out[:, rc, lc] = 0.0
+                elif pr is None or pl_ is None:
+                    out[:, rc, lc] = pl_ if pr is None else pr
+                elif combine == "either":
+                    out[:, rc, lc] = 1 - (1 - pr) * (1 - pl_)
+                elif combine == "both":
+                    out[:, rc, lc] = pr * pl_
+                else:
+                    out[:, rc, lc] = pr if combine == "right" else pl_
+        return cls(out, f"{(banker.name if banker else 'tableau')} ({combine})")
+
+
+@dataclass(frozen=True, eq=False)
+class BanqueTable:
+    """Weights of a banque coup for given Player strategies (see the module notes).
+
+    ``table[y, rc, lc, a, r, l]``: probability of Banker's hand ``y``, the
+    hands' columns ``rc``, ``lc``, Banker's action ``a`` (1 draw) being taken
+    and results ``r``, ``l`` (0 Banker wins, 1 Player wins, 2 tie), for a
+    Banker who takes ``a`` there; ``settled[r, l]``: coups ended by naturals
+    before Banker's choice.
+    """
+
+    shoe: Composition
+    replacement: bool
+    table: np.ndarray
+    settled: np.ndarray
+
+    def joint(self, banker: BanqueBanker) -> np.ndarray:
+        """``(3, 3)`` probabilities of (right result, left result) when Banker plays ``banker``."""
+        d = banker.draw[:, :, :, None, None]
+        return self.settled + (d * self.table[:, :, :, 1] + (1 - d) * self.table[:, :, :, 0]).sum(axis=(0, 1, 2))
+
+    def reach(self) -> np.ndarray:
+        """``(55, 12, 12)`` probability of each Banker information set."""
+        return self.table[:, :, :, 0].sum(axis=(3, 4))
+
+
+@numba.njit(cache=True)
+def _deal_pair(counts, total, i, j, replacement):  # pragma: no cover - compiled
+    """Probability that the next two cards are the values ``{i, j}``, in either order."""
+    if total < 2:
+        return 0.0
+    if replacement:
+        p = counts[i] / total * counts[j] / total
+    elif i == j:
+        p = counts[i] / total * (counts[i] - 1) / (total - 1)
+    else:
+        p = counts[i] / total * counts[j] / (total - 1)
+    return 2.0 * p if i != j else p
+
+
+@numba.njit(cache=True)
+def _result(banker, player):  # pragma: no cover - compiled
+    if banker > player:
+        return 0
+    if player > banker:
+        return 1
+    return 2
+
+
+@numba.njit(cache=True)
+def _banque_kernel(n, replacement, hands, totals, right, left, table, settled):  # pragma: no cover - compiled
+    counts = n.copy()
+    total = counts.sum()
+    for r in range(55):
+        ri, rj = hands[r, 0], hands[r, 1]
+        pr = _deal_pair(counts, total, ri, rj, replacement)
+        if pr == 0.0:
+            continue
+        if not replacement:
+            counts[ri] -= 1
+            counts[rj] -= 1
+            total -= 2
+        for lh in range(55):
+            li, lj = hands[lh, 0], hands[lh, 1]
+            plh = _deal_pair(counts, total, li, lj, replacement)
+            if plh == 0.0:
+                continue
+            if not replacement:
+                counts[li] -= 1
+                counts[lj] -= 1
+                total -= 2
+            for y in range(55):
+                yi, yj = hands[y, 0], hands[y, 1]
+                py = _deal_pair(counts, total, yi, yj, replacement)
+                if py == 0.0:
+                    continue
+                w = pr * plh * py
+                tr, tl, tb = totals[r], totals[lh], totals[y]
+                if tb >= 8:
+                    settled[_result(tb, tr), _result(tb, tl)] += w
+                    continue
+                if tr >= 8 and tl >= 8:
+                    settled[1, 1] += w
+                    continue
+                if not replacement:
+                    counts[yi] -= 1
+                    counts[yj] -= 1
+                    total -= 2
+                # right hand: columns 0..9 (drew that card), 10 stood, 11 natural
+                for rc in range(12):
+                    if tr >= 8:
+                        if rc != 11:
+                            continue
+                        wr = 1.0
+                        fr = tr
+                    elif rc == 11:
+                        continue
+                    elif rc == 10:
+                        wr = 1.0 - right[r]
+                        fr = tr
+                    else:
+                        if total < 1:
+                            continue
+                        wr = right[r] * counts[rc] / total
+                        fr = (tr + rc) % 10
+                    if wr == 0.0:
+                        continue
+                    if rc < 10 and not replacement:
+                        counts[rc] -= 1
+                        total -= 1
+                    for lc in range(12):
+                        if tl >= 8:
+                            if lc != 11:
+                                continue
+                            wl = 1.0
+                            fl = tl
+                        elif lc == 11:
+                            continue
+                        elif lc == 10:
+                            wl = 1.0 - left[lh]
+                            fl = tl
+                        else:
+                            if total < 1:
+                                continue
+                            wl = left[lh] * counts[lc] / total
+                            fl = (tl + lc) % 10
+                        if wl == 0.0:
+                            continue
+                        if lc < 10 and not replacement:
+                            counts[lc] -= 1
+                            total -= 1
+                        base = w * wr * wl
+                        # Banker stands
+                        res_r = 1 if tr >= 8 else _result(tb, fr)
+                        res_l = 1 if tl >= 8 else _result(tb, fl)
+                        table[y, rc, lc, 0, res_r, res_l] += base
+                        # Banker draws
+                        if total >= 1:
+                            for e in range(10):
+                                if counts[e] == 0:
+                                    continue
+                                fb = (tb + e) % 10
+                                res_r = 1 if tr >= 8 else _result(fb, fr)
+                                res_l = 1 if tl >= 8 else _result(fb, fl)
+                                table[y, rc, lc, 1, res_r, res_l] += base * counts[e] / total
+                        if lc < 10 and not replacement:
+                            counts[lc] += 1
+                            total += 1
+                    if rc < 10 and not replacement:
+                        counts[rc] += 1
+                        total += 1
+                if not replacement:
+                    counts[yi] += 1
+                    counts[yj] += 1
+                    total += 2
+            if not replacement:
+                counts[li] += 1
+                counts[lj] += 1
+                total += 2
+        if not replacement:
+            counts[ri] += 1
+            counts[rj] += 1
+            total += 2
+
+
+def _shoe(shoe: CompositionLike | None) -> Composition:
+    comp = Composition.from_any(DEFAULT_DECKS if shoe is None else shoe)
+    if comp.total < 9:
+        raise ValueError(f"the shoe holds {comp.total} card(s); a banque coup may need nine (three hands of three)")
+    return comp
+
+
+def _player(p: PlayerStrategy, side: str) -> np.ndarray:
+    if not isinstance(p, PlayerStrategy):
+        raise TypeError(f"the {side} hand's strategy must be a PlayerStrategy, not {type(p).__name__}")
+    return p.array()
+
+
+def banque_table(
+    shoe: CompositionLike | None, right: PlayerStrategy, left: PlayerStrategy, *, replacement: bool = False
+) -> BanqueTable:
+    """The exact :class:`BanqueTable` of the next coup for the two hands' strategies."""
+    comp = _shoe(shoe)
+    return _banque_table(
+        tuple(comp.by_value), replacement, tuple(_player(right, "right")), tuple(_player(left, "left"))
+    )
+
+
+@lru_cache(maxsize=16)
+def _banque_table(by_value: tuple, replacement: bool, right: tuple, left: tuple) -> BanqueTable:
+    table = np.zeros((55, 12, 12, 2, 3, 3))
+    settled = np.zeros((3, 3))
+    hands = np.array(HANDS, dtype=np.int64)
+    _banque_kernel(
+        np.array(by_value, dtype=np.int64),
+        bool(replacement),
+        hands,
+        HAND_TOTALS.astype(np.int64),
+        np.array(right),
+        np.array(left),
+        table,
+        settled,
+    )
+    table.setflags(write=False)
+    settled.setflags(write=False)
+    return BanqueTable(Composition.from_values(by_value), replacement, table, settled)
+
+
+@dataclass(frozen=True)
+class BanqueValue:
+    """Results of a banque coup: ``joint[r][l]`` is P(right hand's result r, left hand's result l).
+
+    Results are 0 Banker wins, 1 Player wins, 2 tie.  Expected payoffs are
+    per unit staked on a hand; Banker's is his total against one unit on each
+    hand, with ``commission`` taken from his wins.
+    """
+
+    joint: tuple[tuple[float, ...], ...]
+    commission: float = 0.0
+
+    def _m(self) -> np.ndarray:
+        return np.array(self.joint)
+
+    @property
+    def right_ev(self) -> float:
+        m = self._m().sum(axis=1)
+        return float(m[1] - m[0])
+
+    @property
+    def left_ev(self) -> float:
+        m = self._m().sum(axis=0)
+        return float(m[1] - m[0])
+
+    @property
+    def banker_ev(self) -> float:
+        """Banker against one unit on each hand."""
+        m = self._m()
+        wins = m.sum(axis=1)[0] + m.sum(axis=0)[0]
+        losses = m.sum(axis=1)[1] + m.sum(axis=0)[1]
+        return float((1 - self.commission) * wins - losses)
+
+    @property
+    def a_cheval_ev(self) -> float:
+        """A bet on both hands: wins if both win, loses if both lose, pushes otherwise."""
+        m = self._m()
+        return float(m[1, 1] - m[0, 0])
+
+    def frame(self) -> pl.DataFrame:
+        """The joint results as a long frame."""
+        m = self._m()
+        return pl.DataFrame(
+            [
+                {"right": _RESULTS[r], "left": _RESULTS[c], "probability": float(m[r, c])}
+                for r in range(3)
+                for c in range(3)
+            ]
+        )
+
+
+def expected_value(
+    shoe: CompositionLike | None,
+    right: PlayerStrategy,
+    left: PlayerStrategy,
+    banker: BanqueBanker,
+    *,
+    commission: object = 0,
+    replacement: bool = False,
+) -> BanqueValue:
+    """Exact results of a banque coup when the two hands and the Banker play given strategies.
+
+    Parameters
+    ----------
+    shoe
+        The cards left (default three decks).
+    right, left
+        The hands' strategies (chemin de fer options).
+    banker
+        Banker's strategy.
+    commission
+        Taken from Banker's wins (for ``banker_ev``).
+    replacement
+        Deal with replacement.
+    """
+    if not isinstance(banker, BanqueBanker):
+        raise TypeError(f"banker must be a BanqueBanker, not {type(banker).__name__}")
+    c = float(_probability(commission, "commission"))
+    table = banque_table(shoe, right, left, replacement=replacement)
+    joint = table.joint(banker)
+    return BanqueValue(tuple(tuple(float(v) for v in row) for row in joint), c)
+
+
+def banker_best_response(
+    shoe: CompositionLike | None,
+    right: PlayerStrategy,
+    left: PlayerStrategy,
+    *,
+    commission: object = 0,
+    replacement: bool = False,
+) -> tuple[BanqueBanker, BanqueValue]:
+    """Banker's best response (his total over both hands) to the hands' strategies, and its value.
+
+    Where he is indifferent (including sets never reached) he follows
+    :meth:`BanqueBanker.from_chemin` (the punto banco tableau against either hand).
+    """
+    c = float(_probability(commission, "commission"))
+    table = banque_table(shoe, right, left, replacement=replacement)
+    pay = np.array([1 - c, -1.0, 0.0])
+    per = (table.table * (pay[:, None] + pay[None, :])).sum(axis=(4, 5))  # (55, 12, 12, 2)
+    gain = per[..., 1] - per[..., 0]
+    default = BanqueBanker.from_chemin().draw
+    scale = max(float(np.abs(per).max()), 1e-300)
+    draw = np.where(gain > 1e-13 * scale, 1.0, np.where(gain < -1e-13 * scale, 0.0, default))
+    best = BanqueBanker(draw, "banque banker best response")
+    return best, BanqueValue(tuple(tuple(float(v) for v in row) for row in table.joint(best)), c)
+
+
+# ----------------------------------------------------------------- simulation
+def resolve_banque(
+    cards: np.ndarray,
+    right: np.ndarray,
+    left: np.ndarray,
+    banker: np.ndarray,
+    u: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """Play banque coups from their next nine card values (``(m, 9)``) and uniforms ``(m, 3)``.
+
+    Cards ``R L B R L B``, then the right hand's third card, the left hand's,
+    the Banker's, each taken only if drawn.
+    """
+    idx = hand_index()
+    r = idx[cards[:, 0], cards[:, 3]]
+    lh = idx[cards[:, 1], cards[:, 4]]
+    y = idx[cards[:, 2], cards[:, 5]]
+    tr, tl, tb = HAND_TOTALS[r], HAND_TOTALS[lh], HAND_TOTALS[y]
+    b_nat = tb >= 8
+    r_nat, l_nat = tr >= 8, tl >= 8
+    over = b_nat | (r_nat & l_nat)
+    r_draws = ~over & ~r_nat & (u[:, 0] < right[r])
+    k = 6 + r_draws.astype(np.int64)
+    rows = np.arange(len(cards))
+    l_card = cards[rows, k]
+    l_draws = ~over & ~l_nat & (u[:, 1] < left[lh])
+    k = k + l_draws.astype(np.int64)
+    rc = np.where(r_nat, NATURAL, np.where(r_draws, cards[:, 6], STOOD))
+    lc = np.where(l_nat, NATURAL, np.where(l_draws, l_card, STOOD))
+    b_draws = ~over & (u[:, 2] < banker[y, rc, lc])
+    b_card = cards[rows, k]
+    fr = (tr + np.where(r_draws, cards[:, 6], 0)) % 10
+    fl = (tl + np.where(l_draws, l_card, 0)) % 10
+    fb = (tb + np.where(b_draws, b_card, 0)) % 10
+    # results: +1 Banker beats the hand, -1 the hand wins, 0 tie
+    res_r = np.where(b_nat, np.sign(tb - tr), np.where(r_nat, -1, np.sign(fb - fr)))
+    res_l = np.where(b_nat, np.sign(tb - tl), np.where(l_nat, -1, np.sign(fb - fl)))
+    return {
+        "right_total": fr,
+        "left_total": fl,
+        "banker_total": fb,
+        "right_drew": r_draws,
+        "left_drew": l_draws,
+        "banker_drew": b_draws,
+        "cards_used": 6 + r_draws.astype(np.int64) + l_draws.astype(np.int64) + b_draws.astype(np.int64),
+        "right_result": res_r,
+        "left_result": res_l,
+    }
+
+
+def _payoffs(out: dict[str, np.ndarray], commission: float) -> pl.DataFrame:
+    rr, lr = out["right_result"], out["left_result"]
+    banker = np.where(rr > 0, 1 - commission, np.where(rr < 0, -1.0, 0.0)) + np.where(
+        lr > 0, 1 - commission, np.where(lr < 0, -1.0, 0.0)
+    )
+    cheval = np.where((rr < 0) & (lr < 0), 1.0, np.where((rr > 0) & (lr > 0), -1.0, 0.0))
+    return pl.DataFrame(out).with_columns(
+        pl.Series("right_payoff", -rr.astype(float)),
+        pl.Series("left_payoff", -lr.astype(float)),
+        pl.Series("banker_payoff", banker),
+        pl.Series("a_cheval_payoff", cheval),
+    )
+
+
+def simulate_coups(
+    shoe: CompositionLike | None,
+    right: PlayerStrategy,
+    left: PlayerStrategy,
+    banker: BanqueBanker,
+    n: int,
+    *,
+    rng: np.random.Generator | int | None = None,
+    commission: object = 0,
+    replacement: bool = False,
+) -> pl.DataFrame:
+    """``n`` independent banque coups, each the first from a fresh shuffle of ``shoe``."""
+    comp = _shoe(shoe)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"number of coups must be a positive integer, got {n!r}")
+    gen = _rng(rng)
+    cards = _sample_without_replacement(np.array(comp.by_value), int(n), 9, gen, replacement)
+    out = resolve_banque(cards, _player(right, "right"), _player(left, "left"), banker.draw, gen.random((int(n), 3)))
+    return _payoffs(out, float(_probability(commission, "commission")))
+
+
+def simulate_shoes(
+    n_shoes: int,
+    right: PlayerStrategy,
+    left: PlayerStrategy,
+    banker: BanqueBanker,
+    *,
+    decks: int = DEFAULT_DECKS,
+    rng: np.random.Generator | int | np.random.SeedSequence | None = None,
+    commission: object = 0,
+    min_cards: int = 9,
+    block_size: int = 1000,
+) -> pl.DataFrame:
+    """Deal whole banque shoes, one row per coup (``shoe``, ``coup``, ``cards_left``, totals, results, payoffs).
+
+    A coup is dealt while at least ``min_cards`` cards are left (default nine,
+    the most a coup can use; the seeds give no rule for banque).  Blocks of
+    ``block_size`` shoes draw from children of ``SeedSequence(rng)``, so the
+    result depends on the seed and the block size only.
+    """
+    from toolkit.dealing import shuffled_shoes
+    from toolkit.parallel import block_plan
+
+    if isinstance(min_cards, bool) or not isinstance(min_cards, (int, np.integer)) or min_cards < 9:
+        raise ValueError(
+            f"min_cards must be an integer of at least 9 (a banque coup may use nine cards), got {min_cards!r}"
+        )
+    if isinstance(rng, np.random.Generator):
+        rng = int(rng.integers(0, 2**63))
+    c = float(_probability(commission, "commission"))
+    values = np.array(RANK_VALUES, dtype=np.int64)
+    pr, pl_ = _player(right, "right"), _player(left, "left")
+    frames = []
+    for block in block_plan(n_shoes, block_size, rng):  # type: ignore[arg-type]
+        gen = block.rng()
+        shoes = values[shuffled_shoes(block.n_shoes, decks, gen)]
+        n, length = shoes.shape
+        padded = np.concatenate([shoes, np.zeros((n, 9), dtype=shoes.dtype)], axis=1)
+        pos = np.zeros(n, dtype=np.int64)
+        coup = np.zeros(n, dtype=np.int64)
+        while True:
+            active = np.flatnonzero(length - pos >= min_cards)
+            if len(active) == 0:
+                break
+            cards = padded[active[:, None], pos[active, None] + np.arange(9)]
+            out = resolve_banque(cards, pr, pl_, banker.draw, gen.random((len(active), 3)))
+            out["shoe"] = active + block.first_shoe
+            out["coup"] = coup[active].copy()
+            out["cards_left"] = length - pos[active]
+            frames.append(_payoffs(out, c))
+            pos[active] += out["cards_used"]
+            coup[active] += 1
+    frame = pl.concat(frames)
+    return frame.sort("shoe", "coup").select("shoe", "coup", "cards_left", pl.exclude("shoe", "coup", "cards_left"))
+
+
+def tableau_banker() -> BanqueBanker:
+    """The punto banco tableau against either live hand (:meth:`BanqueBanker.from_chemin`)."""
+    return BanqueBanker.from_chemin(BankerStrategy.from_tableau(PUNTO_BANCO), "either")
