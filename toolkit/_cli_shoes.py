@@ -1,9 +1,314 @@
-"""Commands `baccarat simulate` and `baccarat count` (issue 3: shoes and counts)."""
+"""Commands ``baccarat simulate`` and ``baccarat count`` (issue 3: shoes and counts).
+
+``simulate`` deals shoes and writes their coups to Parquet, block by block;
+``count`` plays a count (or computer-perfect play) through simulated shoes and
+reports what it wins, with confidence intervals and the convention used.
+"""
 
 from __future__ import annotations
 
+import sys
+from enum import Enum
+from pathlib import Path
+
+import numpy as np
 import typer
+
+from toolkit._cli_common import FORMAT_OPTION, OutputFormat, emit, fail
+
+
+class LastHand(str, Enum):
+    one_more = "one_more"
+    finish = "finish"
+    seven_cards = "seven_cards"
+
+
+class Burn(str, Enum):
+    standard = "standard"
+    fixed = "fixed"
+    none = "none"
+
+
+class CountKind(str, Enum):
+    true = "true"
+    running = "running"
+
+
+class Divisor(str, Enum):
+    decks_left = "decks_left"
+    unseen = "unseen"
+
+
+class Rounding(str, Enum):
+    none = "none"
+    floor = "floor"
+    truncate = "truncate"
+    nearest = "nearest"
+
+
+SHOES_OPTION = typer.Option(10_000, "--shoes", "-n", help="Number of shoes to deal.")
+SEED_OPTION = typer.Option(None, "--seed", "-s", help="Seed (same seed, same shoes, whatever the workers).")
+DECKS = typer.Option(8, "--decks", "-d", help="Decks in the shoe.")
+BURN = typer.Option(
+    Burn.standard, "--burn", help="Burn procedure: standard (turn one up, burn its value), fixed, none."
+)
+BURN_ACE = typer.Option(1, "--burn-ace", help="Cards burned when the exposed card is an ace (1 or 11).")
+BURN_CARDS = typer.Option(0, "--burn-cards", help="Cards burned face down with --burn fixed.")
+CUT_CARD = typer.Option(14, "--cut-card", help="Cut card position, in cards from the end of the shoe.")
+LAST_HAND = typer.Option(
+    LastHand.one_more,
+    "--last-hand",
+    help="When the cut card comes out: one_more (finish and play one more), finish, seven_cards (chemin de fer).",
+)
+COUPS = typer.Option(None, "--coups", help="Deal exactly this many coups per shoe instead (cut card ignored).")
+WORKERS = typer.Option(None, "--workers", "-w", help="Local worker processes (default: every core).")
+SCHEDULER = typer.Option(None, "--scheduler", help="Dask distributed scheduler address (tcp://host:8786).")
+PROGRESS = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr.")
+
+
+def _dealing(decks: int, burn: Burn, burn_ace: int, burn_cards: int, cut_card: int, last_hand: LastHand, coups):
+    from toolkit.dealing import Dealing
+
+    try:
+        return Dealing(
+            decks=decks,
+            burn=burn.value,
+            burn_ace=burn_ace,
+            burn_cards=burn_cards,
+            cut_card=cut_card,
+            last_hand=last_hand.value,
+            coups=coups,
+        )
+    except (ValueError, TypeError) as err:
+        fail(str(err))
+    raise AssertionError("unreachable")
+
+
+def _seed(seed: int | None) -> int:
+    if seed is not None:
+        if seed < 0:
+            fail(f"--seed must be a non-negative integer, got {seed}")
+        return seed
+    chosen = int(np.random.SeedSequence().entropy % (2**63))
+    typer.echo(f"baccarat: seed {chosen} (pass --seed {chosen} to repeat this run)", err=True)
+    return chosen
+
+
+def _check_run(shoes: int, workers: int | None) -> None:
+    if shoes < 1:
+        fail(f"--shoes must be at least 1, got {shoes}")
+    if workers is not None and workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+
+
+def _frame_block(block, dealing, compositions: bool, systems: tuple):
+    """Deal one block and return its coup frame (runs in the worker)."""
+    from toolkit.counts import with_counts
+    from toolkit.dealing import deal_block, shuffled_shoes
+
+    dealt = deal_block(shuffled_shoes(block.n_shoes, dealing.decks, block.rng()), dealing, block.first_shoe)
+    frame = dealt.frame(compositions=compositions)
+    if systems:
+        counted = with_counts(dealt, systems)
+        frame = frame.with_columns(counted.select([c for c in counted.columns if c[:3] in ("rc_", "tc_")]))
+    return frame
+
+
+def simulate(
+    out: Path = typer.Option(..., "--out", "-o", help="Parquet file to write the coups to."),
+    shoes: int = SHOES_OPTION,
+    seed: int | None = SEED_OPTION,
+    decks: int = DECKS,
+    burn: Burn = BURN,
+    burn_ace: int = BURN_ACE,
+    burn_cards: int = BURN_CARDS,
+    cut_card: int = CUT_CARD,
+    last_hand: LastHand = LAST_HAND,
+    coups: int | None = COUPS,
+    compositions: bool = typer.Option(
+        True, "--compositions/--no-compositions", help="Write unseen_A..unseen_K (the composition before each coup)."
+    ),
+    counts: str | None = typer.Option(
+        None, "--counts", help="Comma-separated count systems whose rc_/tc_ columns to add (e.g. dragon7,panda8)."
+    ),
+    workers: int | None = WORKERS,
+    scheduler: str | None = SCHEDULER,
+    progress: bool = PROGRESS,
+) -> None:
+    """Deal shoes as a casino does and write every coup to a Parquet file."""
+    from functools import partial
+
+    import pyarrow.parquet as pq
+
+    from toolkit.counts import get_count_system
+    from toolkit.parallel import block_plan, map_blocks
+
+    _check_run(shoes, workers)
+    dealing = _dealing(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
+    systems: tuple = ()
+    if counts:
+        try:
+            systems = tuple(get_count_system(name.strip()) for name in counts.split(",") if name.strip())
+        except (ValueError, TypeError) as err:
+            fail(f"--counts: {err}")
+    if out.suffix.lower() != ".parquet":
+        fail(f"--out must name a .parquet file, got {str(out)!r}")
+    if not out.parent.exists():
+        fail(f"--out: folder {str(out.parent)!r} does not exist")
+    s = _seed(seed)
+    plan = block_plan(shoes, seed=s)
+    fn = partial(_frame_block, dealing=dealing, compositions=compositions, systems=systems)
+    writer = None
+    rows = 0
+    try:
+        for frame in map_blocks(fn, plan, workers, scheduler, progress, "dealing"):
+            table = frame.to_arrow()
+            if writer is None:
+                writer = pq.ParquetWriter(out, table.schema)
+            writer.write_table(table.cast(writer.schema))
+            rows += frame.height
+    finally:
+        if writer is not None:
+            writer.close()
+    typer.echo(f"wrote {rows} coups of {shoes} shoes to {out} (seed {s})")
+
+
+def count(
+    system: str = typer.Option(
+        ..., "--system", help="Count system (dragon7, panda8, thorp_natural9, ten_count, how_dragon7) or 'perfect'."
+    ),
+    bet: str | None = typer.Option(None, "--bet", help="Bet to place (default: the system's own)."),
+    threshold: float | None = typer.Option(None, "--threshold", "-t", help="Bet when the count is at least T."),
+    count_kind: CountKind | None = typer.Option(None, "--count", help="Threshold on the true or running count."),
+    divisor: Divisor | None = typer.Option(
+        None, "--divisor", help="True count divides by decks left in the shoe or by unseen cards."
+    ),
+    rounding: Rounding | None = typer.Option(None, "--rounding", help="True count rounding."),
+    count_burn_card: bool | None = typer.Option(
+        None, "--count-burn-card/--no-count-burn-card", help="Count the exposed burn card (default: the system's)."
+    ),
+    bankroll: float | None = typer.Option(None, "--bankroll", help="Bankroll in units, for the risk of ruin."),
+    shoes: int = SHOES_OPTION,
+    seed: int | None = SEED_OPTION,
+    decks: int = DECKS,
+    burn: Burn = BURN,
+    burn_ace: int = BURN_ACE,
+    burn_cards: int = BURN_CARDS,
+    cut_card: int = CUT_CARD,
+    last_hand: LastHand = LAST_HAND,
+    coups: int | None = COUPS,
+    confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
+    workers: int | None = WORKERS,
+    scheduler: str | None = SCHEDULER,
+    progress: bool = PROGRESS,
+    fmt: OutputFormat = FORMAT_OPTION,
+) -> None:
+    """What a counter wins: play a count (or computer-perfect play) through simulated shoes."""
+    import polars as pl
+
+    from toolkit.bets import get_bet
+    from toolkit.betting import LookAheadError, count_strategy, perfect_strategy, run_strategies
+    from toolkit.counts import get_count_system
+    from toolkit.rules import Rules
+
+    _check_run(shoes, workers)
+    if not 0 < confidence < 1:
+        fail(f"--confidence must be between 0 and 1, got {confidence}")
+    if bankroll is not None and not bankroll > 0:
+        fail(f"--bankroll must be positive, got {bankroll}")
+    dealing = _dealing(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
+    convention: dict[str, object]
+    try:
+        if bet is not None:
+            get_bet(bet)
+        if system == "perfect":
+            if bet is None:
+                fail("--system perfect needs --bet (the bet to play when its exact EV is positive)")
+            strategy = perfect_strategy(bet, min_ev=0.0 if threshold is None else threshold)
+            convention = {"name": "perfect", "rule": f"bet {bet} when its exact EV before the coup > {threshold or 0}"}
+        else:
+            cs = get_count_system(system)
+            changes = {
+                k: v
+                for k, v in (
+                    ("divisor", divisor.value if divisor else None),
+                    ("rounding", rounding.value if rounding else None),
+                    ("count_burn_card", count_burn_card),
+                    ("trigger", count_kind.value if count_kind else None),
+                    ("threshold", threshold),
+                )
+                if v is not None
+            }
+            cs = cs.with_(**changes) if changes else cs
+            if cs.threshold is None:
+                fail(f"count system {cs.name!r} has no published threshold; give --threshold")
+            strategy = count_strategy(cs, bet=bet)
+            convention = cs.describe()
+    except (ValueError, TypeError) as err:
+        fail(str(err))
+    s = _seed(seed)
+    try:
+        (res,) = run_strategies(
+            [strategy],
+            shoes,
+            dealing,
+            s,
+            rules=Rules(decks=decks),
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+            confidence=confidence,
+        )
+    except LookAheadError as err:  # pragma: no cover - library strategies never look ahead
+        fail(str(err))
+    payload = {
+        **res.as_dict(bankroll),
+        "bet": bet or convention.get("bet"),
+        "threshold": threshold if system == "perfect" else convention.get("threshold"),
+        "seed": s,
+        "convention": convention,
+        "dealing": {
+            "decks": dealing.decks,
+            "burn": dealing.burn,
+            "burn_ace": dealing.burn_ace,
+            "burn_cards": dealing.burn_cards,
+            "cut_card": dealing.cut_card,
+            "last_hand": dealing.last_hand,
+            "coups": dealing.coups,
+        },
+    }
+    if fmt == OutputFormat.table:
+        sys.stdout.write(
+            f"{res.strategy}: {res.shoes} shoes, seed {s}; {strategy.describe()}\n"
+            f"units per shoe {res.units_per_shoe.value:+.4f} realised, {res.units_per_shoe_ev.value:+.4f} expected "
+            f"({confidence:.0%} CI {res.units_per_shoe_ev.low:+.4f} .. {res.units_per_shoe_ev.high:+.4f})\n"
+        )
+        frame = res.frame().drop("strategy")
+        if bankroll is not None:
+            ror = res.risk_of_ruin(bankroll)
+            frame = pl.concat(
+                [
+                    frame,
+                    pl.DataFrame(
+                        [
+                            {
+                                "metric": "risk_of_ruin",
+                                "per": f"bankroll {bankroll:g}",
+                                "value": ror.value,
+                                "se": ror.se,
+                                "ci_low": ror.low,
+                                "ci_high": ror.high,
+                            }
+                        ]
+                    ),
+                ]
+            )
+        emit(frame, fmt)
+    else:
+        emit(res.frame(), fmt, payload)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the `baccarat` app."""
+    app.command("simulate")(simulate)
+    app.command("count")(count)
