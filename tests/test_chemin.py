@@ -413,6 +413,7 @@ def test_bad_inputs_say_what_is_wrong():
         PlayerStrategy.from_hands({"0+4": 0})
     with pytest.raises(ValueError, match="55"):
         PlayerStrategy((1,) * 10)
+    assert PlayerStrategy.at_five(np.float64(0.5)).draw_at_5 == Fraction(1, 2)  # numpy scalars are accepted
     with pytest.raises(ValueError, match="false_draw"):
         expected_value(6, PlayerStrategy.at_five(1), BankerStrategy.from_tableau(), false_draw="fine")
     with pytest.raises(TypeError, match="PlayerStrategy"):

@@ -171,6 +171,8 @@ def get_model(model: str | Model) -> Model:
 
 # ------------------------------------------------------------------- strategies
 def _probability(x: object, where: str) -> Fraction:
+    if isinstance(x, np.generic):
+        x = x.item()  # numpy 2 scalars repr as "np.float64(...)", which as_fraction cannot read
     try:
         p = as_fraction(x)
     except (TypeError, ValueError) as err:
