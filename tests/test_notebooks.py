@@ -1,0 +1,50 @@
+"""Every notebook in ``notebooks/`` runs top to bottom with small parameters.
+
+Each notebook is executed in memory (nothing is written back) by nbclient, in a
+``python3`` kernel started with *this* interpreter (jupyter_client replaces a
+kernelspec's ``python`` by ``sys.executable``, and ipykernel's own spec is the
+fallback when none is installed), with ``BACCARAT_SMALL=1`` (the notebooks
+shrink their parameters) and ``MPLBACKEND=Agg``.  A failing cell fails the test
+with that cell's source and traceback.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+CELL_TIMEOUT = 600  # seconds per cell; with BACCARAT_SMALL=1 every notebook should need far less
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs_top_to_bottom(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    from nbclient.exceptions import CellExecutionError
+
+    # the kernel inherits this process's environment
+    monkeypatch.setenv("BACCARAT_SMALL", "1")
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    # small matrix products on a shared machine: one BLAS thread avoids oversubscription stalls
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.setenv(var, "1")
+    notebook = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(
+        notebook,
+        kernel_name="python3",
+        timeout=CELL_TIMEOUT,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    try:
+        client.execute()
+    except CellExecutionError as err:
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", str(err))  # the kernel's traceback comes with terminal colours
+        pytest.fail(f"{path.name} failed:\n{plain}", pytrace=False)
+
+
+def test_there_are_notebooks() -> None:
+    assert any(p.name.startswith("01-") for p in NOTEBOOKS)

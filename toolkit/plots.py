@@ -1,0 +1,157 @@
+"""Plots of the exact engine's tables: house edges, effects of removal, depletion paths.
+
+Every function takes a polars frame made by a study (:mod:`toolkit.edges`,
+:func:`toolkit.eor.effect_of_removal`), draws it with seaborn on ``ax`` (a new
+figure when ``None``) and returns the axes.  Nothing is recomputed here.
+
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from toolkit.edges import edges_by_decks
+>>> ax = plot_edges_by_decks(edges_by_decks([1, 8], bets=["banker", "player"]))
+>>> ax.get_ylabel()
+'house edge (%)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import polars as pl
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+__all__ = ["plot_depletion", "plot_edges_by_decks", "plot_eor_heatmap"]
+
+
+def _axes(ax: Axes | None, size: tuple[float, float] = (7, 4)) -> Axes:
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=size, layout="constrained")
+    return ax
+
+
+def _require(frame: pl.DataFrame, columns: Sequence[str], what: str) -> None:
+    if not isinstance(frame, pl.DataFrame):
+        raise TypeError(f"{what} takes a polars DataFrame, got {type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{what}: the frame lacks column(s) {', '.join(missing)} (has {', '.join(frame.columns)})")
+
+
+def plot_edges_by_decks(frame: pl.DataFrame, ax: Axes | None = None, hue: str = "variant") -> Axes:
+    """House edge (%) against the number of decks, one line per bet.
+
+    Parameters
+    ----------
+    frame
+        From :func:`toolkit.edges.edges_by_decks` (``decks``, ``house_edge`` and ``hue``).
+    hue
+        Column naming the lines (``"variant"`` or ``"bet"``).
+    """
+    import seaborn as sns
+
+    _require(frame, ("decks", "house_edge", hue), "plot_edges_by_decks")
+    ax = _axes(ax)
+    data = frame.with_columns((pl.col("house_edge") * 100).alias("house edge (%)")).to_pandas()
+    sns.lineplot(data=data, x="decks", y="house edge (%)", hue=hue, marker="o", ax=ax)
+    ax.set_xticks(sorted(frame["decks"].unique().to_list()))
+    ax.set_xlabel("decks in the shoe")
+    ax.set_ylabel("house edge (%)")
+    return ax
+
+
+def plot_eor_heatmap(
+    frame: pl.DataFrame,
+    ax: Axes | None = None,
+    scale: float = 1e7,
+    per_bet_colours: bool = True,
+    annotate: bool = True,
+) -> Axes:
+    """Effects of removal as a heatmap: one row per bet, one column per card.
+
+    Parameters
+    ----------
+    frame
+        From :func:`toolkit.eor.effect_of_removal` (``bet``, ``card``, ``eor``).
+    scale
+        Cells show ``eor * scale`` (default: units of 10⁻⁷ of expected value).
+    per_bet_colours
+        Colour each row relative to its own largest effect, so that bets paying
+        40:1 do not wash out the even-money ones; the numbers stay absolute.
+    annotate
+        Write the scaled value in each cell.
+    """
+    import seaborn as sns
+
+    _require(frame, ("bet", "card", "eor"), "plot_eor_heatmap")
+    cards = list(dict.fromkeys(frame["card"].to_list()))
+    bets = list(dict.fromkeys(frame["bet"].to_list()))
+    wide = frame.with_columns(pl.col("eor") * scale).pivot(on="card", index="bet", values="eor").select("bet", *cards)
+    values = wide.drop("bet").to_numpy().astype(float)
+    colours = values
+    if per_bet_colours:
+        peak = np.nanmax(np.abs(values), axis=1, keepdims=True)
+        colours = np.divide(values, peak, out=np.zeros_like(values), where=peak > 0)
+    ax = _axes(ax, (1.0 + 0.75 * len(cards), 0.9 + 0.42 * len(bets)))
+    data = pl.DataFrame(colours, schema=cards, orient="row").with_columns(pl.Series("bet", bets)).to_pandas()
+    sns.heatmap(
+        data.set_index("bet"), ax=ax, cmap="vlag", center=0, annot=values if annotate else False, fmt=".0f",
+        annot_kws={"fontsize": 7}, cbar_kws={"label": "relative to the bet's largest effect" if per_bet_colours
+                                             else f"effect of removal x {scale:g}"},
+    )
+    ax.set_xlabel("card removed")
+    ax.set_ylabel("")
+    ax.set_title(f"Effect of removal, x {1 / scale:g} of expected value per card")
+    return ax
+
+
+def plot_depletion(
+    frame: pl.DataFrame,
+    bet: str,
+    ax: Axes | None = None,
+    x: str = "cards_removed",
+    hue: str | None = None,
+    alpha: float = 1.0,
+) -> Axes:
+    """Expected value (%) of one bet along depletion paths.
+
+    Parameters
+    ----------
+    frame
+        From :func:`toolkit.edges.depletion_by_value` (``hue="value"``) or
+        :func:`toolkit.edges.random_depletion` (``hue="path"``): ``bet``,
+        ``expected_value``, ``x`` and ``hue``.
+    bet
+        Which bet to draw.
+    x
+        ``"cards_removed"`` or ``"cards_left"``.
+    hue
+        Column with one line per distinct value (default: ``"value"`` if present, else ``"path"``).
+    alpha
+        Line opacity (use a small one for many random paths).
+    """
+    import seaborn as sns
+
+    hue = hue or ("value" if "value" in frame.columns else "path")
+    _require(frame, ("bet", "expected_value", x, hue), "plot_depletion")
+    chosen = frame.filter(pl.col("bet") == bet)
+    if chosen.is_empty():
+        raise ValueError(f"plot_depletion: no rows for bet {bet!r}; bets present: {', '.join(frame['bet'].unique())}")
+    ax = _axes(ax)
+    data = chosen.with_columns(
+        (pl.col("expected_value") * 100).alias("expected value (%)"), pl.col(hue).cast(pl.String)
+    ).to_pandas()
+    many = chosen[hue].n_unique() > 10
+    sns.lineplot(data=data, x=x, y="expected value (%)", hue=hue, ax=ax, alpha=alpha, linewidth=0.8,
+                 palette="tab10" if not many else "crest", legend=not many, estimator=None)
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xlabel(x.replace("_", " "))
+    ax.set_title(bet)
+    if x == "cards_left":
+        ax.invert_xaxis()
+    return ax
