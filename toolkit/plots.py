@@ -14,6 +14,7 @@ figure when ``None``) and returns the axes.  Nothing is recomputed here.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -99,11 +100,14 @@ def plot_eor_heatmap(
         colours = np.divide(values, peak, out=np.zeros_like(values), where=peak > 0)
     ax = _axes(ax, (1.0 + 0.75 * len(cards), 0.9 + 0.42 * len(bets)))
     data = pl.DataFrame(colours, schema=cards, orient="row").with_columns(pl.Series("bet", bets)).to_pandas()
-    sns.heatmap(
-        data.set_index("bet"), ax=ax, cmap="vlag", center=0, annot=values if annotate else False, fmt=".0f",
-        annot_kws={"fontsize": 7}, cbar_kws={"label": "relative to the bet's largest effect" if per_bet_colours
-                                             else f"effect of removal x {scale:g}"},
-    )
+    with warnings.catch_warnings():
+        # seaborn 0.13's heatmap calls Colormap.set_bad, which matplotlib >= 3.11 flags as pending deprecation
+        warnings.filterwarnings("ignore", "The set_bad function", PendingDeprecationWarning)
+        sns.heatmap(
+            data.set_index("bet"), ax=ax, cmap="vlag", center=0, annot=values if annotate else False, fmt=".0f",
+            annot_kws={"fontsize": 7}, cbar_kws={"label": "relative to the bet's largest effect" if per_bet_colours
+                                                 else f"effect of removal x {scale:g}"},
+        )
     ax.set_xlabel("card removed")
     ax.set_ylabel("")
     ax.set_title(f"Effect of removal, x {1 / scale:g} of expected value per card")
