@@ -282,6 +282,18 @@ def test_solution_is_an_equilibrium_by_direct_evaluation(model):
     _check_equilibrium(sol, CONTESTED)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("model", ["A1", "A2", "A3", "B1", "B2", "B3"])
+def test_every_model_and_deck_count_solves_exactly(model):
+    for decks in range(1, 9):
+        sol = solve(model, decks)
+        assert sol.exact
+        _check_equilibrium(sol, CONTESTED)
+        br = solve(model, decks, commission="0.05")
+        assert br.exact
+        _check_equilibrium(br, CONTESTED, commission=Fraction(1, 20))
+
+
 def test_depleted_shoe_is_solved_and_the_solution_moves():
     full = Composition.from_decks(6)
     depleted = full.remove(*(["5"] * 14 + ["K"] * 10))

@@ -342,6 +342,47 @@ def solve_linear(rows: list[list[Fraction]], rhs: list[Fraction], n: int) -> lis
     return [m[i][-1] for i in range(n)]
 
 
+def solve_bounded(rows: list[list[Fraction]], rhs: list[Fraction], n: int) -> list[Fraction] | None:
+    """A solution of ``rows @ x = rhs`` with ``0 <= x <= 1``, in fractions, or ``None``.
+
+    The unique solution when there is one.  Otherwise (a degenerate game, e.g.
+    several of Banker's sets that are copies of each other) a vertex of the
+    feasible box is found in floating point by the simplex method, the
+    variables at a bound are fixed there, and the others solved exactly.
+    """
+    unique = solve_linear(rows, rhs, n)
+    if unique is not None:
+        return unique if all(0 <= v <= 1 for v in unique) else None
+    if not rows:
+        return None
+    a = np.array([[float(v) for v in r] for r in rows])
+    b = np.array([float(v) for v in rhs])
+    res = linprog(np.zeros(n), A_eq=a, b_eq=b, bounds=[(0.0, 1.0)] * n, method="highs-ds")
+    if res.status != 0:
+        return None
+    x: list[Fraction | None] = [None] * n
+    free = []
+    for j, v in enumerate(res.x):
+        if v <= PURE_TOL:
+            x[j] = Fraction(0)
+        elif v >= 1 - PURE_TOL:
+            x[j] = Fraction(1)
+        else:
+            free.append(j)
+    sub_rows = [[r[j] for j in free] for r in rows]
+    sub_rhs = [
+        b_i - sum((r[j] * x[j] for j in range(n) if x[j] is not None), Fraction(0))
+        for r, b_i in zip(rows, rhs, strict=True)
+    ]
+    sol = solve_linear(sub_rows, sub_rhs, len(free)) if free else []
+    if sol is None:
+        return None
+    for j, v in zip(free, sol, strict=True):
+        x[j] = v
+    out = [v for v in x if v is not None]
+    return out if len(out) == n and all(0 <= v <= 1 for v in out) else None
+
+
 def exact_equilibrium(game: Game, q_hat: np.ndarray, a_hat: np.ndarray) -> tuple[list, list] | None:
     """Turn a floating-point equilibrium into an exact one, or ``None`` if that fails.
 
@@ -365,7 +406,7 @@ def exact_equilibrium(game: Game, q_hat: np.ndarray, a_hat: np.ndarray) -> tuple
             -Fraction(da[i]) - sum((Fraction(dbeta[i, k]) * q[k] for k in k_all if k not in interior), Fraction(0))
             for i in mixed
         ]
-        sol = solve_linear(rows, rhs, len(interior))
+        sol = solve_bounded(rows, rhs, len(interior))
         if sol is None:
             return None
         for k, v in zip(interior, sol, strict=True):
@@ -394,7 +435,7 @@ def exact_equilibrium(game: Game, q_hat: np.ndarray, a_hat: np.ndarray) -> tuple
             )
             rest += sum((Fraction(bp0[i, k]) for i in mixed), Fraction(0))
             rhs.append(-rest)
-        sol = solve_linear(rows, rhs, len(mixed))
+        sol = solve_bounded(rows, rhs, len(mixed))
         if sol is None:
             return None
         for i, v in zip(mixed, sol, strict=True):

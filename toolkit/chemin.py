@@ -83,6 +83,7 @@ Fraction(9, 11)
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -583,6 +584,32 @@ class ChemSolution:
         """Banker's information sets where he mixes."""
         return self.banker_table.filter((pl.col("draw_probability") > 0) & (pl.col("draw_probability") < 1))
 
+    def player_mixed_strategy(self) -> pl.DataFrame:
+        """Player's equilibrium as a mixed strategy over his pure strategies (Kuhn's theorem, read backwards).
+
+        One row per pure strategy played with positive probability: whether
+        he draws on each of his information sets at 5 (the total, or each hand
+        of total 5: ``2^5`` pure strategies in B3) and its probability, the
+        product of his behaviour probabilities.
+
+        >>> solve("A1").player_mixed_strategy()["probability_exact"].to_list()
+        ['9/11', '2/11']
+        """
+        fives = [x for x in range(55) if HAND_TOTALS[x] == 5]
+        sets = [("5", fives)] if self.model.player_sees == "total" else [(hand_label(x), [x]) for x in fives]
+        rows = []
+        for choice in itertools.product((True, False), repeat=len(sets)):
+            prob: Fraction | float = 1
+            for draws, (_, hands) in zip(choice, sets, strict=True):
+                q = self.player.draw[hands[0]]
+                prob *= q if draws else 1 - q
+            if prob > 0:
+                row: dict[str, Any] = {f"draws_on_{label}": d for d, (label, _) in zip(choice, sets, strict=True)}
+                row["probability"] = float(prob)
+                row["probability_exact"] = str(prob) if self.exact else None
+                rows.append(row)
+        return pl.DataFrame(rows)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary: value, Player's strategy, Banker's strategy and his departures from the tableau."""
 
@@ -615,6 +642,7 @@ class ChemSolution:
             "player_draw_at_5": num(self.player_draw_at_5),
             "player_draw_at_5_exact": str(self.player_draw_at_5) if self.exact else None,
             "player_strategy": player_part,
+            "player_mixed_strategy": self.player_mixed_strategy().to_dicts(),
             "banker_strategy": self.banker_table.select(
                 "banker", "banker_total", "player_third", "draw_probability", "draw_exact"
             ).to_dicts(),
@@ -732,7 +760,6 @@ def solve(
     >>> sol = solve("A1")
     >>> sol.player_draw_at_5, sol.exact
     (Fraction(9, 11), True)
-    >>> sorted(sol.departures()["player_third"].to_list())  # doctest: +SKIP
     """
     m = get_model(model)
     comp = _shoe(shoe)
