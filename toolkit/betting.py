@@ -851,8 +851,11 @@ def summarize(
 
 # ------------------------------------------------------------ parallel runs
 def _block_totals(block: Block, strategies: tuple[Strategy, ...], dealing: Dealing, rules: Rules) -> list[ShoeTotals]:
+    from threadpoolctl import threadpool_limits
+
     dealt = deal_block(shuffled_shoes(block.n_shoes, dealing.decks, block.rng()), dealing, block.first_shoe)
-    return play(dealt, strategies, rules)
+    with threadpool_limits(1):  # blocks are the unit of parallelism: no BLAS threads inside one
+        return play(dealt, strategies, rules)
 
 
 def run_strategies(
