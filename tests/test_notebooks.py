@@ -11,6 +11,7 @@ with that cell's source and traceback.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,8 @@ def test_notebook_runs_top_to_bottom(path: Path, monkeypatch: pytest.MonkeyPatch
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         monkeypatch.setenv(var, "1")
     notebook = nbformat.read(path, as_version=4)
+    # one more cell, in memory only: which interpreter did the kernel run?
+    notebook.cells.append(nbformat.v4.new_code_cell("import sys; print(sys.executable, end='')"))
     client = nbclient.NotebookClient(
         notebook,
         kernel_name="python3",
@@ -44,6 +47,8 @@ def test_notebook_runs_top_to_bottom(path: Path, monkeypatch: pytest.MonkeyPatch
     except CellExecutionError as err:
         plain = re.sub(r"\x1b\[[0-9;]*m", "", str(err))  # the kernel's traceback comes with terminal colours
         pytest.fail(f"{path.name} failed:\n{plain}", pytrace=False)
+    kernel_python = "".join(o.get("text", "") for o in notebook.cells[-1].outputs)
+    assert Path(kernel_python).resolve() == Path(sys.executable).resolve()
 
 
 def test_there_are_notebooks() -> None:
