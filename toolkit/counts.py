@@ -549,16 +549,18 @@ def count_quality(
 ) -> pl.DataFrame:
     """How much of the exact edge a linear count explains, by depth of the shoe.
 
-    For every coup, the exact expected value of ``bet`` before the coup (from
-    the unseen composition) is regressed on each system's true count
-    (:class:`sklearn.linear_model.LinearRegression`), within buckets of
+    For every coup, the exact expected value of ``bet`` (default: each
+    system's own) before the coup, from the unseen composition, is regressed on
+    the count the system bets by (true count, or running count for a
+    ``trigger="running"`` system) with
+    :class:`sklearn.linear_model.LinearRegression`, within buckets of
     ``bucket_cards`` cards left in the shoe and over all coups (``depth="all"``).
 
     Returns
     -------
     polars.DataFrame
-        ``system, bet, depth, cards_left_from, cards_left_to, coups, r2, slope, intercept``;
-        ``r2`` is the share of the variance of the exact EV the true count explains.
+        ``system, bet, count, depth, cards_left_from, cards_left_to, coups, r2, slope, intercept``;
+        ``r2`` is the share of the variance of the exact EV that a linear function of the count explains.
     """
     from sklearn.linear_model import LinearRegression
 
@@ -567,11 +569,15 @@ def count_quality(
     arrays = _arrays_from(source, decks)
     left = arrays["left"] if arrays["left"] is not None else arrays["unseen"].sum(axis=1)
     rows = []
+    evs: dict[Bet, np.ndarray] = {}
     for item in systems:
         system = get_count_system(item)
         b = _bet(bet if bet is not None else system.bet or "banker", rules)
-        ev = expected_values(arrays["unseen"], [b])[:, 0]
-        _, tc = count_arrays(system, **arrays)
+        if b not in evs:
+            evs[b] = expected_values(arrays["unseen"], [b], rules.tableau)[:, 0]
+        ev = evs[b]
+        rc, tc = count_arrays(system, **arrays)
+        x_all = tc if system.trigger == "true" else rc.astype(np.float64)
         edges = np.arange(0, int(left.max()) + bucket_cards, bucket_cards)
         groups = [("all", np.ones(len(ev), bool), 0, int(left.max()))]
         groups += [
@@ -580,14 +586,15 @@ def count_quality(
         ]
         for label, mask, lo, hi in groups:
             n = int(mask.sum())
-            if n < 3 or np.ptp(tc[mask]) == 0:
+            if n < 3 or np.ptp(x_all[mask]) == 0:
                 continue
-            x, y = tc[mask, None], ev[mask]
+            x, y = x_all[mask, None], ev[mask]
             model = LinearRegression().fit(x, y)
             rows.append(
                 {
                     "system": system.name,
                     "bet": b.name,
+                    "count": system.trigger,
                     "depth": label,
                     "cards_left_from": lo,
                     "cards_left_to": hi,
