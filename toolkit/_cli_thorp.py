@@ -1,9 +1,177 @@
-"""Commands `baccarat thorp` and `baccarat reproduce` (issue 5: the Thorp study)."""
+"""Commands ``baccarat thorp`` and ``baccarat reproduce`` (issue 5: the Thorp study).
+
+``thorp`` deals shoes, evaluates every coup exactly for the whole panel,
+streams the aggregates (with checkpoints in the output folder) and writes the
+tables, ``summary.json``, the figures and ``report.md``.  ``reproduce`` prints
+every published figure of ``data/reference`` beside the toolkit's value.
+"""
 
 from __future__ import annotations
 
+from enum import Enum
+from pathlib import Path
+
 import typer
+
+from toolkit._cli_common import FORMAT_OPTION, OutputFormat, emit, fail
+from toolkit._cli_shoes import (
+    BURN,
+    BURN_ACE,
+    BURN_CARDS,
+    CUT_CARD,
+    DECKS,
+    LAST_HAND,
+    PROGRESS,
+    SCHEDULER,
+    Burn,
+    LastHand,
+)
+
+#: Shoes for the default run: about a minute of work on two cores (see tests/benchmarks/thorp.py).
+DEFAULT_SHOES = 10_000
+
+
+class Observer(str, Enum):
+    unseen = "unseen"
+    remaining = "remaining"
+    both = "both"
+
+
+def _dealing(decks: int, burn: Burn, burn_ace: int, burn_cards: int, cut_card: int, last_hand: LastHand):
+    from toolkit.dealing import Dealing
+
+    try:
+        return Dealing(
+            decks=decks,
+            burn=burn.value,
+            burn_ace=burn_ace,
+            burn_cards=burn_cards,
+            cut_card=cut_card,
+            last_hand=last_hand.value,
+        )
+    except (ValueError, TypeError) as err:
+        fail(str(err))
+    raise AssertionError("unreachable")
+
+
+def _seed(seed: int | None, out: Path, resume: bool) -> int:
+    """The seed given, else the one of the checkpoint being resumed, else a fresh one (printed)."""
+    import numpy as np
+
+    from toolkit.study import checkpoint_seed
+
+    if seed is not None:
+        if seed < 0:
+            fail(f"--seed must be a non-negative integer, got {seed}")
+        return seed
+    if resume:
+        try:
+            saved = checkpoint_seed(out)
+        except ValueError as err:
+            fail(str(err))
+        if saved is not None:
+            return saved
+    chosen = int(np.random.SeedSequence().entropy % (2**63))
+    typer.echo(f"baccarat: seed {chosen} (pass --seed {chosen} to repeat this run)", err=True)
+    return chosen
+
+
+def thorp(
+    shoes: int = typer.Option(DEFAULT_SHOES, "--shoes", "-n", help="Number of shoes to deal."),
+    seed: int | None = typer.Option(
+        None, "--seed", "-s", help="Seed (default: the resumed run's, else fresh and printed)."
+    ),
+    out: Path = typer.Option(Path("thorp-out"), "--out", "-o", help="Folder for the tables, figures and report."),
+    decks: int = DECKS,
+    burn: Burn = BURN,
+    burn_ace: int = BURN_ACE,
+    burn_cards: int = BURN_CARDS,
+    cut_card: int = CUT_CARD,
+    last_hand: LastHand = LAST_HAND,
+    observer: Observer = typer.Option(
+        Observer.unseen,
+        "--observer",
+        help="Whose expectation: unseen (perfect counter; burned cards unseen), remaining (also saw the burned "
+        "cards), or both.",
+    ),
+    workers: int | None = typer.Option(None, "--workers", "-w", help="Local worker processes (default: every core)."),
+    scheduler: str | None = SCHEDULER,
+    resume: bool = typer.Option(
+        True, "--resume/--no-resume", help="Pick up an interrupted run from the checkpoint in --out."
+    ),
+    records: bool = typer.Option(
+        False, "--records/--no-records", help="Also write every coup's EVs to OUT/records/part-*.parquet."
+    ),
+    figures: bool = typer.Option(True, "--figures/--no-figures", help="Draw the PNG figures."),
+    progress: bool = PROGRESS,
+    fmt: OutputFormat = FORMAT_OPTION,
+) -> None:
+    """Do baccarat edges appear only in the last 5-20 cards? Exact edges before every coup of many shoes."""
+    from toolkit.report import verdicts, write_outputs
+    from toolkit.study import ThorpStudy, run_study
+
+    if shoes < 1:
+        fail(f"--shoes must be at least 1, got {shoes}")
+    if workers is not None and workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    dealing = _dealing(decks, burn, burn_ace, burn_cards, cut_card, last_hand)
+    observers = ("unseen", "remaining") if observer == Observer.both else (observer.value,)
+    study = ThorpStudy(shoes=shoes, seed=_seed(seed, out, resume), dealing=dealing, observers=observers)
+    result = run_study(
+        study,
+        workers=workers,
+        scheduler=scheduler,
+        progress=progress,
+        checkpoint=out,
+        resume=resume,
+        records=out / "records" if records else None,
+    )
+    paths = write_outputs(result, out, reproduce=True, figures=figures)
+    claims = result.claims().filter(observer=observers[0])
+    words = verdicts(result, observers[0]).select("bet", "thorp_claim")
+    table = claims.select(
+        "bet", "positive_hands", "p_positive", "gain_per_shoe", "share_positive_last_20", "share_positive_beyond_50"
+    ).join(words, on="bet")
+    if fmt == OutputFormat.table:
+        typer.echo(
+            f"{result.n_shoes:,} shoes, {result.n_hands:,} hands, seed {study.seed}: edges seen by the "
+            f"{observers[0]} observer, and Thorp's claim per bet"
+        )
+    emit(table, fmt, {"summary": str(paths["summary"]), "report": str(paths["report"]), "bets": table.to_dicts()})
+    if fmt == OutputFormat.table:
+        typer.echo(f"report: {paths['report']}")
+
+
+def reproduce(
+    fmt: OutputFormat = FORMAT_OPTION,
+    shoes: int = typer.Option(
+        100_000, "--shoes", "-n", help="Shoes for Jacobson's setting (he used 100,000; about 5 s per 100,000)."
+    ),
+    study_shoes: int = typer.Option(
+        2_000, "--study-shoes", help="Shoes for the end-of-shoe study behind the claims (Thorp, Jacobson)."
+    ),
+    seed: int = typer.Option(1, "--seed", "-s", help="Seed of both simulations (fixed, so the table repeats)."),
+    workers: int | None = typer.Option(None, "--workers", "-w", help="Local worker processes (default: every core)."),
+    progress: bool = PROGRESS,
+) -> None:
+    """Every published figure in data/reference beside the toolkit's value, and whether it matches."""
+    from toolkit.report import reproduce_table
+    from toolkit.study import ThorpStudy, jacobson_setting, run_study
+
+    if shoes < 1 or study_shoes < 1:
+        fail(f"--shoes and --study-shoes must be at least 1, got {shoes} and {study_shoes}")
+    if seed < 0:
+        fail(f"--seed must be a non-negative integer, got {seed}")
+    if workers is not None and workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")
+    jacobson = jacobson_setting(shoes, seed=seed, workers=workers, progress=progress)
+    result = run_study(ThorpStudy(shoes=study_shoes, seed=seed), workers=workers, progress=progress)
+    table = reproduce_table(result, jacobson)
+    shown = table.select("figure", "published", "toolkit", "status") if fmt == OutputFormat.table else table
+    emit(shown, fmt)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the `baccarat` app."""
+    app.command("thorp")(thorp)
+    app.command("reproduce")(reproduce)
