@@ -43,7 +43,7 @@ __all__ = [
     "zero_pair_probabilities",
 ]
 
-_BLOCK = 32  # compositions per matrix product: keeps the feature block in cache
+_BLOCK = 32  # shoes per feature block: keeps the block (8,008 x 32 floats) in cache
 
 
 # --------------------------------------------------------------------- features
@@ -75,6 +75,37 @@ def _features_t(values, parent, factor, out):  # pragma: no cover - compiled
         f = factor[j]
         for b in range(rows):
             out[j, b] = out[p, b] * table[f, b]
+
+
+@numba.njit(cache=True, nogil=True)
+def _project(values, parent, factor, basis, block):  # pragma: no cover - compiled
+    """``F @ basis`` for every shoe (row of ``values``) without materialising all of ``F``.
+
+    Features are built ``block`` shoes at a time (:func:`_features_t`) and
+    projected on the basis columns straight away, in the same compiled loop, so
+    no BLAS call (and no BLAS threading) is involved.
+    """
+    rows = values.shape[0]
+    m, r = basis.shape
+    out = np.zeros((rows, r))
+    scratch = np.empty((m, block))
+    acc = np.empty((r, block))
+    for start in range(0, rows, block):
+        stop = min(start + block, rows)
+        width = stop - start
+        feats = scratch[:, :width]
+        _features_t(values[start:stop], parent, factor, feats)
+        acc[:, :width] = 0.0
+        for j in range(m):
+            for c in range(r):
+                w = basis[j, c]
+                if w != 0.0:
+                    for b in range(width):
+                        acc[c, b] += w * feats[j, b]
+        for c in range(r):
+            for b in range(width):
+                out[start + b, c] = acc[c, b]
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -348,15 +379,15 @@ class CompiledBets:
         if not len(self.general):
             return out
         ng, na = len(self.general), len(self.alpha_bets)
-        for start in range(0, ranks.shape[0], _BLOCK):
-            block = ranks[start : start + _BLOCK]
-            raw = (self.basis.T @ _features(_values_from_ranks(block))).T @ self.coef
-            ev = raw[:, :ng]
-            if na or len(self.beta_bets):
-                alpha, beta = _zero_pair_arrays(block)
-                ev[:, self.alpha_bets] += alpha[:, None] * raw[:, ng : ng + na]
-                ev[:, self.beta_bets] += beta[:, None] * raw[:, ng + na :]
-            out[start : start + _BLOCK, self.general] = ev
+        ms = multisets()
+        values = np.ascontiguousarray(_values_from_ranks(ranks))
+        raw = _project(values, ms.parent, _factor_index(), self.basis, _BLOCK) @ self.coef
+        ev = raw[:, :ng]
+        if na or len(self.beta_bets):
+            alpha, beta = _zero_pair_arrays(ranks)
+            ev[:, self.alpha_bets] += alpha[:, None] * raw[:, ng : ng + na]
+            ev[:, self.beta_bets] += beta[:, None] * raw[:, ng + na :]
+        out[:, self.general] = ev
         return out
 
 
