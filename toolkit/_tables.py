@@ -102,9 +102,26 @@ def _pair_state(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     return np.where(both_zero, 2, np.where(first == second, 1, 0))
 
 
-@lru_cache(maxsize=16)
-def coup_table(tableau: Tableau) -> CoupTable:
-    """Enumerate all value sequences under ``tableau`` (see module notes)."""
+@dataclass(frozen=True)
+class SequenceTable:
+    """Every ordered sequence of six values (10**6 of them) played out under a tableau.
+
+    ``cards[i]`` holds the six values in deal order (positions 1..6; a coup that
+    stops early leaves the last ones unused), ``ext`` the extended outcome class,
+    ``used`` the number of cards the coup uses, ``code6`` / ``code_used`` the
+    multiset codes (see :class:`Multisets`) of all six values and of the used ones.
+    """
+
+    cards: np.ndarray
+    ext: np.ndarray
+    used: np.ndarray
+    code6: np.ndarray
+    code_used: np.ndarray
+
+
+@lru_cache(maxsize=4)
+def value_sequences(tableau: Tableau) -> SequenceTable:
+    """Play every six-value sequence under ``tableau`` (vectorised)."""
     player = np.array(tableau.player, dtype=bool)
     banker = np.array(tableau.banker, dtype=bool)
     c = np.indices((10,) * 6, dtype=np.int64).reshape(6, -1)
@@ -116,23 +133,41 @@ def coup_table(tableau: Tableau) -> CoupTable:
     bdraw = np.where(natural, False, np.where(pdraw, banker[bt2, c5], banker[bt2, PLAYER_STOOD]))
     banker_card = np.where(pdraw, c6, c5)
     k = 4 + pdraw.astype(np.int64) + bdraw.astype(np.int64)
-    # One representative per used sequence: unused positions hold value 0.
-    keep = ((k >= 5) | (c5 == 0)) & ((k >= 6) | (c6 == 0))
     pt = (pt2 + np.where(pdraw, c5, 0)) % 10
     bt = (bt2 + np.where(bdraw, banker_card, 0)) % 10
     main = ((pt * 10 + bt) * 2 + pdraw) * 2 + bdraw
     ext = main * 9 + _pair_state(c1, c3) * 3 + _pair_state(c2, c4)
     powers = 7 ** np.arange(10, dtype=np.int64)
-    code = powers[c1] + powers[c2] + powers[c3] + powers[c4]
-    code = code + np.where(k >= 5, powers[c5], 0) + np.where(k >= 6, powers[c6], 0)
-    ext, code, k = ext[keep], code[keep], k[keep]
+    code4 = powers[c1] + powers[c2] + powers[c3] + powers[c4]
+    code_used = code4 + np.where(k >= 5, powers[c5], 0) + np.where(k >= 6, powers[c6], 0)
+    code6 = code4 + powers[c5] + powers[c6]
+    return SequenceTable(c.astype(np.int8), ext, k, code6, code_used)
+
+
+def multiset_index(codes: np.ndarray) -> np.ndarray:
+    """Index in :func:`multisets` of each multiset code."""
+    ms = multisets()
+    order = np.argsort(ms.codes)
+    index = order[np.searchsorted(ms.codes[order], codes)]
+    if not np.array_equal(ms.codes[index], codes):
+        raise AssertionError("multiset lookup failed")  # internal invariant
+    return index
+
+
+@lru_cache(maxsize=16)
+def coup_table(tableau: Tableau) -> CoupTable:
+    """Enumerate all value sequences under ``tableau`` (see module notes)."""
+    seq = value_sequences(tableau)
+    c5, c6 = seq.cards[4], seq.cards[5]
+    k = seq.used
+    # One representative per used sequence: unused positions hold value 0.
+    keep = ((k >= 5) | (c5 == 0)) & ((k >= 6) | (c6 == 0))
+    ext, code, k = seq.ext[keep], seq.code_used[keep], k[keep]
 
     ms = multisets()
     # codes are unique across sizes (the size is the sum of the base-7 digits)
-    order = np.argsort(ms.codes)
-    pos = np.searchsorted(ms.codes[order], code)
-    mset = order[pos]
-    if not np.array_equal(ms.codes[mset], code) or not np.array_equal(ms.size[mset], k):
+    mset = multiset_index(code)
+    if not np.array_equal(ms.size[mset], k):
         raise AssertionError("multiset lookup failed")  # internal invariant
     key = ext * len(ms.codes) + mset
     uniq, count = np.unique(key, return_counts=True)
