@@ -1,0 +1,637 @@
+"""Does a recorded shoe look random?  Tests against the exact odds and against simulated shoes, and the roads.
+
+Outcomes within a shoe are not independent (the cards are dealt without
+replacement, and ties interleave with the Banker/Player results), so every
+test here compares the record with what the same rules give:
+
+* :func:`frequency_test`: Banker/Player/Tie (and pair) frequencies against
+  the exact probabilities.  For a card-level record each coup has its own
+  exact probabilities, from the unseen composition before it; the deviations
+  ``observed - expected`` then add up as a martingale, whose covariance is the
+  sum of the coups' multinomial covariances, so ``D' V^+ D`` is chi-square with
+  ``K - 1`` degrees of freedom (it equals Pearson's statistic,
+  :func:`scipy.stats.chisquare`, when every coup has the same probabilities).
+  For an outcome-only record, the per-shoe counts are compared with their mean
+  and covariance over a baseline of simulated shoes.
+* :func:`runs_test` and :func:`streak_test`: the Wald-Wolfowitz runs statistic
+  of each shoe's Banker/Player sequence (ties left out), and its longest
+  streak, against their distribution over the baseline.
+* :func:`cut_card_test`: the cards left behind the last coup (outcome-only:
+  the coups per shoe) against the baseline's distribution, by a chi-square.
+* :func:`deck_mixing_test`: the dispersion of the rank counts in every run of
+  52 consecutive cards; decks shuffled one by one and stacked leave every
+  deck-sized run too even.
+* :func:`repeated_sequences`: runs of ``k`` or more cards that occur in two
+  shoes (a shoe made from the last one's discards with a weak shuffle), against
+  the Poisson number expected by chance.
+
+Every test returns a :class:`TestResult`; :func:`randomness_tests` runs them all
+on one baseline.  Under a fair shuffle each p-value is (close to) uniform, so
+a test at level 0.05 flags a fair record about 5% of the time; the tests
+check this on simulated shoes.
+
+Roads: :func:`bead_plate` and :func:`big_road` lay out a shoe's outcomes as the
+casino boards do, as polars frames (see :mod:`toolkit.plots_records` for plots).
+
+>>> from toolkit.records import simulate_records
+>>> recs = simulate_records(3, seed=4)
+>>> result = frequency_test(recs)
+>>> result.test, result.df, 0 <= result.p_value <= 1
+('frequencies', 2, True)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from toolkit.bets import Bet
+from toolkit.engine import expected_values
+from toolkit.records import Records, ShoeHeader, simulate_records
+
+__all__ = [
+    "TestResult",
+    "baseline",
+    "bead_plate",
+    "big_road",
+    "cut_card_test",
+    "deck_mixing_test",
+    "frequency_test",
+    "randomness_tests",
+    "repeated_sequences",
+    "runs_test",
+    "streak_test",
+]
+
+_WINNERS = ("banker", "player", "tie")
+_PAIRS = ("no pair", "player pair only", "banker pair only", "both pairs")
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One randomness test of a record.
+
+    Attributes
+    ----------
+    test
+        Its name.
+    statistic
+        The test statistic (a chi-square, or a z score for the baseline tests).
+    p_value
+        Probability of a statistic at least this extreme under a fair shuffle.
+    df
+        Degrees of freedom of a chi-square (``None`` for z scores).
+    shoes
+        Shoes used.
+    detail
+        The observed and expected values behind the statistic.
+    table
+        A frame of those values (for plots and reports).
+    """
+
+    __test__ = False  # not a pytest test class
+
+    test: str
+    statistic: float
+    p_value: float
+    df: int | None
+    shoes: int
+    detail: str
+    table: pl.DataFrame
+
+    def row(self) -> dict[str, object]:
+        return {
+            "test": self.test,
+            "statistic": self.statistic,
+            "p_value": self.p_value,
+            "df": self.df,
+            "shoes": self.shoes,
+            "detail": self.detail,
+        }
+
+
+# ------------------------------------------------------------------ baseline
+def _common_header(records: Records) -> ShoeHeader:
+    """The header most shoes of the record share (burn card cleared)."""
+    if not records.headers:
+        return replace(records.header, burn_card=None)
+    counts = Counter(replace(h, burn_card=None, hidden_burn="auto") for h in records.headers)
+    return counts.most_common(1)[0][0]
+
+
+def baseline(records: Records, n_shoes: int = 2000, rng: np.random.Generator | int | None = None) -> Records:
+    """Shoes shuffled and dealt under the rules of ``records`` (its most common header), for calibration.
+
+    ``rng`` seeds :func:`toolkit.records.simulate_records` (a generator is used
+    to draw the seed).
+    """
+    seed = rng.integers(2**63) if isinstance(rng, np.random.Generator) else rng
+    return simulate_records(n_shoes, _common_header(records), seed=seed)
+
+
+def _baseline(records: Records, base: Records | None, rng: np.random.Generator | int | None) -> Records:
+    return base if base is not None else baseline(records, rng=rng)
+
+
+# ------------------------------------------------------------------ frequencies
+def _indicator(name: str, test) -> Bet:
+    return Bet.from_function(name, lambda o: 1 if test(o) else 0)
+
+
+def _probability_bets() -> tuple[Bet, ...]:
+    return (
+        _indicator("p_banker", lambda o: o.winner == "banker"),
+        _indicator("p_player", lambda o: o.winner == "player"),
+        _indicator("p_tie", lambda o: o.winner == "tie"),
+        _indicator("p_no_pair", lambda o: not o.player_pair and not o.banker_pair),
+        _indicator("p_player_pair_only", lambda o: o.player_pair and not o.banker_pair),
+        _indicator("p_banker_pair_only", lambda o: o.banker_pair and not o.player_pair),
+        _indicator("p_both_pairs", lambda o: o.player_pair and o.banker_pair),
+    )
+
+
+def _categories(coups: pl.DataFrame, pairs: bool) -> np.ndarray:
+    """One-hot ``(coups, K)`` outcome categories (winners, or pair states)."""
+    if pairs:
+        state = coups["player_pair"].cast(pl.Int8).to_numpy() + 2 * coups["banker_pair"].cast(pl.Int8).to_numpy()
+        order = np.array([0, 1, 2, 3])  # none, player only, banker only, both
+        return (state[:, None] == order[None, :]).astype(np.float64)
+    winners = coups["winner"].to_numpy()
+    return (winners[:, None] == np.array(_WINNERS)[None, :]).astype(np.float64)
+
+
+def _quadratic(d: np.ndarray, cov: np.ndarray) -> float:
+    return float(d @ np.linalg.pinv(cov, rcond=1e-10, hermitian=True) @ d)
+
+
+def frequency_test(
+    records: Records,
+    pairs: bool = False,
+    base: Records | None = None,
+    rng: np.random.Generator | int | None = None,
+) -> TestResult:
+    """Outcome frequencies against the exact probabilities (see the module notes).
+
+    Parameters
+    ----------
+    records
+        The record (card level: exact per-coup probabilities; outcome only: a
+        baseline calibrates the test).
+    pairs
+        Test the pair marks (none, Player only, Banker only, both) instead of
+        the winners.
+    base, rng
+        The baseline for an outcome-only record (default: simulated with ``rng``).
+    """
+    labels = _PAIRS if pairs else _WINNERS
+    observed_cat = _categories(records.coups, pairs)
+    observed = observed_cat.sum(axis=0)
+    k = len(labels)
+    if records.dealt is not None:
+        probs = expected_values(records.dealt.unseen, _probability_bets(), records.header.rules().tableau)
+        p = probs[:, 3:7] if pairs else probs[:, 0:3]
+        p = p / p.sum(axis=1, keepdims=True)
+        expected = p.sum(axis=0)
+        cov = np.diag(expected) - p.T @ p
+        method = "exact per-coup probabilities"
+    else:
+        base = _baseline(records, base, rng)
+        per_shoe = _per_shoe_counts(base.coups, pairs)
+        n = records.n_shoes
+        expected = n * per_shoe.mean(axis=0)
+        cov = n * np.cov(per_shoe, rowvar=False)
+        method = f"baseline of {base.n_shoes} simulated shoes"
+    d = observed - expected
+    statistic = _quadratic(d, cov)
+    p_value = float(stats.chi2.sf(statistic, k - 1))
+    table = pl.DataFrame({"outcome": list(labels), "observed": observed, "expected": expected})
+    detail = ", ".join(f"{lab} {o:.0f}/{e:.1f}" for lab, o, e in zip(labels, observed, expected, strict=True))
+    return TestResult(
+        "pair frequencies" if pairs else "frequencies",
+        statistic,
+        p_value,
+        k - 1,
+        records.n_shoes,
+        f"observed/expected: {detail} ({method})",
+        table,
+    )
+
+
+def _per_shoe_counts(coups: pl.DataFrame, pairs: bool) -> np.ndarray:
+    cats = _categories(coups, pairs)
+    shoe_index = coups.select(pl.col("shoe").rank("dense") - 1).to_series().to_numpy()
+    out = np.zeros((int(shoe_index.max()) + 1 if len(shoe_index) else 0, cats.shape[1]))
+    np.add.at(out, shoe_index, cats)
+    return out
+
+
+# ------------------------------------------------------------------ runs and streaks
+def _shoe_sequences(coups: pl.DataFrame) -> list[np.ndarray]:
+    """Per shoe, the Banker (1) / Player (0) sequence with the ties left out."""
+    decided = coups.filter(pl.col("winner") != "tie").select("shoe", (pl.col("winner") == "banker").alias("b"))
+    parts = decided.group_by("shoe", maintain_order=True).agg("b")
+    return [np.array(x, dtype=np.int8) for x in parts["b"].to_list()]
+
+
+def _runs_z(seq: np.ndarray) -> float:
+    """Wald-Wolfowitz z score of the number of runs (nan when one side never wins)."""
+    n1 = int(seq.sum())
+    n2 = len(seq) - n1
+    if n1 == 0 or n2 == 0:
+        return float("nan")
+    runs = 1 + int(np.count_nonzero(seq[1:] != seq[:-1]))
+    n = n1 + n2
+    mean = 2 * n1 * n2 / n + 1
+    var = 2 * n1 * n2 * (2 * n1 * n2 - n) / (n * n * (n - 1))
+    return (runs - mean) / np.sqrt(var) if var > 0 else float("nan")
+
+
+def _longest(seq: np.ndarray) -> int:
+    if len(seq) == 0:
+        return 0
+    edges = np.flatnonzero(np.r_[True, seq[1:] != seq[:-1], True])
+    return int(np.diff(edges).max())
+
+
+def _against_baseline(name: str, values: np.ndarray, reference: np.ndarray, shoes: int, what: str) -> TestResult:
+    """z score of the mean of per-shoe values against the baseline's mean and spread (independent shoes)."""
+    values = values[np.isfinite(values)]
+    reference = reference[np.isfinite(reference)]
+    mean_b, sd_b = float(reference.mean()), float(reference.std(ddof=1))
+    n = len(values)
+    if n == 0 or sd_b == 0:
+        z, p = float("nan"), float("nan")
+    else:
+        z = (float(values.mean()) - mean_b) / (sd_b / np.sqrt(n))
+        p = float(2 * stats.norm.sf(abs(z)))
+    table = pl.DataFrame(
+        {
+            "sample": ["record", "baseline"],
+            "mean": [float(values.mean()) if n else None, mean_b],
+            "sd": [float(values.std(ddof=1)) if n > 1 else None, sd_b],
+            "shoes": [n, len(reference)],
+        }
+    )
+    detail = f"mean {what} {values.mean() if n else float('nan'):.3f} per shoe; baseline {mean_b:.3f} (sd {sd_b:.3f})"
+    return TestResult(name, z, p, None, shoes, detail, table)
+
+
+def runs_test(
+    records: Records, base: Records | None = None, rng: np.random.Generator | int | None = None
+) -> TestResult:
+    """Wald-Wolfowitz runs of each shoe's Banker/Player sequence, against the baseline (two-sided z).
+
+    Too few runs means streaky shoes, too many choppy ones.
+    """
+    base = _baseline(records, base, rng)
+    values = np.array([_runs_z(s) for s in _shoe_sequences(records.coups)])
+    reference = np.array([_runs_z(s) for s in _shoe_sequences(base.coups)])
+    return _against_baseline("runs", values, reference, records.n_shoes, "runs z score")
+
+
+def streak_test(
+    records: Records, base: Records | None = None, rng: np.random.Generator | int | None = None
+) -> TestResult:
+    """Longest Banker or Player streak of each shoe (ties left out), against the baseline (two-sided z)."""
+    base = _baseline(records, base, rng)
+    values = np.array([_longest(s) for s in _shoe_sequences(records.coups)], dtype=float)
+    reference = np.array([_longest(s) for s in _shoe_sequences(base.coups)], dtype=float)
+    return _against_baseline("longest streak", values, reference, records.n_shoes, "longest streak")
+
+
+# ------------------------------------------------------------------ cut card
+def _shoe_ends(records: Records) -> tuple[np.ndarray, str]:
+    """Cards left behind the last coup of each shoe (card level), else coups per shoe."""
+    dealt = records.dealt
+    if dealt is None:
+        return records.shoes["coups"].to_numpy().astype(np.int64), "coups per shoe"
+    if len(dealt) == 0:
+        return np.zeros(0, np.int64), "cards left after the last coup"
+    ends = np.flatnonzero(np.r_[dealt.shoe[1:] != dealt.shoe[:-1], True])
+    used = dealt.start[ends] + (dealt.cards[ends] >= 0).sum(axis=1)
+    size = 52 * np.array([h.decks for h in records.headers], dtype=np.int64)[dealt.shoe[ends]]
+    return size - used, "cards left after the last coup"
+
+
+def _pooled_bins(reference: np.ndarray, n: int, min_expected: float = 5.0) -> np.ndarray:
+    """Upper edges of bins of the baseline's values holding at least ``min_expected`` of ``n`` shoes each."""
+    values, freq = np.unique(reference, return_counts=True)
+    share = freq / freq.sum()
+    edges, acc = [], 0.0
+    for v, s in zip(values, share, strict=True):
+        acc += s
+        if acc * n >= min_expected:
+            edges.append(v)
+            acc = 0.0
+    if edges and acc > 0:
+        edges[-1] = values[-1]
+    return np.array(edges)
+
+
+def cut_card_test(
+    records: Records, base: Records | None = None, rng: np.random.Generator | int | None = None
+) -> TestResult:
+    """Where each shoe ended (cards left behind the last coup) against the baseline's distribution (chi-square).
+
+    Under the header's cut card every shoe ends within a few cards of the same
+    place; a cut card placed elsewhere (or shoes cut short) shows here.
+    Outcome-only records compare the number of coups per shoe instead.
+    """
+    base = _baseline(records, base, rng)
+    values, what = _shoe_ends(records)
+    reference, _ = _shoe_ends(base) if records.dealt is not None else _shoe_ends(base.outcomes())
+    n = len(values)
+    edges = _pooled_bins(reference, n)
+    if len(edges) < 2:
+        table = pl.DataFrame({"up_to": edges, "observed": [n] * len(edges), "expected": [float(n)] * len(edges)})
+        return TestResult("cut card", 0.0, 1.0, 0, n, f"too few shoes to compare the {what}", table)
+    bins = np.concatenate([[-np.inf], edges[:-1] + 0.5, [np.inf]])
+    observed = np.histogram(values, bins)[0]
+    expected = np.histogram(reference, bins)[0] / len(reference) * n
+    result = stats.chisquare(observed, expected)
+    table = pl.DataFrame({"up_to": edges, "observed": observed, "expected": expected})
+    detail = f"{what}: mean {values.mean():.1f} (baseline {reference.mean():.1f}) over {len(edges)} bins"
+    return TestResult("cut card", float(result.statistic), float(result.pvalue), len(edges) - 1, n, detail, table)
+
+
+# ------------------------------------------------------------------ card order
+def seen_sequences(records: Records) -> tuple[np.ndarray, np.ndarray]:
+    """Rank indices of the cards seen in each shoe, in dealing order (exposed burn card, then the coups).
+
+    Returns the ranks of all shoes one after the other and the ``(n_shoes + 1,)`` offsets.
+    """
+    if records.cards is None or records.dealt is None:
+        raise ValueError("the card order tests need a card-level record")
+    dealt = records.dealt
+    order = (0, 3, 1, 4, 2, 5)  # dealing order: P1 B1 P2 B2 P3 B3
+    cards = dealt.cards[:, order]
+    exposed = dealt.burn_card
+    per_shoe = np.bincount(dealt.shoe, weights=(cards >= 0).sum(axis=1), minlength=records.n_shoes).astype(np.int64)
+    per_shoe += exposed >= 0
+    offsets = np.concatenate([[0], np.cumsum(per_shoe)])
+    seq = np.empty(offsets[-1], np.int8)
+    seq[offsets[:-1][exposed >= 0]] = exposed[exposed >= 0]
+    body = np.ones(offsets[-1], bool)
+    body[offsets[:-1][exposed >= 0]] = False
+    flat = cards.ravel()
+    seq[body] = flat[flat >= 0]
+    return seq, offsets
+
+
+def _window_dispersion(seq: np.ndarray, offsets: np.ndarray, width: int = 52) -> np.ndarray:
+    """Per shoe: mean over every run of ``width`` consecutive seen cards of sum_r (count_r - width/13)^2."""
+    out = np.full(len(offsets) - 1, np.nan)
+    onehot = np.zeros((len(seq) + 1, 13), np.int32)
+    onehot[np.arange(len(seq)) + 1, seq] = 1
+    cum = np.cumsum(onehot, axis=0)
+    for s in range(len(offsets) - 1):
+        a, b = offsets[s], offsets[s + 1]
+        if b - a < width:
+            continue
+        counts = cum[a + width : b + 1] - cum[a : b - width + 1]
+        out[s] = float(((counts - width / 13) ** 2).sum(axis=1).mean())
+    return out
+
+
+def deck_mixing_test(
+    records: Records, base: Records | None = None, rng: np.random.Generator | int | None = None
+) -> TestResult:
+    """Dispersion of the rank counts in every 52 consecutive cards seen, against the baseline (two-sided z).
+
+    A well-mixed shoe spreads each rank's 4 per deck unevenly over deck-sized
+    stretches; decks shuffled separately and stacked hold exactly 4 of each
+    rank per deck, so the dispersion falls (clumped ranks raise it).
+    """
+    base = _baseline(records, base, rng)
+    values = _window_dispersion(*seen_sequences(records))
+    reference = _window_dispersion(*seen_sequences(base))
+    return _against_baseline("deck mixing", values, reference, records.n_shoes, "rank dispersion per 52 cards")
+
+
+#: Chance that two cards from different shuffled shoes share a rank (every rank is 1/13 of a full shoe).
+_Q = 1 / 13
+
+
+def _window_pairs(lengths: np.ndarray, k: int, consecutive: bool) -> float:
+    """Pairs of ``k``-card windows from two different shoes (all pairs, or shoe i with shoe i + 1)."""
+    windows = np.maximum(lengths - k + 1, 0).astype(np.float64)
+    if consecutive:
+        return float(windows[:-1] @ windows[1:])
+    return float((windows.sum() ** 2 - (windows**2).sum()) / 2)
+
+
+def _expected_runs(lengths: np.ndarray, k: int, consecutive: bool) -> float:
+    return _window_pairs(lengths, k, consecutive) * _Q**k * (1 - _Q)
+
+
+def repeated_sequences(
+    records: Records, k: int | None = None, consecutive: bool = False
+) -> tuple[TestResult, pl.DataFrame]:
+    """Runs of ``k`` or more cards (by rank) seen in the same order in two different shoes.
+
+    Under a fair shuffle, the number of such runs (counted once each, from
+    where they start) is close to Poisson with mean ``pairs of windows * q^k *
+    (1 - q)``, ``q = 1/13`` being the chance that two cards from different
+    shoes share a rank.  ``k`` defaults to the smallest length (at least 4)
+    whose expected count is at most 1.  With ``consecutive=True`` only each
+    shoe and the next one in the record are compared: fewer chance matches, so
+    shorter runs count, and a shoe made from the previous one's discards with
+    a weak shuffle shows at once.
+
+    Returns
+    -------
+    (TestResult, polars.DataFrame)
+        The test (one-sided Poisson p-value) and the matches: ``shoe_a,
+        position_a, shoe_b, position_b, length`` (positions count the seen
+        cards of the shoe from 1).
+    """
+    seq, offsets = seen_sequences(records)
+    lengths = np.diff(offsets)
+    if k is None:
+        k = next((n for n in range(4, 17) if _expected_runs(lengths, n, consecutive) <= 1), 16)
+    if not 1 <= k <= 16:
+        raise ValueError(f"k must be 1..16 cards (the run is hashed into 64 bits), got {k}")
+    shoe_of = np.repeat(np.arange(len(lengths)), lengths)
+    pos = np.arange(len(seq)) - offsets[shoe_of]
+    valid = pos <= lengths[shoe_of] - k
+    starts = np.flatnonzero(valid)
+    code = np.zeros(len(starts), np.int64)
+    for t in range(k):
+        code = code * 13 + seq[starts + t]
+    windows = pl.DataFrame({"code": code, "shoe": shoe_of[starts], "pos": pos[starts]})
+    shared = windows.filter(pl.col("shoe").n_unique().over("code") > 1)
+    pairs = (
+        shared.join(shared, on="code", suffix="_b")
+        .filter((pl.col("shoe_b") == pl.col("shoe") + 1) if consecutive else (pl.col("shoe") < pl.col("shoe_b")))
+        .select("shoe", "pos", "shoe_b", "pos_b")
+    )
+    previous = pairs.with_columns(pl.col("pos") + 1, pl.col("pos_b") + 1, pl.lit(True).alias("_cont"))
+    marked = pairs.join(previous, on=["shoe", "pos", "shoe_b", "pos_b"], how="left")
+    ids = records.shoes["shoe"]
+    matches = (
+        marked.sort("shoe", "shoe_b", "pos")
+        .with_columns((pl.col("pos") - pl.col("pos_b")).alias("_diag"))
+        .with_columns(pl.col("_cont").is_null().cum_sum().over("shoe", "shoe_b", "_diag").alias("_run"))
+        .group_by("shoe", "shoe_b", "_diag", "_run", maintain_order=True)
+        .agg(pl.col("pos").first(), pl.col("pos_b").first(), (pl.len() + k - 1).alias("length"))
+        .select(
+            pl.col("shoe").alias("shoe_a"),
+            (pl.col("pos") + 1).alias("position_a"),
+            pl.col("shoe_b"),
+            (pl.col("pos_b") + 1).alias("position_b"),
+            pl.col("length").cast(pl.Int64),
+        )
+    )
+    matches = matches.with_columns(
+        ids.gather(matches["shoe_a"]).alias("shoe_a"), ids.gather(matches["shoe_b"]).alias("shoe_b")
+    )
+    expected = _expected_runs(lengths, k, consecutive)
+    found = matches.height
+    p_value = float(stats.poisson.sf(found - 1, expected)) if found else 1.0
+    longest = int(matches["length"].max()) if found else 0
+    across = "in consecutive shoes" if consecutive else "across shoes"
+    detail = f"{found} runs of {k}+ cards repeated {across} (expected {expected:.2f} by chance); longest {longest}"
+    table = pl.DataFrame({"k": [k], "found": [found], "expected": [expected], "longest": [longest]})
+    name = "repeated sequences" + (" (consecutive shoes)" if consecutive else "")
+    return TestResult(name, float(found), p_value, None, records.n_shoes, detail, table), matches
+
+
+# ------------------------------------------------------------------ all tests
+def randomness_tests(
+    records: Records,
+    base: Records | None = None,
+    rng: np.random.Generator | int | None = None,
+    n_baseline: int = 2000,
+) -> pl.DataFrame:
+    """Every test that applies to the record, on one baseline: ``test, statistic, p_value, df, shoes, detail``."""
+    if base is None:
+        base = baseline(records, n_baseline, rng)
+    results = [
+        frequency_test(records, base=base),
+        frequency_test(records, pairs=True, base=base),
+        runs_test(records, base),
+        streak_test(records, base),
+        cut_card_test(records, base),
+    ]
+    if records.dealt is not None:
+        results += [
+            deck_mixing_test(records, base),
+            repeated_sequences(records)[0],
+            repeated_sequences(records, consecutive=True)[0],
+        ]
+    schema = {
+        "test": pl.String,
+        "statistic": pl.Float64,
+        "p_value": pl.Float64,
+        "df": pl.Int64,
+        "shoes": pl.Int64,
+        "detail": pl.String,
+    }
+    return pl.DataFrame([r.row() for r in results], schema=schema)
+
+
+# ------------------------------------------------------------------ roads
+def _shoe_coups(records: Records, shoe: object) -> pl.DataFrame:
+    row = records.index_of(shoe)
+    ids = records.shoes["shoe"]
+    return records.coups.filter(pl.col("shoe") == ids[row]).sort("coup")
+
+
+def bead_plate(records: Records, shoe: object, rows: int = 6) -> pl.DataFrame:
+    """The bead plate of a shoe: every coup in order, down the columns of ``rows`` cells.
+
+    Columns: ``coup, column, row, winner, player_pair, banker_pair, label``
+    (``B``/``P``/``T``).
+
+    >>> from toolkit.records import records_from_frame
+    >>> recs = records_from_frame(pl.DataFrame({"shoe": [1], "road": ["BBPTPpB"]}))
+    >>> bead_plate(recs, 1, rows=3).select("coup", "column", "row", "label").rows()[:4]
+    [(1, 0, 0, 'B'), (2, 0, 1, 'B'), (3, 0, 2, 'P'), (4, 1, 0, 'T')]
+    """
+    if rows < 1:
+        raise ValueError(f"a road needs at least one row, got {rows}")
+    coups = _shoe_coups(records, shoe)
+    index = pl.col("coup") - 1
+    return coups.select(
+        "coup",
+        (index // rows).cast(pl.Int32).alias("column"),
+        (index % rows).cast(pl.Int32).alias("row"),
+        "winner",
+        "player_pair",
+        "banker_pair",
+        pl.col("winner").replace_strict({"banker": "B", "player": "P", "tie": "T"}).alias("label"),
+    )
+
+
+def big_road(records: Records, shoe: object, rows: int = 6) -> pl.DataFrame:
+    """The big road of a shoe: a column per Banker or Player streak, ties marked on the cell before.
+
+    A streak runs down its column; when it reaches the bottom (or a cell already
+    taken) it turns right along that row (the "dragon tail").  Each new streak
+    starts at the top of the column after the previous streak's first column.
+    Ties before the first decision are marked on the first cell.
+
+    Columns: ``column, row, winner, streak, coup, ties, player_pair, banker_pair``
+    (``coup``: the coup of the cell; ``ties``: ties dealt after it).
+
+    >>> from toolkit.records import records_from_frame
+    >>> recs = records_from_frame(pl.DataFrame({"shoe": [1], "road": ["BBBTPB"]}))
+    >>> big_road(recs, 1, rows=2).select("column", "row", "winner", "ties").rows()
+    [(0, 0, 'banker', 0), (0, 1, 'banker', 0), (1, 1, 'banker', 1), (1, 0, 'player', 0), (2, 0, 'banker', 0)]
+    """
+    if rows < 1:
+        raise ValueError(f"a road needs at least one row, got {rows}")
+    coups = _shoe_coups(records, shoe)
+    taken: set[tuple[int, int]] = set()
+    cells: list[dict[str, object]] = []
+    leading_ties = 0
+    streak_col = col = row = -1
+    last = None
+    streak = 0
+    turned = False
+    for coup, winner, pp, bp in coups.select("coup", "winner", "player_pair", "banker_pair").iter_rows():
+        if winner == "tie":
+            if cells:
+                cells[-1]["ties"] = int(cells[-1]["ties"]) + 1
+            else:
+                leading_ties += 1
+            continue
+        if winner != last:
+            streak += 1
+            streak_col += 1
+            while (streak_col, 0) in taken:
+                streak_col += 1
+            col, row, turned = streak_col, 0, False
+        elif not turned and row + 1 < rows and (col, row + 1) not in taken:
+            row += 1
+        else:
+            col, turned = col + 1, True
+        taken.add((col, row))
+        cells.append(
+            {
+                "column": col,
+                "row": row,
+                "winner": winner,
+                "streak": streak,
+                "coup": coup,
+                "ties": 0 if cells else leading_ties,
+                "player_pair": pp,
+                "banker_pair": bp,
+            }
+        )
+        last = winner
+    schema = {
+        "column": pl.Int32,
+        "row": pl.Int32,
+        "winner": pl.String,
+        "streak": pl.Int32,
+        "coup": pl.Int32,
+        "ties": pl.Int32,
+        "player_pair": pl.Boolean,
+        "banker_pair": pl.Boolean,
+    }
+    return pl.DataFrame(cells, schema=schema)

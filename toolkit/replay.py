@@ -1,0 +1,290 @@
+"""Replaying recorded shoes with exact edges and counts, and the game-protection view of recorded bets.
+
+:func:`replay` walks a card-level record coup by coup: before each coup, the
+cards seen, the composition of the unseen cards (what a perfect counter knows:
+the exposed burn card and every earlier coup are seen, the cards burned face
+down are not), the running and true counts of any count systems
+(:mod:`toolkit.counts`), and the exact expected value of every bet for that
+composition (:func:`toolkit.engine.expected_values`); after it, the outcome.
+
+:func:`bet_edges` attaches to each recorded bet the exact edge it was placed
+at, and :func:`tracking_test` asks whether a bettor's stakes follow the edge
+more than chance would: a permutation test that shuffles the bettor's stakes
+among the coups where the same bet was placed (so a bettor who always stakes
+more on Banker than on Tie is not mistaken for a counter).
+
+>>> from toolkit.records import simulate_records
+>>> frame = replay(simulate_records(1, seed=2), systems=["dragon7"], bets=["banker", "dragon7"])
+>>> frame.select("coup", "cards_unseen", pl.col("ev_banker").round(5)).head(2).rows()
+[(1, 415, -0.01069), (2, 409, -0.0107)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from toolkit.bets import Bet, get_bet, standard_bets
+from toolkit.cards import MIN_COUP_CARDS, RANKS
+from toolkit.engine import expected_values
+from toolkit.outcomes import class_index
+from toolkit.parallel import normalize_rng
+from toolkit.records import Records
+
+__all__ = ["TrackingResult", "bet_edges", "replay", "tracking_test"]
+
+
+def _card_level(records: Records) -> None:
+    if records.dealt is None or records.cards is None:
+        raise ValueError(
+            f"{records.source}: replay needs the cards; an outcome-only record (bead road) holds only the winners"
+        )
+
+
+def _bets_for(records: Records, bets: Iterable[Bet | str] | None, row: int) -> tuple[Bet, ...]:
+    rules = records.headers[row].rules() if records.headers else records.header.rules()
+    if bets is None:
+        return standard_bets(rules)
+    return tuple(b if isinstance(b, Bet) else get_bet(b, rules) for b in bets)
+
+
+def replay(
+    records: Records,
+    shoe: object | None = None,
+    systems: Iterable[object] = (),
+    bets: Iterable[Bet | str] | None = None,
+) -> pl.DataFrame:
+    """One row per coup: what was known before it, the exact edges, the counts, then what happened.
+
+    Parameters
+    ----------
+    records
+        Card-level records (:func:`toolkit.records.read_records`).
+    shoe
+        The shoe to replay (its id); ``None`` replays every shoe.
+    systems
+        Count systems (:class:`toolkit.counts.CountSystem` or names such as ``"dragon7"``).
+    bets
+        Bets (names or :class:`~toolkit.bets.Bet`); default the standard panel
+        under each shoe's house rules (commission, tie payout).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``shoe, coup, cards_seen, cards_left, cards_unseen, unseen_A .. unseen_K``,
+        ``rc_<system>, tc_<system>`` per system, ``ev_<bet>`` per bet (exact
+        expected value per unit staked; null when fewer than six cards are
+        unseen), then the outcome ``player, banker, player_total, banker_total,
+        winner, player_pair, banker_pair, natural``.
+    """
+    from toolkit.counts import count_arrays, get_count_system
+
+    _card_level(records)
+    if shoe is not None:
+        records = records.select([shoe])
+    dealt = records.dealt
+    assert dealt is not None
+    ids = records.shoes["shoe"]
+    frame = pl.DataFrame(
+        {
+            "shoe": ids.gather(dealt.shoe) if len(dealt) else pl.Series("shoe", [], dtype=ids.dtype),
+            "coup": dealt.coup.astype(np.int32),
+            "cards_seen": dealt.seen.astype(np.int32),
+            "cards_left": dealt.left.astype(np.int32),
+            "cards_unseen": dealt.unseen_count.astype(np.int32),
+        }
+    ).with_columns([pl.Series(f"unseen_{r}", dealt.unseen[:, i].astype(np.int16)) for i, r in enumerate(RANKS)])
+    decks = np.array([h.decks for h in records.headers], dtype=np.int64)[dealt.shoe]
+    burn = dealt.burn_card.astype(np.int64)[dealt.shoe]
+    columns = []
+    for item in systems:
+        system = get_count_system(item)
+        rc, tc = count_arrays(system, dealt.unseen, decks, burn, dealt.left)
+        columns += [pl.Series(f"rc_{system.name}", rc), pl.Series(f"tc_{system.name}", tc)]
+    columns += _ev_columns(records, bets)
+    outcome = records.coups.select(
+        "player", "banker", "player_total", "banker_total", "winner", "player_pair", "banker_pair", "natural"
+    )
+    return pl.concat([frame.with_columns(columns), outcome], how="horizontal")
+
+
+def _ev_columns(records: Records, bets: Iterable[Bet | str] | None) -> list[pl.Series]:
+    """``ev_<bet>`` for every coup, grouping the shoes by their house rules."""
+    dealt = records.dealt
+    assert dealt is not None
+    bets = None if bets is None else tuple(bets)
+    groups: dict[tuple, list[int]] = {}
+    for row, h in enumerate(records.headers):
+        groups.setdefault((h.commission, h.tie_pays), []).append(row)
+    names: list[str] | None = None
+    out: np.ndarray | None = None
+    for rows in groups.values():
+        panel = _bets_for(records, bets, rows[0])
+        if names is None:
+            names = [b.name for b in panel]
+            out = np.full((len(dealt), len(panel)), np.nan)
+        assert out is not None
+        mask = np.isin(dealt.shoe, rows) & (dealt.unseen.sum(axis=1) >= MIN_COUP_CARDS)
+        if mask.any():
+            out[mask] = expected_values(dealt.unseen[mask], panel, records.header.rules().tableau)
+    if names is None or out is None:
+        names = [b.name for b in _bets_for(records, bets, 0)] if records.headers else []
+        out = np.zeros((0, len(names)))
+    return [pl.Series(f"ev_{name}", out[:, j], nan_to_null=True) for j, name in enumerate(names)]
+
+
+# ------------------------------------------------------------------ game protection
+def bet_edges(records: Records) -> pl.DataFrame:
+    """Every recorded bet with the exact edge it was placed at and what it returned.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``shoe, coup, who, bet, amount, expected_value`` (per unit, before the
+        coup), ``house_edge`` (its negative), ``expected_result`` (``amount *
+        expected_value``), ``result`` (what the bet paid, in money) and the
+        running and true counts of the bet's published count system, when it
+        has one (``rc``, ``tc``; null otherwise).
+    """
+    _card_level(records)
+    if records.bets.height == 0:
+        raise ValueError(f"{records.source}: the record carries no bets")
+    names = records.bets["bet"].unique(maintain_order=True).to_list()
+    frame = replay(records, bets=names)
+    dealt = records.dealt
+    assert dealt is not None
+    pt, bt = dealt.totals()
+    classes = class_index(
+        pt,
+        bt,
+        2 + (dealt.cards[:, 2] >= 0),
+        2 + (dealt.cards[:, 5] >= 0),
+        dealt.cards[:, 0] == dealt.cards[:, 1],
+        dealt.cards[:, 3] == dealt.cards[:, 4],
+    ).astype(np.int64)
+    rules = records.header.rules()
+    payouts = pl.DataFrame({f"pay_{n}": get_bet(n, rules).payoff_array[classes] for n in names})
+    frame = pl.concat([frame.select("shoe", "coup", *[f"ev_{n}" for n in names]), payouts], how="horizontal")
+    long = frame.unpivot(
+        index=["shoe", "coup"], on=[f"ev_{n}" for n in names], variable_name="bet", value_name="expected_value"
+    ).with_columns(pl.col("bet").str.strip_prefix("ev_"))
+    pays = frame.unpivot(
+        index=["shoe", "coup"], on=[f"pay_{n}" for n in names], variable_name="bet", value_name="payout"
+    ).with_columns(pl.col("bet").str.strip_prefix("pay_"))
+    long = long.join(pays, on=["shoe", "coup", "bet"])
+    out = records.bets.with_columns(pl.col("coup").cast(pl.Int32)).join(
+        long, on=["shoe", "coup", "bet"], how="left", maintain_order="left"
+    )
+    return out.with_columns(
+        (-pl.col("expected_value")).alias("house_edge"),
+        (pl.col("amount") * pl.col("expected_value")).alias("expected_result"),
+        (pl.col("amount") * pl.col("payout")).alias("result"),
+    ).drop("payout")
+
+
+@dataclass(frozen=True)
+class TrackingResult:
+    """Whether a bettor's stakes follow the edge: the permutation test of :func:`tracking_test`.
+
+    Attributes
+    ----------
+    who
+        The bettor.
+    n_bets
+        Bets placed.
+    statistic
+        ``sum(amount * (ev - mean ev of that bet))``: how much more money went
+        where the edge was better than average, in money x units of EV.
+    p_value
+        One-sided permutation p-value: the share of stake shufflings (within
+        each bet) with a statistic at least as large, ``(1 + k) / (1 + n)``.
+    correlation
+        Spearman's rank correlation between stake and centred edge (descriptive).
+    money_edge, flat_edge
+        Expected value per unit of money staked, and of the same bets staked flat.
+    """
+
+    who: str
+    n_bets: int
+    statistic: float
+    p_value: float
+    correlation: float
+    money_edge: float
+    flat_edge: float
+
+
+def tracking_test(
+    edges: pl.DataFrame,
+    n_permutations: int = 2000,
+    rng: np.random.Generator | int | None = None,
+) -> pl.DataFrame:
+    """Does each bettor's stake track the edge more than chance? One row per bettor.
+
+    The stakes of a bettor are shuffled among the coups where the same bet was
+    placed (``n_permutations`` times, with ``rng``), and the statistic of
+    :class:`TrackingResult` is recomputed; a bettor whose stakes ignore the edge
+    gets a p-value uniform on (0, 1], so ``p_value < 0.05`` flags such a bettor
+    5% of the time.
+
+    Parameters
+    ----------
+    edges
+        From :func:`bet_edges` (``who, bet, amount, expected_value``).
+    n_permutations
+        Shufflings per bettor.
+    rng
+        A :class:`numpy.random.Generator`, a seed or ``None``.
+
+    Returns
+    -------
+    polars.DataFrame
+        The fields of :class:`TrackingResult`, one row per bettor.
+    """
+    from scipy.stats import spearmanr
+
+    gen = normalize_rng(rng)
+    if n_permutations < 1:
+        raise ValueError(f"n_permutations must be at least 1, got {n_permutations}")
+    frame = edges.filter(pl.col("expected_value").is_not_null()).with_columns(
+        (pl.col("expected_value") - pl.col("expected_value").mean().over(["who", "bet"])).alias("_centred")
+    )
+    rows = []
+    for (who,), part in frame.group_by(["who"], maintain_order=True):
+        amounts = part["amount"].to_numpy()
+        centred = part["_centred"].to_numpy()
+        observed = float(amounts @ centred)
+        permuted = np.zeros(n_permutations)
+        for (_,), stratum in part.with_row_index("_i").group_by(["bet"], maintain_order=True):
+            index = stratum["_i"].to_numpy()
+            stakes = np.tile(amounts[index], (n_permutations, 1))
+            permuted += gen.permuted(stakes, axis=1) @ centred[index]
+        exceed = int(np.sum(permuted >= observed - 1e-12 * max(1.0, abs(observed))))
+        varying = np.ptp(amounts) > 0 and np.ptp(centred) > 0
+        corr = float(spearmanr(amounts, centred).statistic) if varying else float("nan")
+        ev = part["expected_value"].to_numpy()
+        rows.append(
+            TrackingResult(
+                who=str(who),
+                n_bets=len(amounts),
+                statistic=observed,
+                p_value=(1 + exceed) / (1 + n_permutations),
+                correlation=corr,
+                money_edge=float(amounts @ ev / amounts.sum()),
+                flat_edge=float(ev.mean()),
+            )
+        )
+    return pl.DataFrame([r.__dict__ for r in rows], schema=_TRACKING_SCHEMA)
+
+
+_TRACKING_SCHEMA = {
+    "who": pl.String,
+    "n_bets": pl.Int64,
+    "statistic": pl.Float64,
+    "p_value": pl.Float64,
+    "correlation": pl.Float64,
+    "money_edge": pl.Float64,
+    "flat_edge": pl.Float64,
+}
