@@ -160,7 +160,8 @@ def plot_gain_share(
     ax.set_xlabel(_X)
     ax.set_ylabel("share of the perfect bettor's gain within x cards")
     ax.set_ylim(0, 1.02)
-    ax.legend(fontsize="small", ncols=2)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small", ncols=2)
     return ax
 
 
@@ -301,7 +302,8 @@ def save_study_figures(frames: Mapping[str, pl.DataFrame], folder: str | Path, d
         shown = [b for b in ("banker", "player", "tie", "natural9", "dragon7") if b in frames["variance"]["bet"]]
         plot_variance(frames["variance"], bets=shown or None, ax=left)
         plot_variance_ratio(frames["variance_by_bucket"], ax=right)
-        right.legend(fontsize="small", ncols=2)
+        if right.get_legend_handles_labels()[0]:
+            right.legend(fontsize="small", ncols=2)
         save(fig, "variance_by_unseen", "Spread of the exact EV against the linear prediction")
     if "jacobson" in frames:
         fig = Figure(figsize=(6, 4), layout="constrained")

@@ -92,6 +92,10 @@ def _pct(x: float | None, digits: int = 1) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.{digits}f} %"
 
 
+def _complement(x: float | None) -> float | None:
+    return None if x is None else 1 - x
+
+
 def _one_in(p: float | None) -> str:
     if not p:
         return "never"
@@ -128,7 +132,7 @@ def _verdict_text(row: Mapping[str, Any], status: str) -> str:
         f"per shoe. {_pct(row['share_positive_last_20'], 0)} "
         f"[{_pct(row['share_positive_last_20_low'], 0)}, {_pct(row['share_positive_last_20_high'], 0)}] of the "
         f"edges come with 20 or fewer cards unseen, where {_pct(row['share_hands_last_20'])} of hands are dealt; "
-        f"{_pct(1 - row['share_positive_beyond_50'], 0)} within the last 50; the deepest at "
+        f"{_pct(_complement(row['share_positive_beyond_50']), 0)} within the last 50; the deepest at "
         f"{row['deepest_edge']} cards. "
     )
     claim = {
@@ -294,7 +298,7 @@ def reproduce_providers(result: StudyResult | None = None, jacobson: pl.DataFram
                     f"{_label(b)}: edges in {_one_in(c['p_positive'])}, +{_pct(c['mean_positive_ev'], 2)} on "
                     f"average; {_pct(c['share_positive_last_20'], 0)} of them within the last 20 unseen cards "
                     f"(where {_pct(c['share_hands_last_20'])} of hands are dealt), "
-                    f"{_pct(1 - c['share_positive_beyond_50'], 0)} within the last 50"
+                    f"{_pct(_complement(c['share_positive_beyond_50']), 0)} within the last 50"
                 )
             return Reproduced(
                 "; ".join(parts), ok, f"'almost always' read as at least {ALMOST_ALWAYS:.0%}; {result.n_shoes:,} shoes"
@@ -308,11 +312,14 @@ def reproduce_providers(result: StudyResult | None = None, jacobson: pl.DataFram
         variance = result.variance_by_bucket()
 
         def thorp_walden(row: dict[str, Any]) -> Reproduced:
+            enough = variance.filter(pl.col("hands") >= 100).sort("unseen_low")  # buckets with a usable SD
+            banker = enough.filter(pl.col("bet") == names[0])
+            if banker.height < 2:
+                return Reproduced("too few hands per depth to compare spreads", None, f"{result.n_shoes:,} shoes")
             grows = True
             for bet in names:
-                v = variance.filter((pl.col("bet") == bet) & (pl.col("hands") >= 100)).sort("unseen_low")
-                grows = grows and len(v) >= 2 and v["sd_ev"][0] > v["sd_ev"][-1]
-            banker = variance.filter((pl.col("bet") == names[0]) & (pl.col("hands") >= 100)).sort("unseen_low")
+                v = enough.filter(pl.col("bet") == bet)
+                grows = grows and v.height >= 2 and v["sd_ev"][0] > v["sd_ev"][-1]
             tie, n8, n9 = (claims[b]["gain_per_shoe"] for b in ("tie", "natural8", "natural9"))
             text = (
                 f"SD of the {_label(names[0])} EV: {_pct(banker['sd_ev'][-1], 3)} with {banker['bucket'][-1]} "
@@ -350,14 +357,19 @@ def markdown_report(
     study, d = result.study, result.study.dealing
     words = verdicts(result, study.observers[0])
     claims = result.claims().filter(pl.col("observer") == study.observers[0])
+    who = (
+        "the cards a perfect counter has not seen (burned cards stay unseen)"
+        if study.observers[0] == "unseen"
+        else "the cards left in the shoe (an observer who also saw the burned cards)"
+    )
     lines = [
         "# Do baccarat edges appear only in the last 5-20 cards?",
         "",
         f"{result.n_shoes:,} shuffled {d.decks}-deck shoes (seed {study.seed}), {result.n_hands:,} hands; burn "
         f"{d.burn}, cut card {d.cut_card} cards from the end, last hand rule {d.last_hand}. Before every coup the "
-        "exact expectation of every bet was computed from the cards a perfect counter has not seen (burned cards "
-        "stay unseen). An *edge* is a positive expectation; the *perfect bettor* bets one unit whenever there "
-        "is one. Depths are counted in unseen cards before the coup.",
+        f"exact expectation of every bet was computed from {who}. An *edge* is a positive expectation; the "
+        "*perfect bettor* bets one unit whenever there is one. Depths are counted in the cards that observer has "
+        "not seen before the coup.",
     ]
     if not result.complete:
         lines += ["", f"**Partial run:** {result.blocks_done} of {study.n_blocks} blocks."]
@@ -405,7 +417,7 @@ def markdown_report(
     lines += ["## The numbers", "", _md_table(table), ""]
     lines.append(
         f"Baseline: {_pct(claims['share_hands_last_20'][0])} of all hands are dealt with 20 or fewer cards unseen, "
-        f"{_pct(1 - claims['share_hands_beyond_50'][0])} with 50 or fewer. Intervals are 95 % (delta method "
+        f"{_pct(_complement(claims['share_hands_beyond_50'][0]))} with 50 or fewer. Intervals are 95 % (delta method "
         "over shoes, the independent unit). 'Rarer than 1e-6 beyond' is the depth beyond which edges come in "
         "fewer than one hand in a million (point estimate: with few shoes it is close to the deepest edge)."
     )

@@ -1,0 +1,167 @@
+"""``baccarat thorp`` and ``baccarat reproduce``: files written, resume, options, one-line errors.
+
+Commands run in-process through :func:`toolkit.cli.main` (the console entry point with its
+error handling); one check runs the installed ``baccarat`` command in a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from toolkit.cli import main
+
+FAST = ("--workers", "1", "--no-progress")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of ``baccarat ARGS`` run in-process."""
+    with pytest.raises(SystemExit) as stop:
+        main(list(args))
+    out, err = capsys.readouterr()
+    code = stop.value.code
+    return (0 if code is None else int(code)), out, err
+
+
+def _summary_without_timing(folder: Path) -> dict:
+    data = json.loads((folder / "summary.json").read_text())
+    data.pop("timing_seconds")
+    return data
+
+
+def test_thorp_writes_tables_summary_figures_and_report(capsys, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    code, stdout, err = run(capsys, "thorp", "--shoes", "60", "--seed", "3", "--out", str(out), *FAST)
+    assert code == 0, err
+    assert "60 shoes" in stdout
+    assert f"report: {out / 'report.md'}" in stdout
+    for name in ("by_unseen", "by_bucket", "cumulative", "claims", "per_shoe", "variance", "jacobson"):
+        assert (out / "tables" / f"{name}.parquet").is_file()
+        assert (out / "tables" / f"{name}.csv").is_file()
+    assert {p.name for p in (out / "figures").glob("*.png")} >= {
+        "p_positive_by_unseen.png",
+        "mean_positive_ev_by_unseen.png",
+        "gain_share_by_depth_unseen.png",
+        "variance_by_unseen.png",
+    }
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["study"]["seed"] == 3
+    for bet, entry in summary["bets"].items():
+        for key in ("hands", "positive_hands", "share_positive_within_last_20", "gain_per_shoe", "p_positive"):
+            assert key in entry, (bet, key)
+    report = (out / "report.md").read_text()
+    assert "## Verdict" in report
+    assert "Thorp's claim" in report
+    assert "## Published figures, reproduced" in report
+    reproduce = pl.read_csv(out / "reproduce.csv")
+    assert reproduce.filter(pl.col("figure") == "house_edge_8d_banker")["status"].item() == "match"
+
+
+def test_thorp_resumes_from_its_folder(capsys, tmp_path: Path) -> None:
+    base = ("thorp", "--shoes", "40", "--seed", "8", "--out", str(tmp_path))
+    code, _, err = run(capsys, *base, "--no-figures", *FAST)
+    assert code == 0, err
+    first = _summary_without_timing(tmp_path)
+    # no --seed: the checkpoint's seed is used, nothing is dealt again, the summary is the same
+    code, _, err = run(capsys, "thorp", "--shoes", "40", "--out", str(tmp_path), "--no-figures", *FAST)
+    assert code == 0, err
+    assert "pass --seed" not in err
+    assert _summary_without_timing(tmp_path) == first
+    # a different study in the same folder is refused in one line...
+    code, _, err = run(capsys, *base, "--decks", "6", "--no-figures", *FAST)
+    assert code == 2
+    assert err.startswith("baccarat: error: ")
+    assert "different study" in err
+    assert "--no-resume" in err
+    assert len(err.strip().splitlines()) == 1
+    # ...unless asked to start afresh
+    code, _, err = run(capsys, *base, "--decks", "6", "--no-resume", "--no-figures", *FAST)
+    assert code == 0, err
+    assert json.loads((tmp_path / "summary.json").read_text())["study"]["dealing"]["decks"] == 6
+
+
+def test_thorp_both_observers_records_and_json(capsys, tmp_path: Path) -> None:
+    code, stdout, err = run(
+        capsys, "thorp", "--shoes", "30", "--seed", "2", "--out", str(tmp_path), "--observer", "both",
+        "--records", "--no-figures", "--format", "json", "--cut-card", "7", "--last-hand", "finish", *FAST,
+    )  # fmt: skip
+    assert code == 0, err
+    payload = json.loads(stdout)
+    assert {row["bet"] for row in payload["bets"]} >= {"banker", "player", "tie", "natural9", "dragon7", "panda8"}
+    assert payload["report"].endswith("report.md")
+    records = pl.read_parquet(tmp_path / "records" / "part-000000.parquet")
+    assert {"shoe", "coup", "cards_unseen", "cards_left", "ev_banker", "ev_remaining_banker"} <= set(records.columns)
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert set(summary["observers"]) == {"unseen", "remaining"}
+    assert summary["study"]["dealing"]["cut_card"] == 7
+
+
+def test_thorp_fresh_seed_is_printed(capsys, tmp_path: Path) -> None:
+    code, _, err = run(capsys, "thorp", "--shoes", "5", "--out", str(tmp_path), "--no-figures", *FAST)
+    assert code == 0
+    seed = json.loads((tmp_path / "summary.json").read_text())["study"]["seed"]
+    assert f"pass --seed {seed} to repeat this run" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--shoes", "0"), "--shoes must be at least 1"),
+        (("--workers", "0"), "--workers must be at least 1"),
+        (("--cut-card", "999"), "cut_card must be 0..415"),
+        (("--seed", "-4"), "--seed must be a non-negative integer"),
+        (("--observer", "nobody"), "nobody"),
+        (("--burn-ace", "5"), "burn_ace must be 1 or 11"),
+    ],
+)
+def test_thorp_bad_options_fail_in_one_line(capsys, tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    code, _, err = run(capsys, "thorp", "--out", str(tmp_path), *args, "--no-progress")
+    assert code == 2
+    assert err.startswith("baccarat: error: ")
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_reproduce_prints_every_published_figure(capsys) -> None:
+    code, stdout, err = run(
+        capsys, "reproduce", "--shoes", "300", "--study-shoes", "40", "--format", "json", *FAST
+    )  # fmt: skip
+    assert code == 0, err
+    rows = {r["figure"]: r for r in json.loads(stdout)}
+    assert rows["house_edge_8d_banker"]["matches"] is True
+    assert rows["combinations_8d_total"]["toolkit"] == "4,998,398,275,503,360"
+    assert rows["house_edge_8d_tie_9to1_typo"]["status"].startswith("erratum")
+    for depth in (18, 26, 34, 42, 50):
+        assert rows[f"jacobson_perfect_{depth}"]["toolkit"].startswith("P(Player EV > 0)")
+        assert "300 shoes" in rows[f"jacobson_perfect_{depth}"]["status"]
+    assert rows["thorp_1984_last_cards"]["matches"] is not None
+    assert rows["dragon7_jacobson_units_per_shoe"]["status"].startswith("pending")
+    code, stdout, _ = run(capsys, "reproduce", "--shoes", "100", "--study-shoes", "20", *FAST)
+    assert code == 0
+    assert "house_edge_8d_banker" in stdout
+    assert "match" in stdout
+
+
+def test_reproduce_bad_options(capsys) -> None:
+    code, _, err = run(capsys, "reproduce", "--shoes", "0", "--no-progress")
+    assert code == 2
+    assert "--shoes and --study-shoes must be at least 1" in err
+
+
+def test_installed_command_lists_thorp_and_reproduce() -> None:
+    exe = shutil.which("baccarat")
+    if exe is None:
+        pytest.skip("the baccarat command is not installed in this environment")
+    done = subprocess.run([exe, "--help"], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0
+    assert "thorp" in done.stdout
+    assert "reproduce" in done.stdout
+    done = subprocess.run([exe, "thorp", "--help"], capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0
+    assert "--scheduler" in done.stdout
+    assert "--resume" in done.stdout
