@@ -416,12 +416,12 @@ def test_depth_beyond_which_edges_are_rarer_than_one_in_a_million() -> None:
 
 
 def test_thorp_claim_statuses() -> None:
-    base = {"positive_hands": 10, "share_positive_beyond_50_high": 0.05}
+    base = {"positive_hands": 10, "share_positive_beyond_50": 0.05}
     assert thorp_status({**base, "positive_hands": 0}) == "no edges seen"
     assert thorp_status({**base, "share_positive_last_20_low": 0.92, "share_positive_last_20_high": 0.97}) == "holds"
     partly = {**base, "share_positive_last_20_low": 0.3, "share_positive_last_20_high": 0.4}
     assert thorp_status(partly) == "holds only partly"
-    assert thorp_status({**partly, "share_positive_beyond_50_high": 0.3}) == "does not hold"
+    assert thorp_status({**partly, "share_positive_beyond_50": 0.3}) == "does not hold"
     straddle = {**base, "share_positive_last_20_low": 0.85, "share_positive_last_20_high": 0.95}
     assert thorp_status(straddle) == "undecided at this number of shoes"
 

@@ -27,8 +27,8 @@ from toolkit._cli_shoes import (
     LastHand,
 )
 
-#: Shoes for the default run: about a minute of work on two cores (see tests/benchmarks/thorp.py).
-DEFAULT_SHOES = 10_000
+#: Shoes for the default run: about half a minute of work on two idle cores, a minute on a busy machine.
+DEFAULT_SHOES = 30_000
 
 
 class Observer(str, Enum):

@@ -12,9 +12,9 @@ The criteria, stated once:
   bet when the lower 95 % bound of the share of its edges dealt with at most 20
   unseen cards is at least 90 %; when the upper bound is below 90 % the
   literal claim fails, and the verdict says whether edges are at least an
-  end-of-shoe affair: it *holds only partly* when the upper 95 % bound of
-  the share of edges with more than 50 unseen cards is at most 10 %, and
-  *does not hold* otherwise; when the
+  end-of-shoe affair: it *holds only partly* when at most 10 % of the edges
+  come with more than 50 unseen cards (point estimate), and *does not hold*
+  otherwise; when the
   interval straddles 90 % the run is too small to say.
 * **Jacobson's "effectively no edge beyond 50 cards"** holds when, for both
   Player and Banker, the upper 95 % bound of the rate of edges among hands
@@ -110,8 +110,7 @@ def _thorp_status(row: Mapping[str, Any]) -> str:
         return "holds"
     if (row["share_positive_last_20_high"] or 0) < ALMOST_ALWAYS:
         # the literal claim fails; say whether edges are at least an end-of-shoe affair
-        b50_high = row["share_positive_beyond_50_high"]
-        return "holds only partly" if b50_high is not None and b50_high <= 1 - ALMOST_ALWAYS else "does not hold"
+        return "holds only partly" if row["share_positive_beyond_50"] <= 1 - ALMOST_ALWAYS else "does not hold"
     return "undecided at this number of shoes"
 
 
@@ -137,8 +136,8 @@ def _verdict_text(row: Mapping[str, Any], status: str) -> str:
     )
     claim = {
         "holds": "Thorp's claim holds.",
-        "holds only partly": "Thorp's claim holds only partly: edges belong to the end of the shoe, "
-        "but most come before the last 20 cards.",
+        "holds only partly": "Thorp's claim holds only partly: the edges belong to the end of the shoe, "
+        f"but fewer than {ALMOST_ALWAYS:.0%} of them come in the last 20 cards.",
         "does not hold": f"Thorp's claim does not hold: {_pct(row['share_positive_beyond_50'], 0)} of the edges "
         "come with more than 50 cards unseen.",
     }.get(status, "Too few shoes to decide Thorp's claim.")
@@ -377,19 +376,27 @@ def markdown_report(
     main = [b for b in ("banker", "player") if b in status]
     lines += ["", "## Verdict", ""]
     if main:
-        rarity = ", ".join(
-            f"{_label(r['bet'])} {_one_in(r['p_positive'])}" for r in claims.to_dicts() if r["bet"] in main
+        rows = [r for r in claims.to_dicts() if r["bet"] in main and r["positive_hands"]]
+        rarity = ", ".join(f"{_label(r['bet'])} {_one_in(r['p_positive'])}" for r in rows)
+        middle = ", ".join(
+            f"{_pct(_complement((r['share_positive_last_20'] or 0) + (r['share_positive_beyond_50'] or 0)), 0)} "
+            f"({_label(r['bet'])})"
+            for r in rows
         )
-        where = (
-            "they do come mostly in the last 20 cards."
-            if all(status[b] == "holds" for b in main)
-            else "with a cut card most of them come between 21 and 50 unseen cards, because few hands are ever "
-            "dealt deeper."
-        )
+        if not rows:
+            where = "no edge was seen on them in this run."
+        elif all(status[b] == "holds" for b in main):
+            where = "and they do come almost always in the last 20 cards."
+        else:
+            where = (
+                f"and they belong to the end of the shoe, but {middle} of them come with 21 to 50 cards unseen: "
+                f"with this dealing only {_pct(claims['share_hands_last_20'][0])} of hands are dealt with 20 or "
+                "fewer cards unseen."
+            )
         lines += [
             "Thorp (1984) said advantages in baccarat are very small, very rare and come almost always in the "
-            f"last 5 to 20 cards. On the main bets they are indeed very small and very rare ({rarity}), and they "
-            f"belong to the end of the shoe, but {where} The side bets tell another story: see below.",
+            f"last 5 to 20 cards. On the main bets they are indeed very small and very rare ({rarity}), {where} "
+            "The side bets tell another story: see below.",
             "",
         ]
     for group in dict.fromkeys(words["group"]):

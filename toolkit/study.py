@@ -679,6 +679,10 @@ def run_study(
     coups = 0
     since_save = 0
     fn = partial(_study_block, spec=spec, records=record_dir is not None)
+    if scheduler is None and done < len(plan):
+        # build the evaluators here: forked worker processes inherit them instead of each building its own
+        _evaluator(spec.payoffs, spec.dealing.tableau)
+        _evaluator(spec.jacobson_payoffs, spec.dealing.tableau)
     try:
         for output in map_blocks(fn, plan[done:], workers, scheduler, progress, "thorp study"):
             index = done
