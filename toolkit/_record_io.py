@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +30,12 @@ SUFFIXES = {
 }
 #: The Parquet metadata key that holds the headers.
 PARQUET_KEY = "baccarat"
-_BET_STRUCT = pl.Struct({"who": pl.String, "bet": pl.String, "amount": pl.Float64})
+#: Columns holding a hand: a list of card texts (or, in CSV, one text of cards separated by these).
+CARD_LISTS = ("player", "banker")
+CARD_SEPARATORS = r"[\s,;|]+"
+#: A bet as read: who, which bet, how much (all text until checked).
+BET_FIELDS = ("who", "bet", "amount")
+BET_STRUCT = pl.Struct(dict.fromkeys(BET_FIELDS, pl.String))
 
 
 class UnreadableError(Exception):
@@ -96,32 +102,38 @@ def _read_csv(data: bytes) -> Raw:
         raise UnreadableError("empty_file", "the file holds no column names and no rows")
     try:
         frame = pl.read_csv(io.BytesIO(data), comment_prefix="#", infer_schema=False, raise_if_empty=False)
-    except pl.exceptions.PolarsError as err:
+    except BaseException as err:
+        _reraise_interrupts(err)
         raise _csv_error(data, str(err)) from None
     lines = rows[1:] + 1
     if len(lines) != frame.height:  # quoted line breaks: fall back to counting records
         lines = np.full(frame.height, -1)
-    raw.frame = frame.with_columns(pl.Series("line", lines, dtype=pl.Int64)).with_columns(
-        pl.when(pl.col("line") > 0).then(pl.col("line")).alias("line")
+    raw.frame = (
+        canonical_columns(frame)
+        .with_columns(pl.Series("line", lines, dtype=pl.Int64))
+        .with_columns(pl.when(pl.col("line") > 0).then(pl.col("line")).alias("line"))
     )
     return raw
 
 
 def _csv_error(data: bytes, message: str) -> UnreadableError:
     """Locate a CSV parse error with the standard library's reader (slow path, only on error)."""
-    reader = csv.reader(io.StringIO(data.decode("utf-8")))
+    reader = csv.reader(io.StringIO(data.decode("utf-8"), newline=""))
     width = None
-    for row in reader:
-        if not row or row[0].startswith("#"):
-            continue
-        if width is None:
-            width = len(row)
-        elif len(row) > width:
-            return UnreadableError(
-                "unreadable",
-                f"line {reader.line_num} has {len(row)} fields; the column names give {width}",
-                reader.line_num,
-            )
+    try:
+        for row in reader:
+            if not row or row[0].startswith("#"):
+                continue
+            if width is None:
+                width = len(row)
+            elif len(row) > width:
+                return UnreadableError(
+                    "unreadable",
+                    f"line {reader.line_num} has {len(row)} fields; the column names give {width}",
+                    reader.line_num,
+                )
+    except csv.Error as err:
+        return UnreadableError("unreadable", f"line {reader.line_num} is not CSV: {err}", reader.line_num)
     return UnreadableError("unreadable", f"not a readable CSV file: {message.splitlines()[0]}")
 
 
@@ -153,34 +165,112 @@ def _read_jsonl(text: str) -> Raw:
             columns.setdefault(key, [None] * len(rows))
         for key, value in obj.items():
             columns[key][i] = value
-    data = {k: _json_column(v) for k, v in columns.items()}
-    raw.frame = pl.DataFrame(data, strict=False).with_columns(pl.Series("line", lines, dtype=pl.Int64))
+    frame = pl.DataFrame([_column(k, v) for k, v in columns.items()])
+    raw.frame = frame.with_columns(pl.Series("line", lines, dtype=pl.Int64))
     return raw
 
 
-def _json_column(values: list) -> pl.Series:
-    """A column of JSON values: text for scalars, kept as lists where every value is a list (or missing)."""
-    present = [v for v in values if v is not None]
-    if present and all(isinstance(v, list) for v in present):
-        if all(isinstance(x, dict) for v in present for x in v):
-            return pl.Series(values, dtype=pl.List(_BET_STRUCT), strict=False)
-        return pl.Series(
-            [None if v is None else [None if x is None else str(x) for x in v] for v in values],
-            dtype=pl.List(pl.String),
-        )
-    return pl.Series(
-        [None if v is None else (json.dumps(v) if isinstance(v, (list, dict)) else str(v)) for v in values],
-        dtype=pl.String,
-    )
+def _text(value: object) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (list, dict, tuple)):
+        return json.dumps(value)
+    return str(value)
+
+
+def _cards(value: object) -> list[str | None] | None:
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)):
+        return [_text(x) for x in value]
+    if isinstance(value, str):
+        return [c for c in re.split(CARD_SEPARATORS, value) if c]
+    return [_text(value)]
+
+
+def _bets(value: object) -> list[dict[str, str | None]] | None:
+    """Bets as ``[{who, bet, amount}]`` (text): from a list of objects, or ``"who:bet:amount;..."``."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        items: list[object] = []
+        for item in value.split(";"):
+            if item.strip():
+                who, bet, amount = [*item.strip().split(":", 2), None, None][:3]
+                items.append({"who": who, "bet": bet, "amount": amount})
+    else:
+        items = list(value) if isinstance(value, (list, tuple)) else [value]
+    return [
+        {k: _text(item.get(k)) for k in ("who", "bet", "amount")}
+        if isinstance(item, dict)
+        else dict.fromkeys(BET_FIELDS)
+        for item in items
+    ]
+
+
+def _column(name: str, values: list) -> pl.Series:
+    """A column of Python values in its canonical type (see :func:`canonical_columns`)."""
+    if name in CARD_LISTS:
+        return pl.Series(name, [_cards(v) for v in values], dtype=pl.List(pl.String))
+    if name == "bets":
+        return pl.Series(name, [_bets(v) for v in values], dtype=pl.List(BET_STRUCT))
+    return pl.Series(name, [_text(v) for v in values], dtype=pl.String)
+
+
+def canonical_columns(frame: pl.DataFrame) -> pl.DataFrame:
+    """Every column as text, except the hands (lists of card texts) and the bets (lists of who/bet/amount texts).
+
+    Columns already of those types are cast; anything else goes through Python values.
+    """
+    out = []
+    for name, dtype in frame.schema.items():
+        if name == "line" or (name in CARD_LISTS and dtype == pl.List(pl.String)):
+            out.append(frame[name])
+        elif name in CARD_LISTS and dtype == pl.String:
+            text = pl.col(name).str.replace_all(CARD_SEPARATORS, " ").str.strip_chars()
+            out.append(frame.select(text.str.split(" ").list.eval(pl.element().filter(pl.element() != ""))).to_series())
+        elif name == "bets" and dtype == pl.String:
+            item = pl.element().str.strip_chars().str.splitn(":", 3).struct.rename_fields(list(BET_FIELDS))
+            items = pl.col(name).str.split(";").list.eval(pl.element().filter(pl.element().str.strip_chars() != ""))
+            out.append(frame.select(items.list.eval(item)).to_series().cast(pl.List(BET_STRUCT)))
+        elif name in CARD_LISTS and isinstance(dtype, pl.List) and dtype.inner.is_numeric():
+            out.append(frame[name].cast(pl.List(pl.String)))
+        elif name not in CARD_LISTS and name != "bets" and (dtype == pl.String or dtype.is_numeric()):
+            out.append(frame[name].cast(pl.String))
+        else:
+            out.append(_column(name, frame[name].to_list()))
+    return pl.DataFrame(out)
+
+
+def _reraise_interrupts(err: BaseException) -> None:
+    if isinstance(err, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+        raise err
 
 
 def _read_parquet(data: bytes) -> Raw:
+    # pyarrow, not polars, reads Parquet here: on a corrupt file polars panics (and prints a Rust backtrace)
+    # where pyarrow raises a plain error
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     try:
-        frame = pl.read_parquet(io.BytesIO(data))
-        meta = pl.read_parquet_metadata(io.BytesIO(data))
-    except Exception as err:  # any failure of the Parquet reader means the file cannot be read
+        source = pq.ParquetFile(io.BytesIO(data))
+        table = source.read().replace_schema_metadata(None)
+        table.validate(full=True)  # strings must be valid UTF-8, or polars panics later
+        for name in table.schema.names:
+            name.encode("utf-8")
+        stored = source.metadata.metadata or {}
+    except (pa.ArrowException, OSError, ValueError, TypeError, UnicodeError) as err:
         raise UnreadableError("unreadable", f"not a readable Parquet file: {str(err).splitlines()[0]}") from None
-    raw = Raw(frame.with_row_index("line", offset=1).with_columns(pl.col("line").cast(pl.Int64)), {}, {}, {})
+    try:
+        frame = pl.from_arrow(table)
+    except BaseException as err:
+        _reraise_interrupts(err)
+        raise UnreadableError("unreadable", f"not a readable Parquet file: {str(err).splitlines()[0]}") from None
+    if not isinstance(frame, pl.DataFrame):  # pragma: no cover - a table always converts to a frame
+        raise UnreadableError("unreadable", "not a readable Parquet file")
+    meta = {k.decode("utf-8", "replace"): v.decode("utf-8", "replace") for k, v in stored.items()}
+    raw = Raw(canonical_columns(frame).with_row_index("line", offset=1).with_columns(pl.col("line").cast(pl.Int64)))
     if PARQUET_KEY in meta:
         try:
             stored = json.loads(meta[PARQUET_KEY])

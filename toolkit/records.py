@@ -75,7 +75,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from toolkit._record_io import Raw, UnreadableError, read_container, write_container
+from toolkit._record_io import BET_FIELDS, Raw, UnreadableError, canonical_columns, read_container, write_container
 from toolkit.bets import standard_bets
 from toolkit.cards import RANKS
 from toolkit.dealing import Dealing, DealtShoes
@@ -126,8 +126,6 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
     "road": ("shoe", "road"),
 }
 _WINNER_LETTER = {"banker": "B", "player": "P", "tie": "T"}
-#: Separators between the cards of a hand written as text.
-_SPLIT = r"[\s,;|]+"
 
 
 # ------------------------------------------------------------------ header
@@ -403,7 +401,7 @@ def _exposed_burn(records: Records) -> pl.Expr:
     """The exposed burn card: the first burn card of each shoe whose burn card was turned up."""
     turned_up = records.shoes.filter(pl.col("burn_card").is_not_null())["shoe"]
     is_burn = pl.col("role") == "burn"
-    return is_burn & (is_burn.cum_sum().over("shoe") == 1) & pl.col("shoe").is_in(turned_up)
+    return is_burn & (is_burn.cum_sum().over("shoe") == 1) & pl.col("shoe").is_in(turned_up.to_list())
 
 
 def _select_dealt(dealt: DealtShoes, rows: Sequence[int]) -> DealtShoes:
@@ -481,10 +479,11 @@ def _long_form_rows(frame: pl.DataFrame, order: list[str], checker: Checker) -> 
     frame = parse_cards(frame.with_columns(pl.col("card").cast(pl.String)))
     if has_roles:
         frame = frame.with_columns(pl.col("role").cast(pl.String).str.strip_chars().str.to_lowercase())
+        wrong = frame.filter(pl.col("role").is_null() | ~pl.col("role").is_in(list(ROLES)))
         checker.add_rows(
-            frame.filter(pl.col("role").is_null() | ~pl.col("role").is_in(list(ROLES))),
+            wrong.with_columns(pl.col("role").fill_null("").alias("_role")),
             "bad_value",
-            pl.format("unknown role '{}': expected burn, player, banker or undealt", pl.col("role").fill_null("")),
+            "unknown role '{_role}': expected burn, player, banker or undealt",
         )
     frame = _in_order(frame, order, "position")
     check_sequence(frame, "position", checker)
@@ -497,30 +496,25 @@ def _coup_rows(
     """Per-coup rows to card rows in dealing order (P1 B1 P2 B2 P3 B3, after the exposed burn card if known)."""
 
     def as_list(column: str) -> pl.Expr:
-        if frame.schema[column] == pl.List(pl.String):
-            cards = pl.col(column).list.eval(pl.element().str.strip_chars())
-        else:
-            cards = pl.col(column).cast(pl.String).str.replace_all(_SPLIT, " ").str.strip_chars().str.split(" ")
+        cards = pl.col(column).list.eval(pl.element().str.strip_chars())
         return cards.list.eval(pl.element().filter(pl.element() != "")).fill_null([])
 
     frame = frame.with_columns(as_list("player"), as_list("banker"))
     last = pl.col("coup") == pl.col("coup").max().over("shoe")
     for side in ("player", "banker"):
         n = pl.col(side).list.len()
+        sized = frame.with_columns(n.alias("_n"))
         checker.add_rows(
-            frame.filter((n < 2) & last),
+            sized.filter((n < 2) & last),
             "truncated",
-            pl.format(
-                f"the record ends in the middle of a coup: {side.capitalize()}'s hand holds {{}} card(s); "
-                "every hand gets two",
-                n,
-            ),
+            f"the record ends in the middle of a coup: {side.capitalize()}'s hand holds {{_n}} card(s); "
+            "every hand gets two",
             "coup",
         )
         checker.add_rows(
-            frame.filter(((n < 2) & ~last) | (n > 3)),
+            sized.filter(((n < 2) & ~last) | (n > 3)),
             "bad_hand",
-            pl.format(f"{side.capitalize()}'s hand holds {{}} card(s); a hand holds two or three", n),
+            f"{side.capitalize()}'s hand holds {{_n}} card(s); a hand holds two or three",
             "coup",
         )
     parts = []
@@ -659,31 +653,16 @@ def _road_coups(frame: pl.DataFrame, checker: Checker) -> pl.DataFrame:
 
 def _bets_column(frame: pl.DataFrame) -> pl.DataFrame:
     """The ``bets`` column of a per-coup record as a table ``shoe, coup, who, bet, amount, line`` (text)."""
-    schema = {
-        "shoe": pl.String,
-        "coup": pl.String,
-        "who": pl.String,
-        "bet": pl.String,
-        "amount": pl.String,
-        "line": pl.Int64,
-    }
     if "bets" not in frame.columns:
-        return pl.DataFrame(schema=schema)
-    if isinstance(frame.schema["bets"], pl.List):
-        long = frame.select("shoe", "coup", "line", "bets").explode("bets").filter(pl.col("bets").is_not_null())
-        return long.select(
-            "shoe",
-            pl.col("coup").cast(pl.String),
-            *(pl.col("bets").struct.field(k).cast(pl.String) for k in ("who", "bet", "amount")),
-            "line",
-        )
-    rows = []
-    for shoe, coup, text, line in frame.select("shoe", "coup", pl.col("bets").cast(pl.String), "line").iter_rows():
-        for item in (text or "").split(";"):
-            if item.strip():
-                who, bet, amount = ([*item.strip().split(":", 2), None, None])[:3]
-                rows.append((shoe, str(coup), who, bet, amount, line))
-    return pl.DataFrame(rows, schema=schema, orient="row")
+        schema = dict.fromkeys(("shoe", "coup", "who", "bet", "amount"), pl.String)
+        return pl.DataFrame(schema={**schema, "line": pl.Int64})
+    long = frame.select("shoe", "coup", "line", "bets").explode("bets").filter(pl.col("bets").is_not_null())
+    return long.select(
+        "shoe",
+        pl.col("coup").cast(pl.String),
+        *(pl.col("bets").struct.field(k) for k in BET_FIELDS),
+        "line",
+    )
 
 
 def records_from_frame(
@@ -699,6 +678,7 @@ def records_from_frame(
     it has a ``line`` column.
     """
     data = frame if "line" in frame.columns else frame.with_row_index("line", offset=1)
+    data = canonical_columns(data.rename({c: c.strip().lower() for c in data.columns}))
     return _load(Raw(data.with_columns(pl.col("line").cast(pl.Int64))), source, header, strict)
 
 

@@ -741,14 +741,13 @@ class Checker:
             )
         )
 
-    def add_rows(self, frame: pl.DataFrame, code: str, message: str | pl.Expr, coup: str | None = None) -> None:
-        """One problem per row of ``frame`` (columns ``line``, ``shoe`` and ``coup`` if named); message text or expr."""
-        if frame.height == 0:
-            return
-        msgs = frame.select(message if isinstance(message, pl.Expr) else pl.lit(message)).to_series().to_list()
-        coups = frame[coup].to_list() if coup else [None] * frame.height
-        for line, shoe, c, msg in zip(frame["line"].to_list(), frame["shoe"].to_list(), coups, msgs, strict=True):
-            self.add(line, shoe, c, code, msg)
+    def add_rows(self, frame: pl.DataFrame, code: str, message: str, coup: str | None = None) -> None:
+        """One problem per row of ``frame`` (columns ``line``, ``shoe`` and ``coup`` if named).
+
+        ``message`` is a template filled from each row's columns (``"unknown card '{card}'"``).
+        """
+        for row in frame.iter_rows(named=True):
+            self.add(row["line"], row["shoe"], row[coup] if coup else None, code, message.format(**row))
 
     @property
     def bad_shoes(self) -> set[str]:
@@ -806,10 +805,7 @@ def check_cards(cards: pl.DataFrame, limits: pl.DataFrame, checker: Checker, cou
     checker.add_rows(
         cards.filter(pl.col("card").is_not_null() & pl.col("rank").is_null()),
         "unknown_card",
-        pl.format(
-            "unknown card code '{}': expected a rank A,2-9,T/10,J,Q,K, optionally followed by a suit letter s/h/d/c",
-            pl.col("card"),
-        ),
+        "unknown card code '{card}': expected a rank A,2-9,T/10,J,Q,K, optionally followed by a suit letter s/h/d/c",
         coup,
     )
     counts = cards.filter(pl.col("rank").is_not_null()).group_by(["shoe", "rank"]).len().join(limits, on="shoe")
@@ -818,17 +814,12 @@ def check_cards(cards: pl.DataFrame, limits: pl.DataFrame, checker: Checker, cou
         cards.join(crowded, on=["shoe", "rank"], how="inner", maintain_order="left")
         .with_columns(pl.int_range(1, pl.len() + 1).over(["shoe", "rank"]).alias("_nth"))
         .filter(pl.col("_nth") == 4 * pl.col("decks") + 1)
+        .with_columns(pl.col("canon").str.slice(0, 1).alias("_rank"), (4 * pl.col("decks")).alias("_limit"))
     )
     checker.add_rows(
         over,
         "too_many_cards",
-        pl.format(
-            "card {} is one too many of rank {}: a {}-deck shoe holds {} of each rank",
-            pl.col("canon"),
-            pl.col("canon").str.slice(0, 1),
-            pl.col("decks"),
-            4 * pl.col("decks"),
-        ),
+        "card {canon} is one too many of rank {_rank}: a {decks}-deck shoe holds {_limit} of each rank",
         coup,
     )
 
@@ -842,35 +833,34 @@ def check_sequence(frame: pl.DataFrame, column: str, checker: Checker) -> None:
     number = pl.col(column)
     rows = frame.select("shoe", "line", column).filter(number.is_not_null())
     rows = rows.with_columns(
-        number.shift(1).alias("_prev"), (pl.col("shoe") == pl.col("shoe").shift(1)).fill_null(False).alias("_same")
-    )
+        number.alias("_n"),
+        number.shift(1).alias("_prev"),
+        (pl.col("shoe") == pl.col("shoe").shift(1)).fill_null(False).alias("_same"),
+    ).with_columns((pl.col("_prev") + 1).alias("_from"), (number - 1).alias("_to"))
     same, prev = pl.col("_same"), pl.col("_prev")
     checker.add_rows(
         rows.filter(same & (number == prev)),
         f"duplicate_{column}",
-        pl.format(f"duplicate {column} {{}}: each {column} appears once in a shoe", number),
+        f"duplicate {column} {{_n}}: each {column} appears once in a shoe",
     )
     checker.add_rows(
         rows.filter(~same & (number > 1)),
         f"missing_{column}",
-        pl.format(f"missing {column}(s) 1 to {{}}: the {column}s of a shoe count from 1", number - 1),
+        f"missing {column}(s) 1 to {{_to}}: the {column}s of a shoe count from 1",
     )
     checker.add_rows(
         rows.filter(same & (number - prev > 1)),
         f"missing_{column}",
-        pl.format(f"missing {column}(s) {{}} to {{}}: the {column}s of a shoe are consecutive", prev + 1, number - 1),
+        f"missing {column}(s) {{_from}} to {{_to}}: the {column}s of a shoe are consecutive",
     )
 
 
 def as_int(frame: pl.DataFrame, column: str, checker: Checker) -> pl.DataFrame:
     """``column`` as integers; a value that is not one is a problem (and becomes null)."""
     text = pl.col(column).cast(pl.String).str.strip_chars()
-    out = frame.with_columns(text.cast(pl.Int64, strict=False).alias("_int"))
-    checker.add_rows(
-        out.filter(pl.col("_int").is_null()),
-        "bad_value",
-        pl.format(f"{column} '{{}}' is not an integer", pl.col(column).cast(pl.String).fill_null("")),
-    )
+    out = frame.with_columns(text.cast(pl.Int64, strict=False).alias("_int"), text.fill_null("").alias("_text"))
+    checker.add_rows(out.filter(pl.col("_int").is_null()), "bad_value", f"{column} '{{_text}}' is not an integer")
+    out = out.drop("_text")
     return out.with_columns(pl.col("_int").alias(column)).drop("_int")
 
 
@@ -883,7 +873,7 @@ def check_winners(recorded: pl.DataFrame, coups: pl.DataFrame, checker: Checker)
     checker.add_rows(
         given.filter(pl.col("_norm").is_null()),
         "bad_value",
-        pl.format("unknown winner '{}': expected B, P, T or banker, player, tie", pl.col("winner")),
+        "unknown winner '{winner}': expected B, P, T or banker, player, tie",
         "coup",
     )
     both = given.filter(pl.col("_norm").is_not_null()).join(
@@ -893,16 +883,13 @@ def check_winners(recorded: pl.DataFrame, coups: pl.DataFrame, checker: Checker)
         on=["shoe", "coup"],
         how="inner",
     )
+    wrong = both.filter(pl.col("_norm") != pl.col("_cards")).with_columns(
+        pl.when(pl.col("_cards") == "tie").then(pl.lit("a tie")).otherwise(pl.col("_cards") + " wins").alias("_says")
+    )
     checker.add_rows(
-        both.filter(pl.col("_norm") != pl.col("_cards")),
+        wrong,
         "winner_mismatch",
-        pl.format(
-            "the record says {} won, but the cards give Player {} and Banker {}: {}",
-            pl.col("_norm"),
-            pl.col("player_total"),
-            pl.col("banker_total"),
-            pl.when(pl.col("_cards") == "tie").then(pl.lit("a tie")).otherwise(pl.col("_cards") + " wins"),
-        ),
+        "the record says {_norm} won, but the cards give Player {player_total} and Banker {banker_total}: {_says}",
         "coup",
     )
 
@@ -937,18 +924,20 @@ def check_bets(bets: pl.DataFrame, coups: pl.DataFrame, known: Sequence[str], ch
         pl.col("shoe").cast(pl.String),
         pl.col("amount").cast(pl.String),
         pl.col("coup").cast(pl.String).str.strip_chars().cast(pl.Int64, strict=False),
+        pl.col("bet").fill_null("").alias("_bet"),
+        pl.col("amount").cast(pl.String).fill_null("").alias("_amount"),
     )
     checker.add_rows(
         frame.filter(pl.col("bet").is_null() | ~pl.col("bet").is_in(list(known))),
         "bad_bet",
-        pl.format(f"unknown bet '{{}}'; known bets: {', '.join(known)}", pl.col("bet").fill_null("")),
+        f"unknown bet '{{_bet}}'; known bets: {', '.join(known)}",
         "coup",
     )
     amount = pl.col("amount").str.strip_chars().cast(pl.Float64, strict=False)
     checker.add_rows(
         frame.filter(amount.is_null() | ~amount.is_finite() | (amount <= 0)),
         "bad_bet",
-        pl.format("bet amount '{}' is not a positive number", pl.col("amount").fill_null("")),
+        "bet amount '{_amount}' is not a positive number",
         "coup",
     )
     checker.add_rows(
