@@ -44,7 +44,8 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import Any
 
 import numba
 import numpy as np
@@ -491,18 +492,20 @@ def resolve_banque(
     }
 
 
-def _payoffs(out: dict[str, np.ndarray], commission: float) -> pl.DataFrame:
+def _payoffs(out: dict[str, np.ndarray], commission: float) -> dict[str, np.ndarray]:
+    """The coups' columns plus every side's payoff (numpy only: safe in forked workers)."""
     rr, lr = out["right_result"], out["left_result"]
     banker = np.where(rr > 0, 1 - commission, np.where(rr < 0, -1.0, 0.0)) + np.where(
         lr > 0, 1 - commission, np.where(lr < 0, -1.0, 0.0)
     )
     cheval = np.where((rr < 0) & (lr < 0), 1.0, np.where((rr > 0) & (lr > 0), -1.0, 0.0))
-    return pl.DataFrame(out).with_columns(
-        pl.Series("right_payoff", -rr.astype(float)),
-        pl.Series("left_payoff", -lr.astype(float)),
-        pl.Series("banker_payoff", banker),
-        pl.Series("a_cheval_payoff", cheval),
-    )
+    return {
+        **out,
+        "right_payoff": -rr.astype(float),
+        "left_payoff": -lr.astype(float),
+        "banker_payoff": banker,
+        "a_cheval_payoff": cheval,
+    }
 
 
 def simulate_coups(
@@ -523,7 +526,36 @@ def simulate_coups(
     gen = _rng(rng)
     cards = _sample_without_replacement(np.array(comp.by_value), int(n), 9, gen, replacement)
     out = resolve_banque(cards, _player(right, "right"), _player(left, "left"), banker.draw, gen.random((int(n), 3)))
-    return _payoffs(out, float(_probability(commission, "commission")))
+    return pl.DataFrame(_payoffs(out, float(_probability(commission, "commission"))))
+
+
+def _banque_shoe_block(
+    block: Any, decks: int, right: np.ndarray, left: np.ndarray, banker: np.ndarray, min_cards: int, commission: float
+) -> dict[str, np.ndarray]:
+    """One block of :func:`simulate_shoes` (module level, so worker processes can run it; no polars in there)."""
+    from toolkit.dealing import shuffled_shoes
+
+    gen = block.rng()
+    values = np.array(RANK_VALUES, dtype=np.int64)
+    shoes = values[shuffled_shoes(block.n_shoes, decks, gen)]
+    n, length = shoes.shape
+    padded = np.concatenate([shoes, np.zeros((n, 9), dtype=shoes.dtype)], axis=1)
+    pos = np.zeros(n, dtype=np.int64)
+    coup = np.zeros(n, dtype=np.int64)
+    frames = []
+    while True:
+        active = np.flatnonzero(length - pos >= min_cards)
+        if len(active) == 0:
+            break
+        cards = padded[active[:, None], pos[active, None] + np.arange(9)]
+        out = resolve_banque(cards, right, left, banker, gen.random((len(active), 3)))
+        out["shoe"] = active + block.first_shoe
+        out["coup"] = coup[active].copy()
+        out["cards_left"] = length - pos[active]
+        frames.append(_payoffs(out, commission))
+        pos[active] += out["cards_used"]
+        coup[active] += 1
+    return {k: np.concatenate([f[k] for f in frames]) for k in frames[0]}
 
 
 def simulate_shoes(
@@ -537,47 +569,40 @@ def simulate_shoes(
     commission: object = 0,
     min_cards: int = 9,
     block_size: int = 1000,
+    workers: int | None = 1,
+    progress: bool = False,
 ) -> pl.DataFrame:
     """Deal whole banque shoes, one row per coup (``shoe``, ``coup``, ``cards_left``, totals, results, payoffs).
 
     A coup is dealt while at least ``min_cards`` cards are left (default nine,
     the most a coup can use; the seeds give no rule for banque).  Blocks of
     ``block_size`` shoes draw from children of ``SeedSequence(rng)``, so the
-    result depends on the seed and the block size only.
+    result depends on the seed and the block size only, not on ``workers``.
     """
-    from toolkit.dealing import shuffled_shoes
-    from toolkit.parallel import block_plan
+    from toolkit.parallel import block_plan, map_blocks
 
+    if isinstance(n_shoes, bool) or not isinstance(n_shoes, (int, np.integer)) or n_shoes < 1:
+        raise ValueError(f"number of shoes must be a positive integer, got {n_shoes!r}")
     if isinstance(min_cards, bool) or not isinstance(min_cards, (int, np.integer)) or min_cards < 9:
         raise ValueError(
             f"min_cards must be an integer of at least 9 (a banque coup may use nine cards), got {min_cards!r}"
         )
+    if not isinstance(banker, BanqueBanker):
+        raise TypeError(f"banker must be a BanqueBanker, not {type(banker).__name__}")
     if isinstance(rng, np.random.Generator):
         rng = int(rng.integers(0, 2**63))
-    c = float(_probability(commission, "commission"))
-    values = np.array(RANK_VALUES, dtype=np.int64)
-    pr, pl_ = _player(right, "right"), _player(left, "left")
-    frames = []
-    for block in block_plan(n_shoes, block_size, rng):  # type: ignore[arg-type]
-        gen = block.rng()
-        shoes = values[shuffled_shoes(block.n_shoes, decks, gen)]
-        n, length = shoes.shape
-        padded = np.concatenate([shoes, np.zeros((n, 9), dtype=shoes.dtype)], axis=1)
-        pos = np.zeros(n, dtype=np.int64)
-        coup = np.zeros(n, dtype=np.int64)
-        while True:
-            active = np.flatnonzero(length - pos >= min_cards)
-            if len(active) == 0:
-                break
-            cards = padded[active[:, None], pos[active, None] + np.arange(9)]
-            out = resolve_banque(cards, pr, pl_, banker.draw, gen.random((len(active), 3)))
-            out["shoe"] = active + block.first_shoe
-            out["coup"] = coup[active].copy()
-            out["cards_left"] = length - pos[active]
-            frames.append(_payoffs(out, c))
-            pos[active] += out["cards_used"]
-            coup[active] += 1
-    frame = pl.concat(frames)
+    work = partial(
+        _banque_shoe_block,
+        decks=decks,
+        right=_player(right, "right"),
+        left=_player(left, "left"),
+        banker=np.asarray(banker.draw),
+        min_cards=int(min_cards),
+        commission=float(_probability(commission, "commission")),
+    )
+    blocks = block_plan(int(n_shoes), block_size, rng)  # type: ignore[arg-type]
+    parts = list(map_blocks(work, blocks, workers=workers, progress=progress, description="banque shoes"))
+    frame = pl.DataFrame({k: np.concatenate([p[k] for p in parts]) for k in parts[0]})
     return frame.sort("shoe", "coup").select("shoe", "coup", "cards_left", pl.exclude("shoe", "coup", "cards_left"))
 
 

@@ -88,6 +88,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -933,7 +934,10 @@ def resolve_coups(
     }
 
 
-def _payoffs(out: dict[str, np.ndarray], commission: Fraction, false_draw: str, penalty: Fraction) -> pl.DataFrame:
+def _payoffs(
+    out: dict[str, np.ndarray], commission: Fraction, false_draw: str, penalty: Fraction
+) -> dict[str, np.ndarray]:
+    """The coups' columns plus ``void`` and both sides' payoffs (numpy only: safe in forked workers)."""
     result = out["result"]
     c = float(commission)
     banker = np.where(result > 0, 1 - c, np.where(result < 0, -1.0, 0.0))
@@ -943,10 +947,7 @@ def _payoffs(out: dict[str, np.ndarray], commission: Fraction, false_draw: str, 
     player = np.where(void, 0.0, player)
     if false_draw == "penalty":
         player = player - float(penalty) * out["false_draw"]
-    frame = pl.DataFrame(dict(out))
-    return frame.with_columns(
-        pl.Series("void", void), pl.Series("banker_payoff", banker), pl.Series("player_payoff", player)
-    )
+    return {**out, "void": void, "banker_payoff": banker, "player_payoff": player}
 
 
 def _rng(rng: object) -> np.random.Generator:
@@ -997,7 +998,7 @@ def simulate_coups(
     cards = _sample_without_replacement(np.array(comp.by_value), int(n), 6, gen, replacement)
     u = gen.random((int(n), 2))
     out = resolve_coups(cards, player.array(), banker.array(), u[:, 0], u[:, 1])
-    return _payoffs(out, _probability(commission, "commission"), false_draw, as_fraction(penalty))
+    return pl.DataFrame(_payoffs(out, _probability(commission, "commission"), false_draw, as_fraction(penalty)))
 
 
 def _shoe_block(
@@ -1026,6 +1027,27 @@ def _shoe_block(
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
+def _chemin_shoe_block(
+    block: Any,
+    decks: int,
+    player: np.ndarray,
+    banker: np.ndarray,
+    min_cards: int,
+    commission: Fraction,
+    false_draw: str,
+    penalty: Fraction,
+) -> dict[str, np.ndarray]:
+    """One block of :func:`simulate_shoes` (module level, so worker processes can run it; no polars in there)."""
+    from toolkit.dealing import shuffled_shoes
+
+    gen = block.rng()
+    values = np.array(RANK_VALUES, dtype=np.int8)
+    shoes = values[shuffled_shoes(block.n_shoes, decks, gen)]
+    out = _shoe_block(shoes, gen, player, banker, min_cards)
+    out["shoe"] = out["shoe"] + block.first_shoe
+    return _payoffs(out, commission, false_draw, penalty)
+
+
 def simulate_shoes(
     n_shoes: int,
     player: PlayerStrategy,
@@ -1038,6 +1060,8 @@ def simulate_shoes(
     penalty: object = 1,
     min_cards: int = 7,
     block_size: int = 1000,
+    workers: int | None = 1,
+    progress: bool = False,
 ) -> pl.DataFrame:
     """Deal whole chemin de fer shoes and play every coup with the given strategies.
 
@@ -1046,30 +1070,35 @@ def simulate_shoes(
     constitute a valid deal, there must be not less than seven cards").  Shoes
     come in blocks of ``block_size``, block ``b`` drawing from child ``b`` of
     ``SeedSequence(rng)`` (a Generator is first turned into a seed), so the
-    result depends on the seed and the block size only.
+    result depends on the seed and the block size only, not on ``workers``
+    (local processes, :func:`toolkit.parallel.map_blocks`).
 
     Returns one row per coup: ``shoe``, ``coup``, ``cards_left`` before it,
     the totals, draws, false draws and both sides' payoffs.
     """
-    from toolkit.dealing import shuffled_shoes
-    from toolkit.parallel import block_plan
+    from toolkit.parallel import block_plan, map_blocks
 
+    if isinstance(n_shoes, bool) or not isinstance(n_shoes, (int, np.integer)) or n_shoes < 1:
+        raise ValueError(f"number of shoes must be a positive integer, got {n_shoes!r}")
     if false_draw not in FALSE_DRAW_RULES:
         raise ValueError(f"false_draw must be one of {', '.join(FALSE_DRAW_RULES)}, got {false_draw!r}")
     if isinstance(min_cards, bool) or not isinstance(min_cards, (int, np.integer)) or min_cards < 6:
         raise ValueError(f"min_cards must be an integer of at least 6 (a coup may use six cards), got {min_cards!r}")
     if isinstance(rng, np.random.Generator):
         rng = int(rng.integers(0, 2**63))
-    values = np.array(RANK_VALUES, dtype=np.int8)
-    p_arr, b_arr = player.array(), banker.array()
-    frames = []
-    for block in block_plan(n_shoes, block_size, rng):  # type: ignore[arg-type]
-        gen = block.rng()
-        shoes = values[shuffled_shoes(block.n_shoes, decks, gen)]
-        out = _shoe_block(shoes, gen, p_arr, b_arr, int(min_cards))
-        out["shoe"] = out["shoe"] + block.first_shoe
-        frames.append(_payoffs(out, _probability(commission, "commission"), false_draw, as_fraction(penalty)))
-    frame = pl.concat(frames) if frames else pl.DataFrame()
+    work = partial(
+        _chemin_shoe_block,
+        decks=decks,
+        player=player.array(),
+        banker=banker.array(),
+        min_cards=int(min_cards),
+        commission=_probability(commission, "commission"),
+        false_draw=false_draw,
+        penalty=as_fraction(penalty),
+    )
+    blocks = block_plan(int(n_shoes), block_size, rng)  # type: ignore[arg-type]
+    parts = list(map_blocks(work, blocks, workers=workers, progress=progress, description="chemin shoes"))
+    frame = pl.DataFrame({k: np.concatenate([p[k] for p in parts]) for k in parts[0]})
     return frame.sort("shoe", "coup").select("shoe", "coup", "cards_left", pl.exclude("shoe", "coup", "cards_left"))
 
 
