@@ -133,7 +133,7 @@ def coup_table(shoe: Composition, replacement: bool = False) -> CoupTable:
     return _coup_table(tuple(shoe.by_value), bool(replacement))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)  # about 1.6 MB each
 def _coup_table(by_value: tuple[int, ...], replacement: bool) -> CoupTable:
     w6, denominator = six_card_weights(by_value, replacement)
     dtype = w6.dtype
