@@ -17,6 +17,7 @@ import pytest
 from toolkit.cli import main
 
 FAST = ("--workers", "1", "--no-progress")
+NO_COUNTS = ("--count-shoes", "0")
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -36,7 +37,9 @@ def _summary_without_timing(folder: Path) -> dict:
 
 def test_thorp_writes_tables_summary_figures_and_report(capsys, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    code, stdout, err = run(capsys, "thorp", "--shoes", "60", "--seed", "3", "--out", str(out), *FAST)
+    code, stdout, err = run(
+        capsys, "thorp", "--shoes", "60", "--seed", "3", "--out", str(out), "--count-shoes", "300", *FAST
+    )
     assert code == 0, err
     assert "60 shoes" in stdout
     assert f"report: {out / 'report.md'}" in stdout
@@ -60,27 +63,30 @@ def test_thorp_writes_tables_summary_figures_and_report(capsys, tmp_path: Path) 
     assert "## Published figures, reproduced" in report
     reproduce = pl.read_csv(out / "reproduce.csv")
     assert reproduce.filter(pl.col("figure") == "house_edge_8d_banker")["status"].item() == "match"
+    dragon7 = reproduce.filter(pl.col("figure") == "dragon7_jacobson_units_per_shoe")
+    assert dragon7["status"].item().startswith(("match", "DIFFERS"))  # computed, not pending
+    assert "300 simulated shoes" in dragon7["status"].item()
 
 
 def test_thorp_resumes_from_its_folder(capsys, tmp_path: Path) -> None:
     base = ("thorp", "--shoes", "40", "--seed", "8", "--out", str(tmp_path))
-    code, _, err = run(capsys, *base, "--no-figures", *FAST)
+    code, _, err = run(capsys, *base, "--no-figures", *NO_COUNTS, *FAST)
     assert code == 0, err
     first = _summary_without_timing(tmp_path)
     # no --seed: the checkpoint's seed is used, nothing is dealt again, the summary is the same
-    code, _, err = run(capsys, "thorp", "--shoes", "40", "--out", str(tmp_path), "--no-figures", *FAST)
+    code, _, err = run(capsys, "thorp", "--shoes", "40", "--out", str(tmp_path), "--no-figures", *NO_COUNTS, *FAST)
     assert code == 0, err
     assert "pass --seed" not in err
     assert _summary_without_timing(tmp_path) == first
     # a different study in the same folder is refused in one line...
-    code, _, err = run(capsys, *base, "--decks", "6", "--no-figures", *FAST)
+    code, _, err = run(capsys, *base, "--decks", "6", "--no-figures", *NO_COUNTS, *FAST)
     assert code == 2
     assert err.startswith("baccarat: error: ")
     assert "different study" in err
     assert "--no-resume" in err
     assert len(err.strip().splitlines()) == 1
     # ...unless asked to start afresh
-    code, _, err = run(capsys, *base, "--decks", "6", "--no-resume", "--no-figures", *FAST)
+    code, _, err = run(capsys, *base, "--decks", "6", "--no-resume", "--no-figures", *NO_COUNTS, *FAST)
     assert code == 0, err
     assert json.loads((tmp_path / "summary.json").read_text())["study"]["dealing"]["decks"] == 6
 
@@ -88,7 +94,7 @@ def test_thorp_resumes_from_its_folder(capsys, tmp_path: Path) -> None:
 def test_thorp_both_observers_records_and_json(capsys, tmp_path: Path) -> None:
     code, stdout, err = run(
         capsys, "thorp", "--shoes", "30", "--seed", "2", "--out", str(tmp_path), "--observer", "both",
-        "--records", "--no-figures", "--format", "json", "--cut-card", "7", "--last-hand", "finish", *FAST,
+        "--records", "--no-figures", "--format", "json", "--cut-card", "7", "--last-hand", "finish", *NO_COUNTS, *FAST,
     )  # fmt: skip
     assert code == 0, err
     payload = json.loads(stdout)
@@ -102,7 +108,7 @@ def test_thorp_both_observers_records_and_json(capsys, tmp_path: Path) -> None:
 
 
 def test_thorp_fresh_seed_is_printed(capsys, tmp_path: Path) -> None:
-    code, _, err = run(capsys, "thorp", "--shoes", "5", "--out", str(tmp_path), "--no-figures", *FAST)
+    code, _, err = run(capsys, "thorp", "--shoes", "5", "--out", str(tmp_path), "--no-figures", *NO_COUNTS, *FAST)
     assert code == 0
     seed = json.loads((tmp_path / "summary.json").read_text())["study"]["seed"]
     assert f"pass --seed {seed} to repeat this run" in err
@@ -117,6 +123,7 @@ def test_thorp_fresh_seed_is_printed(capsys, tmp_path: Path) -> None:
         (("--seed", "-4"), "--seed must be a non-negative integer"),
         (("--observer", "nobody"), "nobody"),
         (("--burn-ace", "5"), "burn_ace must be 1 or 11"),
+        (("--count-shoes", "-1"), "--count-shoes must be 0 (skip) or more"),
     ],
 )
 def test_thorp_bad_options_fail_in_one_line(capsys, tmp_path: Path, args: tuple[str, ...], message: str) -> None:
@@ -129,7 +136,7 @@ def test_thorp_bad_options_fail_in_one_line(capsys, tmp_path: Path, args: tuple[
 
 def test_reproduce_prints_every_published_figure(capsys) -> None:
     code, stdout, err = run(
-        capsys, "reproduce", "--shoes", "300", "--study-shoes", "40", "--format", "json", *FAST
+        capsys, "reproduce", "--shoes", "300", "--study-shoes", "40", "--count-shoes", "2000", "--format", "json", *FAST
     )  # fmt: skip
     assert code == 0, err
     rows = {r["figure"]: r for r in json.loads(stdout)}
@@ -140,8 +147,11 @@ def test_reproduce_prints_every_published_figure(capsys) -> None:
         assert rows[f"jacobson_perfect_{depth}"]["toolkit"].startswith("P(Player EV > 0)")
         assert "300 shoes" in rows[f"jacobson_perfect_{depth}"]["status"]
     assert rows["thorp_1984_last_cards"]["matches"] is not None
-    assert rows["dragon7_jacobson_units_per_shoe"]["status"].startswith("pending")
-    code, stdout, _ = run(capsys, "reproduce", "--shoes", "100", "--study-shoes", "20", *FAST)
+    # the published count results, simulated by toolkit.betting (seeded, so this is deterministic)
+    for figure in ("dragon7_jacobson_units_per_shoe", "panda8_wizard_units_per_shoe", "dragon7_how_bets_per_shoe"):
+        assert rows[figure]["matches"] is True, rows[figure]
+    assert rows["ten_count_jstat_claim"]["status"].startswith("pending")
+    code, stdout, _ = run(capsys, "reproduce", "--shoes", "100", "--study-shoes", "20", *NO_COUNTS, *FAST)
     assert code == 0
     assert "house_edge_8d_banker" in stdout
     assert "match" in stdout

@@ -103,6 +103,9 @@ def thorp(
         False, "--records/--no-records", help="Also write every coup's EVs to OUT/records/part-*.parquet."
     ),
     figures: bool = typer.Option(True, "--figures/--no-figures", help="Draw the PNG figures."),
+    count_shoes: int = typer.Option(
+        10_000, "--count-shoes", help="Shoes simulated for the published count results in the report (0: skip)."
+    ),
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
@@ -112,6 +115,8 @@ def thorp(
 
     if shoes < 1:
         fail(f"--shoes must be at least 1, got {shoes}")
+    if count_shoes < 0:
+        fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
     if workers is not None and workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
     dealing = _dealing(decks, burn, burn_ace, burn_cards, cut_card, last_hand)
@@ -126,7 +131,12 @@ def thorp(
         resume=resume,
         records=out / "records" if records else None,
     )
-    paths = write_outputs(result, out, reproduce=True, figures=figures)
+    counts = None
+    if count_shoes:
+        from toolkit.report import count_providers
+
+        counts = count_providers(count_shoes, seed=study.seed, workers=workers, progress=progress)
+    paths = write_outputs(result, out, reproduce=True, figures=figures, counts=counts)
     claims = result.claims().filter(observer=observers[0])
     words = verdicts(result, observers[0]).select("bet", "thorp_claim")
     table = claims.select(
@@ -150,23 +160,29 @@ def reproduce(
     study_shoes: int = typer.Option(
         2_000, "--study-shoes", help="Shoes for the end-of-shoe study behind the claims (Thorp, Jacobson)."
     ),
+    count_shoes: int = typer.Option(
+        20_000, "--count-shoes", help="Shoes for the published count results (Dragon 7, Panda 8, How; 0: skip)."
+    ),
     seed: int = typer.Option(1, "--seed", "-s", help="Seed of both simulations (fixed, so the table repeats)."),
     workers: int | None = typer.Option(None, "--workers", "-w", help="Local worker processes (default: every core)."),
     progress: bool = PROGRESS,
 ) -> None:
     """Every published figure in data/reference beside the toolkit's value, and whether it matches."""
-    from toolkit.report import reproduce_table
+    from toolkit.report import count_providers, reproduce_table
     from toolkit.study import ThorpStudy, jacobson_setting, run_study
 
     if shoes < 1 or study_shoes < 1:
         fail(f"--shoes and --study-shoes must be at least 1, got {shoes} and {study_shoes}")
+    if count_shoes < 0:
+        fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
     if seed < 0:
         fail(f"--seed must be a non-negative integer, got {seed}")
     if workers is not None and workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
     jacobson = jacobson_setting(shoes, seed=seed, workers=workers, progress=progress)
     result = run_study(ThorpStudy(shoes=study_shoes, seed=seed), workers=workers, progress=progress)
-    table = reproduce_table(result, jacobson)
+    counts = count_providers(count_shoes, seed=seed, workers=workers, progress=progress) if count_shoes else None
+    table = reproduce_table(result, jacobson, counts)
     shown = table.select("figure", "published", "toolkit", "status") if fmt == OutputFormat.table else table
     emit(shown, fmt)
 

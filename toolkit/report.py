@@ -45,6 +45,7 @@ from toolkit.study import REGIONS, StudyResult
 
 __all__ = [
     "BET_GROUPS",
+    "count_providers",
     "markdown_report",
     "reproduce_providers",
     "reproduce_table",
@@ -331,11 +332,74 @@ def reproduce_providers(result: StudyResult | None = None, jacobson: pl.DataFram
     return providers
 
 
-def reproduce_table(result: StudyResult | None = None, jacobson: pl.DataFrame | None = None) -> pl.DataFrame:
-    """Every published figure in ``data/reference`` beside the toolkit's value (see :func:`reproduce_providers`)."""
+#: How many standard errors of the simulation a published count result may be from the toolkit's (about 0.3 %
+#: false alarms per figure; the published figures come from 100 million shoes or an unstated number).
+COUNT_Z = 3.0
+
+
+def count_providers(
+    shoes: int = 20_000, seed: int | None = 1, workers: int | None = 1, progress: bool = False
+) -> dict[str, Any]:
+    """Providers for the published count results (``count_results.csv``), simulated with :mod:`toolkit.betting`.
+
+    Jacobson's Dragon 7 (true count >= +4) and the Panda 8 count (at +11, the
+    threshold the published figure implies; see ``toolkit.counts``) are played
+    through the same ``shoes`` shoes (8 decks, cut card 14); How's unbalanced
+    Dragon 7 count (running count > 0) through shoes with the cut card 16 from
+    the end, as published.  Values are units won per shoe from the exact EV of
+    every bet placed; a figure matches when it lies within ``COUNT_Z`` standard
+    errors (plus half a unit of its last printed digit) of the simulation.
+    The ten-count claim has no number and stays pending.
+    """
+    import numpy as np
+
+    from toolkit.betting import count_strategy, run_strategies
+    from toolkit.dealing import Dealing
+    from toolkit.reference import Reproduced, printed_number, printed_tolerance
+
+    options = {"seed": seed, "workers": workers, "progress": progress}
+    d7, p8 = run_strategies([count_strategy("dragon7"), count_strategy("panda8")], shoes, Dealing(), **options)
+    (how,) = run_strategies([count_strategy("how_dragon7", threshold=1)], shoes, Dealing(cut_card=16), **options)
+    both = d7.totals.ev + p8.totals.ev
+    combined = (float(both.mean()), float(both.std(ddof=1) / np.sqrt(len(both))))
+    estimates = {
+        "dragon7_jacobson_units_per_shoe": (d7.units_per_shoe_ev.value, d7.units_per_shoe_ev.se, 1.0),
+        "panda8_wizard_units_per_shoe": (p8.units_per_shoe_ev.value, p8.units_per_shoe_ev.se, 1.0),
+        "dragon7_panda8_combined_units_per_shoe": (*combined, 1.0),
+        "dragon7_how_units_per_shoe": (how.units_per_shoe_ev.value, how.units_per_shoe_ev.se, 100.0),
+        "dragon7_how_bets_per_shoe": (how.bets_per_shoe.value, how.bets_per_shoe.se, 1.0),
+    }
+
+    def provider(figure: str) -> Any:
+        value, se, scale = estimates[figure]
+
+        def provide(row: dict[str, Any]) -> Reproduced:
+            published = float(printed_number(row["printed"]))
+            allowed = COUNT_Z * se * scale + float(printed_tolerance(row["printed"]))
+            return Reproduced(
+                value * scale,
+                abs(value * scale - published) <= allowed,
+                f"standard error {se * scale:.3g}; {shoes:,} simulated shoes, within {COUNT_Z:g} standard errors",
+            )
+
+        return provide
+
+    return {figure: provider(figure) for figure in estimates}
+
+
+def reproduce_table(
+    result: StudyResult | None = None,
+    jacobson: pl.DataFrame | None = None,
+    counts: dict[str, Any] | None = None,
+) -> pl.DataFrame:
+    """Every published figure in ``data/reference`` beside the toolkit's value.
+
+    ``result`` and ``jacobson`` feed :func:`reproduce_providers`; ``counts``
+    (from :func:`count_providers`) the published count results.
+    """
     from toolkit.reference import compare_published
 
-    return compare_published(providers=reproduce_providers(result, jacobson))
+    return compare_published(providers={**reproduce_providers(result, jacobson), **(counts or {})})
 
 
 # ------------------------------------------------------------------- report
@@ -519,9 +583,13 @@ def write_outputs(
     reproduce: bool = True,
     figures: bool = True,
     jacobson: pl.DataFrame | None = None,
+    counts: dict[str, Any] | None = None,
 ) -> dict[str, Path]:
     """Write the tables (Parquet and CSV, in ``tables/``), ``summary.json``, figures (``figures/``) and ``report.md``.
 
+    With ``reproduce``, also ``reproduce.csv`` (and its table in the report):
+    the published figures, with the study's own rows and ``counts`` (from
+    :func:`count_providers`; without it the count results stay pending).
     Returns the paths written, by name.
     """
     folder = Path(out)
@@ -550,7 +618,7 @@ def write_outputs(
     paths["summary"].write_text(json.dumps(summary(result), indent=2, default=_json_default) + "\n")
     table = None
     if reproduce:
-        table = reproduce_table(result, jacobson)
+        table = reproduce_table(result, jacobson, counts)
         table.write_csv(folder / "reproduce.csv")
         paths["reproduce"] = folder / "reproduce.csv"
     shown: dict[str, str] = {}
