@@ -1,0 +1,178 @@
+"""``baccarat validate`` and ``baccarat replay``: exit codes, located problems in JSON, strict mode, outputs.
+
+Commands run in-process through :func:`toolkit.cli.main` (the console entry point with its error handling).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from sample_shoes import SHOES
+
+from toolkit.cli import main
+from toolkit.records import read_records
+from toolkit.replay import replay
+
+MALFORMED = SHOES / "malformed"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of ``baccarat ARGS`` run in-process."""
+    with pytest.raises(SystemExit) as stop:
+        main(list(args))
+    out, err = capsys.readouterr()
+    code = stop.value.code
+    return (0 if code is None else int(code)), out, err
+
+
+def test_validate_exits_0_when_every_shoe_is_valid(capsys) -> None:
+    files = [str(SHOES / n) for n in ("cards_observed.csv", "cards_complete.parquet", "coups_with_bets.jsonl")]
+    code, out, err = run(capsys, "validate", *files)
+    assert code == 0, out + err
+    assert "4 of 4 shoe(s) valid" in out
+    assert err == ""
+
+
+def test_validate_exits_1_when_some_shoes_are_not(capsys) -> None:
+    code, out, _ = run(capsys, "validate", str(SHOES / "mixed.csv"), str(SHOES / "roads.csv"))
+    assert code == 1
+    assert "mixed.csv:" in out
+    assert "3 of 5 shoe(s) valid" in out
+    assert "20 of 20 shoe(s) valid" in out
+
+
+@pytest.mark.parametrize("name", ["not_text.csv", "empty.csv", "bad_header.csv", "ragged.csv"])
+def test_validate_exits_2_when_a_file_cannot_be_read(capsys, name: str) -> None:
+    code, out, _ = run(capsys, "validate", str(SHOES / "cards_observed.csv"), str(MALFORMED / name))
+    assert code == 2
+    assert "cannot be read" in out
+    code, out, _ = run(capsys, "validate", str(MALFORMED / "missing.csv"))
+    assert code == 2
+    assert "cannot open the file" in out
+
+
+def test_validate_json_lists_each_problem_with_its_location(capsys) -> None:
+    files = [str(MALFORMED / n) for n in ("third_card_forbidden.csv", "winner_mismatch.csv", "unknown_card.csv")]
+    code, out, _ = run(capsys, "validate", "--format", "json", *files)
+    assert code == 1
+    payload = json.loads(out)
+    assert [f["valid"] for f in payload["files"]] == [0, 0, 0]
+    problems = payload["problems"]
+    assert [(Path(p["file"]).name, p["line"], p["shoe"], p["coup"]) for p in problems] == [
+        ("third_card_forbidden.csv", 3, "7", 1),
+        ("winner_mismatch.csv", 3, "A1", 1),
+        ("unknown_card.csv", 5, "1", None),
+    ]
+    assert all({"file", "line", "shoe", "coup", "message"} <= set(p) for p in problems)
+    assert "Player stands on 7" in problems[0]["message"]
+
+
+def test_validate_strict_stops_at_the_first_problem(capsys) -> None:
+    code, out, _ = run(
+        capsys,
+        "validate",
+        "--strict",
+        "--format",
+        "json",
+        str(SHOES / "mixed.csv"),
+        str(MALFORMED / "winner_mismatch.csv"),
+    )
+    assert code == 1
+    problems = json.loads(out)["problems"]
+    assert len(problems) == 1
+    assert problems[0]["shoe"] == "2"
+
+
+def test_validate_header_option_overrides_the_file(capsys) -> None:
+    # the 8-deck record read as one deck: a fifth card of a rank is one too many
+    code, out, _ = run(capsys, "validate", "--header", "decks=1", str(SHOES / "cards_observed.csv"))
+    assert code == 1
+    assert "one too many" in out
+    assert "0 of 4 shoe(s) valid" in out
+    code, _, err = run(capsys, "validate", "--header", "burn", str(SHOES / "cards_observed.csv"))
+    assert code == 2
+    assert err.startswith("baccarat: error: --header takes key=value words")
+
+
+def test_replay_table_json_and_parquet(capsys, tmp_path: Path) -> None:
+    path = SHOES / "cards_observed.csv"
+    expected = replay(read_records(path), shoe=3, systems=["dragon7"], bets=["banker", "dragon7"])
+    code, out, _ = run(
+        capsys, "replay", str(path), "--shoe", "3", "--system", "dragon7", "--bet", "banker", "--bet", "dragon7"
+    )
+    assert code == 0
+    assert "ev_dragon7" in out
+    assert "tc_dragon7" in out
+    code, out, _ = run(
+        capsys,
+        "replay",
+        str(path),
+        "--shoe",
+        "3",
+        "--system",
+        "dragon7",
+        "--bet",
+        "banker",
+        "--bet",
+        "dragon7",
+        "--format",
+        "json",
+    )
+    rows = json.loads(out)
+    assert len(rows) == expected.height
+    assert rows[5]["ev_dragon7"] == expected["ev_dragon7"][5]
+    out_file = tmp_path / "replay.parquet"
+    code, _, _ = run(
+        capsys,
+        "replay",
+        str(path),
+        "--shoe",
+        "3",
+        "--system",
+        "dragon7",
+        "--bet",
+        "banker",
+        "--bet",
+        "dragon7",
+        "--format",
+        "parquet",
+        "--out",
+        str(out_file),
+    )
+    assert code == 0
+    assert pl.read_parquet(out_file).equals(expected)
+    text_file = tmp_path / "replay.txt"
+    assert run(capsys, "replay", str(path), "--shoe", "1", "--out", str(text_file))[0] == 0
+    assert "ev_banker" in text_file.read_text()
+
+
+def test_replay_errors_are_one_line(capsys) -> None:
+    path = str(SHOES / "cards_observed.csv")
+    cases = [
+        (["replay", path, "--shoe", "9"], 2, "no shoe '9'"),
+        (["replay", path, "--shoe", "1", "--format", "parquet"], 2, "--format parquet needs --out"),
+        (["replay", path, "--shoe", "1", "--system", "hilo"], 2, "unknown count system 'hilo'"),
+        (["replay", path, "--shoe", "1", "--bet", "lucky"], 2, "unknown bet 'lucky'"),
+        (["replay", str(SHOES / "roads.csv"), "--shoe", "1"], 2, "outcome-only"),
+        (["replay", str(SHOES / "mixed.csv"), "--shoe", "2"], 1, "shoe 2 was set aside"),
+        (["replay", str(MALFORMED / "not_text.csv"), "--shoe", "1"], 2, "not text"),
+    ]
+    for args, want, words in cases:
+        code, out, err = run(capsys, *args)
+        assert code == want, (args, err)
+        assert words in err
+        assert err.count("\n") == 1
+        assert out == ""
+
+
+def test_replay_matches_the_library_on_a_per_coup_file(capsys) -> None:
+    path = SHOES / "coups_with_bets.jsonl"
+    code, out, _ = run(capsys, "replay", str(path), "--shoe", "2", "--format", "json")
+    assert code == 0
+    rows = json.loads(out)
+    frame = replay(read_records(path), shoe=2)
+    assert np.allclose([r["ev_tie"] for r in rows], frame["ev_tie"].to_numpy(), rtol=0, atol=0)

@@ -1,0 +1,185 @@
+"""Randomness tests: their false-positive rate on simulated shoes, and badly shuffled shoes they catch; the roads.
+
+False-positive checks run each test at level 0.05 on ``REPS`` independent sets of simulated shoes (fair shuffles)
+and fail only when the rejections exceed the 0.999 quantile of Binomial(REPS, 0.05): a false failure rate of at
+most 0.1% per test (less for the conservative discrete tests).  The ``slow`` variant repeats this with 400 sets
+and also checks that the continuous tests' p-values are uniform.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats
+
+from toolkit.randomness import (
+    _quadratic,
+    baseline,
+    bead_plate,
+    big_road,
+    cut_card_test,
+    deck_mixing_test,
+    frequency_test,
+    randomness_tests,
+    repeated_sequences,
+    runs_test,
+    streak_test,
+)
+from toolkit.records import ShoeHeader, records_from_frame, records_from_orders, simulate_records
+
+ALPHA = 0.05
+REPS = 30
+
+
+@pytest.fixture(scope="module")
+def base():
+    return baseline(simulate_records(1, seed=0), 1500, rng=314)
+
+
+def test_the_martingale_statistic_is_pearsons_when_every_coup_has_the_same_odds() -> None:
+    p = np.array([0.4586, 0.4462, 0.0952])
+    p = p / p.sum()
+    n = 500
+    rng = np.random.default_rng(1)
+    observed = rng.multinomial(n, p).astype(float)
+    expected = n * p
+    cov = np.diag(expected) - n * np.outer(p, p)
+    assert _quadratic(observed - expected, cov) == pytest.approx(stats.chisquare(observed, expected).statistic)
+
+
+def _false_positives(base, reps: int, shoes: int, seed: int) -> dict[str, list[float]]:
+    p: dict[str, list[float]] = {}
+    for rep in range(reps):
+        records = simulate_records(shoes, seed=[seed, rep])
+        roads = records.outcomes()
+        results = [
+            frequency_test(records),
+            replace(frequency_test(records, pairs=True), test="pairs"),
+            replace(frequency_test(roads, base=base), test="road frequencies"),
+            runs_test(records, base),
+            streak_test(records, base),
+            cut_card_test(records, base),
+            deck_mixing_test(records, base),
+            repeated_sequences(records)[0],
+            repeated_sequences(records, consecutive=True)[0],
+        ]
+        for r in results:
+            p.setdefault(r.test, []).append(r.p_value)
+    return p
+
+
+def test_every_test_holds_its_false_positive_rate_on_fair_shoes(base) -> None:
+    limit = stats.binom.ppf(0.999, REPS, ALPHA)
+    for name, values in _false_positives(base, REPS, 6, seed=11).items():
+        rejected = int((np.array(values) <= ALPHA).sum())
+        assert rejected <= limit, f"{name}: {rejected} of {REPS} fair record sets rejected at {ALPHA}"
+
+
+@pytest.mark.slow
+def test_false_positive_rates_and_uniform_p_values_over_many_sets(base) -> None:
+    reps = 400
+    limit = stats.binom.ppf(0.999, reps, ALPHA)
+    for name, found in _false_positives(base, reps, 8, seed=12).items():
+        values = np.array(found)
+        assert int((values <= ALPHA).sum()) <= limit, name
+        if name in ("frequencies", "runs", "deck mixing", "road frequencies"):
+            # continuous statistics: p-values uniform (KS at 0.001)
+            assert stats.kstest(values, "uniform").pvalue > 0.001, name
+
+
+# ------------------------------------------------------------------ badly shuffled shoes
+def _stacked_decks(n: int, rng: np.random.Generator) -> np.ndarray:
+    """8 decks, each shuffled on its own, stacked: no card of one deck mixed with another."""
+    deck = np.repeat(np.arange(13), 4)
+    return np.stack([np.concatenate([rng.permutation(deck) for _ in range(8)]) for _ in range(n)]).astype(np.int8)
+
+
+def _riffle(order: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One Gilbert-Shannon-Reeds riffle: cut binomially, drop cards from each half in proportion to its size."""
+    cut = rng.binomial(len(order), 0.5)
+    halves = [list(order[:cut]), list(order[cut:])]
+    out = []
+    while halves[0] or halves[1]:
+        left, right = len(halves[0]), len(halves[1])
+        side = 0 if rng.random() < left / (left + right) else 1
+        out.append(halves[side].pop(0))
+    return np.array(out, dtype=np.int8)
+
+
+def test_stacked_decks_are_caught_in_one_shoe(base) -> None:
+    records = records_from_orders(_stacked_decks(1, np.random.default_rng(8)))
+    result = deck_mixing_test(records, base)
+    assert result.p_value < 1e-4
+    assert result.statistic < 0  # too even
+
+
+def test_a_shoe_remade_from_the_last_with_one_riffle_is_caught(base) -> None:
+    rng = np.random.default_rng(9)
+    first = rng.permutation(np.repeat(np.arange(13), 32)).astype(np.int8)
+    records = records_from_orders(np.stack([first, _riffle(first, rng)]))
+    for consecutive in (False, True):
+        result, matches = repeated_sequences(records, consecutive=consecutive)
+        assert result.p_value < 1e-6
+        assert matches.height == result.statistic
+        assert set(matches["shoe_a"]) == {1}
+        assert set(matches["shoe_b"]) == {2}
+        assert (matches["length"] >= int(result.table["k"][0])).all()
+
+
+def test_shoes_cut_short_are_caught(base) -> None:
+    short = simulate_records(40, ShoeHeader(cut_card=60), seed=10)
+    declared = replace(short, header=ShoeHeader(), headers=tuple(ShoeHeader() for _ in short.headers))
+    assert cut_card_test(declared, base).p_value < 1e-6
+
+
+def test_outcome_roads_that_are_too_choppy_streaky_or_banker_heavy_are_caught(base) -> None:
+    choppy = records_from_frame(pl.DataFrame({"shoe": range(20), "road": ["BP" * 38] * 20}))
+    assert runs_test(choppy, base).p_value < 1e-6
+    streaky = records_from_frame(pl.DataFrame({"shoe": range(20), "road": ["B" * 20 + "P" * 20 + "B" * 20] * 20}))
+    assert streak_test(streaky, base).p_value < 1e-6
+    heavy = records_from_frame(pl.DataFrame({"shoe": range(20), "road": ["BBBPBBBPT" * 9] * 20}))
+    assert frequency_test(heavy, base=base).p_value < 1e-6
+
+
+def test_randomness_tests_report_every_test_that_applies(base) -> None:
+    records = simulate_records(4, seed=21)
+    table = randomness_tests(records, base)
+    assert table["test"].to_list() == [
+        "frequencies",
+        "pair frequencies",
+        "runs",
+        "longest streak",
+        "cut card",
+        "deck mixing",
+        "repeated sequences",
+        "repeated sequences (consecutive shoes)",
+    ]
+    assert table["p_value"].is_between(0, 1).all()
+    roads = randomness_tests(records.outcomes(), base)
+    assert roads.height == 5
+
+
+# ------------------------------------------------------------------ roads
+def test_bead_plate_fills_columns_top_down() -> None:
+    records = records_from_frame(pl.DataFrame({"shoe": ["s"], "road": ["BpPbTBPPPBpb"]}))
+    plate = bead_plate(records, "s")
+    assert plate.select("column", "row").rows() == [(c // 6, c % 6) for c in range(8)]
+    assert plate["label"].to_list() == list("BPTBPPPB")
+    assert plate.filter(pl.col("player_pair"))["coup"].to_list() == [1, 8]
+    assert plate.filter(pl.col("banker_pair"))["coup"].to_list() == [2, 8]
+
+
+def test_big_road_turns_right_at_the_bottom_and_marks_ties() -> None:
+    records = records_from_frame(pl.DataFrame({"shoe": [1], "road": ["TT" + "B" * 8 + "T" + "PP" + "B"]}))
+    road = big_road(records, 1)
+    assert road.select("column", "row").rows()[:8] == [(0, r) for r in range(6)] + [(1, 5), (2, 5)]
+    assert road["ties"].to_list()[0] == 2  # the ties before the first decision sit on the first cell
+    assert road.filter(pl.col("coup") == 10)["ties"].item() == 1
+    # the next streak starts at the top of the column after the previous streak's first column
+    assert road.filter(pl.col("winner") == "player").select("column", "row").rows() == [(1, 0), (1, 1)]
+    assert road.filter(pl.col("coup") == 14).select("column", "row", "streak").rows() == [(2, 0, 3)]
+    with pytest.raises(ValueError, match="no shoe"):
+        big_road(records, 2)
