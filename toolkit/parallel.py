@@ -12,6 +12,7 @@ local worker processes, or on a Dask distributed cluster.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -113,7 +114,8 @@ def map_blocks(
                 bar.update(block.n_shoes)
                 yield result
             return
-        with ProcessPoolExecutor(max_workers=n) as pool:
+        # "spawn": forked children of a process that has used polars (or numba threads) can deadlock
+        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
             # keep at most 2 blocks per worker in flight so memory stays flat
             pending: dict[int, Any] = {}
             next_submit = 0

@@ -31,6 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+import numpy as np
+
 __all__ = ["PUNTO_BANCO", "Rules", "Tableau", "as_fraction"]
 
 #: Column of :attr:`Tableau.banker` used when Player stood (took no third card).
@@ -117,8 +119,8 @@ PUNTO_BANCO = Tableau()
 def as_fraction(x: object) -> Fraction:
     """Exact rational from an int, Fraction, decimal string or float (floats via their shortest repr).
 
-    >>> as_fraction(0.95), as_fraction("1/2")
-    (Fraction(19, 20), Fraction(1, 2))
+    >>> as_fraction(0.95), as_fraction("1/2"), as_fraction(np.float64(0.5))
+    (Fraction(19, 20), Fraction(1, 2), Fraction(1, 2))
     """
     if isinstance(x, Fraction):
         return x
@@ -126,8 +128,10 @@ def as_fraction(x: object) -> Fraction:
         raise TypeError(f"expected a number, got {x!r}")
     if isinstance(x, int):
         return Fraction(x)
-    if isinstance(x, float):
-        return Fraction(repr(x))
+    if isinstance(x, (float, np.floating)):
+        return Fraction(repr(float(x)))
+    if isinstance(x, np.integer):
+        return Fraction(int(x))
     if isinstance(x, str):
         try:
             return Fraction(x.strip())
