@@ -261,7 +261,9 @@ def test_dask_local_cluster_gives_the_same_tally(plain) -> None:
         distributed.Client(cluster) as client,
     ):
         remote = run_study(ThorpStudy(**SMALL), scheduler=client, progress=False)
+        by_address = run_study(ThorpStudy(**SMALL), scheduler=cluster.scheduler_address, progress=False)
     assert remote.tally.equals(plain.tally)
+    assert by_address.tally.equals(plain.tally)
 
 
 def test_memory_stays_flat_as_shoes_grow() -> None:

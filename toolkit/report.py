@@ -411,6 +411,27 @@ def _md_table(frame: pl.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _numbers_table(claims: pl.DataFrame) -> pl.DataFrame:
+    return pl.DataFrame(
+        [
+            {
+                "bet": _label(r["bet"]),
+                "P(edge) per hand": _pct(r["p_positive"], 3),
+                "edges per shoe": f"{r['opportunities_per_shoe']:.3f}",
+                "gain per shoe": f"{r['gain_per_shoe']:.4f}",
+                "edges in last 20 [95 % CI]": f"{_pct(r['share_positive_last_20'], 0)} "
+                f"[{_pct(r['share_positive_last_20_low'], 0)}, {_pct(r['share_positive_last_20_high'], 0)}]",
+                "last 5-20": _pct(r["share_positive_last_5_20"], 0),
+                "beyond 50": _pct(r["share_positive_beyond_50"], 0),
+                "gain in last 20": _pct(r["share_gain_last_20"], 0),
+                "deepest edge": r["deepest_edge"],
+                "rarer than 1e-6 beyond": r["depth_one_in_a_million"],
+            }
+            for r in claims.to_dicts()
+        ]
+    )
+
+
 def markdown_report(
     result: StudyResult,
     reproduce: pl.DataFrame | None = None,
@@ -467,31 +488,27 @@ def markdown_report(
         lines += [f"**{group}**", ""]
         lines += [f"- {row['verdict']}" for row in words.filter(pl.col("group") == group).to_dicts()]
         lines.append("")
-    table = pl.DataFrame(
-        [
-            {
-                "bet": _label(r["bet"]),
-                "P(edge) per hand": _pct(r["p_positive"], 3),
-                "edges per shoe": f"{r['opportunities_per_shoe']:.3f}",
-                "gain per shoe": f"{r['gain_per_shoe']:.4f}",
-                "edges in last 20 [95 % CI]": f"{_pct(r['share_positive_last_20'], 0)} "
-                f"[{_pct(r['share_positive_last_20_low'], 0)}, {_pct(r['share_positive_last_20_high'], 0)}]",
-                "last 5-20": _pct(r["share_positive_last_5_20"], 0),
-                "beyond 50": _pct(r["share_positive_beyond_50"], 0),
-                "gain in last 20": _pct(r["share_gain_last_20"], 0),
-                "deepest edge": r["deepest_edge"],
-                "rarer than 1e-6 beyond": r["depth_one_in_a_million"],
-            }
-            for r in claims.to_dicts()
-        ]
-    )
-    lines += ["## The numbers", "", _md_table(table), ""]
+    lines += ["## The numbers", "", _md_table(_numbers_table(claims)), ""]
     lines.append(
         f"Baseline: {_pct(claims['share_hands_last_20'][0])} of all hands are dealt with 20 or fewer cards unseen, "
         f"{_pct(_complement(claims['share_hands_beyond_50'][0]))} with 50 or fewer. Intervals are 95 % (delta method "
         "over shoes, the independent unit). 'Rarer than 1e-6 beyond' is the depth beyond which edges come in "
-        "fewer than one hand in a million (point estimate: with few shoes it is close to the deepest edge)."
+        "fewer than one hand in a million among all the hands dealt deeper (point estimate: with few shoes it is "
+        "close to the deepest edge)."
     )
+    for observer in study.observers[1:]:
+        other = result.claims().filter(pl.col("observer") == observer)
+        lines += [
+            "",
+            f"### The {observer} observer",
+            "",
+            "A stronger, hypothetical observer who also saw the burned cards: expectations from the cards left in "
+            "the shoe, depths in cards left. Same shoes, same hands.",
+            "",
+            _md_table(_numbers_table(other)),
+            "",
+            f"Baseline: {_pct(other['share_hands_last_20'][0])} of all hands are dealt with 20 or fewer cards left.",
+        ]
     jac = pl.DataFrame(
         [
             {
