@@ -315,7 +315,7 @@ class ThorpStudy:
             "block_size": self.block_size,
             "dealing": dealing,
             "tableau": {"name": tableau.name, "player": tableau.player, "banker": tableau.banker},
-            "bets": {b.name: [str(p) for p in b.payoffs] for b in self.bets},  # type: ignore[union-attr]
+            "bets": {b.name: _digest(b) for b in self.bets},  # type: ignore[union-attr]
             "observers": list(self.observers),
             "jacobson_depths": list(self.jacobson_depths),
         }
@@ -331,6 +331,13 @@ class ThorpStudy:
             jacobson_depths=self.jacobson_depths,
             bet_names=self.bet_names,
         )
+
+
+def _digest(bet: Bet) -> str:
+    """A short fingerprint of a bet's exact pay table."""
+    import hashlib
+
+    return hashlib.sha256(",".join(str(p) for p in bet.payoffs).encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
