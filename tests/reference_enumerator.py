@@ -246,8 +246,10 @@ def _natural(c: Coup, side: str) -> bool:
 
 def banker_pays(commission: Fraction) -> Callable[[Coup], object]:
     """Banker: a win pays 1 less the commission, a tie pushes."""
+
     def pay(c: Coup) -> object:
         return {"banker": 1 - commission, "tie": 0, "player": -1}[_winner(c)]
+
     return pay
 
 

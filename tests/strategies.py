@@ -56,8 +56,13 @@ def _counts(ranks: list[int]) -> tuple[int, ...]:
 
 
 @st.composite
-def small_compositions(draw, min_cards: int = MIN_CARDS, max_cards: int = 20,
-                       ranks: tuple[int, ...] = tuple(range(13)), max_distinct: int = 13) -> tuple[int, ...]:
+def small_compositions(
+    draw,
+    min_cards: int = MIN_CARDS,
+    max_cards: int = 20,
+    ranks: tuple[int, ...] = tuple(range(13)),
+    max_distinct: int = 13,
+) -> tuple[int, ...]:
     """``min_cards``..``max_cards`` cards of exactly k distinct ranks among ``ranks``, 1 <= k <= ``max_distinct``."""
     distinct = draw(st.integers(1, min(max_distinct, len(ranks), max_cards)))
     chosen = draw(st.permutations(ranks))[:distinct]
@@ -112,8 +117,9 @@ def compositions(max_decks: int = 8) -> st.SearchStrategy[tuple[int, ...]]:
     )
 
 
-def rank_batches(elements: st.SearchStrategy | None = None, min_size: int = 1,
-                 max_size: int = 40) -> st.SearchStrategy[np.ndarray]:
+def rank_batches(
+    elements: st.SearchStrategy | None = None, min_size: int = 1, max_size: int = 40
+) -> st.SearchStrategy[np.ndarray]:
     """A ``(B, 13)`` int64 array of compositions."""
     elements = compositions() if elements is None else elements
     return st.lists(elements, min_size=min_size, max_size=max_size).map(lambda rows: np.array(rows, dtype=np.int64))

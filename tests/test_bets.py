@@ -19,8 +19,23 @@ from toolkit.rules import Rules
 
 TOL = 1e-12
 PANEL_NAMES = [
-    "banker", "player", "tie", "tie_9to1", "super6_banker", "ez_banker", "dragon7", "panda8", "player_pair",
-    "banker_pair", "either_pair", "natural8", "natural9", "dragon_bonus_player", "dragon_bonus_banker", "big", "small",
+    "banker",
+    "player",
+    "tie",
+    "tie_9to1",
+    "super6_banker",
+    "ez_banker",
+    "dragon7",
+    "panda8",
+    "player_pair",
+    "banker_pair",
+    "either_pair",
+    "natural8",
+    "natural9",
+    "dragon_bonus_player",
+    "dragon_bonus_banker",
+    "big",
+    "small",
 ]
 
 
@@ -44,8 +59,9 @@ def test_panel_holds_the_named_bets(panel):
 
 def test_pay_tables_match_the_published_rules_on_every_possible_coup(panel, reference_panel):
     index = {o: o.index for o in outcomes()}
-    by_fields = {(o.player_total, o.banker_total, o.player_cards, o.banker_cards, o.player_pair, o.banker_pair): o
-                 for o in index}
+    by_fields = {
+        (o.player_total, o.banker_total, o.player_cards, o.banker_cards, o.player_pair, o.banker_pair): o for o in index
+    }
     coups = possible_coups()
     assert len(coups) == 673
     for bet in panel:
@@ -94,8 +110,9 @@ def test_house_rules_change_banker_and_tie(commission, tie):
     shoe = ref.full_shoe(1)
     ev = panel_expected_values(np.array([shoe]), rules=rules)[0]
     names = [bet.name for bet in standard_bets(rules)]
-    assert ev[names.index("banker")] == pytest.approx(ref.expected_value(ref.banker_pays(commission), shoe, False),
-                                                      abs=TOL)
+    assert ev[names.index("banker")] == pytest.approx(
+        ref.expected_value(ref.banker_pays(commission), shoe, False), abs=TOL
+    )
     assert ev[names.index("tie")] == pytest.approx(ref.expected_value(ref.tie_pays(tie), shoe, False), abs=TOL)
     assert get_bet("banker", rules).payoffs == standard_bets(rules)[0].payoffs
 
@@ -133,7 +150,8 @@ def test_from_expr_and_from_function_equal_the_oracle():
         for bet, pay in ((lucky6_expr, banker_six_pays_12), (pair_expr, player_wins_by_three_cards)):
             assert bet_stats(bet, list(shoe)).exact_expected_value == ref.expected_value(pay, shoe)
             assert expected_values(np.array([shoe]), [bet])[0, 0] == pytest.approx(
-                ref.expected_value(pay, shoe, exact=False), abs=TOL)
+                ref.expected_value(pay, shoe, exact=False), abs=TOL
+            )
 
 
 def test_from_table_first_matching_row_pays():

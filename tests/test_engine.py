@@ -239,6 +239,42 @@ def test_pair_bets_see_ranks_not_values(reference_panel):
         assert row[0] == pytest.approx(expected_value(reference_panel["player_pair"], shoe, exact=False), abs=TOL)
 
 
+# Bets that mix the pair flags with the rest of the coup: the batched path needs the zero-pair odds alpha and
+# beta for them (the panel's pair bets look at the flags only and take a closed form instead).
+def both_pairs_and_tie(c) -> object:
+    return 200 if c.player_pair and c.banker_pair and c.player_total == c.banker_total else -1
+
+
+def player_pair_and_player_wins(c) -> object:
+    return 20 if c.player_pair and c.player_total > c.banker_total else -1
+
+
+def banker_pair_or_three_cards(c) -> object:
+    return 3 if c.banker_pair or c.banker_cards == 3 else -1
+
+
+MIXED_PAIR_BETS = (both_pairs_and_tie, player_pair_and_player_wins, banker_pair_or_three_cards)
+
+
+def mixed_pair_bets():
+    from toolkit.bets import Bet
+
+    return [Bet.from_function(fn.__name__, fn) for fn in MIXED_PAIR_BETS]
+
+
+@given(shoe=st.one_of(SMALL_SHOES, small_compositions(ranks=(9, 10, 11, 12, 0, 4)), partial_shoes(max_decks=2)))
+@settings(max_examples=scaled(30), deadline=None)
+@example(shoe=(0,) * 9 + (3, 3, 2, 2))
+@example(shoe=(1, 0, 0, 0, 0, 1, 0, 0, 0, 2, 2, 1, 1))
+def test_bets_mixing_pairs_and_totals_agree_with_oracle(shoe):
+    bets = mixed_pair_bets()
+    ev = expected_values(np.array([shoe]), bets)[0]
+    for value, bet, fn in zip(ev, bets, MIXED_PAIR_BETS, strict=True):
+        assert value == pytest.approx(expected_value(fn, shoe, exact=False), abs=TOL), bet.name
+        if sum(shoe) <= 20:
+            assert bet_stats(bet, list(shoe)).exact_expected_value == expected_value(fn, shoe), bet.name
+
+
 @given(partial_shoes(max_decks=8))
 @settings(max_examples=scaled(30), deadline=None)
 def test_pair_probabilities_closed_form(shoe):

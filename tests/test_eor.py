@@ -16,6 +16,18 @@ from toolkit.bets import get_bet, standard_bets
 from toolkit.eor import effect_of_removal, eor_matrix
 
 TOL = 1e-12
+
+
+def balance_tolerance(cards: int) -> float:
+    """Float tolerance of ``sum(count * eor)`` for a shoe of ``cards`` cards.
+
+    Each float EV carries a rounding error of a few 1e-15 (payouts up to 40:1, sums of 8,008 terms), and the
+    identity adds ``cards`` such errors: the worst seen over 176 random shoes of 7 to 416 cards was 1.2e-14 per
+    card (3.0e-12 in all, on 8 decks).  Allow 5e-14 per card, and never less than 1e-12.
+    """
+    return max(TOL, 5e-14 * cards)
+
+
 #: A few bets of every kind: commission, tie, pairs (rank-sensitive), a multi-level pay table.
 EXACT_BETS = ("banker", "tie", "player_pair", "either_pair", "dragon_bonus_banker", "big")
 
@@ -44,14 +56,14 @@ def test_float_eor_balances(shoe, by):
     sums = balance(table)
     assert set(sums) == {bet.name for bet in standard_bets()}
     for name, total in sums.items():
-        assert abs(total) < TOL, name
+        assert abs(total) < balance_tolerance(sum(shoe)), name
 
 
 @pytest.mark.parametrize("decks", [1, 8])
 def test_float_eor_balances_on_full_shoes(decks):
     for by in ("value", "rank"):
         for name, total in balance(effect_of_removal(decks, by=by)).items():
-            assert abs(total) < TOL, (name, by)
+            assert abs(total) < balance_tolerance(52 * decks), (name, by)
 
 
 @given(
