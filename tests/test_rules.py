@@ -126,11 +126,6 @@ def test_as_fraction():
         as_fraction("one half")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG toolkit/rules.py as_fraction: np.float64 is a float subclass and goes to Fraction(repr(x)), "
-    "but numpy 2 reprs it as 'np.float64(0.5)'; fix: Fraction(repr(float(x))). Remove this mark once fixed.",
-)
 def test_as_fraction_accepts_numpy_float64():
     # numpy float64 payouts or commissions (e.g. from an array) must work like Python floats
     assert as_fraction(np.float64(0.95)) == Fraction(19, 20)
