@@ -101,12 +101,17 @@ def _check_run(shoes: int, workers: int | None) -> None:
         fail(f"--workers must be at least 1, got {workers}")
 
 
-def _frame_block(block, dealing, compositions: bool, systems: tuple):
-    """Deal one block and return its coup frame (runs in the worker)."""
-    from toolkit.counts import with_counts
+def _deal_block(block, dealing):
+    """Deal one block (runs in the worker; numpy only: polars is not fork-safe in worker processes)."""
     from toolkit.dealing import deal_block, shuffled_shoes
 
-    dealt = deal_block(shuffled_shoes(block.n_shoes, dealing.decks, block.rng()), dealing, block.first_shoe)
+    return deal_block(shuffled_shoes(block.n_shoes, dealing.decks, block.rng()), dealing, block.first_shoe)
+
+
+def _frame(dealt, compositions: bool, systems: tuple):
+    """The coup frame of a dealt block, with count columns (in this process)."""
+    from toolkit.counts import with_counts
+
     frame = dealt.frame(compositions=compositions)
     if systems:
         counted = with_counts(dealt, systems)
@@ -157,11 +162,12 @@ def simulate(
         fail(f"--out: folder {str(out.parent)!r} does not exist")
     s = _seed(seed)
     plan = block_plan(shoes, seed=s)
-    fn = partial(_frame_block, dealing=dealing, compositions=compositions, systems=systems)
+    fn = partial(_deal_block, dealing=dealing)
     writer = None
     rows = 0
     try:
-        for frame in map_blocks(fn, plan, workers, scheduler, progress, "dealing"):
+        for dealt in map_blocks(fn, plan, workers, scheduler, progress, "dealing"):
+            frame = _frame(dealt, compositions, systems)
             table = frame.to_arrow()
             if writer is None:
                 writer = pq.ParquetWriter(out, table.schema)

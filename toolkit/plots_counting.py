@@ -1,0 +1,139 @@
+"""Plots of counts and of what a counter wins (seaborn; every function takes ``ax=None`` and returns the axes).
+
+Plots only draw frames computed by the studies (:mod:`toolkit.counts`,
+:mod:`toolkit.betting`); they never recompute.
+
+* :func:`plot_count_path`: the true (or running) counts through one shoe;
+* :func:`plot_ev_by_count`: the exact expected value before each coup against a count;
+* :func:`plot_count_quality`: R² of the linear count by depth of the shoe;
+* :func:`plot_threshold_sweep`: units won per shoe against the betting threshold;
+* :func:`plot_penetration`: units won per shoe against the cut card position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+__all__ = [
+    "plot_count_path",
+    "plot_count_quality",
+    "plot_ev_by_count",
+    "plot_penetration",
+    "plot_threshold_sweep",
+]
+
+
+def _axes(ax: Axes | None) -> Axes:
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, new = plt.subplots(figsize=(7, 4))
+    return new
+
+
+def _require(frame: pl.DataFrame, columns: Sequence[str], what: str) -> None:
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{what} needs column(s) {', '.join(missing)}; got {', '.join(frame.columns)}")
+
+
+def plot_count_path(
+    frame: pl.DataFrame, systems: Sequence[str], shoe: int | None = None, kind: str = "tc", ax: Axes | None = None
+) -> Axes:
+    """Counts before each coup of one shoe, against the cards seen.
+
+    ``frame`` is a coup frame with ``rc_<name>``/``tc_<name>`` columns
+    (:func:`toolkit.counts.with_counts`); ``kind`` is ``"tc"`` or ``"rc"``;
+    ``shoe`` defaults to the first shoe of the frame.
+    """
+    import seaborn as sns
+
+    if kind not in ("tc", "rc"):
+        raise ValueError(f"kind must be 'tc' (true count) or 'rc' (running count), got {kind!r}")
+    columns = [f"{kind}_{s}" for s in systems]
+    _require(frame, ["shoe", "cards_seen", *columns], "plot_count_path")
+    shoe = frame["shoe"][0] if shoe is None else shoe
+    one = frame.filter(pl.col("shoe") == shoe)
+    if one.is_empty():
+        raise ValueError(f"shoe {shoe} is not in the frame")
+    long = one.select("cards_seen", *columns).unpivot(index="cards_seen", variable_name="system", value_name="count")
+    long = long.with_columns(pl.col("system").str.slice(len(kind) + 1))
+    ax = _axes(ax)
+    sns.lineplot(data=long.to_pandas(), x="cards_seen", y="count", hue="system", drawstyle="steps-post", ax=ax)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("cards seen before the coup")
+    ax.set_ylabel("true count" if kind == "tc" else "running count")
+    ax.set_title(f"Counts through shoe {shoe}")
+    return ax
+
+
+def plot_ev_by_count(
+    frame: pl.DataFrame, count: str, ev: str, ax: Axes | None = None, hue: str | None = None, alpha: float = 0.2
+) -> Axes:
+    """Scatter of the exact expected value before each coup (column ``ev``) against a count column."""
+    import seaborn as sns
+
+    _require(frame, [count, ev] + ([hue] if hue else []), "plot_ev_by_count")
+    ax = _axes(ax)
+    sns.scatterplot(data=frame.to_pandas(), x=count, y=ev, hue=hue, s=6, alpha=alpha, linewidth=0, ax=ax)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel(count)
+    ax.set_ylabel(f"{ev} (exact, before the coup)")
+    return ax
+
+
+def plot_count_quality(quality: pl.DataFrame, ax: Axes | None = None) -> Axes:
+    """R² of the exact EV on the count, by cards left in the shoe (:func:`toolkit.counts.count_quality`)."""
+    import seaborn as sns
+
+    _require(quality, ["system", "depth", "cards_left_from", "r2"], "plot_count_quality")
+    by_depth = quality.filter(pl.col("depth") != "all").sort("cards_left_from")
+    ax = _axes(ax)
+    sns.lineplot(data=by_depth.to_pandas(), x="cards_left_from", y="r2", hue="system", marker="o", ax=ax)
+    ax.set_xlabel("cards left in the shoe (bucket start)")
+    ax.set_ylabel("R² of exact EV on the count")
+    ax.set_ylim(0, 1.02)
+    ax.invert_xaxis()
+    return ax
+
+
+def _sweep(frame: pl.DataFrame, x: str, ax: Axes | None, hue: str | None, expected: bool) -> Axes:
+    import seaborn as sns
+
+    y = "units_per_shoe_ev" if expected else "units_per_shoe"
+    _require(frame, [x, y, f"{y}_low", f"{y}_high"], "the sweep plot")
+    ax = _axes(ax)
+    data = frame.sort(x).to_pandas()
+    sns.lineplot(data=data, x=x, y=y, hue=hue, marker="o", ax=ax)
+    groups = [data] if hue is None else [g for _, g in data.groupby(hue)]
+    for g in groups:
+        ax.fill_between(g[x], g[f"{y}_low"], g[f"{y}_high"], alpha=0.2)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_ylabel("units won per shoe" + (" (exact EV of the bets)" if expected else " (realised)"))
+    return ax
+
+
+def plot_threshold_sweep(
+    sweep: pl.DataFrame, ax: Axes | None = None, hue: str | None = None, expected: bool = True
+) -> Axes:
+    """Units won per shoe (with its confidence band) against the threshold (:func:`toolkit.betting.threshold_sweep`)."""
+    ax = _sweep(sweep, "threshold", ax, hue, expected)
+    ax.set_xlabel("betting threshold (count at least)")
+    return ax
+
+
+def plot_penetration(
+    sweep: pl.DataFrame, ax: Axes | None = None, hue: str | None = "strategy", expected: bool = True
+) -> Axes:
+    """Units won per shoe against the cut card position (:func:`toolkit.betting.penetration_sweep`)."""
+    ax = _sweep(sweep, "cut_card", ax, hue, expected)
+    ax.set_xlabel("cut card (cards from the end of the shoe)")
+    ax.invert_xaxis()
+    return ax
