@@ -154,6 +154,11 @@ def test_from_expr_and_from_function_equal_the_oracle():
             )
 
 
+def test_numpy_payouts_are_accepted():
+    bet = Bet.from_function("half_on_banker", lambda o: np.float64(0.5) if o.winner == "banker" else np.int64(-1))
+    assert set(bet.payoffs) == {Fraction(1, 2), Fraction(-1)}
+
+
 def test_from_table_first_matching_row_pays():
     bet = Bet.from_table(
         "banker_by_total",
