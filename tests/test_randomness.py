@@ -47,7 +47,9 @@ def test_the_martingale_statistic_is_pearsons_when_every_coup_has_the_same_odds(
     observed = rng.multinomial(n, p).astype(float)
     expected = n * p
     cov = np.diag(expected) - n * np.outer(p, p)
-    assert _quadratic(observed - expected, cov) == pytest.approx(stats.chisquare(observed, expected).statistic)
+    statistic, df = _quadratic(observed - expected, cov)
+    assert statistic == pytest.approx(stats.chisquare(observed, expected).statistic)
+    assert df == 2
 
 
 def _false_positives(base, reps: int, shoes: int, seed: int) -> dict[str, list[float]]:
@@ -158,6 +160,7 @@ def test_randomness_tests_report_every_test_that_applies(base) -> None:
         "repeated sequences (consecutive shoes)",
     ]
     assert table["p_value"].is_between(0, 1).all()
+    assert table.filter(pl.col("test").str.contains("frequencies"))["df"].to_list() == [2, 2]
     roads = randomness_tests(records.outcomes(), base)
     assert roads.height == 5
 

@@ -11,8 +11,10 @@ test here compares the record with what the same rules give:
   sum of the coups' multinomial covariances, so ``D' V^+ D`` is chi-square with
   ``K - 1`` degrees of freedom (it equals Pearson's statistic,
   :func:`scipy.stats.chisquare`, when every coup has the same probabilities).
-  For an outcome-only record, the per-shoe counts are compared with their mean
-  and covariance over a baseline of simulated shoes.
+  The pair marks are two correlated Bernoulli counts, 2 degrees of freedom.
+  For an outcome-only record, each shoe's counts less its number of coups times
+  the baseline's proportions are compared with their mean and covariance over a
+  baseline of simulated shoes (``K - 1`` degrees of freedom again).
 * :func:`runs_test` and :func:`streak_test`: the Wald-Wolfowitz runs statistic
   of each shoe's Banker/Player sequence (ties left out), and its longest
   streak, against their distribution over the baseline.
@@ -68,7 +70,7 @@ __all__ = [
 ]
 
 _WINNERS = ("banker", "player", "tie")
-_PAIRS = ("no pair", "player pair only", "banker pair only", "both pairs")
+_PAIRS = ("player pair", "banker pair")
 
 
 @dataclass(frozen=True)
@@ -147,25 +149,26 @@ def _probability_bets() -> tuple[Bet, ...]:
         _indicator("p_banker", lambda o: o.winner == "banker"),
         _indicator("p_player", lambda o: o.winner == "player"),
         _indicator("p_tie", lambda o: o.winner == "tie"),
-        _indicator("p_no_pair", lambda o: not o.player_pair and not o.banker_pair),
-        _indicator("p_player_pair_only", lambda o: o.player_pair and not o.banker_pair),
-        _indicator("p_banker_pair_only", lambda o: o.banker_pair and not o.player_pair),
+        _indicator("p_player_pair", lambda o: o.player_pair),
+        _indicator("p_banker_pair", lambda o: o.banker_pair),
         _indicator("p_both_pairs", lambda o: o.player_pair and o.banker_pair),
     )
 
 
 def _categories(coups: pl.DataFrame, pairs: bool) -> np.ndarray:
-    """One-hot ``(coups, K)`` outcome categories (winners, or pair states)."""
+    """``(coups, K)`` indicators: the winner (one-hot), or the two pair marks."""
     if pairs:
-        state = coups["player_pair"].cast(pl.Int8).to_numpy() + 2 * coups["banker_pair"].cast(pl.Int8).to_numpy()
-        order = np.array([0, 1, 2, 3])  # none, player only, banker only, both
-        return (state[:, None] == order[None, :]).astype(np.float64)
+        return coups.select(pl.col("player_pair", "banker_pair").cast(pl.Float64)).to_numpy()
     winners = coups["winner"].to_numpy()
     return (winners[:, None] == np.array(_WINNERS)[None, :]).astype(np.float64)
 
 
-def _quadratic(d: np.ndarray, cov: np.ndarray) -> float:
-    return float(d @ np.linalg.pinv(cov, rcond=1e-10, hermitian=True) @ d)
+def _quadratic(d: np.ndarray, cov: np.ndarray) -> tuple[float, int]:
+    """``d' cov^+ d`` and the rank of ``cov`` (eigenvalues below 1e-10 of the largest count as zero)."""
+    w, v = np.linalg.eigh(cov)
+    keep = w > 1e-10 * max(float(w.max()), 0.0)
+    z = v[:, keep].T @ d
+    return float(np.sum(z * z / w[keep])), int(keep.sum())
 
 
 def frequency_test(
@@ -182,39 +185,49 @@ def frequency_test(
         The record (card level: exact per-coup probabilities; outcome only: a
         baseline calibrates the test).
     pairs
-        Test the pair marks (none, Player only, Banker only, both) instead of
-        the winners.
+        Test the two pair marks (Player pair, Banker pair) instead of the winners.
     base, rng
         The baseline for an outcome-only record (default: simulated with ``rng``).
     """
     labels = _PAIRS if pairs else _WINNERS
     observed_cat = _categories(records.coups, pairs)
     observed = observed_cat.sum(axis=0)
-    k = len(labels)
     if records.dealt is not None:
         probs = expected_values(records.dealt.unseen, _probability_bets(), records.header.rules().tableau)
-        p = probs[:, 3:7] if pairs else probs[:, 0:3]
-        p = p / p.sum(axis=1, keepdims=True)
-        expected = p.sum(axis=0)
-        cov = np.diag(expected) - p.T @ p
+        if pairs:  # two Bernoulli marks per coup, correlated through P(both)
+            p = probs[:, 3:5]
+            expected = p.sum(axis=0)
+            both = probs[:, 5].sum()
+            cov = np.diag(expected) - p.T @ p
+            cov[0, 1] += both
+            cov[1, 0] += both
+        else:  # one multinomial draw per coup
+            p = probs[:, 0:3] / probs[:, 0:3].sum(axis=1, keepdims=True)
+            expected = p.sum(axis=0)
+            cov = np.diag(expected) - p.T @ p
         method = "exact per-coup probabilities"
     else:
+        # per shoe, the counts less the baseline's proportions times the shoe's coups: conditioning on the
+        # number of coups leaves K - 1 free dimensions, and shoes are independent
         base = _baseline(records, base, rng)
-        per_shoe = _per_shoe_counts(base.coups, pairs)
+        reference = _per_shoe_counts(base.coups, pairs)
+        share = reference.sum(axis=0) / reference.sum()
+        ref_dev = reference - reference.sum(axis=1, keepdims=True) * share
+        own = _per_shoe_counts(records.coups, pairs)
         n = records.n_shoes
-        expected = n * per_shoe.mean(axis=0)
-        cov = n * np.cov(per_shoe, rowvar=False)
+        expected = own.sum(axis=1).sum() * share + n * ref_dev.mean(axis=0)
+        cov = n * np.cov(ref_dev, rowvar=False)
         method = f"baseline of {base.n_shoes} simulated shoes"
     d = observed - expected
-    statistic = _quadratic(d, cov)
-    p_value = float(stats.chi2.sf(statistic, k - 1))
+    statistic, df = _quadratic(d, cov)
+    p_value = float(stats.chi2.sf(statistic, df))
     table = pl.DataFrame({"outcome": list(labels), "observed": observed, "expected": expected})
     detail = ", ".join(f"{lab} {o:.0f}/{e:.1f}" for lab, o, e in zip(labels, observed, expected, strict=True))
     return TestResult(
         "pair frequencies" if pairs else "frequencies",
         statistic,
         p_value,
-        k - 1,
+        df,
         records.n_shoes,
         f"observed/expected: {detail} ({method})",
         table,

@@ -589,7 +589,7 @@ def _rebuild_rows(
             )
             checker.add(lines[result.err_index[s]], order[s], int(result.err_coup[s]) or None, code, message)
     rebuilt = rows.with_columns(
-        pl.Series("role", slot_roles(result.card_slot), dtype=pl.String),
+        slot_roles(result.card_slot),
         pl.Series("coup", result.card_coup, dtype=pl.Int64),
     ).with_columns(pl.when(pl.col("coup") > 0).then(pl.col("coup")).alias("coup"))
     return result, rebuilt

@@ -55,7 +55,7 @@ ROLES: tuple[str, ...] = ("burn", "player", "banker", "undealt")
 ROLE_CODE = {name: i for i, name in enumerate(ROLES)}
 #: Where the kernel put each card: the six hand slots of :data:`toolkit.dealing.SLOTS`, then these.
 SLOT_EXPOSED, SLOT_FACE_DOWN, SLOT_UNDEALT = 6, 7, 8
-_SLOT_ROLE = np.array(["player"] * 3 + ["banker"] * 3 + ["burn", "burn", "undealt"], dtype=object)
+_SLOT_ROLE = ["player"] * 3 + ["banker"] * 3 + ["burn", "burn", "undealt"]
 
 #: Winner names by letter or word, as records write them.
 WINNER_NAMES = {"b": "banker", "p": "player", "t": "tie", "banker": "banker", "player": "player", "tie": "tie"}
@@ -605,9 +605,9 @@ def rebuild(
     return Rebuilt(dealt, card_coup, card_slot, coup_first[:count], good, err_code, err_index, err_start, err_coup)
 
 
-def slot_roles(slots: np.ndarray) -> np.ndarray:
-    """Role name of each kernel slot (object array of ``burn/player/banker/undealt``)."""
-    return _SLOT_ROLE[slots]
+def slot_roles(slots: np.ndarray) -> pl.Series:
+    """Role name (``burn/player/banker/undealt``) of each kernel slot."""
+    return pl.Series("role", slots).replace_strict(list(range(len(_SLOT_ROLE))), _SLOT_ROLE, return_dtype=pl.String)
 
 
 # ------------------------------------------------------------------ messages
