@@ -72,6 +72,19 @@ HOW_BETS_PER_SHOE = 6.8
 HOW_UNITS_PER_SHOE = 0.52
 
 
+def test_published_figures_are_those_of_the_reference_table() -> None:
+    from toolkit.reference import load_reference
+
+    table = load_reference("count_results")
+    value = dict(zip(table["figure"].to_list(), table["value"].to_list(), strict=True))
+    assert value["dragon7_jacobson_units_per_shoe"] == JACOBSON_DRAGON7
+    assert value["panda8_wizard_units_per_shoe"] == JACOBSON_PANDA8
+    assert value["dragon7_how_bets_per_shoe"] == HOW_BETS_PER_SHOE
+    assert value["dragon7_how_units_per_shoe"] / 100 == HOW_UNITS_PER_SHOE  # printed "+52 %" of a fixed bet
+    shoes = dict(zip(table["figure"].to_list(), table["shoes_simulated"].to_list(), strict=True))
+    assert shoes["dragon7_jacobson_units_per_shoe"] == JACOBSON_SHOES
+
+
 def published_tolerance(estimate, bet: str, z: float = 4.5) -> float:
     """z x the combined standard error of our estimate and the published one, plus its printed rounding.
 
