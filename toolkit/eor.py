@@ -22,9 +22,9 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from toolkit.bets import Bet, bet_stats, get_bet, standard_bets
+from toolkit.bets import Bet, get_bet, standard_bets
 from toolkit.cards import RANKS, ZERO_RANKS, Composition, CompositionLike
-from toolkit.engine import expected_values
+from toolkit.engine import distribution, expected_values
 from toolkit.rules import Rules
 
 __all__ = ["effect_of_removal", "eor_matrix", "get_bet"]
@@ -69,7 +69,10 @@ def effect_of_removal(
     removals = _removals(comp)
     shoes = [comp] + [c for _, c in removals]
     if exact:
-        ev = [[bet_stats(bet, s, rules.tableau).exact_expected_value for bet in bets] for s in shoes]
+        ev = []
+        for s in shoes:
+            p = distribution(s, rules.tableau, exact=True)  # once per shoe, shared by every bet
+            ev.append([sum((q * x for q, x in zip(p, bet.payoffs, strict=True) if q), Fraction(0)) for bet in bets])
     else:
         ev = expected_values(np.array([s.by_rank for s in shoes]), bets, rules.tableau).tolist()
     base = ev[0]
