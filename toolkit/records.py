@@ -65,7 +65,6 @@ it touches are set aside; ``strict=True`` raises
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from fractions import Fraction
@@ -73,37 +72,21 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
-import pyarrow as pa
 
-from toolkit._record_io import BET_FIELDS, Raw, UnreadableError, canonical_columns, read_container, write_container
+from toolkit._rebuild import HIDDEN_BURN
+from toolkit._record_io import Raw, UnreadableError, canonical_columns, read_container, write_container
 from toolkit.bets import standard_bets
 from toolkit.cards import RANKS
 from toolkit.dealing import Dealing, DealtShoes
 from toolkit.parallel import block_plan
-from toolkit.rules import Rules, Tableau, as_fraction
+from toolkit.rules import Rules, as_fraction
 from toolkit.validation import (
-    BURN_MODES,
-    HIDDEN_BURN,
-    LAST_HAND,
-    ROLE_CODE,
-    ROLES,
     Checker,
-    Problem,
-    Rebuilt,
     RecordError,
     ValidationReport,
-    as_int,
     canonical_card,
     check_bets,
-    check_cards,
-    check_sequence,
-    check_winners,
     first_problem,
-    kernel_message,
-    parse_cards,
-    parse_road,
-    rebuild,
-    slot_roles,
 )
 
 __all__ = [
@@ -430,241 +413,6 @@ def _cast_shoe(frame: pl.DataFrame, dtype: pl.DataType) -> pl.DataFrame:
     return frame.with_columns(pl.col("shoe").cast(dtype))
 
 
-# ------------------------------------------------------------------ reading
-def _rank_frame(order: list[str]) -> pl.DataFrame:
-    """``shoe -> _s``, the rank of each shoe id in file order (for sorting and inner joins)."""
-    return pl.DataFrame({"shoe": pl.Series(order, dtype=pl.String), "_s": np.arange(len(order), dtype=np.int64)})
-
-
-def _in_order(frame: pl.DataFrame, order: list[str], column: str) -> pl.DataFrame:
-    """Rows sorted by shoe (in ``order``), then ``column``; rows already in that order are left as they are."""
-    shoe_index = pl.col("shoe").replace_strict(order, range(len(order)), return_dtype=pl.Int64)
-    keys = frame.select(shoe_index.alias("_s"), pl.col(column).fill_null(-1))
-    s, c = keys["_s"].to_numpy(), keys[column].to_numpy()
-    if np.all((s[1:] > s[:-1]) | ((s[1:] == s[:-1]) & (c[1:] >= c[:-1]))):
-        return frame
-    return frame.with_columns(keys["_s"]).sort(["_s", column], maintain_order=True, nulls_last=False).drop("_s")
-
-
-def _shoe_headers(raw: Raw, base: ShoeHeader, checker: Checker) -> dict[str, ShoeHeader]:
-    """The header of every shoe with keys of its own; a bad one is a problem of that shoe."""
-    headers: dict[str, ShoeHeader] = {}
-    for shoe, values in raw.shoe_meta.items():
-        try:
-            headers[shoe] = base.updated(values)
-        except (ValueError, TypeError) as err:
-            checker.add(raw.meta_lines.get(shoe), shoe, None, "bad_header", f"shoe header: {err}")
-    return headers
-
-
-def _params(headers: Sequence[ShoeHeader]) -> dict[str, np.ndarray]:
-    return {
-        "decks": np.array([h.decks for h in headers], np.int64),
-        "burn_mode": np.array([BURN_MODES[h.burn] for h in headers], np.int64),
-        "burn_ace": np.array([h.burn_ace for h in headers], np.int64),
-        "burn_fixed": np.array([h.burn_cards for h in headers], np.int64),
-        "hidden": np.array([HIDDEN_BURN[h.hidden_burn] for h in headers], np.int64),
-        "cut_card": np.array([h.cut_card for h in headers], np.int64),
-        "last_mode": np.array([LAST_HAND[h.last_hand] for h in headers], np.int64),
-    }
-
-
-def _long_form_rows(frame: pl.DataFrame, order: list[str], checker: Checker) -> tuple[pl.DataFrame, bool, bool]:
-    """Parse the rows of the long form, in dealing order; roles and coups when the record has them."""
-    has_roles = "role" in frame.columns
-    has_coups = "coup" in frame.columns
-    frame = as_int(frame, "position", checker)
-    if has_coups:
-        frame = as_int(frame, "coup", checker)
-    frame = parse_cards(frame.with_columns(pl.col("card").cast(pl.String)))
-    if has_roles:
-        frame = frame.with_columns(pl.col("role").cast(pl.String).str.strip_chars().str.to_lowercase())
-        wrong = frame.filter(pl.col("role").is_null() | ~pl.col("role").is_in(list(ROLES)))
-        checker.add_rows(
-            wrong.with_columns(pl.col("role").fill_null("").alias("_role")),
-            "bad_value",
-            "unknown role '{_role}': expected burn, player, banker or undealt",
-        )
-    frame = _in_order(frame, order, "position")
-    check_sequence(frame, "position", checker)
-    return frame, has_roles, has_coups
-
-
-def _coup_rows(
-    frame: pl.DataFrame, order: list[str], headers: Mapping[str, ShoeHeader], checker: Checker
-) -> pl.DataFrame:
-    """Per-coup rows to card rows in dealing order (P1 B1 P2 B2 P3 B3, after the exposed burn card if known)."""
-
-    def as_list(column: str) -> pl.Expr:
-        cards = pl.col(column).list.eval(pl.element().str.strip_chars())
-        return cards.list.eval(pl.element().filter(pl.element() != "")).fill_null([])
-
-    frame = frame.with_columns(as_list("player"), as_list("banker"))
-    last = pl.col("coup") == pl.col("coup").max().over("shoe")
-    for side in ("player", "banker"):
-        n = pl.col(side).list.len()
-        sized = frame.with_columns(n.alias("_n"))
-        checker.add_rows(
-            sized.filter((n < 2) & last),
-            "truncated",
-            f"the record ends in the middle of a coup: {side.capitalize()}'s hand holds {{_n}} card(s); "
-            "every hand gets two",
-            "coup",
-        )
-        checker.add_rows(
-            sized.filter(((n < 2) & ~last) | (n > 3)),
-            "bad_hand",
-            f"{side.capitalize()}'s hand holds {{_n}} card(s); a hand holds two or three",
-            "coup",
-        )
-    parts = []
-    for side, slots in (("player", (1, 3, 5)), ("banker", (2, 4, 6))):
-        part = (
-            frame.select("shoe", "coup", "line", pl.col(side).alias("card"))
-            .with_columns(pl.int_ranges(0, pl.col("card").list.len()).alias("_i"))
-            .explode(["card", "_i"])
-            .filter(pl.col("card").is_not_null())
-        )
-        parts.append(
-            part.with_columns(
-                pl.col("_i").replace_strict([0, 1, 2], list(slots), default=9, return_dtype=pl.Int64).alias("_slot"),
-                pl.lit(side).alias("role"),
-            ).drop("_i")
-        )
-    burns = [(s, headers[s].burn_card) for s in order if s in headers and headers[s].burn_card]
-    if burns:
-        first_line = frame.group_by("shoe").agg(pl.col("line").min())
-        parts.append(
-            pl.DataFrame({"shoe": [s for s, _ in burns], "card": [c for _, c in burns]})
-            .join(first_line, on="shoe", how="left")
-            .with_columns(
-                pl.lit(0, pl.Int64).alias("coup"), pl.lit(0, pl.Int64).alias("_slot"), pl.lit("burn").alias("role")
-            )
-        )
-    cards = pl.concat(parts, how="diagonal_relaxed").join(_rank_frame(order), on="shoe")
-    cards = cards.sort(["_s", "coup", "_slot"]).drop("_s", "_slot")
-    cards = parse_cards(cards)
-    return cards.with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("shoe").alias("position"))
-
-
-def _rebuild_rows(
-    rows: pl.DataFrame,
-    order: list[str],
-    headers: Sequence[ShoeHeader],
-    tableau: Tableau,
-    has_roles: bool,
-    has_coups: bool,
-    checker: Checker,
-) -> tuple[Rebuilt, pl.DataFrame]:
-    """Run the rebuilding kernel on card rows (sorted by shoe in ``order``, then dealing order).
-
-    Returns the kernel's result and the rows with the rebuilt ``role`` and ``coup``.
-    """
-    sizes = rows.group_by("shoe", maintain_order=True).len()
-    size_of = dict(zip(sizes["shoe"].to_list(), sizes["len"].to_list(), strict=True))
-    offsets = np.concatenate([[0], np.cumsum([size_of.get(s, 0) for s in order])]).astype(np.int64)
-    ranks = rows["rank"].to_numpy()
-    roles = rows["role"].replace_strict(ROLE_CODE, return_dtype=pl.Int8).to_numpy() if has_roles else None
-    coup_ids = rows["coup"].to_numpy() if has_coups else None
-    result = rebuild(ranks, offsets, _params(headers), tableau, roles, coup_ids)
-    if not result.good.all():
-        names = rows["canon"].to_list()
-        lines = rows["line"].to_list()
-        written_roles = rows["role"].to_list() if has_roles else [None] * len(names)
-        ids = coup_ids.tolist() if has_coups else None
-        for s in np.flatnonzero(~result.good):
-            a, b = int(offsets[s]), int(offsets[s + 1])
-            h = headers[s]
-            code, message = kernel_message(
-                int(result.err_code[s]),
-                names[a:b],
-                ranks[a:b].tolist(),
-                written_roles[a:b],
-                ids[a:b] if ids is not None else None,
-                int(result.err_start[s] - a),
-                int(result.err_index[s] - a),
-                h.burn,
-                h.burn_ace,
-                h.burn_cards,
-            )
-            checker.add(lines[result.err_index[s]], order[s], int(result.err_coup[s]) or None, code, message)
-    rebuilt = rows.with_columns(
-        slot_roles(result.card_slot),
-        pl.Series("coup", result.card_coup, dtype=pl.Int64),
-    ).with_columns(pl.when(pl.col("coup") > 0).then(pl.col("coup")).alias("coup"))
-    return result, rebuilt
-
-
-def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str]) -> pl.DataFrame:
-    """Per-coup frame of the rebuilt shoes: hands (card texts from ``names``, the kernel's rows) and outcomes."""
-    dealt = result.dealt
-    first = result.coup_first
-    has_p3, has_b3 = dealt.cards[:, 2] >= 0, dealt.cards[:, 5] >= 0
-
-    def hand(offsets: tuple[object, ...], present: np.ndarray) -> pl.Series:
-        index = np.stack([first + o for o in offsets], axis=1)
-        keep = np.stack([np.ones_like(present), np.ones_like(present), present], axis=1)
-        values = names.gather(index[keep]).to_arrow()
-        bounds = np.concatenate([[0], np.cumsum(keep.sum(axis=1))]).astype(np.int32)
-        return pl.Series(pa.ListArray.from_arrays(pa.array(bounds), values))
-
-    pt, bt = dealt.totals()
-    two = ~has_p3 & ~has_b3
-    return pl.DataFrame(
-        {
-            "shoe": pl.Series(np.array(shoe_ids, dtype=object)[dealt.shoe] if len(dealt) else [], dtype=pl.String),
-            "coup": dealt.coup,
-            "player": hand((0, 2, 4), has_p3),
-            "banker": hand((1, 3, 4 + has_p3), has_b3),
-            "player_total": pt.astype(np.int8),
-            "banker_total": bt.astype(np.int8),
-            "winner": np.where(pt > bt, "player", np.where(bt > pt, "banker", "tie")),
-            "player_pair": dealt.cards[:, 0] == dealt.cards[:, 1],
-            "banker_pair": dealt.cards[:, 3] == dealt.cards[:, 4],
-            "natural": two & ((pt >= 8) | (bt >= 8)),
-        }
-    )
-
-
-def _road_coups(frame: pl.DataFrame, checker: Checker) -> pl.DataFrame:
-    rows = []
-    for shoe, road, line in frame.select("shoe", pl.col("road").cast(pl.String), "line").iter_rows():
-        coups, errors = parse_road(road or "")
-        for message in errors:
-            checker.add(line, shoe, None, "bad_road", message)
-        if not coups and not errors:
-            checker.add(line, shoe, None, "bad_road", "empty road: expected B, P or T per coup")
-        rows.extend((shoe, i, w, pp, bp) for i, (w, pp, bp) in enumerate(coups, start=1))
-    schema = {
-        "shoe": pl.String,
-        "coup": pl.Int32,
-        "winner": pl.String,
-        "player_pair": pl.Boolean,
-        "banker_pair": pl.Boolean,
-    }
-    return pl.DataFrame(rows, schema=schema, orient="row").with_columns(
-        pl.lit(None, pl.List(pl.String)).alias("player"),
-        pl.lit(None, pl.List(pl.String)).alias("banker"),
-        pl.lit(None, pl.Int8).alias("player_total"),
-        pl.lit(None, pl.Int8).alias("banker_total"),
-        pl.lit(None, pl.Boolean).alias("natural"),
-    )
-
-
-def _bets_column(frame: pl.DataFrame) -> pl.DataFrame:
-    """The ``bets`` column of a per-coup record as a table ``shoe, coup, who, bet, amount, line`` (text)."""
-    if "bets" not in frame.columns:
-        schema = dict.fromkeys(("shoe", "coup", "who", "bet", "amount"), pl.String)
-        return pl.DataFrame(schema={**schema, "line": pl.Int64})
-    long = frame.select("shoe", "coup", "line", "bets").explode("bets").filter(pl.col("bets").is_not_null())
-    return long.select(
-        "shoe",
-        pl.col("coup").cast(pl.String),
-        *(pl.col("bets").struct.field(k) for k in BET_FIELDS),
-        "line",
-    )
-
-
 def records_from_frame(
     frame: pl.DataFrame,
     header: ShoeHeader | Mapping[str, object] | None = None,
@@ -679,185 +427,9 @@ def records_from_frame(
     """
     data = frame if "line" in frame.columns else frame.with_row_index("line", offset=1)
     data = canonical_columns(data.rename({c: c.strip().lower() for c in data.columns}))
-    return _load(Raw(data.with_columns(pl.col("line").cast(pl.Int64))), source, header, strict)
+    from toolkit._record_load import load
 
-
-def _load(raw: Raw, source: str, header: ShoeHeader | Mapping[str, object] | None, strict: bool) -> Records:
-    base = header if isinstance(header, ShoeHeader) else ShoeHeader()
-    try:
-        file_header = base.updated(raw.meta) if raw.meta else base
-        if isinstance(header, Mapping):
-            file_header = file_header.updated(header)
-    except (ValueError, TypeError) as err:
-        return _fatal(source, UnreadableError("bad_header", f"shoe header: {err}", raw.meta_lines.get(None)), strict)
-    frame = raw.frame.rename({c: c.strip().lower() for c in raw.frame.columns if c != "line"})
-    layout = next((name for name, cols in LAYOUTS.items() if all(c in frame.columns for c in cols)), None)
-    if layout is None:
-        found = ", ".join(c for c in frame.columns if c != "line")
-        return _fatal(
-            source,
-            UnreadableError(
-                "missing_column",
-                f"unrecognised columns ({found}): expected shoe, position, card[, role] (cards); "
-                "shoe, coup, player, banker (per coup); or shoe, road (bead road)",
-                1,
-            ),
-            strict,
-        )
-    checker = Checker(source)
-    data_columns = [c for c in frame.columns if c != "line"]
-    frame = frame.filter(~pl.all_horizontal(pl.col(c).is_null() for c in data_columns))  # blank lines
-    frame = frame.with_columns(pl.col("shoe").cast(pl.String).str.strip_chars())
-    no_id = pl.col("shoe").is_null() | (pl.col("shoe") == "")
-    checker.add_rows(frame.filter(no_id), "bad_value", "missing shoe id")
-    frame = frame.filter(~no_id)
-    raw_rows = frame
-    order = frame["shoe"].unique(maintain_order=True).to_list()
-    if not order:
-        return _fatal(source, UnreadableError("empty_file", "the file holds no rows with a shoe id"), strict)
-    own = _shoe_headers(raw, file_header, checker)
-    headers = {s: own.get(s, file_header) for s in order}
-    limits = pl.DataFrame({"shoe": pl.Series(order, dtype=pl.String), "decks": [headers[s].decks for s in order]})
-    cards = dealt = None
-    bets = pl.DataFrame()
-    if layout == "road":
-        coups = _road_coups(frame, checker)
-    else:
-        if layout == "cards":
-            rows, has_roles, has_coups = _long_form_rows(frame, order, checker)
-            check_cards(rows, limits, checker)
-        else:
-            frame = _in_order(as_int(frame, "coup", checker), order, "coup")
-            check_sequence(frame, "coup", checker)
-            bets = _bets_column(frame)
-            rows = _coup_rows(frame, order, headers, checker)
-            check_cards(rows, limits, checker, coup="coup")
-            has_roles = has_coups = True
-        bad = checker.bad_shoes
-        kernel_order = [s for s in order if s not in bad]
-        if len(kernel_order) < len(order):
-            rows = rows.filter(pl.col("shoe").is_in(kernel_order))
-        result, rows = _rebuild_rows(
-            rows,
-            kernel_order,
-            [headers[s] for s in kernel_order],
-            file_header.rules().tableau,
-            has_roles,
-            has_coups,
-            checker,
-        )
-        dealt = result.dealt
-        dealt_order = [s for s, ok in zip(kernel_order, result.good, strict=True) if ok]
-        cards = rows.filter(pl.col("shoe").is_in(dealt_order)).select(
-            "shoe", "position", pl.col("canon").alias("card"), "role", "coup"
-        )
-        coups = _coups_frame(rows["canon"], result, dealt_order)
-        if layout == "coups":
-            if "winner" in frame.columns:
-                check_winners(frame.select("shoe", "coup", "line", "winner"), coups, checker)
-            if bets.height:
-                known = [b.name for b in standard_bets(file_header.rules())]
-                check_bets(bets, coups.filter(~pl.col("shoe").is_in(list(checker.bad_shoes))), known, checker)
-        bad = checker.bad_shoes
-        if any(s in bad for s in dealt_order):  # set aside after the rebuild (winners, bets)
-            dealt = _select_dealt(dealt, [i for i, s in enumerate(dealt_order) if s not in bad])
-    if strict and checker.problems:
-        raise RecordError(first_problem(checker.problems))
-    good = [s for s in order if s not in checker.bad_shoes]
-    return _assemble(layout, file_header, headers, order, good, raw_rows, cards, coups, dealt, bets, checker)
-
-
-def _int_ids(ids: list[str]) -> bool:
-    return bool(ids) and all(re.fullmatch(r"-?[1-9]\d{0,16}|0", s) is not None for s in ids)
-
-
-_COUPS_SCHEMA = {
-    "shoe": pl.String,
-    "coup": pl.Int32,
-    "player": pl.List(pl.String),
-    "banker": pl.List(pl.String),
-    "player_total": pl.Int8,
-    "banker_total": pl.Int8,
-    "winner": pl.String,
-    "player_pair": pl.Boolean,
-    "banker_pair": pl.Boolean,
-    "natural": pl.Boolean,
-}
-_SHOES_SCHEMA = {"shoe": pl.String, "coups": pl.Int32, "cards_seen": pl.Int32, "burn_card": pl.String}
-
-
-def _assemble(
-    layout: str,
-    file_header: ShoeHeader,
-    headers: dict[str, ShoeHeader],
-    order: list[str],
-    good: list[str],
-    raw_rows: pl.DataFrame,
-    cards: pl.DataFrame | None,
-    coups: pl.DataFrame,
-    dealt: DealtShoes | None,
-    bets: pl.DataFrame,
-    checker: Checker,
-) -> Records:
-    dtype = pl.Int64 if _int_ids(order) else pl.String
-    keep = pl.col("shoe").is_in(good)
-    coups = coups.select(list(_COUPS_SCHEMA)).cast(_COUPS_SCHEMA).filter(keep)
-    if cards is not None:
-        cards = cards.filter(keep)
-    table = _empty_bets()
-    if bets.height:
-        table = bets.filter(keep).select(
-            "shoe", pl.col("coup").cast(pl.Int64), "who", "bet", pl.col("amount").str.strip_chars().cast(pl.Float64)
-        )
-    if dealt is not None:
-        n_coups = np.bincount(dealt.shoe, minlength=len(good))
-        seen = np.zeros(len(good), np.int64)
-        if len(dealt):
-            ends = np.flatnonzero(np.r_[dealt.shoe[1:] != dealt.shoe[:-1], True])
-            seen[dealt.shoe[ends]] = dealt.seen[ends] + (dealt.cards[ends] >= 0).sum(axis=1)
-        first_burn = cards.filter(pl.col("role") == "burn").group_by("shoe").agg(pl.col("card").first())
-        named = dict(zip(first_burn["shoe"].to_list(), first_burn["card"].to_list(), strict=True))
-        burn = [named.get(s) if up >= 0 else None for s, up in zip(good, dealt.burn_card, strict=True)]
-    else:
-        counts = coups.group_by("shoe", maintain_order=True).len()
-        per = dict(zip(counts["shoe"].to_list(), counts["len"].to_list(), strict=True))
-        n_coups = [per.get(s, 0) for s in good]
-        seen = [None] * len(good)
-        burn = [headers[s].burn_card for s in good]
-    shoes = pl.DataFrame({"shoe": good, "coups": n_coups, "cards_seen": seen, "burn_card": burn}, schema=_SHOES_SCHEMA)
-    rejected = raw_rows.filter(~keep).with_columns(pl.lit(checker.source).alias("file"))
-    rejected = rejected.select("file", "line", *[c for c in rejected.columns if c not in ("file", "line")])
-    problems = tuple(sorted(checker.problems, key=lambda p: (not p.fatal, p.line if p.line is not None else 0)))
-    return Records(
-        kind="road" if layout == "road" else "cards",
-        layout=layout,
-        header=file_header,
-        headers=tuple(headers[s] for s in good),
-        shoes=_cast_shoe(shoes, dtype),
-        cards=_cast_shoe(cards, dtype) if cards is not None else None,
-        coups=_cast_shoe(coups, dtype),
-        bets=_cast_shoe(table, dtype),
-        dealt=dealt,
-        report=ValidationReport(problems, rejected, len(order), len(good)),
-        source=checker.source,
-    )
-
-
-def _fatal(source: str, err: UnreadableError, strict: bool) -> Records:
-    problem = Problem(source, err.line, None, None, err.code, err.message, fatal=True)
-    if strict:
-        raise RecordError(problem)
-    return Records(
-        kind="cards",
-        layout="cards",
-        header=ShoeHeader(),
-        headers=(),
-        shoes=pl.DataFrame(schema=_SHOES_SCHEMA),
-        cards=None,
-        coups=pl.DataFrame(schema=_COUPS_SCHEMA),
-        report=ValidationReport((problem,)),
-        source=source,
-    )
+    return load(Raw(data.with_columns(pl.col("line").cast(pl.Int64))), source, header, strict)
 
 
 def read_records(
@@ -896,13 +468,15 @@ def read_records(
     >>> print(read_records(path).report.problems[0])  # doctest: +ELLIPSIS
     /...shoes.csv:6: shoe 1: unknown card code 'X': expected a rank A,2-9,T/10,J,Q,K, ...
     """
+    from toolkit._record_load import fatal, load
+
     source = str(path)
     data = Path(path).read_bytes()
     try:
         raw = read_container(data)
     except UnreadableError as err:
-        return _fatal(source, err, strict)
-    records = _load(raw, source, header, strict)
+        return fatal(source, err, strict)
+    records = load(raw, source, header, strict)
     if bets is not None:
         records = records.with_bets(bets if isinstance(bets, pl.DataFrame) else read_bets(bets), strict=strict)
     return records
