@@ -29,6 +29,7 @@ from toolkit.records import (
     simulate_records,
     write_records,
 )
+from toolkit.validation import RecordError
 
 DEALT_FIELDS = ("shoe", "coup", "start", "cards", "seen", "left", "unseen_count", "unseen", "burn_card", "burned")
 CONTAINERS = ("csv", "jsonl", "parquet")
@@ -294,3 +295,23 @@ def test_every_sample_loads_without_a_problem(name: str) -> None:
     if name == "coups_6decks.csv":
         assert records.header.decks == 6
         assert records.header.cut_card == 16
+
+
+def test_bets_from_a_separate_table_are_checked(tmp_path: Path) -> None:
+    table = tmp_path / "bets.csv"
+    table.write_text(
+        "shoe,coup,who,bet,amount\n1,1,seat1,banker,10\n1,2,seat1,tie,5\n2,3,seat2,bankr,1\n4,999,seat3,tie,1\n"
+    )
+    records = read_records(SHOES / "cards_observed.csv", bets=table)
+    assert [(p.line, p.shoe, p.coup, p.code) for p in records.report.problems] == [
+        (4, "2", 3, "bad_bet"),
+        (5, "4", 999, "bad_bet"),
+    ]
+    assert records.shoe_ids == [1, 3]
+    assert records.bets.rows() == [(1, 1, "seat1", "banker", 10.0), (1, 2, "seat1", "tie", 5.0)]
+    assert records.report.n_valid == 2
+    with pytest.raises(RecordError, match="unknown bet 'bankr'"):
+        read_records(SHOES / "cards_observed.csv", bets=table, strict=True)
+    (tmp_path / "wrong.csv").write_text("shoe,coup,bet\n1,1,tie\n")
+    with pytest.raises(ValueError, match="missing who, amount"):
+        read_records(SHOES / "cards_observed.csv", bets=tmp_path / "wrong.csv")
