@@ -495,7 +495,7 @@ def _study_block(block: Block, spec: _BlockSpec, records: bool = False, coups: b
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1, user_api="blas"):  # one BLAS thread: faster here, and the same sums everywhere
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         dealing = spec.dealing
         shoes = shuffled_shoes(block.n_shoes, dealing.decks, block.rng())
         n_depths = dealing.cards + 1
@@ -523,6 +523,7 @@ def _study_block(block: Block, spec: _BlockSpec, records: bool = False, coups: b
         t3 = time.perf_counter()
         _jacobson_tally(shoes, spec, tally)
         seconds["jacobson"] = time.perf_counter() - t3
+        seconds["cpu"] = time.process_time() - cpu0  # CPU time of the block: what an idle core would take
     return _BlockOutput(tally, seconds, frame, n_coups)
 
 
