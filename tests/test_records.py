@@ -310,6 +310,7 @@ def test_bets_from_a_separate_table_are_checked(tmp_path: Path) -> None:
     assert records.shoe_ids == [1, 3]
     assert records.bets.rows() == [(1, 1, "seat1", "banker", 10.0), (1, 2, "seat1", "tie", 5.0)]
     assert records.report.n_valid == 2
+    assert set(records.report.rejected["shoe"].unique()) == {"2", "4"}
     with pytest.raises(RecordError, match="unknown bet 'bankr'"):
         read_records(SHOES / "cards_observed.csv", bets=table, strict=True)
     (tmp_path / "wrong.csv").write_text("shoe,coup,bet\n1,1,tie\n")

@@ -369,13 +369,22 @@ class Records:
             pl.col("amount").cast(pl.String).str.strip_chars().cast(pl.Float64),
         )
         out = replace(self, bets=_cast_shoe(table, self.shoes["shoe"].dtype))
+        rejected = self.report.rejected
         if bad:
             out = out.select([s for s in out.shoe_ids if str(s) not in bad])
+            # the rows of the shoes set aside, as loaded (no file lines: they may come from another file)
+            rows = self.cards if self.cards is not None else self.coups.select("shoe", "coup", "winner")
+            dropped = rows.filter(pl.col("shoe").cast(pl.String).is_in(list(bad))).with_columns(
+                pl.lit(self.source).alias("file"),
+                pl.lit(None, pl.Int64).alias("line"),
+                pl.all().exclude("line").cast(pl.String),
+            )
+            rejected = pl.concat([rejected, dropped], how="diagonal_relaxed")
         report = self.report
         return replace(
             out,
             report=ValidationReport(
-                report.problems + tuple(checker.problems), report.rejected, report.n_shoes, report.n_valid - len(bad)
+                report.problems + tuple(checker.problems), rejected, report.n_shoes, report.n_valid - len(bad)
             ),
         )
 
