@@ -135,7 +135,7 @@ def thorp(
     if count_shoes:
         from toolkit.report import count_providers
 
-        counts = count_providers(count_shoes, seed=study.seed, workers=workers, progress=progress)
+        counts = count_providers(count_shoes, seed=study.seed, workers=workers, progress=progress, scheduler=scheduler)
     paths = write_outputs(result, out, reproduce=True, figures=figures, counts=counts)
     claims = result.claims().filter(observer=observers[0])
     words = verdicts(result, observers[0]).select("bet", "thorp_claim")

@@ -338,7 +338,11 @@ COUNT_Z = 3.0
 
 
 def count_providers(
-    shoes: int = 20_000, seed: int | None = 1, workers: int | None = 1, progress: bool = False
+    shoes: int = 20_000,
+    seed: int | None = 1,
+    workers: int | None = 1,
+    progress: bool = False,
+    scheduler: Any = None,
 ) -> dict[str, Any]:
     """Providers for the published count results (``count_results.csv``), simulated with :mod:`toolkit.betting`.
 
@@ -357,7 +361,7 @@ def count_providers(
     from toolkit.dealing import Dealing
     from toolkit.reference import Reproduced, printed_number, printed_tolerance
 
-    options = {"seed": seed, "workers": workers, "progress": progress}
+    options = {"seed": seed, "workers": workers, "progress": progress, "scheduler": scheduler}
     d7, p8 = run_strategies([count_strategy("dragon7"), count_strategy("panda8")], shoes, Dealing(), **options)
     (how,) = run_strategies([count_strategy("how_dragon7", threshold=1)], shoes, Dealing(cut_card=16), **options)
     both = d7.totals.ev + p8.totals.ev
