@@ -108,6 +108,13 @@ def test_bet_edges_of_the_sample_bettors() -> None:
     )
     pays = {"banker": 9.5, "player": -10.0, "tie": 0.0}
     assert flat["result"].to_list() == [pays[w] for w in flat["winner"]]
+    # the Dragon 7 bets come with their published count, the Banker bets with none
+    counted = edges.filter(pl.col("bet") == "dragon7").join(
+        replay(records, systems=["dragon7"], bets=["dragon7"]).select("shoe", "coup", "tc_dragon7"), on=["shoe", "coup"]
+    )
+    assert (counted["system"] == "dragon7").all()
+    assert (counted["tc"] == counted["tc_dragon7"]).all()
+    assert edges.filter(pl.col("bet") == "banker")["system"].is_null().all()
     result = tracking_test(edges, n_permutations=999, rng=1).sort("who")
     assert result["who"].to_list() == ["seat1", "seat2", "seat3"]
     counter = result.row(2, named=True)

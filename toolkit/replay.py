@@ -145,15 +145,58 @@ def bet_edges(records: Records) -> pl.DataFrame:
     polars.DataFrame
         ``shoe, coup, who, bet, amount, expected_value`` (per unit, before the
         coup), ``house_edge`` (its negative), ``expected_result`` (``amount *
-        expected_value``), ``result`` (what the bet paid, in money) and the
-        running and true counts of the bet's published count system, when it
-        has one (``rc``, ``tc``; null otherwise).
+        expected_value``), ``result`` (what the bet paid, in money, under the
+        shoe's house rules), and ``system, rc, tc``: the published count system
+        for that bet (:data:`toolkit.counts.COUNT_SYSTEMS`; null when none) and
+        its running and true counts before the coup.
     """
+    from toolkit.counts import count_systems
+
     _card_level(records)
     if records.bets.height == 0:
         raise ValueError(f"{records.source}: the record carries no bets")
     names = records.bets["bet"].unique(maintain_order=True).to_list()
-    frame = replay(records, bets=names)
+    systems = {}
+    for system in count_systems():
+        if system.bet in names:
+            systems.setdefault(system.bet, system.name)
+    frame = replay(records, systems=sorted(set(systems.values())), bets=names)
+    long = pl.concat(
+        [
+            frame.select(
+                "shoe",
+                "coup",
+                pl.lit(name).alias("bet"),
+                pl.col(f"ev_{name}").alias("expected_value"),
+                pl.Series("payout", _payouts(records, name)),
+                pl.lit(systems.get(name), pl.String).alias("system"),
+                (pl.col(f"rc_{systems[name]}") if name in systems else pl.lit(None, pl.Int64)).alias("rc"),
+                (pl.col(f"tc_{systems[name]}") if name in systems else pl.lit(None, pl.Float64)).alias("tc"),
+            )
+            for name in names
+        ]
+    )
+    out = records.bets.with_columns(pl.col("coup").cast(pl.Int32)).join(
+        long, on=["shoe", "coup", "bet"], how="left", maintain_order="left"
+    )
+    return out.select(
+        "shoe",
+        "coup",
+        "who",
+        "bet",
+        "amount",
+        "expected_value",
+        (-pl.col("expected_value")).alias("house_edge"),
+        (pl.col("amount") * pl.col("expected_value")).alias("expected_result"),
+        (pl.col("amount") * pl.col("payout")).alias("result"),
+        "system",
+        "rc",
+        "tc",
+    )
+
+
+def _payouts(records: Records, name: str) -> np.ndarray:
+    """What one unit on bet ``name`` paid in every coup, under each shoe's house rules."""
     dealt = records.dealt
     assert dealt is not None
     pt, bt = dealt.totals()
@@ -165,24 +208,12 @@ def bet_edges(records: Records) -> pl.DataFrame:
         dealt.cards[:, 0] == dealt.cards[:, 1],
         dealt.cards[:, 3] == dealt.cards[:, 4],
     ).astype(np.int64)
-    rules = records.header.rules()
-    payouts = pl.DataFrame({f"pay_{n}": get_bet(n, rules).payoff_array[classes] for n in names})
-    frame = pl.concat([frame.select("shoe", "coup", *[f"ev_{n}" for n in names]), payouts], how="horizontal")
-    long = frame.unpivot(
-        index=["shoe", "coup"], on=[f"ev_{n}" for n in names], variable_name="bet", value_name="expected_value"
-    ).with_columns(pl.col("bet").str.strip_prefix("ev_"))
-    pays = frame.unpivot(
-        index=["shoe", "coup"], on=[f"pay_{n}" for n in names], variable_name="bet", value_name="payout"
-    ).with_columns(pl.col("bet").str.strip_prefix("pay_"))
-    long = long.join(pays, on=["shoe", "coup", "bet"])
-    out = records.bets.with_columns(pl.col("coup").cast(pl.Int32)).join(
-        long, on=["shoe", "coup", "bet"], how="left", maintain_order="left"
-    )
-    return out.with_columns(
-        (-pl.col("expected_value")).alias("house_edge"),
-        (pl.col("amount") * pl.col("expected_value")).alias("expected_result"),
-        (pl.col("amount") * pl.col("payout")).alias("result"),
-    ).drop("payout")
+    rules = [h.rules() for h in records.headers]
+    out = np.empty(len(dealt))
+    for rule in set(rules):
+        rows = np.isin(dealt.shoe, [i for i, r in enumerate(rules) if r == rule])
+        out[rows] = get_bet(name, rule).payoff_array[classes[rows]]
+    return out
 
 
 @dataclass(frozen=True)
