@@ -101,48 +101,17 @@ def test_validate_header_option_overrides_the_file(capsys) -> None:
 def test_replay_table_json_and_parquet(capsys, tmp_path: Path) -> None:
     path = SHOES / "cards_observed.csv"
     expected = replay(read_records(path), shoe=3, systems=["dragon7"], bets=["banker", "dragon7"])
-    code, out, _ = run(
-        capsys, "replay", str(path), "--shoe", "3", "--system", "dragon7", "--bet", "banker", "--bet", "dragon7"
-    )
+    args = ["replay", str(path), "--shoe", "3", "--system", "dragon7", "--bet", "banker", "--bet", "dragon7"]
+    code, out, _ = run(capsys, *args)
     assert code == 0
     assert "ev_dragon7" in out
     assert "tc_dragon7" in out
-    code, out, _ = run(
-        capsys,
-        "replay",
-        str(path),
-        "--shoe",
-        "3",
-        "--system",
-        "dragon7",
-        "--bet",
-        "banker",
-        "--bet",
-        "dragon7",
-        "--format",
-        "json",
-    )
+    code, out, _ = run(capsys, *args, "--format", "json")
     rows = json.loads(out)
     assert len(rows) == expected.height
     assert rows[5]["ev_dragon7"] == expected["ev_dragon7"][5]
     out_file = tmp_path / "replay.parquet"
-    code, _, _ = run(
-        capsys,
-        "replay",
-        str(path),
-        "--shoe",
-        "3",
-        "--system",
-        "dragon7",
-        "--bet",
-        "banker",
-        "--bet",
-        "dragon7",
-        "--format",
-        "parquet",
-        "--out",
-        str(out_file),
-    )
+    code, _, _ = run(capsys, *args, "--format", "parquet", "--out", str(out_file))
     assert code == 0
     assert pl.read_parquet(out_file).equals(expected)
     text_file = tmp_path / "replay.txt"

@@ -186,3 +186,23 @@ def test_big_road_turns_right_at_the_bottom_and_marks_ties() -> None:
     assert road.filter(pl.col("coup") == 14).select("column", "row", "streak").rows() == [(2, 0, 3)]
     with pytest.raises(ValueError, match="no shoe"):
         big_road(records, 2)
+
+
+def test_road_plots_draw_a_mark_per_cell() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from toolkit.plots_records import plot_bead_plate, plot_big_road
+
+    records = records_from_frame(pl.DataFrame({"shoe": [1], "road": ["BBpPTTPBb"]}))
+    plate = plot_bead_plate(bead_plate(records, 1))
+    assert len(plate.texts) == 7  # B, Bp, P, T, T, P, Bb
+    assert plate.get_xlabel() == ""
+    road = big_road(records, 1)
+    ax = plot_big_road(road)
+    assert sum(len(c.get_offsets()) for c in ax.collections) == road.height
+    assert len(ax.lines) == 1  # one cell carries the two ties (a slash and a count)
+    assert [t.get_text() for t in ax.texts] == ["2"]
+    plt.close("all")

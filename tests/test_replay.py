@@ -170,3 +170,25 @@ def test_tracking_test_is_reproducible_and_checks_its_input(dragon_shoes) -> Non
         tracking_test(edges, 0)
     with pytest.raises(ValueError, match="no bets"):
         bet_edges(records)
+
+
+def test_plots_of_a_replay_and_of_the_bettors(dragon_shoes) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from toolkit.plots_records import plot_bet_tracking, plot_replay_counts, plot_replay_edges
+
+    records, frame = dragon_shoes
+    one = frame.filter(pl.col("shoe") == 1)
+    ax = plot_replay_edges(one, bets=["banker", "dragon7"])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["banker", "dragon7"]
+    assert plot_replay_counts(one).get_ylabel() == "true count"
+    with pytest.raises(ValueError, match="draws one shoe"):
+        plot_replay_edges(frame)
+    with pytest.raises(ValueError, match="no counts"):
+        plot_replay_counts(one.select("coup", "ev_banker"))
+    edges = bet_edges(records.with_bets(_bets(frame, "x", "dragon7", np.ones(frame.height))))
+    assert plot_bet_tracking(edges).get_title() == "stakes against the edge"
+    plt.close("all")

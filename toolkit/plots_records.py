@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from toolkit.plots import _axes, _require
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
@@ -27,23 +29,6 @@ __all__ = ["plot_bead_plate", "plot_bet_tracking", "plot_big_road", "plot_replay
 
 #: Casino colours: Banker red, Player blue, Tie green.
 WINNER_COLOURS = {"banker": "#c0392b", "player": "#2e6fd1", "tie": "#2e9d57"}
-
-
-def _axes(ax: Axes | None, size: tuple[float, float] = (8, 4)) -> Axes:
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt
-
-    _, ax = plt.subplots(figsize=size, layout="constrained")
-    return ax
-
-
-def _require(frame: pl.DataFrame, columns: Sequence[str], what: str) -> None:
-    if not isinstance(frame, pl.DataFrame):
-        raise TypeError(f"{what} takes a polars DataFrame, got {type(frame).__name__}")
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{what}: the frame lacks column(s) {', '.join(missing)} (has {', '.join(frame.columns)})")
 
 
 def _one_shoe(frame: pl.DataFrame, what: str) -> None:
@@ -107,6 +92,8 @@ def _road_axes(ax: Axes, columns: int, rows: int, title: str) -> None:
     ax.set_yticks([y - 0.5 for y in range(rows + 1)], minor=True)
     ax.grid(which="minor", color="0.85", lw=0.6)
     ax.tick_params(which="both", bottom=False, left=False, labelbottom=False, labelleft=False)
+    ax.set_xlabel("")
+    ax.set_ylabel("")
     ax.set_title(title)
 
 
