@@ -316,3 +316,19 @@ def test_bets_from_a_separate_table_are_checked(tmp_path: Path) -> None:
     (tmp_path / "wrong.csv").write_text("shoe,coup,bet\n1,1,tie\n")
     with pytest.raises(ValueError, match="missing who, amount"):
         read_records(SHOES / "cards_observed.csv", bets=tmp_path / "wrong.csv")
+
+
+def test_a_coup_column_in_the_long_form_is_checked(simulated: Records) -> None:
+    observed = simulated.observed()
+    frame = observed.cards.with_columns(pl.col("coup").cast(pl.String))  # empty for the burn card
+    again = records_from_frame(frame)
+    assert again.report.ok
+    assert again.coups.equals(observed.coups)
+    moved = frame.with_columns(
+        pl.when((pl.col("shoe") == 2) & (pl.col("position") == 12))
+        .then(pl.lit("9"))
+        .otherwise(pl.col("coup"))
+        .alias("coup")
+    )
+    problems = records_from_frame(moved).report.problems
+    assert [(p.shoe, p.code) for p in problems] == [("2", "tableau")]

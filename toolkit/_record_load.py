@@ -83,7 +83,7 @@ def _long_form_rows(frame: pl.DataFrame, order: list[str], checker: Checker) -> 
     has_coups = "coup" in frame.columns
     frame = as_int(frame, "position", checker)
     if has_coups:
-        frame = as_int(frame, "coup", checker)
+        frame = as_int(frame, "coup", checker, allow_missing=True)  # burned and undealt cards have none
     frame = parse_cards(frame.with_columns(pl.col("card").cast(pl.String)))
     if has_roles:
         frame = frame.with_columns(pl.col("role").cast(pl.String).str.strip_chars().str.to_lowercase())
@@ -173,7 +173,7 @@ def _rebuild_rows(
     offsets = np.concatenate([[0], np.cumsum([size_of.get(s, 0) for s in order])]).astype(np.int64)
     ranks = rows["rank"].to_numpy()
     roles = rows["role"].replace_strict(ROLE_CODE, return_dtype=pl.Int8).to_numpy() if has_roles else None
-    coup_ids = rows["coup"].to_numpy() if has_coups else None
+    coup_ids = rows["coup"].fill_null(-1).to_numpy() if has_coups else None
     result = rebuild(ranks, offsets, _params(headers), tableau, roles, coup_ids)
     if not result.good.all():
         names = rows["canon"].to_list()

@@ -442,13 +442,19 @@ def check_sequence(frame: pl.DataFrame, column: str, checker: Checker) -> None:
     )
 
 
-def as_int(frame: pl.DataFrame, column: str, checker: Checker) -> pl.DataFrame:
-    """``column`` as integers; a value that is not one is a problem (and becomes null)."""
+def as_int(frame: pl.DataFrame, column: str, checker: Checker, allow_missing: bool = False) -> pl.DataFrame:
+    """``column`` as integers; a value that is not one is a problem (and becomes null).
+
+    With ``allow_missing``, an empty value is no problem (it stays null).
+    """
     text = pl.col(column).cast(pl.String).str.strip_chars()
     out = frame.with_columns(text.cast(pl.Int64, strict=False).alias("_int"), text.fill_null("").alias("_text"))
-    checker.add_rows(out.filter(pl.col("_int").is_null()), "bad_value", f"{column} '{{_text}}' is not an integer")
-    out = out.drop("_text")
-    return out.with_columns(pl.col("_int").alias(column)).drop("_int")
+    bad = out.filter(pl.col("_int").is_null())
+    empty = pl.col("_text") == ""
+    if not allow_missing:
+        checker.add_rows(bad.filter(empty), "bad_value", f"missing {column}")
+    checker.add_rows(bad.filter(~empty), "bad_value", f"{column} '{{_text}}' is not an integer")
+    return out.with_columns(pl.col("_int").alias(column)).drop("_int", "_text")
 
 
 def check_winners(recorded: pl.DataFrame, coups: pl.DataFrame, checker: Checker) -> None:
