@@ -90,18 +90,24 @@ def _project(values, parent, factor, basis, block):  # pragma: no cover - compil
     out = np.zeros((rows, r))
     scratch = np.empty((m, block))
     acc = np.empty((r, block))
+    part = np.empty((r, block))
     for start in range(0, rows, block):
         stop = min(start + block, rows)
         width = stop - start
         feats = scratch[:, :width]
         _features_t(values[start:stop], parent, factor, feats)
         acc[:, :width] = 0.0
-        for j in range(m):
+        for chunk in range(0, m, 256):  # partial sums over chunks: rounding grows with the chunk, not all of m
+            part[:, :width] = 0.0
+            for j in range(chunk, min(chunk + 256, m)):
+                for c in range(r):
+                    w = basis[j, c]
+                    if w != 0.0:
+                        for b in range(width):
+                            part[c, b] += w * feats[j, b]
             for c in range(r):
-                w = basis[j, c]
-                if w != 0.0:
-                    for b in range(width):
-                        acc[c, b] += w * feats[j, b]
+                for b in range(width):
+                    acc[c, b] += part[c, b]
         for c in range(r):
             for b in range(width):
                 out[start + b, c] = acc[c, b]

@@ -10,7 +10,7 @@ a unit in the last printed digit, and digit for digit for counts and exact
 fractions.
 
 Figures that need more than the engine (count simulations, the end-of-shoe
-study, the known-card calculation) are listed as ``pending`` until a module
+study) are listed as ``pending`` until a module
 supplies them through ``providers``: a mapping from a figure id to a function
 of the row that returns the toolkit's value (in the row's unit) or a
 :class:`Reproduced`.
@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -69,14 +70,13 @@ REFERENCE_TABLES: dict[str, dict[str, type[pl.DataType]]] = {
 #: Columns every table of figures carries (``count_systems`` holds definitions, not figures).
 _FIGURE_COLUMNS = ("figure", "role", "source")
 
-#: Tables whose every row the exact engine computes.
-ENGINE_TABLES = ("main_bets", "side_bets", "eor_8deck")
+#: Tables whose every row the exact engine computes (``known_card`` through :mod:`toolkit.known_card`).
+ENGINE_TABLES = ("main_bets", "side_bets", "eor_8deck", "known_card")
 
 #: What each other table waits for; its rows are reported as pending until a provider computes them.
 PENDING = {
     "count_results": "a shoe simulation with the count system (count results)",
     "jacobson_perfect": "the end-of-shoe study (Jacobson's perfect-information setting)",
-    "known_card": "a known-card calculation (the engine does not condition on a card's position)",
     "claims": "the end-of-shoe study",
 }
 
@@ -309,6 +309,17 @@ def _status(role: str, matches: bool | None, pending: str | None, note: str) -> 
     return f"{status} ({note})" if note else status
 
 
+@lru_cache(maxsize=8)
+def _known_card_gains(decks: int) -> dict[int, float]:
+    from toolkit.known_card import known_card_gain
+
+    return dict(known_card_gain(decks).iter_rows())
+
+
+def _known_card_gain(decks: int, position: int) -> float:
+    return _known_card_gains(decks)[position]
+
+
 def compare_published(
     providers: Mapping[str, Provider] | None = None,
     tables: Iterable[str] | None = None,
@@ -358,6 +369,10 @@ def compare_published(
                     toolkit, matches, note = result.value, result.matches, result.note
                 else:
                     toolkit = result
+            elif name == "known_card":
+                toolkit = _known_card_gain(int(row["decks"]), int(row["card_position"]))
+                scale = _SCALE[row["unit"]]
+                toolkit = toolkit * scale
             elif name in ENGINE_TABLES:
                 toolkit = engine.value(row)
                 scale = _SCALE.get(row["unit"])
