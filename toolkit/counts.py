@@ -21,7 +21,9 @@ cards burned face down); ``per="half_deck"`` divides by half decks
 
 Jacobson's published Dragon 7 result (0.597 units per shoe) is reproduced with
 ``divisor="decks_left"``, no rounding, and the exposed burn card counted (the
-defaults); see ``tests/test_betting.py`` for the figures and the alternatives.
+defaults: 0.600 +- 0.002 on 400,000 shoes; the unseen-card divisor gives 0.597
+as well, while leaving the exposed burn card out gives 0.585-0.588); see
+``tests/test_betting.py`` for the figures and the alternatives.
 
 The library (:func:`get_count_system`) holds ``dragon7``, ``panda8``,
 ``thorp_natural9``, ``ten_count`` and ``how_dragon7``, each with its source.
@@ -272,7 +274,7 @@ COUNT_SYSTEMS: dict[str, CountSystem] = {
             threshold=11,
             source=_JACOBSON_DP
             + ", count credited to Wizard of Odds: 0.237 units per shoe. The threshold is not published with it;"
-            " +11 is the one the published figure implies (see tests/test_betting.py)",
+            " +11 reproduces the figure (the maximum is flat over +11 and +12; see tests/test_betting.py)",
         ),
         CountSystem(
             "thorp_natural9",
