@@ -40,8 +40,9 @@ The library (:func:`get_count_system`) holds ``dragon7``, ``panda8``,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -256,52 +257,77 @@ _JACOBSON_DP = (
     "standard burn; 100 million simulated shoes)"
 )
 
-#: The published systems by name.
-COUNT_SYSTEMS: dict[str, CountSystem] = {
-    s.name: s
-    for s in (
-        CountSystem(
-            "dragon7",
-            _a_to_t((0, 0, 0, -1, -1, -1, -1, 2, 2, 0)),
-            bet="dragon7",
-            threshold=4,
-            source=_JACOBSON_DP + ": bet at true count >= +4, 0.597 units won per shoe",
-        ),
-        CountSystem(
-            "panda8",
-            _a_to_t((1, 1, -2, -2, -2, -1, -1, -2, 4, 1)),
-            bet="panda8",
-            threshold=11,
-            source=_JACOBSON_DP
-            + ", count credited to Wizard of Odds: 0.237 units per shoe. The threshold is not published with it;"
-            " +11 reproduces the figure (the maximum is flat over +11 and +12; see tests/test_betting.py)",
-        ),
-        CountSystem(
-            "thorp_natural9",
-            _a_to_t((1, 1, 1, 1, 1, 1, 1, 1, -12, 1)),
-            bet="natural9",
-            source='Thorp; Eliot Jacobson, "Card counting the Natural 9 and Natural 8" (no threshold published)',
-        ),
-        CountSystem(
-            "ten_count",
-            _a_to_t((0, 1, 1, 1, 1, 1, 1, 1, 1, -2)),
-            bet="tie",
-            source='JSTAT ten count for the Tie; Eliot Jacobson, "Baccarat Tie bet flimflam" argues it does not'
-            " beat the game (no threshold published)",
-        ),
-        CountSystem(
-            "how_dragon7",
-            _a_to_t((1, 0, 0, -1, -1, -1, -1, 2, 2, 0)),
-            initial_count=-32,
-            count_burn_card=True,
-            bet="dragon7",
-            trigger="running",
-            threshold=0,
-            source="Stephen How's unbalanced Dragon 7 count (8 decks): initial running count -32, counts the "
-            "exposed burn card, bet at running count >= 0",
-        ),
-    )
-}
+
+def _published() -> dict[str, CountSystem]:
+    return {
+        s.name: s
+        for s in (
+            CountSystem(
+                "dragon7",
+                _a_to_t((0, 0, 0, -1, -1, -1, -1, 2, 2, 0)),
+                bet="dragon7",
+                threshold=4,
+                source=_JACOBSON_DP + ": bet at true count >= +4, 0.597 units won per shoe",
+            ),
+            CountSystem(
+                "panda8",
+                _a_to_t((1, 1, -2, -2, -2, -1, -1, -2, 4, 1)),
+                bet="panda8",
+                threshold=11,
+                source=_JACOBSON_DP
+                + ", count credited to Wizard of Odds: 0.237 units per shoe. The threshold is not published with it;"
+                " +11 reproduces the figure (the maximum is flat over +11 and +12; see tests/test_betting.py)",
+            ),
+            CountSystem(
+                "thorp_natural9",
+                _a_to_t((1, 1, 1, 1, 1, 1, 1, 1, -12, 1)),
+                bet="natural9",
+                source='Thorp; Eliot Jacobson, "Card counting the Natural 9 and Natural 8" (no threshold published)',
+            ),
+            CountSystem(
+                "ten_count",
+                _a_to_t((0, 1, 1, 1, 1, 1, 1, 1, 1, -2)),
+                bet="tie",
+                source='JSTAT ten count for the Tie; Eliot Jacobson, "Baccarat Tie bet flimflam" argues it does not'
+                " beat the game (no threshold published)",
+            ),
+            CountSystem(
+                "how_dragon7",
+                _a_to_t((1, 0, 0, -1, -1, -1, -1, 2, 2, 0)),
+                initial_count=-32,
+                count_burn_card=True,
+                bet="dragon7",
+                trigger="running",
+                threshold=0,
+                source="Stephen How's unbalanced Dragon 7 count (8 decks): initial running count -32, counts the "
+                "exposed burn card, bet at running count >= 0",
+            ),
+        )
+    }
+
+
+class _Library(Mapping[str, CountSystem]):
+    """The published systems by name, built on first use (validating their bets builds the bet panel)."""
+
+    @cached_property
+    def _systems(self) -> dict[str, CountSystem]:
+        return _published()
+
+    def __getitem__(self, name: str) -> CountSystem:
+        return self._systems[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._systems)
+
+    def __len__(self) -> int:
+        return len(self._systems)
+
+    def __repr__(self) -> str:
+        return f"COUNT_SYSTEMS({', '.join(self)})"
+
+
+#: The published systems by name (a read-only mapping).
+COUNT_SYSTEMS: Mapping[str, CountSystem] = _Library()
 
 
 def count_systems() -> tuple[CountSystem, ...]:
