@@ -297,6 +297,11 @@ def test_results_statistics_from_per_shoe_totals() -> None:
     # a shoe of 80 hands has 80 times the variance of a hand
     assert res.sd_per_hand == pytest.approx(won.std(ddof=1) / math.sqrt(80), rel=1e-3)
     assert res.sd_per_100_hands == pytest.approx(10 * res.sd_per_hand)
+    # normal shoe totals: se(s) = s / sqrt(2 n)
+    sd = res.sd_estimate("shoe")
+    assert sd.se == pytest.approx(won.std(ddof=1) / math.sqrt(2 * len(won)), rel=0.1)
+    assert sd.low < sd.value < sd.high
+    assert res.sd_estimate("hand").se / res.sd_per_hand == pytest.approx(sd.se / sd.value)
     assert res.di.value == pytest.approx(1000 * res.units_per_hand_ev.value / res.sd_per_hand)
     assert res.score.value == pytest.approx(res.di.value**2)
     assert res.n0.value == pytest.approx((res.sd_per_hand / res.units_per_hand_ev.value) ** 2)

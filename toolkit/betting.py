@@ -631,6 +631,24 @@ class Results:
     def sd_per_100_hands(self) -> float:
         return 10.0 * self.sd_per_hand
 
+    def sd_estimate(self, per: str = "shoe") -> Estimate:
+        """The standard deviation per ``"shoe"``, ``"100 hands"`` or ``"hand"`` with its interval.
+
+        Delta method without a normality assumption (shoe totals are skewed):
+        ``se(s) = sqrt(m4 - s^4) / (2 s sqrt(n))`` with ``m4`` the fourth
+        central moment of the shoe totals; per hand it has the same relative error.
+        """
+        values = {"shoe": self.sd_per_shoe, "100 hands": self.sd_per_100_hands, "hand": self.sd_per_hand}
+        if per not in values:
+            raise ValueError(f"per must be one of {', '.join(values)}, got {per!r}")
+        won, n, s = self.totals.won, self.shoes, self.sd_per_shoe
+        if n < 2 or not s > 0:
+            return Estimate(values[per], math.nan, math.nan, math.nan)
+        m4 = float(((won - won.mean()) ** 4).mean())
+        rel = math.sqrt(max(m4 - s**4, 0.0)) / (2 * s * s * math.sqrt(n))
+        v = values[per]
+        return Estimate(v, v * rel, v * (1 - self.z * rel), v * (1 + self.z * rel))
+
     @property
     def lookahead_z(self) -> float:
         """z statistic of realised minus expected win (near 0 unless the strategy looks ahead)."""
@@ -775,6 +793,7 @@ class Results:
             "units_per_hand_ev": self.units_per_hand_ev.value,
             "units_per_hand_ev_ci": self.units_per_hand_ev.ci,
             "sd_per_shoe": self.sd_per_shoe,
+            "sd_per_shoe_ci": self.sd_estimate("shoe").ci,
             "sd_per_100_hands": self.sd_per_100_hands,
             "sd_per_hand": self.sd_per_hand,
             "di": est(self.di),
@@ -816,9 +835,8 @@ class Results:
         add("units_expected", "shoe", self.units_per_shoe_ev)
         add("units_expected", "100 hands", self.units_per_100_hands_ev)
         add("units_expected", "hand", self.units_per_hand_ev)
-        add("sd", "shoe", self.sd_per_shoe)
-        add("sd", "100 hands", self.sd_per_100_hands)
-        add("sd", "hand", self.sd_per_hand)
+        for per in ("shoe", "100 hands", "hand"):
+            add("sd", per, self.sd_estimate(per))
         add("di", "hand", self.di)
         add("score", "100 hands", self.score)
         add("n0", "hands", self.n0)
