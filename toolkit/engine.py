@@ -78,16 +78,18 @@ def _features_t(values, parent, factor, out):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _project(values, parent, factor, basis, block):  # pragma: no cover - compiled
-    """``F @ basis`` for every shoe (row of ``values``) without materialising all of ``F``.
+def _project(values, parent, factor, basis, coef, block):  # pragma: no cover - compiled
+    """``F @ basis @ coef`` for every shoe (row of ``values``) without materialising all of ``F``.
 
     Features are built ``block`` shoes at a time (:func:`_features_t`) and
     projected on the basis columns straight away, in the same compiled loop, so
-    no BLAS call (and no BLAS threading) is involved.
+    no BLAS call (and no BLAS threading, which is slow on small products on a
+    busy machine) is involved.
     """
     rows = values.shape[0]
     m, r = basis.shape
-    out = np.zeros((rows, r))
+    n_out = coef.shape[1]
+    out = np.zeros((rows, n_out))
     scratch = np.empty((m, block))
     acc = np.empty((r, block))
     part = np.empty((r, block))
@@ -108,9 +110,12 @@ def _project(values, parent, factor, basis, block):  # pragma: no cover - compil
             for c in range(r):
                 for b in range(width):
                     acc[c, b] += part[c, b]
-        for c in range(r):
-            for b in range(width):
-                out[start + b, c] = acc[c, b]
+        for b in range(width):
+            for k in range(n_out):
+                total = 0.0
+                for c in range(r):
+                    total += acc[c, b] * coef[c, k]
+                out[start + b, k] = total
     return out
 
 
@@ -387,7 +392,7 @@ class CompiledBets:
         ng, na = len(self.general), len(self.alpha_bets)
         ms = multisets()
         values = np.ascontiguousarray(_values_from_ranks(ranks))
-        raw = _project(values, ms.parent, _factor_index(), self.basis, _BLOCK) @ self.coef
+        raw = _project(values, ms.parent, _factor_index(), self.basis, self.coef, _BLOCK)
         ev = raw[:, :ng]
         if na or len(self.beta_bets):
             alpha, beta = _zero_pair_arrays(ranks)
@@ -409,7 +414,7 @@ def _column_basis(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     scale = np.abs(columns).max()
     if np.abs(basis @ coef - columns).max() > 1e-12 * scale:
         return np.ascontiguousarray(columns), np.eye(columns.shape[1])
-    return basis, coef
+    return basis, np.ascontiguousarray(coef)
 
 
 @lru_cache(maxsize=32)
