@@ -15,6 +15,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from cli_helpers import run
 
 import toolkit as bt
 from toolkit.cli import main
@@ -27,15 +28,6 @@ REQUIRED_BETS = (
 FIELDS = ("expected_value", "house_edge", "std_dev", "hit_frequency")
 EIGHT_DECKS_BY_VALUE = ",".join(["128"] + ["32"] * 9)
 EIGHT_DECKS_BY_RANK = ",".join(["32"] * 13)
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of ``baccarat ARGS`` run in-process."""
-    with pytest.raises(SystemExit) as stop:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = stop.value.code
-    return (0 if code is None else int(code)), out, err
 
 
 @pytest.fixture(scope="module")

@@ -11,22 +11,13 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from cli_helpers import run
 from sample_shoes import SHOES
 
-from toolkit.cli import main
 from toolkit.records import read_records
 from toolkit.replay import replay
 
 MALFORMED = SHOES / "malformed"
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of ``baccarat ARGS`` run in-process."""
-    with pytest.raises(SystemExit) as stop:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = stop.value.code
-    return (0 if code is None else int(code)), out, err
 
 
 def test_validate_exits_0_when_every_shoe_is_valid(capsys) -> None:

@@ -10,18 +10,9 @@ import json
 import numpy as np
 import polars as pl
 import pytest
+from cli_helpers import run
 
-from toolkit.cli import main
 from toolkit.dealing import Dealing, deal
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of ``baccarat ARGS`` run in-process."""
-    with pytest.raises(SystemExit) as stop:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = stop.value.code
-    return (0 if code is None else int(code)), out, err
 
 
 def test_simulate_writes_the_coups_of_the_seeded_shoes(capsys, tmp_path) -> None:

@@ -13,20 +13,10 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
-from toolkit.cli import main
+from cli_helpers import run
 
 FAST = ("--workers", "1", "--no-progress")
 NO_COUNTS = ("--count-shoes", "0")
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of ``baccarat ARGS`` run in-process."""
-    with pytest.raises(SystemExit) as stop:
-        main(list(args))
-    out, err = capsys.readouterr()
-    code = stop.value.code
-    return (0 if code is None else int(code)), out, err
 
 
 def _summary_without_timing(folder: Path) -> dict:

@@ -7,6 +7,7 @@ import sys
 from enum import Enum
 from typing import Any
 
+import numpy as np
 import polars as pl
 import typer
 
@@ -62,3 +63,76 @@ def emit(frame: pl.DataFrame, fmt: OutputFormat, json_payload: Any = None) -> No
             tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, fmt_str_lengths=60, tbl_hide_dataframe_shape=True
         ):
             sys.stdout.write(str(frame) + "\n")
+
+
+# ------------------------------------------------------------- dealing options (simulate, count, thorp)
+class LastHand(str, Enum):
+    one_more = "one_more"
+    finish = "finish"
+    seven_cards = "seven_cards"
+
+
+class Burn(str, Enum):
+    standard = "standard"
+    fixed = "fixed"
+    none = "none"
+
+
+SHOES_OPTION = typer.Option(10_000, "--shoes", "-n", help="Number of shoes to deal.")
+SEED_OPTION = typer.Option(None, "--seed", "-s", help="Seed (same seed, same shoes, whatever the workers).")
+DECKS = typer.Option(8, "--decks", "-d", help="Decks in the shoe.")
+BURN = typer.Option(
+    Burn.standard, "--burn", help="Burn procedure: standard (turn one up, burn its value), fixed, none."
+)
+BURN_ACE = typer.Option(1, "--burn-ace", help="Cards burned when the exposed card is an ace (1 or 11).")
+BURN_CARDS = typer.Option(0, "--burn-cards", help="Cards burned face down with --burn fixed.")
+CUT_CARD = typer.Option(14, "--cut-card", help="Cut card position, in cards from the end of the shoe.")
+LAST_HAND = typer.Option(
+    LastHand.one_more,
+    "--last-hand",
+    help="When the cut card comes out: one_more (finish and play one more), finish, seven_cards (chemin de fer).",
+)
+COUPS = typer.Option(None, "--coups", help="Deal exactly this many coups per shoe instead (cut card ignored).")
+WORKERS = typer.Option(None, "--workers", "-w", help="Local worker processes (default: every core).")
+SCHEDULER = typer.Option(None, "--scheduler", help="Dask distributed scheduler address (tcp://host:8786).")
+PROGRESS = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr.")
+
+
+def dealing_from_options(
+    decks: int, burn: Burn, burn_ace: int, burn_cards: int, cut_card: int, last_hand: LastHand, coups: int | None = None
+):
+    """The :class:`~toolkit.dealing.Dealing` named by the dealing options (bad values: one line, exit 2)."""
+    from toolkit.dealing import Dealing
+
+    try:
+        return Dealing(
+            decks=decks,
+            burn=burn.value,
+            burn_ace=burn_ace,
+            burn_cards=burn_cards,
+            cut_card=cut_card,
+            last_hand=last_hand.value,
+            coups=coups,
+        )
+    except (ValueError, TypeError) as err:
+        fail(str(err))
+    raise AssertionError("unreachable")
+
+
+def seed_or_fresh(seed: int | None) -> int:
+    """The seed given, else a fresh one, printed so that the run can be repeated."""
+    if seed is not None:
+        if seed < 0:
+            fail(f"--seed must be a non-negative integer, got {seed}")
+        return seed
+    chosen = int(np.random.SeedSequence().entropy % (2**63))
+    typer.echo(f"baccarat: seed {chosen} (pass --seed {chosen} to repeat this run)", err=True)
+    return chosen
+
+
+def check_run(shoes: int, workers: int | None) -> None:
+    """Reject a non-positive number of shoes or workers."""
+    if shoes < 1:
+        fail(f"--shoes must be at least 1, got {shoes}")
+    if workers is not None and workers < 1:
+        fail(f"--workers must be at least 1, got {workers}")

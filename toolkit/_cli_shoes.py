@@ -11,22 +11,31 @@ import sys
 from enum import Enum
 from pathlib import Path
 
-import numpy as np
 import typer
 
-from toolkit._cli_common import FORMAT_OPTION, OutputFormat, emit, fail
-
-
-class LastHand(str, Enum):
-    one_more = "one_more"
-    finish = "finish"
-    seven_cards = "seven_cards"
-
-
-class Burn(str, Enum):
-    standard = "standard"
-    fixed = "fixed"
-    none = "none"
+from toolkit._cli_common import (
+    BURN,
+    BURN_ACE,
+    BURN_CARDS,
+    COUPS,
+    CUT_CARD,
+    DECKS,
+    FORMAT_OPTION,
+    LAST_HAND,
+    PROGRESS,
+    SCHEDULER,
+    SEED_OPTION,
+    SHOES_OPTION,
+    WORKERS,
+    Burn,
+    LastHand,
+    OutputFormat,
+    check_run,
+    dealing_from_options,
+    emit,
+    fail,
+    seed_or_fresh,
+)
 
 
 class CountKind(str, Enum):
@@ -44,61 +53,6 @@ class Rounding(str, Enum):
     floor = "floor"
     truncate = "truncate"
     nearest = "nearest"
-
-
-SHOES_OPTION = typer.Option(10_000, "--shoes", "-n", help="Number of shoes to deal.")
-SEED_OPTION = typer.Option(None, "--seed", "-s", help="Seed (same seed, same shoes, whatever the workers).")
-DECKS = typer.Option(8, "--decks", "-d", help="Decks in the shoe.")
-BURN = typer.Option(
-    Burn.standard, "--burn", help="Burn procedure: standard (turn one up, burn its value), fixed, none."
-)
-BURN_ACE = typer.Option(1, "--burn-ace", help="Cards burned when the exposed card is an ace (1 or 11).")
-BURN_CARDS = typer.Option(0, "--burn-cards", help="Cards burned face down with --burn fixed.")
-CUT_CARD = typer.Option(14, "--cut-card", help="Cut card position, in cards from the end of the shoe.")
-LAST_HAND = typer.Option(
-    LastHand.one_more,
-    "--last-hand",
-    help="When the cut card comes out: one_more (finish and play one more), finish, seven_cards (chemin de fer).",
-)
-COUPS = typer.Option(None, "--coups", help="Deal exactly this many coups per shoe instead (cut card ignored).")
-WORKERS = typer.Option(None, "--workers", "-w", help="Local worker processes (default: every core).")
-SCHEDULER = typer.Option(None, "--scheduler", help="Dask distributed scheduler address (tcp://host:8786).")
-PROGRESS = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr.")
-
-
-def _dealing(decks: int, burn: Burn, burn_ace: int, burn_cards: int, cut_card: int, last_hand: LastHand, coups):
-    from toolkit.dealing import Dealing
-
-    try:
-        return Dealing(
-            decks=decks,
-            burn=burn.value,
-            burn_ace=burn_ace,
-            burn_cards=burn_cards,
-            cut_card=cut_card,
-            last_hand=last_hand.value,
-            coups=coups,
-        )
-    except (ValueError, TypeError) as err:
-        fail(str(err))
-    raise AssertionError("unreachable")
-
-
-def _seed(seed: int | None) -> int:
-    if seed is not None:
-        if seed < 0:
-            fail(f"--seed must be a non-negative integer, got {seed}")
-        return seed
-    chosen = int(np.random.SeedSequence().entropy % (2**63))
-    typer.echo(f"baccarat: seed {chosen} (pass --seed {chosen} to repeat this run)", err=True)
-    return chosen
-
-
-def _check_run(shoes: int, workers: int | None) -> None:
-    if shoes < 1:
-        fail(f"--shoes must be at least 1, got {shoes}")
-    if workers is not None and workers < 1:
-        fail(f"--workers must be at least 1, got {workers}")
 
 
 def _deal_block(block, dealing):
@@ -148,8 +102,8 @@ def simulate(
     from toolkit.counts import get_count_system
     from toolkit.parallel import block_plan, map_blocks
 
-    _check_run(shoes, workers)
-    dealing = _dealing(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
+    check_run(shoes, workers)
+    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
     systems: tuple = ()
     if counts:
         try:
@@ -160,7 +114,7 @@ def simulate(
         fail(f"--out must name a .parquet file, got {str(out)!r}")
     if not out.parent.exists():
         fail(f"--out: folder {str(out.parent)!r} does not exist")
-    s = _seed(seed)
+    s = seed_or_fresh(seed)
     plan = block_plan(shoes, seed=s)
     fn = partial(_deal_block, dealing=dealing)
     writer = None
@@ -217,12 +171,12 @@ def count(
     from toolkit.counts import get_count_system
     from toolkit.rules import Rules
 
-    _check_run(shoes, workers)
+    check_run(shoes, workers)
     if not 0 < confidence < 1:
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if bankroll is not None and not bankroll > 0:
         fail(f"--bankroll must be positive, got {bankroll}")
-    dealing = _dealing(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
+    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
     convention: dict[str, object]
     try:
         if bet is not None:
@@ -252,7 +206,7 @@ def count(
             convention = cs.describe()
     except (ValueError, TypeError) as err:
         fail(str(err))
-    s = _seed(seed)
+    s = seed_or_fresh(seed)
     try:
         (res,) = run_strategies(
             [strategy],

@@ -13,18 +13,23 @@ from pathlib import Path
 
 import typer
 
-from toolkit._cli_common import FORMAT_OPTION, OutputFormat, emit, fail
-from toolkit._cli_shoes import (
+from toolkit._cli_common import (
     BURN,
     BURN_ACE,
     BURN_CARDS,
     CUT_CARD,
     DECKS,
+    FORMAT_OPTION,
     LAST_HAND,
     PROGRESS,
     SCHEDULER,
     Burn,
     LastHand,
+    OutputFormat,
+    dealing_from_options,
+    emit,
+    fail,
+    seed_or_fresh,
 )
 
 #: Shoes for the default run: about half a minute of work on two idle cores, a minute on a busy machine.
@@ -37,26 +42,8 @@ class Observer(str, Enum):
     both = "both"
 
 
-def _dealing(decks: int, burn: Burn, burn_ace: int, burn_cards: int, cut_card: int, last_hand: LastHand):
-    from toolkit.dealing import Dealing
-
-    try:
-        return Dealing(
-            decks=decks,
-            burn=burn.value,
-            burn_ace=burn_ace,
-            burn_cards=burn_cards,
-            cut_card=cut_card,
-            last_hand=last_hand.value,
-        )
-    except (ValueError, TypeError) as err:
-        fail(str(err))
-    raise AssertionError("unreachable")
-
-
 def _seed(seed: int | None, out: Path, resume: bool) -> int:
     """The seed given, else the one of the checkpoint being resumed, else a fresh one (printed)."""
-    import numpy as np
 
     from toolkit.study import checkpoint_seed
 
@@ -71,9 +58,7 @@ def _seed(seed: int | None, out: Path, resume: bool) -> int:
             fail(str(err))
         if saved is not None:
             return saved
-    chosen = int(np.random.SeedSequence().entropy % (2**63))
-    typer.echo(f"baccarat: seed {chosen} (pass --seed {chosen} to repeat this run)", err=True)
-    return chosen
+    return seed_or_fresh(None)
 
 
 def thorp(
@@ -119,7 +104,7 @@ def thorp(
         fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
     if workers is not None and workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
-    dealing = _dealing(decks, burn, burn_ace, burn_cards, cut_card, last_hand)
+    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand)
     observers = ("unseen", "remaining") if observer == Observer.both else (observer.value,)
     study = ThorpStudy(shoes=shoes, seed=_seed(seed, out, resume), dealing=dealing, observers=observers)
     result = run_study(
