@@ -15,33 +15,17 @@ figure when ``None``) and returns the axes.  Nothing is recomputed here.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
 
+from toolkit._plotting import axes_or_new, require_columns
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = ["plot_depletion", "plot_edges_by_decks", "plot_eor_heatmap"]
-
-
-def _axes(ax: Axes | None, size: tuple[float, float] = (7, 4)) -> Axes:
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt
-
-    _, ax = plt.subplots(figsize=size, layout="constrained")
-    return ax
-
-
-def _require(frame: pl.DataFrame, columns: Sequence[str], what: str) -> None:
-    if not isinstance(frame, pl.DataFrame):
-        raise TypeError(f"{what} takes a polars DataFrame, got {type(frame).__name__}")
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{what}: the frame lacks column(s) {', '.join(missing)} (has {', '.join(frame.columns)})")
 
 
 def plot_edges_by_decks(frame: pl.DataFrame, ax: Axes | None = None, hue: str = "variant") -> Axes:
@@ -56,8 +40,8 @@ def plot_edges_by_decks(frame: pl.DataFrame, ax: Axes | None = None, hue: str = 
     """
     import seaborn as sns
 
-    _require(frame, ("decks", "house_edge", hue), "plot_edges_by_decks")
-    ax = _axes(ax)
+    require_columns(frame, ("decks", "house_edge", hue), "plot_edges_by_decks")
+    ax = axes_or_new(ax)
     data = frame.with_columns((pl.col("house_edge") * 100).alias("house edge (%)")).to_pandas()
     sns.lineplot(data=data, x="decks", y="house edge (%)", hue=hue, marker="o", ax=ax)
     ax.set_xticks(sorted(frame["decks"].unique().to_list()))
@@ -89,7 +73,7 @@ def plot_eor_heatmap(
     """
     import seaborn as sns
 
-    _require(frame, ("bet", "card", "eor"), "plot_eor_heatmap")
+    require_columns(frame, ("bet", "card", "eor"), "plot_eor_heatmap")
     cards = list(dict.fromkeys(frame["card"].to_list()))
     bets = list(dict.fromkeys(frame["bet"].to_list()))
     wide = frame.with_columns(pl.col("eor") * scale).pivot(on="card", index="bet", values="eor").select("bet", *cards)
@@ -98,15 +82,22 @@ def plot_eor_heatmap(
     if per_bet_colours:
         peak = np.nanmax(np.abs(values), axis=1, keepdims=True)
         colours = np.divide(values, peak, out=np.zeros_like(values), where=peak > 0)
-    ax = _axes(ax, (1.0 + 0.75 * len(cards), 0.9 + 0.42 * len(bets)))
+    ax = axes_or_new(ax, (1.0 + 0.75 * len(cards), 0.9 + 0.42 * len(bets)))
     data = pl.DataFrame(colours, schema=cards, orient="row").with_columns(pl.Series("bet", bets)).to_pandas()
     with warnings.catch_warnings():
         # seaborn 0.13's heatmap calls Colormap.set_bad, which matplotlib >= 3.11 flags as pending deprecation
         warnings.filterwarnings("ignore", "The set_bad function", PendingDeprecationWarning)
         sns.heatmap(
-            data.set_index("bet"), ax=ax, cmap="vlag", center=0, annot=values if annotate else False, fmt=".0f",
-            annot_kws={"fontsize": 7}, cbar_kws={"label": "relative to the bet's largest effect" if per_bet_colours
-                                                 else f"effect of removal x {scale:g}"},
+            data.set_index("bet"),
+            ax=ax,
+            cmap="vlag",
+            center=0,
+            annot=values if annotate else False,
+            fmt=".0f",
+            annot_kws={"fontsize": 7},
+            cbar_kws={
+                "label": "relative to the bet's largest effect" if per_bet_colours else f"effect of removal x {scale:g}"
+            },
         )
     ax.set_xlabel("card removed")
     ax.set_ylabel("")
@@ -142,17 +133,27 @@ def plot_depletion(
     import seaborn as sns
 
     hue = hue or ("value" if "value" in frame.columns else "path")
-    _require(frame, ("bet", "expected_value", x, hue), "plot_depletion")
+    require_columns(frame, ("bet", "expected_value", x, hue), "plot_depletion")
     chosen = frame.filter(pl.col("bet") == bet)
     if chosen.is_empty():
         raise ValueError(f"plot_depletion: no rows for bet {bet!r}; bets present: {', '.join(frame['bet'].unique())}")
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     data = chosen.with_columns(
         (pl.col("expected_value") * 100).alias("expected value (%)"), pl.col(hue).cast(pl.String)
     ).to_pandas()
     many = chosen[hue].n_unique() > 10
-    sns.lineplot(data=data, x=x, y="expected value (%)", hue=hue, ax=ax, alpha=alpha, linewidth=0.8,
-                 palette="tab10" if not many else "crest", legend=not many, estimator=None)
+    sns.lineplot(
+        data=data,
+        x=x,
+        y="expected value (%)",
+        hue=hue,
+        ax=ax,
+        alpha=alpha,
+        linewidth=0.8,
+        palette="tab10" if not many else "crest",
+        legend=not many,
+        estimator=None,
+    )
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xlabel(x.replace("_", " "))
     ax.set_title(bet)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
+from toolkit._plotting import axes_or_new
+
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
@@ -19,15 +21,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["plot_banker_strategy", "plot_option_values", "plot_solutions"]
 
 _COLUMNS = [str(c) for c in range(10)] + ["stood"]
-
-
-def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt
-
-    _, ax = plt.subplots(figsize=size)
-    return ax
 
 
 def banker_grid(solution: ChemSolution) -> pl.DataFrame:
@@ -58,7 +51,7 @@ def plot_banker_strategy(solution: ChemSolution, ax: Axes | None = None) -> Axes
     """
     import seaborn as sns
 
-    ax = _axes(ax, (8, 4))
+    ax = axes_or_new(ax, (8, 4))
     grid = banker_grid(solution).to_pandas()
     values = grid.pivot(index="banker_total", columns="player_third", values="draw_probability")
     departs = grid.pivot(index="banker_total", columns="player_third", values="departs")
@@ -95,7 +88,7 @@ def plot_solutions(frame: pl.DataFrame, y: str = "player_draw_at_5", x: str = "d
 
     if y not in frame.columns or x not in frame.columns:
         raise ValueError(f"plot_solutions needs columns {x!r} and {y!r}; the frame has {frame.columns}")
-    ax = _axes(ax, (6, 4))
+    ax = axes_or_new(ax, (6, 4))
     sns.lineplot(data=frame.to_pandas(), x=x, y=y, hue="model", marker="o", ax=ax)
     ax.set_xlabel(x.replace("_", " "))
     ax.set_ylabel(y.replace("_", " "))
@@ -106,7 +99,7 @@ def plot_option_values(frame: pl.DataFrame, ax: Axes | None = None) -> Axes:
     """Bar chart of :func:`toolkit.chemin.option_values`: Banker's expected payoff under each kind of play."""
     import seaborn as sns
 
-    ax = _axes(ax, (7, 3.5))
+    ax = axes_or_new(ax, (7, 3.5))
     sns.barplot(data=frame.to_pandas(), y="play", x="banker_ev", ax=ax, color="steelblue")
     ax.set_xlabel("Banker's expected payoff per unit")
     ax.set_ylabel("")

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from toolkit._plotting import axes_or_new, require_columns
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
@@ -27,21 +29,6 @@ __all__ = [
     "plot_penetration",
     "plot_threshold_sweep",
 ]
-
-
-def _axes(ax: Axes | None) -> Axes:
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt
-
-    _, new = plt.subplots(figsize=(7, 4))
-    return new
-
-
-def _require(frame: pl.DataFrame, columns: Sequence[str], what: str) -> None:
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{what} needs column(s) {', '.join(missing)}; got {', '.join(frame.columns)}")
 
 
 def plot_count_path(
@@ -58,14 +45,14 @@ def plot_count_path(
     if kind not in ("tc", "rc"):
         raise ValueError(f"kind must be 'tc' (true count) or 'rc' (running count), got {kind!r}")
     columns = [f"{kind}_{s}" for s in systems]
-    _require(frame, ["shoe", "cards_seen", *columns], "plot_count_path")
+    require_columns(frame, ["shoe", "cards_seen", *columns], "plot_count_path")
     shoe = frame["shoe"][0] if shoe is None else shoe
     one = frame.filter(pl.col("shoe") == shoe)
     if one.is_empty():
         raise ValueError(f"shoe {shoe} is not in the frame")
     long = one.select("cards_seen", *columns).unpivot(index="cards_seen", variable_name="system", value_name="count")
     long = long.with_columns(pl.col("system").str.slice(len(kind) + 1))
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     sns.lineplot(data=long.to_pandas(), x="cards_seen", y="count", hue="system", drawstyle="steps-post", ax=ax)
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel("cards seen before the coup")
@@ -80,8 +67,8 @@ def plot_ev_by_count(
     """Scatter of the exact expected value before each coup (column ``ev``) against a count column."""
     import seaborn as sns
 
-    _require(frame, [count, ev] + ([hue] if hue else []), "plot_ev_by_count")
-    ax = _axes(ax)
+    require_columns(frame, [count, ev] + ([hue] if hue else []), "plot_ev_by_count")
+    ax = axes_or_new(ax)
     sns.scatterplot(data=frame.to_pandas(), x=count, y=ev, hue=hue, s=6, alpha=alpha, linewidth=0, ax=ax)
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel(count)
@@ -93,9 +80,9 @@ def plot_count_quality(quality: pl.DataFrame, ax: Axes | None = None) -> Axes:
     """R² of the exact EV on the count, by cards left in the shoe (:func:`toolkit.counts.count_quality`)."""
     import seaborn as sns
 
-    _require(quality, ["system", "depth", "cards_left_from", "r2"], "plot_count_quality")
+    require_columns(quality, ["system", "depth", "cards_left_from", "r2"], "plot_count_quality")
     by_depth = quality.filter(pl.col("depth") != "all").sort("cards_left_from")
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     sns.lineplot(data=by_depth.to_pandas(), x="cards_left_from", y="r2", hue="system", marker="o", ax=ax)
     ax.set_xlabel("cards left in the shoe (bucket start)")
     ax.set_ylabel("R² of exact EV on the count")
@@ -108,8 +95,8 @@ def _sweep(frame: pl.DataFrame, x: str, ax: Axes | None, hue: str | None, expect
     import seaborn as sns
 
     y = "units_per_shoe_ev" if expected else "units_per_shoe"
-    _require(frame, [x, y, f"{y}_low", f"{y}_high"], "the sweep plot")
-    ax = _axes(ax)
+    require_columns(frame, [x, y, f"{y}_low", f"{y}_high"], "the sweep plot")
+    ax = axes_or_new(ax)
     data = frame.sort(x).to_pandas()
     sns.lineplot(data=data, x=x, y=y, hue=hue, marker="o", ax=ax)
     groups = [data] if hue is None else [g for _, g in data.groupby(hue)]

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from toolkit.plots import _axes, _require
+from toolkit._plotting import axes_or_new, require_columns
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -50,13 +50,13 @@ def plot_replay_edges(frame: pl.DataFrame, bets: Sequence[str] | None = None, ax
     """
     import seaborn as sns
 
-    _require(frame, ("coup",), "plot_replay_edges")
+    require_columns(frame, ("coup",), "plot_replay_edges")
     _one_shoe(frame, "plot_replay_edges")
     columns = [f"ev_{b}" for b in bets] if bets is not None else [c for c in frame.columns if c.startswith("ev_")]
-    _require(frame, columns, "plot_replay_edges")
+    require_columns(frame, columns, "plot_replay_edges")
     long = frame.select("coup", *columns).unpivot(index="coup", variable_name="bet", value_name="ev")
     data = long.with_columns(pl.col("bet").str.strip_prefix("ev_"), (pl.col("ev") * 100).alias("expected value (%)"))
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     sns.lineplot(data=data.to_pandas(), x="coup", y="expected value (%)", hue="bet", ax=ax)
     ax.axhline(0, color="0.4", lw=0.8, ls="--")
     ax.set_title("exact edge before each coup")
@@ -69,14 +69,14 @@ def plot_replay_counts(frame: pl.DataFrame, ax: Axes | None = None, which: str =
 
     if which not in ("tc", "rc"):
         raise ValueError(f"which must be 'tc' (true counts) or 'rc' (running counts), got {which!r}")
-    _require(frame, ("coup",), "plot_replay_counts")
+    require_columns(frame, ("coup",), "plot_replay_counts")
     _one_shoe(frame, "plot_replay_counts")
     columns = [c for c in frame.columns if c.startswith(f"{which}_")]
     if not columns:
         raise ValueError("plot_replay_counts: the frame has no counts; replay(records, systems=[...])")
     long = frame.select("coup", *columns).unpivot(index="coup", variable_name="system", value_name="count")
     data = long.with_columns(pl.col("system").str.strip_prefix(f"{which}_"))
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     sns.lineplot(data=data.to_pandas(), x="coup", y="count", hue="system", drawstyle="steps-post", ax=ax)
     ax.axhline(0, color="0.4", lw=0.8, ls="--")
     ax.set_ylabel("true count" if which == "tc" else "running count")
@@ -101,10 +101,10 @@ def plot_bead_plate(frame: pl.DataFrame, ax: Axes | None = None, rows: int | Non
     """The bead plate (from :func:`toolkit.randomness.bead_plate`): a disc per coup, pair marks as dots."""
     import seaborn as sns
 
-    _require(frame, ("column", "row", "winner", "label", "player_pair", "banker_pair"), "plot_bead_plate")
+    require_columns(frame, ("column", "row", "winner", "label", "player_pair", "banker_pair"), "plot_bead_plate")
     rows = rows or (int(frame["row"].max()) + 1 if frame.height else 6)
     columns = int(frame["column"].max()) + 1 if frame.height else 1
-    ax = _axes(ax, (max(4, columns * 0.45), rows * 0.5 + 0.6))
+    ax = axes_or_new(ax, (max(4, columns * 0.45), rows * 0.5 + 0.6))
     data = frame.to_pandas()
     sns.scatterplot(data=data, x="column", y="row", hue="winner", palette=WINNER_COLOURS, s=260, legend=False, ax=ax)
     for col, row, label in frame.select("column", "row", "label").iter_rows():
@@ -119,10 +119,10 @@ def plot_bead_plate(frame: pl.DataFrame, ax: Axes | None = None, rows: int | Non
 
 def plot_big_road(frame: pl.DataFrame, ax: Axes | None = None, rows: int | None = None) -> Axes:
     """The big road (from :func:`toolkit.randomness.big_road`): rings per streak, a green slash per tie."""
-    _require(frame, ("column", "row", "winner", "ties"), "plot_big_road")
+    require_columns(frame, ("column", "row", "winner", "ties"), "plot_big_road")
     rows = rows or max(6, int(frame["row"].max()) + 1 if frame.height else 6)
     columns = int(frame["column"].max()) + 1 if frame.height else 1
-    ax = _axes(ax, (max(4, columns * 0.4), rows * 0.45 + 0.6))
+    ax = axes_or_new(ax, (max(4, columns * 0.4), rows * 0.45 + 0.6))
     for winner, colour in WINNER_COLOURS.items():
         part = frame.filter(pl.col("winner") == winner)
         ax.scatter(part["column"], part["row"], s=150, facecolor="none", edgecolor=colour, linewidth=2)
@@ -138,10 +138,10 @@ def plot_bet_tracking(edges: pl.DataFrame, ax: Axes | None = None, who: Sequence
     """Stake against the exact edge of every bet placed, a colour per bettor (from :func:`toolkit.replay.bet_edges`)."""
     import seaborn as sns
 
-    _require(edges, ("who", "bet", "amount", "expected_value"), "plot_bet_tracking")
+    require_columns(edges, ("who", "bet", "amount", "expected_value"), "plot_bet_tracking")
     data = edges if who is None else edges.filter(pl.col("who").is_in(list(who)))
     data = data.with_columns((pl.col("expected_value") * 100).alias("expected value (%)"))
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     sns.scatterplot(data=data.to_pandas(), x="expected value (%)", y="amount", hue="who", style="bet", alpha=0.6, ax=ax)
     ax.axvline(0, color="0.4", lw=0.8, ls="--")
     ax.set_title("stakes against the edge")

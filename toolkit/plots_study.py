@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from toolkit._plotting import axes_or_new, require_columns
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -39,23 +41,6 @@ __all__ = [
 ]
 
 _X = "cards unseen before the coup"
-
-
-def _axes(ax: Axes | None, size: tuple[float, float] = (7, 4)) -> Axes:
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt
-
-    _, ax = plt.subplots(figsize=size, layout="constrained")
-    return ax
-
-
-def _require(frame: pl.DataFrame, columns: Sequence[str], what: str) -> None:
-    if not isinstance(frame, pl.DataFrame):
-        raise TypeError(f"{what} takes a polars DataFrame, got {type(frame).__name__}")
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{what}: the frame lacks column(s) {', '.join(missing)} (has {', '.join(frame.columns)})")
 
 
 def _palette(n: int) -> str | list:
@@ -89,9 +74,11 @@ def plot_p_positive(by_unseen: pl.DataFrame, bet: str, ax: Axes | None = None, m
     """
     import seaborn as sns
 
-    _require(by_unseen, ("observer", "bet", "unseen", "hands", "p_positive", "p_low", "p_high"), "plot_p_positive")
+    require_columns(
+        by_unseen, ("observer", "bet", "unseen", "hands", "p_positive", "p_low", "p_high"), "plot_p_positive"
+    )
     rows = _one_bet(by_unseen, bet, "plot_p_positive").filter(pl.col("hands") >= min_hands)
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     shown = rows.filter(pl.col("p_positive") > 0)
     if not shown.is_empty():
         sns.lineplot(data=shown.to_pandas(), x="unseen", y="p_positive", hue="observer", ax=ax, errorbar=None)
@@ -115,9 +102,9 @@ def plot_mean_positive_ev(by_unseen: pl.DataFrame, bet: str, ax: Axes | None = N
     """Mean EV when positive (the size of an edge) against cards unseen, one line per observer."""
     import seaborn as sns
 
-    _require(by_unseen, ("observer", "bet", "unseen", "mean_positive_ev"), "plot_mean_positive_ev")
+    require_columns(by_unseen, ("observer", "bet", "unseen", "mean_positive_ev"), "plot_mean_positive_ev")
     rows = _one_bet(by_unseen, bet, "plot_mean_positive_ev").drop_nulls("mean_positive_ev")
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     if not rows.is_empty():
         data = rows.with_columns(pl.col("mean_positive_ev") * 100).to_pandas()
         sns.scatterplot(data=data, x="unseen", y="mean_positive_ev", hue="observer", ax=ax, s=8, alpha=0.6)
@@ -139,11 +126,13 @@ def plot_gain_share(
     """
     import seaborn as sns
 
-    _require(cumulative, ("observer", "bet", "unseen", "share_gain_within", "share_hands_within"), "plot_gain_share")
+    require_columns(
+        cumulative, ("observer", "bet", "unseen", "share_gain_within", "share_hands_within"), "plot_gain_share"
+    )
     rows = cumulative.filter(pl.col("observer") == observer)
     if bets is not None:
         rows = rows.filter(pl.col("bet").is_in(list(bets)))
-    ax = _axes(ax, (8, 5))
+    ax = axes_or_new(ax, (8, 5))
     data = rows.drop_nulls("share_gain_within")
     if not data.is_empty():
         order = data["bet"].unique(maintain_order=True).to_list()
@@ -169,9 +158,9 @@ def plot_variance(variance: pl.DataFrame, bets: Sequence[str] | None = None, ax:
     """SD of the exact EV across shoes (solid) and its linear prediction (dashed) against cards unseen, log-log."""
     import seaborn as sns
 
-    _require(variance, ("bet", "unseen", "var_ev", "var_linear"), "plot_variance")
+    require_columns(variance, ("bet", "unseen", "var_ev", "var_linear"), "plot_variance")
     rows = variance if bets is None else variance.filter(pl.col("bet").is_in(list(bets)))
-    ax = _axes(ax, (8, 5))
+    ax = axes_or_new(ax, (8, 5))
     data = rows.with_columns(sd_ev=pl.col("var_ev").sqrt(), sd_linear=pl.col("var_linear").sqrt())
     long = pl.concat(
         [
@@ -199,10 +188,10 @@ def plot_variance_ratio(variance: pl.DataFrame, bets: Sequence[str] | None = Non
     import seaborn as sns
 
     x = "unseen_mid" if "unseen_mid" in variance.columns else "unseen"
-    _require(variance, ("bet", x, "ratio"), "plot_variance_ratio")
+    require_columns(variance, ("bet", x, "ratio"), "plot_variance_ratio")
     rows = variance if bets is None else variance.filter(pl.col("bet").is_in(list(bets)))
     rows = rows.drop_nulls("ratio")
-    ax = _axes(ax)
+    ax = axes_or_new(ax)
     if not rows.is_empty():
         order = rows["bet"].unique(maintain_order=True).to_list()
         sns.lineplot(
@@ -220,8 +209,8 @@ def plot_jacobson(jacobson: pl.DataFrame, ax: Axes | None = None) -> Axes:
     """Jacobson's setting: P(EV > 0) for Player and Banker at each number of unseen cards, with 95 % bars."""
     import seaborn as sns
 
-    _require(jacobson, ("unseen", "bet", "p_positive", "p_low", "p_high"), "plot_jacobson")
-    ax = _axes(ax)
+    require_columns(jacobson, ("unseen", "bet", "p_positive", "p_low", "p_high"), "plot_jacobson")
+    ax = axes_or_new(ax)
     data = jacobson.with_columns(pl.col("p_positive", "p_low", "p_high") * 100)
     sns.lineplot(data=data.to_pandas(), x="unseen", y="p_positive", hue="bet", marker="o", ax=ax, errorbar=None)
     for bet in data["bet"].unique(maintain_order=True):
@@ -241,7 +230,7 @@ def by_bet_figure(
     **options: Any,
 ) -> Figure:
     """One panel per bet: ``draw(frame, bet, ax=..., **options)`` on a grid (a new pyplot figure when ``None``)."""
-    _require(frame, ("bet",), "by_bet_figure")
+    require_columns(frame, ("bet",), "by_bet_figure")
     names = list(bets) if bets is not None else frame["bet"].unique(maintain_order=True).to_list()
     if not names:
         raise ValueError("by_bet_figure: no bets to draw")
