@@ -226,3 +226,19 @@ def test_composition_is_a_frozen_fact():
     assert hash(comp) == hash(Composition.from_any(1))
     assert comp.by_rank == tuple(int(c) for c in Composition(np.full(13, 4)).by_rank)
     assert str(Composition.from_cards(["A", "K", "K"])) == "Composition(3 cards; A:1 K:2)"
+
+
+def test_random_removal_takes_exactly_n_cards_that_were_there() -> None:
+    import numpy as np
+
+    from toolkit.cards import Composition
+
+    full = Composition.from_decks(1)
+    rng = np.random.default_rng(5)
+    for n in (0, 1, 30, 52):
+        left = full.random_removal(n, rng)
+        assert left.total == 52 - n
+        assert all(0 <= c <= f for c, f in zip(left.by_rank, full.by_rank, strict=True))
+    assert full.random_removal(10, rng=3) == full.random_removal(10, rng=3)
+    with pytest.raises(ValueError, match="cannot remove 53"):
+        full.random_removal(53)
