@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from math import perm  # falling factorial (n)_k = n! / (n - k)!; 0 when k > n
 
 import numpy as np
 
@@ -66,18 +67,11 @@ def _pair_matrix() -> np.ndarray:
     return out
 
 
-def _falling(n: int, k: int) -> int:
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
-
-
 def six_card_weights(by_value: tuple[int, ...], replacement: bool) -> tuple[np.ndarray, int]:
     """``(W6, denominator)``: the weight of every ordered sequence of six values, and their total."""
     n = np.array(by_value, dtype=np.int64)
     total = int(n.sum())
-    denominator = total**6 if replacement else _falling(total, 6)
+    denominator = total**6 if replacement else perm(total, 6)
     dtype = np.int64 if denominator < 2**62 else object
     nn = n.astype(dtype)
     axes = [np.arange(10).reshape([10 if j == i else 1 for j in range(6)]) for i in range(6)]

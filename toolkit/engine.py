@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
+from math import perm  # falling factorial (n)_k = n! / (n - k)!; 0 when k > n
 
 import numba
 import numpy as np
@@ -143,13 +144,6 @@ def _int_products(by_value: Sequence[int]) -> list[int]:
     return prods
 
 
-def _falling(n: int, k: int) -> int:
-    out = 1
-    for i in range(k):
-        out *= n - i
-    return out
-
-
 # ---------------------------------------------------------------- zero pairs
 def zero_pair_probabilities(shoe: CompositionLike, exact: bool = False) -> tuple:
     """``(alpha, beta)`` for the zero-valued cards of a shoe.
@@ -161,9 +155,9 @@ def zero_pair_probabilities(shoe: CompositionLike, exact: bool = False) -> tuple
     comp = Composition.from_any(shoe)
     z = comp.by_rank[9:]
     total = sum(z)
-    same2 = sum(_falling(x, 2) for x in z)
-    num_beta = sum(_falling(x, 4) for x in z) + same2 * same2 - sum(_falling(x, 2) ** 2 for x in z)
-    den2, den4 = _falling(total, 2), _falling(total, 4)
+    same2 = sum(perm(x, 2) for x in z)
+    num_beta = sum(perm(x, 4) for x in z) + same2 * same2 - sum(perm(x, 2) ** 2 for x in z)
+    den2, den4 = perm(total, 2), perm(total, 4)
     alpha = Fraction(same2, den2) if den2 else Fraction(0)
     beta = Fraction(num_beta, den4) if den4 else Fraction(0)
     return (alpha, beta) if exact else (float(alpha), float(beta))
@@ -190,7 +184,7 @@ def _ext_probabilities(comp: Composition, tableau: Tableau, exact: bool) -> list
         prods = _int_products(comp.by_value)
         ms = multisets()
         n = comp.total
-        denominators = {k: _falling(n, k) for k in (4, 5, 6)}
+        denominators = {k: perm(n, k) for k in (4, 5, 6)}
         out = [Fraction(0)] * (N_MAIN * 9)
         sizes = ms.size.tolist()
         # group by denominator so each class needs one Fraction per size
@@ -276,7 +270,7 @@ def combination_counts(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO
     prods = _int_products(comp.by_value)
     ms = multisets()
     n = comp.total
-    tail = {k: _falling(n - k, 6 - k) for k in (4, 5, 6)}
+    tail = {k: perm(n - k, 6 - k) for k in (4, 5, 6)}
     sizes = ms.size.tolist()
     counts = {"player": 0, "banker": 0, "tie": 0}
     main = ext_to_main(table.ext).tolist()
@@ -284,7 +278,7 @@ def combination_counts(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO
         pt, bt = mc // 40, (mc // 4) % 10
         key = "player" if pt > bt else "banker" if bt > pt else "tie"
         counts[key] += c * prods[j] * tail[sizes[j]]
-    counts["total"] = _falling(n, 6)
+    counts["total"] = perm(n, 6)
     return counts
 
 
