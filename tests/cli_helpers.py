@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.cli import main
+from toolkit.cli.app import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

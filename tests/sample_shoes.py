@@ -18,7 +18,7 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 SHOES = ROOT / "data" / "shoes"
 
-#: Seeds of the simulated samples (``SeedSequence`` roots, see toolkit.records.simulate_records).
+#: Seeds of the simulated samples (``SeedSequence`` roots, see toolkit.records.model.simulate_records).
 SEEDS = {
     "cards_observed.csv": 20240401,
     "cards_complete.parquet": 20240402,
@@ -31,7 +31,7 @@ SEEDS = {
 
 def _bettors(records, rng: np.random.Generator) -> pl.DataFrame:
     """Three bettors: flat on Banker, at random on Banker or Player, and a Dragon 7 counter (big at TC >= 4)."""
-    from toolkit.replay import replay
+    from toolkit.records.replay import replay
 
     frame = replay(records, systems=["dragon7"], bets=["banker"]).select("shoe", "coup", "tc_dragon7")
     n = frame.height
@@ -57,7 +57,7 @@ def _bettors(records, rng: np.random.Generator) -> pl.DataFrame:
 
 def write_samples(folder: Path = SHOES) -> list[Path]:
     """Write every sample record (simulated with the seeds of :data:`SEEDS`) and the malformed files."""
-    from toolkit.records import ShoeHeader, simulate_records, write_records
+    from toolkit.records.model import ShoeHeader, simulate_records, write_records
 
     folder.mkdir(parents=True, exist_ok=True)
     written = []
@@ -83,7 +83,7 @@ def write_samples(folder: Path = SHOES) -> list[Path]:
 
 def _write_mixed(path: Path) -> Path:
     """Five shoes (observer's long form); shoe 2 has an unknown card and shoe 4 loses a card."""
-    from toolkit.records import simulate_records, write_records
+    from toolkit.records.model import simulate_records, write_records
 
     recs = simulate_records(5, seed=SEEDS["mixed.csv"]).observed()
     write_records(recs, path, roles=False)

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit import banque as bq
+from toolkit.games import banque as bq
 from toolkit.cards import Composition
-from toolkit.chemin import BankerStrategy, PlayerStrategy
-from toolkit.chemin import expected_value as chemin_value
+from toolkit.games.chemin.core import BankerStrategy, PlayerStrategy
+from toolkit.games.chemin.core import expected_value as chemin_value
 
 HANDS = [(i, j) for i in range(10) for j in range(i, 10)]
 INDEX = {h: k for k, h in enumerate(HANDS)}

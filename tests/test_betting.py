@@ -1,4 +1,4 @@
-"""What a counter wins (``toolkit.betting``): decisions before the coup, look-ahead detection, results, reproductions.
+"""What a counter wins (``toolkit.counting.strategies``): decisions before the coup, look-ahead detection, results, reproductions.
 
 Published figures reproduced here (see also ``data/reference/count_results.csv``):
 
@@ -55,7 +55,7 @@ import pytest
 from loop_dealer import VALUES, deal_shoe
 
 from toolkit.bets import get_bet
-from toolkit.betting import (
+from toolkit.counting.strategies import (
     LookAheadError,
     PerfectPlay,
     PreCoup,
@@ -70,7 +70,7 @@ from toolkit.betting import (
     run_strategies,
     summarize,
 )
-from toolkit.counts import get_count_system
+from toolkit.counting.systems import get_count_system
 from toolkit.dealing import Dealing, deal, deal_block, shuffled_shoes
 from toolkit.engine import expected_values
 from toolkit.rules import Rules
@@ -408,7 +408,7 @@ def test_dragon7_and_panda8_reproduce_jacobson() -> None:
 @pytest.mark.slow
 def test_panda8_threshold_implied_by_the_published_figure() -> None:
     """Among thresholds +9..+14, +11 reproduces 0.237 and none does significantly better."""
-    from toolkit.betting import threshold_sweep
+    from toolkit.counting.strategies import threshold_sweep
 
     sweep = threshold_sweep("panda8", range(9, 15), 200_000, seed=237, progress=False)
     at = {row["threshold"]: row for row in sweep.iter_rows(named=True)}

@@ -1,6 +1,6 @@
 """Chemin de fer (issue 6): exact values, the solved models, simulation and the command line.
 
-The exact path (:mod:`toolkit._chemin_table`, weights summed over whole hands)
+The exact path (:mod:`toolkit.games._table`, weights summed over whole hands)
 is checked against a deliberately naive enumerator below that deals one card
 at a time in fractions and applies the rules as the seeds state them; the
 solver is checked against published figures (Kemeny & Snell's 9/11; the
@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.cards import Composition
-from toolkit.chemin import (
+from toolkit.games.chemin.core import (
     BankerStrategy,
     PlayerStrategy,
     banker_best_response,
@@ -435,7 +435,7 @@ def test_bad_inputs_say_what_is_wrong():
 
 
 def _run(argv, capsys):
-    from toolkit.cli import main
+    from toolkit.cli.app import main
 
     with pytest.raises(SystemExit) as stop:
         main(argv)

@@ -1,6 +1,6 @@
 """``baccarat edge`` and ``baccarat eor``: outputs, published figures, and one-line errors.
 
-Commands run in-process through :func:`toolkit.cli.main` (the console entry point, with its
+Commands run in-process through :func:`toolkit.cli.app.main` (the console entry point, with its
 error handling), and once as the installed ``baccarat`` command in a subprocess.
 """
 
@@ -18,7 +18,7 @@ import pytest
 from cli_helpers import run
 
 import toolkit as bt
-from toolkit.cli import main
+from toolkit.cli.app import main
 from toolkit.reference import load_reference, printed_number, printed_tolerance
 
 REQUIRED_BETS = (

@@ -1,6 +1,6 @@
 """``baccarat validate`` and ``baccarat replay``: exit codes, located problems in JSON, strict mode, outputs.
 
-Commands run in-process through :func:`toolkit.cli.main` (the console entry point with its error handling).
+Commands run in-process through :func:`toolkit.cli.app.main` (the console entry point with its error handling).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 from cli_helpers import run
 from sample_shoes import SHOES
 
-from toolkit.records import read_records
-from toolkit.replay import replay
+from toolkit.records.model import read_records
+from toolkit.records.replay import replay
 
 MALFORMED = SHOES / "malformed"
 

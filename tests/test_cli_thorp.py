@@ -1,6 +1,6 @@
 """``baccarat thorp`` and ``baccarat reproduce``: files written, resume, options, one-line errors.
 
-Commands run in-process through :func:`toolkit.cli.main` (the console entry point with its
+Commands run in-process through :func:`toolkit.cli.app.main` (the console entry point with its
 error handling); one check runs the installed ``baccarat`` command in a subprocess.
 """
 
@@ -137,7 +137,7 @@ def test_reproduce_prints_every_published_figure(capsys) -> None:
         assert rows[f"jacobson_perfect_{depth}"]["toolkit"].startswith("P(Player EV > 0)")
         assert "300 shoes" in rows[f"jacobson_perfect_{depth}"]["status"]
     assert rows["thorp_1984_last_cards"]["matches"] is not None
-    # the published count results, simulated by toolkit.betting (seeded, so this is deterministic)
+    # the published count results, simulated by toolkit.counting.strategies (seeded, so this is deterministic)
     for figure in ("dragon7_jacobson_units_per_shoe", "panda8_wizard_units_per_shoe", "dragon7_how_bets_per_shoe"):
         assert rows[figure]["matches"] is True, rows[figure]
     assert rows["ten_count_jstat_claim"]["status"].startswith("pending")

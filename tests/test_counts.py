@@ -1,4 +1,4 @@
-"""Count systems (``toolkit.counts``): the published library, running and true counts, EOR counts, quality.
+"""Count systems (``toolkit.counting.systems``): the published library, running and true counts, EOR counts, quality.
 
 Running counts are checked against a card-by-card count kept by the
 independent loop dealer (``tests/loop_dealer.py``), on the same shuffled shoes;
@@ -13,7 +13,7 @@ import pytest
 from loop_dealer import deal_shoe
 
 from toolkit.cards import RANKS
-from toolkit.counts import (
+from toolkit.counting.systems import (
     CountSystem,
     betting_correlation,
     count_arrays,

@@ -1,4 +1,4 @@
-"""Studies of :mod:`toolkit.edges` against the exact path, and the engine plots of :mod:`toolkit.plots`."""
+"""Studies of :mod:`toolkit.edges` against the exact path, and the engine plots of :mod:`toolkit.plots.edges`."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 from scipy import stats
 
-from toolkit.randomness import (
+from toolkit.records.randomness import (
     _quadratic,
     baseline,
     bead_plate,
@@ -28,7 +28,7 @@ from toolkit.randomness import (
     runs_test,
     streak_test,
 )
-from toolkit.records import ShoeHeader, records_from_frame, records_from_orders, simulate_records
+from toolkit.records.model import ShoeHeader, records_from_frame, records_from_orders, simulate_records
 
 ALPHA = 0.05
 REPS = 30
@@ -194,7 +194,7 @@ def test_road_plots_draw_a_mark_per_cell() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from toolkit.plots_records import plot_bead_plate, plot_big_road
+    from toolkit.plots.records import plot_bead_plate, plot_big_road
 
     records = records_from_frame(pl.DataFrame({"shoe": [1], "road": ["BBpPTTPBb"]}))
     plate = plot_bead_plate(bead_plate(records, 1))

@@ -19,7 +19,7 @@ from loop_dealer import deal_shoe
 from sample_shoes import SEEDS, SHOES, write_samples
 
 from toolkit.dealing import Dealing, deal, deal_block, shuffled_shoes
-from toolkit.records import (
+from toolkit.records.model import (
     Records,
     ShoeHeader,
     read_records,
@@ -29,7 +29,7 @@ from toolkit.records import (
     simulate_records,
     write_records,
 )
-from toolkit.validation import RecordError
+from toolkit.records.validation import RecordError
 
 DEALT_FIELDS = ("shoe", "coup", "start", "cards", "seen", "left", "unseen_count", "unseen", "burn_card", "burned")
 CONTAINERS = ("csv", "jsonl", "parquet")

@@ -17,11 +17,11 @@ from scipy import stats
 
 from toolkit.bets import bet_stats, get_bet, standard_bets
 from toolkit.cards import RANKS, Composition
-from toolkit.counts import counts
+from toolkit.counting.systems import counts
 from toolkit.dealing import Dealing, deal
 from toolkit.engine import expected_values
-from toolkit.records import ShoeHeader, read_records, records_from_dealt, simulate_records, write_records
-from toolkit.replay import bet_edges, replay, tracking_test
+from toolkit.records.model import ShoeHeader, read_records, records_from_dealt, simulate_records, write_records
+from toolkit.records.replay import bet_edges, replay, tracking_test
 
 UNSEEN = [f"unseen_{r}" for r in RANKS]
 
@@ -178,7 +178,7 @@ def test_plots_of_a_replay_and_of_the_bettors(dragon_shoes) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from toolkit.plots_records import plot_bet_tracking, plot_replay_counts, plot_replay_edges
+    from toolkit.plots.records import plot_bet_tracking, plot_replay_counts, plot_replay_edges
 
     records, frame = dragon_shoes
     one = frame.filter(pl.col("shoe") == 1)

@@ -1,4 +1,4 @@
-"""The Thorp study (``toolkit.study``) and its report (``toolkit.report``).
+"""The Thorp study (``toolkit.studies.thorp.study``) and its report (``toolkit.studies.thorp.report``).
 
 The streaming tally is the fast path; the slow, obvious path is the per-coup
 records the same run can write: every aggregate is recomputed from them with
@@ -22,10 +22,10 @@ from toolkit.bets import get_bet, standard_bets
 from toolkit.cards import RANKS, Composition
 from toolkit.dealing import Dealing
 from toolkit.engine import distribution, expected_values
-from toolkit.report import _thorp_status as thorp_status
-from toolkit.report import reproduce_providers, summary, verdicts, write_outputs
+from toolkit.studies.thorp.report import _thorp_status as thorp_status
+from toolkit.studies.thorp.report import reproduce_providers, summary, verdicts, write_outputs
 from toolkit.rules import Rules
-from toolkit.study import (
+from toolkit.studies.thorp.study import (
     EDGE_EPSILON,
     REGIONS,
     ThorpStudy,

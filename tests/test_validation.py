@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sample_shoes import SHOES
 
-from toolkit.records import ShoeHeader, read_records, records_from_frame, simulate_records, write_records
-from toolkit.validation import Problem, RecordError, ValidationReport
+from toolkit.records.model import ShoeHeader, read_records, records_from_frame, simulate_records, write_records
+from toolkit.records.validation import Problem, RecordError, ValidationReport
 
 MALFORMED = SHOES / "malformed"
 EXPECTED = pl.read_csv(MALFORMED / "expected.csv", schema_overrides={"shoe": pl.String, "coup": pl.Int64})

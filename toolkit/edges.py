@@ -1,7 +1,7 @@
 """House edges across shoe sizes, and how they move as a shoe is depleted.
 
 Small studies over the exact engine, each returning a long polars frame that
-:mod:`toolkit.plots` draws:
+:mod:`toolkit.plots.edges` draws:
 
 * :func:`edges_by_decks` — the exact edge of each bet for full shoes of 1 to 8
   decks (the main bets and their variants by default: 5 % commission, Super 6,

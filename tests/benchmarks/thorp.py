@@ -6,7 +6,7 @@ Run from the repository root (not collected by pytest)::
     python tests/benchmarks/thorp.py --shoes 20000 --workers 2
     python tests/benchmarks/thorp.py --quick              # 2,000 shoes, a smoke run
 
-It runs :func:`toolkit.study.run_study` (deal, exact EV of the whole standard panel before every
+It runs :func:`toolkit.studies.thorp.study.run_study` (deal, exact EV of the whole standard panel before every
 coup from the unseen cards, streaming aggregation, Jacobson's setting) on a sample of shoes, in
 one process and with ``--workers`` processes, and prints:
 
@@ -41,7 +41,7 @@ import numpy as np  # noqa: E402
 from toolkit.bets import standard_bets  # noqa: E402
 from toolkit.dealing import Dealing, deal  # noqa: E402
 from toolkit.engine import expected_values  # noqa: E402
-from toolkit.study import ThorpStudy, run_study  # noqa: E402
+from toolkit.studies.thorp.study import ThorpStudy, run_study  # noqa: E402
 
 TARGET_SECONDS = 600  # one million shoes
 MILLION = 1_000_000

@@ -16,10 +16,10 @@ app = typer.Typer(
 )
 
 #: Modules that add commands to the app, each through ``register(app)``.
-COMMAND_MODULES = ("_cli_engine", "_cli_shoes", "_cli_records", "_cli_thorp", "_cli_chemin")
+COMMAND_MODULES = ("engine", "shoes", "records", "thorp", "chemin")
 
 for _name in COMMAND_MODULES:
-    importlib.import_module(f"toolkit.{_name}").register(app)
+    importlib.import_module(f"toolkit.cli.{_name}").register(app)
 
 
 def main(argv: list[str] | None = None) -> None:

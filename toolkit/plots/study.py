@@ -1,6 +1,6 @@
-"""Plots of the Thorp study's tables (:mod:`toolkit.study`): where edges appear, and the variance check.
+"""Plots of the Thorp study's tables (:mod:`toolkit.studies.thorp.study`): where edges appear, and the variance check.
 
-Every ``plot_*`` function takes a polars frame from a :class:`~toolkit.study.StudyResult`
+Every ``plot_*`` function takes a polars frame from a :class:`~toolkit.studies.thorp.study.StudyResult`
 method (or read back from the Parquet tables ``baccarat thorp`` writes), draws
 it with seaborn on ``ax`` (a new figure when ``None``) and returns the axes.
 Nothing is recomputed here.  :func:`by_bet_figure` puts one panel per bet on a
@@ -8,7 +8,7 @@ figure; :func:`save_study_figures` writes the PNGs of a run.
 
 >>> import matplotlib
 >>> matplotlib.use("Agg")
->>> from toolkit.study import ThorpStudy, run_study
+>>> from toolkit.studies.thorp.study import ThorpStudy, run_study
 >>> result = run_study(ThorpStudy(shoes=20, seed=3, bets=("banker", "tie")), progress=False)
 >>> ax = plot_gain_share(result.cumulative())
 >>> ax.get_xlabel()
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from toolkit._plotting import axes_or_new, require_columns
+from toolkit.plots._axes import axes_or_new, require_columns
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -64,7 +64,7 @@ def plot_p_positive(by_unseen: pl.DataFrame, bet: str, ax: Axes | None = None, m
     Parameters
     ----------
     by_unseen
-        From :meth:`~toolkit.study.StudyResult.by_unseen` (or ``tables/by_unseen.parquet``).
+        From :meth:`~toolkit.studies.thorp.study.StudyResult.by_unseen` (or ``tables/by_unseen.parquet``).
     bet
         The bet to draw.
     min_hands
@@ -182,8 +182,8 @@ def plot_variance(variance: pl.DataFrame, bets: Sequence[str] | None = None, ax:
 def plot_variance_ratio(variance: pl.DataFrame, bets: Sequence[str] | None = None, ax: Axes | None = None) -> Axes:
     """Observed variance / linear prediction against cards unseen (1: the linear picture is exact).
 
-    Takes :meth:`~toolkit.study.StudyResult.variance_by_bucket` (x at the
-    bucket's middle) or :meth:`~toolkit.study.StudyResult.variance`.
+    Takes :meth:`~toolkit.studies.thorp.study.StudyResult.variance_by_bucket` (x at the
+    bucket's middle) or :meth:`~toolkit.studies.thorp.study.StudyResult.variance`.
     """
     import seaborn as sns
 

@@ -1,8 +1,8 @@
 """Loading shoe records: parsing the rows of each layout, checking them and rebuilding the coups.
 
-Private to :mod:`toolkit.records`: :func:`load` takes the rows a container reader
-returned (:mod:`toolkit._record_io`) and gives :class:`toolkit.records.Records`
-holding the valid shoes and the report of every problem (:mod:`toolkit.validation`).
+Private to :mod:`toolkit.records.model`: :func:`load` takes the rows a container reader
+returned (:mod:`toolkit.records._io`) and gives :class:`toolkit.records.model.Records`
+holding the valid shoes and the report of every problem (:mod:`toolkit.records.validation`).
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from toolkit._rebuild import BURN_MODES, HIDDEN_BURN, LAST_HAND, ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
-from toolkit._record_io import BET_FIELDS, Raw, UnreadableError
+from toolkit.records._rebuild import BURN_MODES, HIDDEN_BURN, LAST_HAND, ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
+from toolkit.records._io import BET_FIELDS, Raw, UnreadableError
 from toolkit.bets import standard_bets
 from toolkit.dealing import DealtShoes
-from toolkit.records import LAYOUTS, Records, ShoeHeader, _cast_shoe, _empty_bets, _select_dealt
+from toolkit.records.model import LAYOUTS, Records, ShoeHeader, _cast_shoe, _empty_bets, _select_dealt
 from toolkit.rules import Tableau
-from toolkit.validation import (
+from toolkit.records.validation import (
     Checker,
     Problem,
     RecordError,
@@ -274,7 +274,7 @@ def _bets_column(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def load(raw: Raw, source: str, header: ShoeHeader | Mapping[str, object] | None, strict: bool) -> Records:
-    """Check the rows of a record (any layout) and load its valid shoes (see :func:`toolkit.records.read_records`)."""
+    """Check the rows of a record (any layout) and load its valid shoes (see :func:`toolkit.records.model.read_records`)."""
     base = header if isinstance(header, ShoeHeader) else ShoeHeader()
     try:
         file_header = base.updated(raw.meta) if raw.meta else base

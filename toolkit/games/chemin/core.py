@@ -49,7 +49,7 @@ splits over his sets::
 
 where ``D_i`` and ``S_i`` (Banker's payoff from the deals of set ``i`` when he
 draws or stands) are affine in ``q``, and ``C`` collects the naturals.  They are
-computed once, exactly, from the coup table of :mod:`toolkit._chemin_table`.
+computed once, exactly, from the coup table of :mod:`toolkit.games._table`.
 Against a given ``q`` Banker's best response is a comparison in each set, so
 Player's problem is::
 
@@ -94,8 +94,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from toolkit import _chemin_game as game_mod
-from toolkit._chemin_table import HAND_TOTALS, STOOD, CoupTable, coup_table, hand_index, hand_label
+from toolkit.games.chemin import _game as game_mod
+from toolkit.games._table import HAND_TOTALS, STOOD, CoupTable, coup_table, hand_index, hand_label
 from toolkit.cards import RANK_VALUES, Composition, CompositionLike
 from toolkit.rules import PUNTO_BANCO, Tableau, as_fraction
 
@@ -227,7 +227,7 @@ class PlayerStrategy:
     Attributes
     ----------
     draw
-        55 probabilities, one per hand of :data:`toolkit._chemin_table.HANDS`
+        55 probabilities, one per hand of :data:`toolkit.games._table.HANDS`
         (unordered pairs of values ``0+0, 0+1, ..., 9+9``); the entries of
         naturals are ignored.  The legal strategies draw on 0-4 and stand on
         6-7; others make false draws (see :data:`FALSE_DRAW_RULES`).

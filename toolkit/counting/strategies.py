@@ -48,7 +48,7 @@ import polars as pl
 import scipy.stats
 
 from toolkit.bets import Bet, get_bet
-from toolkit.counts import CountSystem, count_arrays, get_count_system
+from toolkit.counting.systems import CountSystem, count_arrays, get_count_system
 from toolkit.dealing import Dealing, DealtShoes, deal_block, shuffled_shoes
 from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, block_plan, map_blocks, normalize_rng
@@ -191,7 +191,7 @@ class PreCoup:
     @classmethod
     def from_frame(cls, frame: pl.DataFrame, decks: int | None = None, tableau: Tableau = PUNTO_BANCO) -> PreCoup:
         """The state before every coup of a coup frame with ``unseen_A`` ... ``unseen_K`` columns."""
-        from toolkit.counts import _arrays_from
+        from toolkit.counting.systems import _arrays_from
 
         arrays = _arrays_from(frame, decks)
         n = frame.height

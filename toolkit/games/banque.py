@@ -34,7 +34,7 @@ hands' strategies are given and Banker's best response to them is computed
 (:func:`banker_best_response`), which is what a Banker facing known players
 would do.
 
->>> from toolkit.chemin import PlayerStrategy
+>>> from toolkit.games.chemin.core import PlayerStrategy
 >>> p = PlayerStrategy.at_five(1)
 >>> v = expected_value(3, p, p, BanqueBanker.from_chemin())
 >>> round(v.right_ev, 6) == round(v.left_ev, 6)
@@ -51,9 +51,9 @@ import numba
 import numpy as np
 import polars as pl
 
-from toolkit._chemin_table import HAND_TOTALS, HANDS, STOOD, hand_index
+from toolkit.games._table import HAND_TOTALS, HANDS, STOOD, hand_index
 from toolkit.cards import RANK_VALUES, Composition, CompositionLike
-from toolkit.chemin import BankerStrategy, PlayerStrategy, _probability, _rng, _sample_without_replacement
+from toolkit.games.chemin.core import BankerStrategy, PlayerStrategy, _probability, _rng, _sample_without_replacement
 from toolkit.rules import PUNTO_BANCO
 
 __all__ = [

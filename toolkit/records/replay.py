@@ -4,7 +4,7 @@
 cards seen, the composition of the unseen cards (what a perfect counter knows:
 the exposed burn card and every earlier coup are seen, the cards burned face
 down are not), the running and true counts of any count systems
-(:mod:`toolkit.counts`), and the exact expected value of every bet for that
+(:mod:`toolkit.counting.systems`), and the exact expected value of every bet for that
 composition (:func:`toolkit.engine.expected_values`); after it, the outcome.
 
 :func:`bet_edges` attaches to each recorded bet the exact edge it was placed
@@ -13,7 +13,7 @@ more than chance would: a permutation test that shuffles the bettor's stakes
 among the coups where the same bet was placed (so a bettor who always stakes
 more on Banker than on Tie is not mistaken for a counter).
 
->>> from toolkit.records import simulate_records
+>>> from toolkit.records.model import simulate_records
 >>> frame = replay(simulate_records(1, seed=2), systems=["dragon7"], bets=["banker", "dragon7"])
 >>> frame.select("coup", "cards_unseen", pl.col("ev_banker").round(5)).head(2).rows()
 [(1, 415, -0.01069), (2, 409, -0.0107)]
@@ -32,7 +32,7 @@ from toolkit.cards import MIN_COUP_CARDS, RANKS
 from toolkit.engine import expected_values
 from toolkit.outcomes import class_index
 from toolkit.parallel import normalize_rng
-from toolkit.records import Records
+from toolkit.records.model import Records
 
 __all__ = ["TrackingResult", "bet_edges", "replay", "tracking_test"]
 
@@ -62,11 +62,11 @@ def replay(
     Parameters
     ----------
     records
-        Card-level records (:func:`toolkit.records.read_records`).
+        Card-level records (:func:`toolkit.records.model.read_records`).
     shoe
         The shoe to replay (its id); ``None`` replays every shoe.
     systems
-        Count systems (:class:`toolkit.counts.CountSystem` or names such as ``"dragon7"``).
+        Count systems (:class:`toolkit.counting.systems.CountSystem` or names such as ``"dragon7"``).
     bets
         Bets (names or :class:`~toolkit.bets.Bet`); default the standard panel
         under each shoe's house rules (commission, tie payout).
@@ -80,7 +80,7 @@ def replay(
         unseen), then the outcome ``player, banker, player_total, banker_total,
         winner, player_pair, banker_pair, natural``.
     """
-    from toolkit.counts import count_arrays, get_count_system
+    from toolkit.counting.systems import count_arrays, get_count_system
 
     _card_level(records)
     if shoe is not None:
@@ -147,10 +147,10 @@ def bet_edges(records: Records) -> pl.DataFrame:
         coup), ``house_edge`` (its negative), ``expected_result`` (``amount *
         expected_value``), ``result`` (what the bet paid, in money, under the
         shoe's house rules), and ``system, rc, tc``: the published count system
-        for that bet (:data:`toolkit.counts.COUNT_SYSTEMS`; null when none) and
+        for that bet (:data:`toolkit.counting.systems.COUNT_SYSTEMS`; null when none) and
         its running and true counts before the coup.
     """
-    from toolkit.counts import count_systems
+    from toolkit.counting.systems import count_systems
 
     _card_level(records)
     if records.bets.height == 0:

@@ -25,7 +25,7 @@ Problem codes
     not ``B``, ``P``, ``T`` or a pair mark.
 
 The coups of a card-level shoe are rebuilt by a numba kernel
-(:func:`toolkit._rebuild.rebuild`): it deals the recorded cards by the tableau
+(:func:`toolkit.records._rebuild.rebuild`): it deals the recorded cards by the tableau
 exactly as :func:`toolkit.dealing.deal_block` deals a shuffled shoe, and stops
 at the first card that does not fit; :func:`kernel_message` says why.
 
@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from toolkit._rebuild import (
+from toolkit.records._rebuild import (
     AFTER_NATURAL,
     AFTER_UNDEALT,
     BURN_COUNT,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import typer
 
-from toolkit._cli_common import DECKS_OPTION, FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
+from toolkit.cli._common import DECKS_OPTION, FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
 from toolkit.rules import Rules
 
 COMMISSION_OPTION = typer.Option(0.05, "--commission", help="Commission on winning Banker bets.")

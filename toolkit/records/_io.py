@@ -1,6 +1,6 @@
 """Reading and writing the containers of shoe records: CSV, JSON lines and Parquet, with their header lines.
 
-Private to :mod:`toolkit.records` (see its notes for the formats).  A reader
+Private to :mod:`toolkit.records.model` (see its notes for the formats).  A reader
 returns the rows as read (CSV: every column as text) with the ``line`` each came
 from, and the ``key=value`` header settings found in the file; anything that
 stops the file from being read at all raises :class:`UnreadableError` with its line.

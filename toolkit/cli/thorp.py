@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from toolkit._cli_common import (
+from toolkit.cli._common import (
     BURN,
     BURN_ACE,
     BURN_CARDS,
@@ -45,7 +45,7 @@ class Observer(str, Enum):
 def _seed(seed: int | None, out: Path, resume: bool) -> int:
     """The seed given, else the one of the checkpoint being resumed, else a fresh one (printed)."""
 
-    from toolkit.study import checkpoint_seed
+    from toolkit.studies.thorp.study import checkpoint_seed
 
     if seed is not None:
         if seed < 0:
@@ -95,8 +95,8 @@ def thorp(
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
     """Do baccarat edges appear only in the last 5-20 cards? Exact edges before every coup of many shoes."""
-    from toolkit.report import verdicts, write_outputs
-    from toolkit.study import ThorpStudy, run_study
+    from toolkit.studies.thorp.report import verdicts, write_outputs
+    from toolkit.studies.thorp.study import ThorpStudy, run_study
 
     if shoes < 1:
         fail(f"--shoes must be at least 1, got {shoes}")
@@ -118,7 +118,7 @@ def thorp(
     )
     counts = None
     if count_shoes:
-        from toolkit.report import count_providers
+        from toolkit.studies.thorp.report import count_providers
 
         counts = count_providers(count_shoes, seed=study.seed, workers=workers, progress=progress, scheduler=scheduler)
     paths = write_outputs(result, out, reproduce=True, figures=figures, counts=counts)
@@ -153,8 +153,8 @@ def reproduce(
     progress: bool = PROGRESS,
 ) -> None:
     """Every published figure in data/reference beside the toolkit's value, and whether it matches."""
-    from toolkit.report import count_providers, reproduce_table
-    from toolkit.study import ThorpStudy, jacobson_setting, run_study
+    from toolkit.studies.thorp.report import count_providers, reproduce_table
+    from toolkit.studies.thorp.study import ThorpStudy, jacobson_setting, run_study
 
     if shoes < 1 or study_shoes < 1:
         fail(f"--shoes and --study-shoes must be at least 1, got {shoes} and {study_shoes}")

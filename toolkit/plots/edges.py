@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from toolkit._plotting import axes_or_new, require_columns
+from toolkit.plots._axes import axes_or_new, require_columns
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

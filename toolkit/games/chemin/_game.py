@@ -1,6 +1,6 @@
-"""The chemin de fer game in reduced form, its linear program, and exact equilibria (private to :mod:`toolkit.chemin`).
+"""The chemin de fer game in reduced form, its linear program, and exact equilibria (private to :mod:`toolkit.games.chemin.core`).
 
-Notation (see :mod:`toolkit.chemin` for the derivation).  Player's free
+Notation (see :mod:`toolkit.games.chemin.core` for the derivation).  Player's free
 choices are ``K`` probabilities ``q_k`` of drawing at 5 (``K = 1`` when he sees
 his total, ``K = 5`` when he sees his two-card hand).  Banker's information
 sets ``i`` are ``(his total or hand, Player's third card or "stood")``.  With
@@ -22,7 +22,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import linprog
 
-from toolkit._chemin_table import HAND_TOTALS, HANDS, STOOD, CoupTable
+from toolkit.games._table import HAND_TOTALS, HANDS, STOOD, CoupTable
 from toolkit.rules import Tableau
 
 #: Probabilities within this distance of 0 or 1 count as pure when reading a floating-point solution.

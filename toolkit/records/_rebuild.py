@@ -1,6 +1,6 @@
 """Rebuilding the coups of card-level shoe records: a numba kernel that deals the recorded cards by the tableau.
 
-Private to :mod:`toolkit.records` and :mod:`toolkit.validation`.  For every
+Private to :mod:`toolkit.records.model` and :mod:`toolkit.records.validation`.  For every
 shoe, :func:`rebuild` takes the cards in the order they were recorded (with
 their roles and coup numbers when the record has them), applies the burn rule
 of the shoe's header, deals coups exactly as :func:`toolkit.dealing.deal_block`
@@ -38,7 +38,7 @@ LAST_HAND = {"one_more": 0, "finish": 1, "seven_cards": 2}
 #: Per-shoe parameters of :func:`rebuild`, in the kernel's order.
 _PARAMS = ("decks", "burn_mode", "burn_ace", "burn_fixed", "hidden", "cut_card", "last_mode")
 
-#: Kernel error codes (:func:`toolkit.validation.kernel_message` turns them into problems).
+#: Kernel error codes (:func:`toolkit.records.validation.kernel_message` turns them into problems).
 OK, TRUNCATED, ROLE_ORDER, MISSING_P3, MISSING_B3 = 0, 1, 2, 3, 4
 AFTER_NATURAL, EXTRA_P3, EXTRA_B3, BURN_COUNT, BURN_LATE, AFTER_UNDEALT, COUP_SPLIT = 5, 6, 7, 8, 9, 10, 11
 

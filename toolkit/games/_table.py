@@ -1,4 +1,4 @@
-"""Exact enumeration of a chemin de fer coup with the choices left open (private to :mod:`toolkit.chemin`).
+"""Exact enumeration of a chemin de fer coup with the choices left open (private to :mod:`toolkit.games.chemin.core`).
 
 A coup is counted, as in the Wizard of Odds tables, as an ordered sequence of
 six cards, used or not: cards 1 and 3 to Player, 2 and 4 to Banker, the fifth

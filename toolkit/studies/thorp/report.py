@@ -1,6 +1,6 @@
 """What the Thorp study says: verdicts in plain words, ``summary.json``, ``report.md`` and the files of a run.
 
-Everything here reads a :class:`toolkit.study.StudyResult`; nothing is
+Everything here reads a :class:`toolkit.studies.thorp.study.StudyResult`; nothing is
 recomputed except the published-figures table (:func:`reproduce_table`), which
 asks :func:`toolkit.reference.compare_published` and supplies the figures that
 need the study (Jacobson's setting, the claims of Thorp and of Thorp and
@@ -23,7 +23,7 @@ The criteria, stated once:
   grows as the shoe is depleted and the perfect bettor's gain per shoe on the
   Tie is under a tenth of that on either natural bet.
 
->>> from toolkit.study import ThorpStudy, run_study
+>>> from toolkit.studies.thorp.study import ThorpStudy, run_study
 >>> result = run_study(ThorpStudy(shoes=30, seed=2, bets=("banker", "player")), progress=False)
 >>> banker = summary(result)["bets"]["banker"]
 >>> banker["hands"] == result.n_hands, "share_positive_within_last_20" in banker, "18" in banker["p_positive"]
@@ -41,7 +41,7 @@ from typing import Any
 
 import polars as pl
 
-from toolkit.study import REGIONS, StudyResult
+from toolkit.studies.thorp.study import REGIONS, StudyResult
 
 __all__ = [
     "BET_GROUPS",
@@ -176,7 +176,7 @@ def summary(result: StudyResult) -> dict[str, Any]:
     ``bets`` (the perfect counter, observer ``unseen``) maps each bet to
     ``hands, positive_hands, p_positive, share_positive_within_last_20``
     (and its ``_low``/``_high`` bounds), the other shares of
-    :data:`toolkit.study.REGIONS`, ``gain_per_shoe`` (and ``_se``),
+    :data:`toolkit.studies.thorp.study.REGIONS`, ``gain_per_shoe`` (and ``_se``),
     ``opportunities_per_shoe``, ``mean_positive_ev``, ``max_ev``,
     ``deepest_edge``, ``depth_one_in_a_million``, ``thorp_claim``, ``verdict``
     and ``p_positive`` keyed by the number of unseen cards (as a string).
@@ -235,7 +235,7 @@ def summary(result: StudyResult) -> dict[str, Any]:
 def reproduce_providers(result: StudyResult | None = None, jacobson: pl.DataFrame | None = None) -> dict[str, Any]:
     """Providers for :func:`toolkit.reference.compare_published`: the figures that need the study.
 
-    ``jacobson`` (from :func:`toolkit.study.jacobson_setting`) supplies the
+    ``jacobson`` (from :func:`toolkit.studies.thorp.study.jacobson_setting`) supplies the
     rows of Jacobson's setting; otherwise the study's own Jacobson part does.
     ``result`` supplies the claims (Thorp 1984, Thorp and Walden 1973,
     Jacobson's "beyond 50 cards").  Figures with no provider stay pending.
@@ -344,10 +344,10 @@ def count_providers(
     progress: bool = False,
     scheduler: Any = None,
 ) -> dict[str, Any]:
-    """Providers for the published count results (``count_results.csv``), simulated with :mod:`toolkit.betting`.
+    """Providers for the published count results (``count_results.csv``), simulated with :mod:`toolkit.counting.strategies`.
 
     Jacobson's Dragon 7 (true count >= +4) and the Panda 8 count (at +11, the
-    threshold the published figure implies; see ``toolkit.counts``) are played
+    threshold the published figure implies; see ``toolkit.counting.systems``) are played
     through the same ``shoes`` shoes (8 decks, cut card 14); How's unbalanced
     Dragon 7 count (running count > 0) through shoes with the cut card 16 from
     the end, as published.  Values are units won per shoe from the exact EV of
@@ -357,7 +357,7 @@ def count_providers(
     """
     import numpy as np
 
-    from toolkit.betting import count_strategy, run_strategies
+    from toolkit.counting.strategies import count_strategy, run_strategies
     from toolkit.dealing import Dealing
     from toolkit.reference import Reproduced, printed_number, printed_tolerance
 
@@ -562,7 +562,7 @@ def markdown_report(
             "",
             "Thorp and Walden (1973): the spread of expectations grows as the shoe is depleted. The linear "
             "(effect-of-removal) prediction of the variance of the exact EV with n cards left is "
-            "(N - n) / (n (N - 1)) (N - 1)^2 sum_c p_c EOR_c^2 (derivation: `toolkit.study.linear_variance`). "
+            "(N - n) / (n (N - 1)) (N - 1)^2 sum_c p_c EOR_c^2 (derivation: `toolkit.studies.thorp.study.linear_variance`). "
             "Observed variance / predicted, by cards unseen (1 = the linear picture is exact; the pair bets have "
             "no first-order spread, so no ratio):",
             "",
@@ -644,7 +644,7 @@ def write_outputs(
         paths["reproduce"] = folder / "reproduce.csv"
     shown: dict[str, str] = {}
     if figures:
-        from toolkit.plots_study import save_study_figures
+        from toolkit.plots.study import save_study_figures
 
         for title, path in save_study_figures(frames, folder / "figures").items():
             shown[title] = str(path.relative_to(folder))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from toolkit._cli_common import (
+from toolkit.cli._common import (
     BURN,
     BURN_ACE,
     BURN_CARDS,
@@ -64,7 +64,7 @@ def _deal_block(block, dealing):
 
 def _frame(dealt, compositions: bool, systems: tuple):
     """The coup frame of a dealt block, with count columns (in this process)."""
-    from toolkit.counts import with_counts
+    from toolkit.counting.systems import with_counts
 
     frame = dealt.frame(compositions=compositions)
     if systems:
@@ -99,7 +99,7 @@ def simulate(
 
     import pyarrow.parquet as pq
 
-    from toolkit.counts import get_count_system
+    from toolkit.counting.systems import get_count_system
     from toolkit.parallel import block_plan, map_blocks
 
     check_run(shoes, workers)
@@ -167,8 +167,8 @@ def count(
     import polars as pl
 
     from toolkit.bets import get_bet
-    from toolkit.betting import LookAheadError, count_strategy, perfect_strategy, run_strategies
-    from toolkit.counts import get_count_system
+    from toolkit.counting.strategies import LookAheadError, count_strategy, perfect_strategy, run_strategies
+    from toolkit.counting.systems import get_count_system
     from toolkit.rules import Rules
 
     check_run(shoes, workers)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from toolkit._cli_common import FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
+from toolkit.cli._common import FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
 
 CHEMIN_DECKS_OPTION = typer.Option(None, "--decks", "-d", help="Full shoe of N decks (default 6, as in the seeds).")
 COMMISSION_OPTION = typer.Option(0.0, "--commission", help="Commission on Banker's wins (0: the zero-sum game).")
@@ -35,7 +35,7 @@ def solve_command(
     """Solve chemin de fer: optimal strategies, the value to Banker, and where Banker departs from the tableau."""
     import polars as pl
 
-    from toolkit.chemin import get_model, solve
+    from toolkit.games.chemin.core import get_model, solve
 
     try:
         m = get_model(model)
@@ -91,7 +91,7 @@ def value_command(
     """Exact value of a chemin de fer coup for fixed strategies."""
     import polars as pl
 
-    from toolkit.chemin import BankerStrategy, PlayerStrategy, expected_value, seed004_banker
+    from toolkit.games.chemin.core import BankerStrategy, PlayerStrategy, expected_value, seed004_banker
 
     comp = _shoe(decks, shoe)
     try:

@@ -52,9 +52,9 @@ and the cards after the last coup are *undealt*).
   ``{"header": {...}, "shoes": {"17": {...}}}``.
 
 Reading never raises for bad data: every problem is located in a
-:class:`~toolkit.validation.ValidationReport` (``records.report``) and the shoes
+:class:`~toolkit.records.validation.ValidationReport` (``records.report``) and the shoes
 it touches are set aside; ``strict=True`` raises
-:class:`~toolkit.validation.RecordError` at the first problem instead.
+:class:`~toolkit.records.validation.RecordError` at the first problem instead.
 
 >>> recs = simulate_records(2, seed=5)
 >>> recs.kind, recs.n_shoes, recs.report.ok
@@ -73,14 +73,14 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from toolkit._rebuild import HIDDEN_BURN
-from toolkit._record_io import Raw, UnreadableError, canonical_columns, read_container, write_container
+from toolkit.records._rebuild import HIDDEN_BURN
+from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container, write_container
 from toolkit.bets import standard_bets
 from toolkit.cards import RANKS
 from toolkit.dealing import Dealing, DealtShoes
 from toolkit.parallel import block_plan
 from toolkit.rules import Rules, as_fraction
-from toolkit.validation import (
+from toolkit.records.validation import (
     Checker,
     RecordError,
     ValidationReport,
@@ -259,7 +259,7 @@ class Records:
         counted (their number follows from the burn rule) but their ranks are
         unknown, so ``dealt.burned_ranks`` is zero for them.
     report
-        What reading found (:class:`~toolkit.validation.ValidationReport`).
+        What reading found (:class:`~toolkit.records.validation.ValidationReport`).
     source
         Where the record came from.
     """
@@ -436,7 +436,7 @@ def records_from_frame(
     """
     data = frame if "line" in frame.columns else frame.with_row_index("line", offset=1)
     data = canonical_columns(data.rename({c: c.strip().lower() for c in data.columns}))
-    from toolkit._record_load import load
+    from toolkit.records._load import load
 
     return load(Raw(data.with_columns(pl.col("line").cast(pl.Int64))), source, header, strict)
 
@@ -453,12 +453,12 @@ def read_records(
     ----------
     path
         The file.  A file that cannot be opened raises :class:`OSError`; anything
-        wrong *in* it is a :class:`~toolkit.validation.Problem`.
+        wrong *in* it is a :class:`~toolkit.records.validation.Problem`.
     header
         A :class:`ShoeHeader` the file's own header keys apply over, or a mapping
         of ``key=value`` settings applied over the file's.
     strict
-        Raise :class:`~toolkit.validation.RecordError` at the first problem
+        Raise :class:`~toolkit.records.validation.RecordError` at the first problem
         (in file order) instead of setting bad shoes aside.
     bets
         A table of bets (a file or a frame with ``shoe, coup, who, bet, amount``)
@@ -477,7 +477,7 @@ def read_records(
     >>> print(read_records(path).report.problems[0])  # doctest: +ELLIPSIS
     /...shoes.csv:6: shoe 1: unknown card code 'X': expected a rank A,2-9,T/10,J,Q,K, ...
     """
-    from toolkit._record_load import fatal, load
+    from toolkit.records._load import fatal, load
 
     source = str(path)
     data = Path(path).read_bytes()

@@ -33,9 +33,9 @@ a test at level 0.05 flags a fair record about 5% of the time; the tests
 check this on simulated shoes.
 
 Roads: :func:`bead_plate` and :func:`big_road` lay out a shoe's outcomes as the
-casino boards do, as polars frames (see :mod:`toolkit.plots_records` for plots).
+casino boards do, as polars frames (see :mod:`toolkit.plots.records` for plots).
 
->>> from toolkit.records import simulate_records
+>>> from toolkit.records.model import simulate_records
 >>> recs = simulate_records(3, seed=4)
 >>> result = frequency_test(recs)
 >>> result.test, result.df, 0 <= result.p_value <= 1
@@ -53,7 +53,7 @@ from scipy import stats
 
 from toolkit.bets import Bet
 from toolkit.engine import expected_values
-from toolkit.records import Records, ShoeHeader, simulate_records
+from toolkit.records.model import Records, ShoeHeader, simulate_records
 
 __all__ = [
     "TestResult",
@@ -128,7 +128,7 @@ def _common_header(records: Records) -> ShoeHeader:
 def baseline(records: Records, n_shoes: int = 2000, rng: np.random.Generator | int | None = None) -> Records:
     """Shoes shuffled and dealt under the rules of ``records`` (its most common header), for calibration.
 
-    ``rng`` seeds :func:`toolkit.records.simulate_records` (a generator is used
+    ``rng`` seeds :func:`toolkit.records.model.simulate_records` (a generator is used
     to draw the seed).
     """
     seed = rng.integers(2**63) if isinstance(rng, np.random.Generator) else rng
@@ -560,7 +560,7 @@ def bead_plate(records: Records, shoe: object, rows: int = 6) -> pl.DataFrame:
     Columns: ``coup, column, row, winner, player_pair, banker_pair, label``
     (``B``/``P``/``T``).
 
-    >>> from toolkit.records import records_from_frame
+    >>> from toolkit.records.model import records_from_frame
     >>> recs = records_from_frame(pl.DataFrame({"shoe": [1], "road": ["BBPTPpB"]}))
     >>> bead_plate(recs, 1, rows=3).select("coup", "column", "row", "label").rows()[:4]
     [(1, 0, 0, 'B'), (2, 0, 1, 'B'), (3, 0, 2, 'P'), (4, 1, 0, 'T')]
@@ -591,7 +591,7 @@ def big_road(records: Records, shoe: object, rows: int = 6) -> pl.DataFrame:
     Columns: ``column, row, winner, streak, coup, ties, player_pair, banker_pair``
     (``coup``: the coup of the cell; ``ties``: ties dealt after it).
 
-    >>> from toolkit.records import records_from_frame
+    >>> from toolkit.records.model import records_from_frame
     >>> recs = records_from_frame(pl.DataFrame({"shoe": [1], "road": ["BBBTPB"]}))
     >>> big_road(recs, 1, rows=2).select("column", "row", "winner", "ties").rows()
     [(0, 0, 'banker', 0), (0, 1, 'banker', 0), (1, 1, 'banker', 1), (1, 0, 'player', 0), (2, 0, 'banker', 0)]
