@@ -1,0 +1,193 @@
+"""The dealing rules, written once: burn count, tableau step and end-of-shoe (last-hand) rule.
+
+Every part of the toolkit that deals cards uses these functions: simulated
+dealing (:mod:`toolkit.dealing`), the rebuilding of recorded shoes and their
+validation (:mod:`toolkit.records`), and the shoe walks of chemin de fer and
+baccarat banque (:mod:`toolkit.games`).  They are compiled with numba and are
+also plain Python callables, so the kernels and the readable code call the
+same rule.
+
+The options are string enums, defined here once and reused by the
+:class:`~toolkit.dealing.Dealing` value, the shoe header of recorded shoes and
+the command line; the kernels take their integer :func:`code`.
+
+Burn (:class:`Burn`)
+    ``standard``: the first card is turned face up and as many cards as its
+    value are burned face down (ten or face card: 10; ace: ``burn_ace``, 1 or
+    11); ``fixed``: a fixed number of cards face down; ``none``.
+Last hand (:class:`LastHand`)
+    The cut card lies ``cut_card`` cards from the end.  ``one_more``: when it
+    comes out during a coup, finish the coup and play one more; when it comes
+    out as the first card of a coup, that coup is the last (the rule of most
+    punto banco tables, as the Wizard of Odds describes it).  ``finish``: the
+    coup during which it comes out is the last.  ``seven_cards``: ignore the
+    cut card and never start a coup with fewer than seven cards left (the
+    chemin de fer rule: "to constitute a valid deal, there must be not less
+    than seven cards").
+Hidden burn (:class:`HiddenBurn`)
+    Whether a card-level record lists the cards burned face down:
+    ``omitted``, ``listed``, or ``auto`` (listed exactly when the record holds
+    the whole shoe).
+
+>>> burn_count(9, 1), burn_count(0, 11), burn_count(4, 1)  # a ten, an ace burning 11, a five
+(10, 11, 5)
+>>> code(LastHand.FINISH), LastHand("seven_cards") is LastHand.SEVEN_CARDS
+(1, True)
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import numba
+import numpy as np
+
+from toolkit.cards import RANK_VALUES
+
+__all__ = [
+    "MIN_COUP_CARDS",
+    "PLAYER_STOOD",
+    "SEVEN_CARD_MINIMUM",
+    "Burn",
+    "HiddenBurn",
+    "LastHand",
+    "banker_draws",
+    "burn_count",
+    "code",
+    "cut_card_after",
+    "enough_cards",
+    "is_natural",
+    "may_start",
+    "player_draws",
+]
+
+
+class Burn(StrEnum):
+    """How the cards at the start of a shoe are burned."""
+
+    STANDARD = "standard"
+    FIXED = "fixed"
+    NONE = "none"
+
+
+class LastHand(StrEnum):
+    """When the last coup of a shoe is dealt."""
+
+    ONE_MORE = "one_more"
+    FINISH = "finish"
+    SEVEN_CARDS = "seven_cards"
+
+
+class HiddenBurn(StrEnum):
+    """Whether a card-level record lists the cards burned face down."""
+
+    OMITTED = "omitted"
+    LISTED = "listed"
+    AUTO = "auto"
+
+
+def code(option: Burn | LastHand | HiddenBurn) -> int:
+    """The integer the compiled kernels use for an option: its position in its enum."""
+    return list(type(option)).index(option)
+
+
+#: A coup may use six cards: no coup starts with fewer left, whatever the rule.
+MIN_COUP_CARDS = 6
+#: The chemin de fer minimum: no coup starts with fewer than seven cards left.
+SEVEN_CARD_MINIMUM = 7
+#: Column of a Banker drawing table used when Player stood (took no third card).
+PLAYER_STOOD = 10
+
+_VALUES = np.array(RANK_VALUES, dtype=np.int64)
+_STANDARD, _FIXED, _NONE = 0, 1, 2
+_ONE_MORE, _FINISH, _SEVEN_CARDS = 0, 1, 2
+
+
+# ---------------------------------------------------------------------------- burn
+@numba.njit(cache=True)
+def burn_count(rank: int, burn_ace: int) -> int:  # pragma: no cover - compiled
+    """Cards burned face down after the exposed first card ``rank`` (rank index, 0 = ace).
+
+    Its value: 10 for a ten or a face card, ``burn_ace`` (1 or 11) for an ace.
+    """
+    if rank == 0:
+        return burn_ace
+    v = _VALUES[rank]
+    return 10 if v == 0 else v
+
+
+# ------------------------------------------------------------------ tableau step
+@numba.njit(cache=True)
+def is_natural(player_total: int, banker_total: int) -> bool:  # pragma: no cover - compiled
+    """Whether either two-card total is a natural (8 or 9): then nobody draws."""
+    return player_total >= 8 or banker_total >= 8
+
+
+@numba.njit(cache=True)
+def player_draws(player_total: int, banker_total: int, player_table: np.ndarray) -> bool:  # pragma: no cover
+    """Whether Player takes a third card: no natural, and the tableau says so for his total."""
+    return not is_natural(player_total, banker_total) and player_table[player_total]
+
+
+@numba.njit(cache=True)
+def banker_draws(
+    player_total: int, banker_total: int, player_third: int, banker_table: np.ndarray
+) -> bool:  # pragma: no cover - compiled
+    """Whether Banker takes a third card; ``player_third`` is the value of Player's third card, -1 if he stood."""
+    if is_natural(player_total, banker_total):
+        return False
+    return banker_table[banker_total, PLAYER_STOOD if player_third < 0 else player_third]
+
+
+# ------------------------------------------------------------- end of the shoe
+def enough_cards(left: np.ndarray | int, minimum: int) -> np.ndarray | bool:
+    """The minimum-cards rule: a coup may start only with at least ``minimum`` cards left.
+
+    Plain comparison, so it serves arrays of shoes (the vectorised shoe walks of
+    :mod:`toolkit.games`) and, compiled, the dealing kernels alike.
+    """
+    return left >= minimum
+
+
+_enough_cards = numba.njit(cache=True)(enough_cards)
+
+
+@numba.njit(cache=True)
+def may_start(left: int, coups_dealt: int, fixed_coups: int, last_hand: int) -> bool:  # pragma: no cover
+    """Before a coup: whether it may be dealt.
+
+    ``left`` cards are left in the shoe and ``coups_dealt`` coups were dealt;
+    with ``fixed_coups > 0`` exactly that many coups are dealt, else the
+    ``last_hand`` rule (its :func:`code`) decides; under the cut-card rules the
+    cut card is handled by :func:`cut_card_after`.
+    """
+    if not _enough_cards(left, MIN_COUP_CARDS):
+        return False
+    if fixed_coups > 0:
+        return coups_dealt < fixed_coups
+    if last_hand == _SEVEN_CARDS:
+        return _enough_cards(left, SEVEN_CARD_MINIMUM)
+    return True
+
+
+@numba.njit(cache=True)
+def cut_card_after(start: int, end: int, cut_position: int, last: bool, last_hand: int) -> tuple[bool, bool]:
+    """After a coup that used the cards ``start .. end - 1``: ``(stop, last)``.
+
+    ``cut_position`` is where the cut card lies (cards before it); ``last``
+    says that this coup was already to be the last one.  Under ``one_more``
+    the coup during which the cut card comes out is followed by one more; a
+    coup that *starts* at or past the cut card is the last.  Under ``finish``
+    the coup during which it comes out is the last.
+    """
+    if last_hand == _SEVEN_CARDS:
+        return False, False
+    if last:
+        return True, True
+    if start >= cut_position:  # the cut card came out as the first card of this coup
+        return True, True
+    if start < cut_position < end:  # it came out during this coup
+        if last_hand == _FINISH:
+            return True, True
+        return False, True
+    return False, False
