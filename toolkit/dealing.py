@@ -36,7 +36,7 @@ import polars as pl
 
 from toolkit.cards import RANK_VALUES, RANKS
 from toolkit.outcomes import class_index
-from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, block_plan, map_blocks, normalize_rng
+from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, block_plan, map_blocks, as_generator
 from toolkit.rules import PLAYER_STOOD, PUNTO_BANCO, Tableau
 
 __all__ = ["Dealing", "DealtShoes", "deal", "deal_block", "shuffled_shoes"]
@@ -85,7 +85,7 @@ class Dealing:
 
 def shuffled_shoes(n: int, decks: int = 8, rng: np.random.Generator | int | None = None) -> np.ndarray:
     """``(n, 52 * decks)`` int8 rank indices (see :data:`toolkit.cards.RANKS`), each row a shuffled shoe."""
-    gen = normalize_rng(rng)
+    gen = as_generator(rng)
     base = np.repeat(np.arange(13, dtype=np.int8), 4 * decks)
     shoes = np.tile(base, (n, 1))
     return gen.permuted(shoes, axis=1, out=shoes)

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import numpy as np
 from tqdm.auto import tqdm
 
-__all__ = ["Block", "block_plan", "default_workers", "map_blocks", "normalize_rng"]
+__all__ = ["Block", "block_plan", "default_workers", "SeedLike", "as_generator", "as_seed_sequence", "map_blocks"]
 
 T = TypeVar("T")
 
@@ -30,13 +30,43 @@ T = TypeVar("T")
 DEFAULT_BLOCK_SIZE = 1000
 
 
-def normalize_rng(rng: np.random.Generator | int | np.random.SeedSequence | None) -> np.random.Generator:
-    """A :class:`numpy.random.Generator` from a generator, a seed, a SeedSequence or ``None``."""
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or isinstance(rng, (int, np.integer, np.random.SeedSequence)):
-        return np.random.default_rng(rng)
-    raise TypeError(f"rng must be a numpy Generator, an integer seed or None, not {type(rng).__name__}")
+#: What every ``seed=`` of the public API accepts.
+SeedLike = int | np.integer | np.random.SeedSequence | np.random.Generator | None
+
+
+def as_generator(seed: SeedLike) -> np.random.Generator:
+    """The one random-state normaliser: a :class:`numpy.random.Generator` from any :data:`SeedLike`.
+
+    A Generator is used as it is (its stream continues); an integer, a SeedSequence
+    or ``None`` (fresh entropy) seeds a new one.
+
+    >>> float(as_generator(1).random()) == float(np.random.default_rng(1).random())
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(as_seed_sequence(seed))
+
+
+def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
+    """A :class:`numpy.random.SeedSequence` from any :data:`SeedLike`, for work cut into blocks.
+
+    An integer ``s`` gives ``SeedSequence(s)``; a Generator gives a sequence seeded by
+    its next draw, so a seeded Generator gives reproducible blocks too.
+    """
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.SeedSequence(int(seed.integers(0, 2**63)))
+    if seed is None:
+        return np.random.SeedSequence()
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(
+            f"seed must be an integer, a numpy SeedSequence, a numpy Generator or None, not {type(seed).__name__}"
+        )
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    return np.random.SeedSequence(int(seed))
 
 
 @dataclass(frozen=True)
@@ -53,14 +83,14 @@ class Block:
 
 
 def block_plan(
-    n_shoes: int, block_size: int = DEFAULT_BLOCK_SIZE, seed: int | np.random.SeedSequence | None = None
+    n_shoes: int, block_size: int = DEFAULT_BLOCK_SIZE, seed: SeedLike = None
 ) -> list[Block]:
     """Cut ``n_shoes`` into blocks, each with a child of ``SeedSequence(seed)``."""
     if isinstance(n_shoes, bool) or not isinstance(n_shoes, (int, np.integer)) or n_shoes < 0:
         raise ValueError(f"number of shoes must be a non-negative integer, got {n_shoes!r}")
     if block_size < 1:
         raise ValueError(f"block size must be positive, got {block_size}")
-    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    root = as_seed_sequence(seed)
     n_blocks = -(-int(n_shoes) // block_size)
     children = root.spawn(n_blocks)
     return [

@@ -51,7 +51,7 @@ from toolkit.bets import Bet, get_bet
 from toolkit.counting.systems import CountSystem, count_arrays, get_count_system
 from toolkit.dealing import Dealing, DealtShoes, deal_block, shuffled_shoes
 from toolkit.outcomes import class_index
-from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, block_plan, map_blocks, normalize_rng
+from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, block_plan, map_blocks, as_generator
 from toolkit.rules import PUNTO_BANCO, Rules, Tableau
 
 if TYPE_CHECKING:
@@ -720,7 +720,7 @@ class Results:
         """
         if not bankroll > 0:
             raise ValueError(f"bankroll must be positive, got {bankroll!r}")
-        gen = normalize_rng(rng)
+        gen = as_generator(rng)
         won, low = self.totals.won, self.totals.low
         if recentre and self.shoes:
             won = won + (self.units_per_shoe_ev.value - self.units_per_shoe.value)

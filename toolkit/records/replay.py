@@ -31,7 +31,7 @@ from toolkit.bets import Bet, get_bet, standard_bets
 from toolkit.cards import MIN_COUP_CARDS, RANKS
 from toolkit.engine import expected_values
 from toolkit.outcomes import class_index
-from toolkit.parallel import normalize_rng
+from toolkit.parallel import as_generator
 from toolkit.records.model import Records
 
 __all__ = ["TrackingResult", "bet_edges", "replay", "tracking_test"]
@@ -276,7 +276,7 @@ def tracking_test(
     """
     from scipy.stats import spearmanr
 
-    gen = normalize_rng(rng)
+    gen = as_generator(rng)
     if n_permutations < 1:
         raise ValueError(f"n_permutations must be at least 1, got {n_permutations}")
     frame = edges.filter(pl.col("expected_value").is_not_null()).with_columns(

@@ -951,9 +951,9 @@ def _payoffs(
 
 
 def _rng(rng: object) -> np.random.Generator:
-    from toolkit.parallel import normalize_rng
+    from toolkit.parallel import as_generator
 
-    return normalize_rng(rng)  # type: ignore[arg-type]
+    return as_generator(rng)  # type: ignore[arg-type]
 
 
 def _sample_without_replacement(counts: np.ndarray, n: int, k: int, gen: np.random.Generator, replacement: bool):

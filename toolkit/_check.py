@@ -1,0 +1,91 @@
+"""The argument checks every public function shares: one place for each rule and its message.
+
+Each check names the argument (``where``: ``"Dealing.decks"``, ``"--shoes"``,
+``"number of shoes"``) and the offending value, raises :class:`TypeError` for a
+value of the wrong type and :class:`ValueError` for a bad value, and returns the
+value normalised (a Python ``int``, a :class:`~fractions.Fraction`).
+
+>>> positive_int(np.int64(3), "shoes")
+3
+>>> probability("1/2", "Player's draw at 5")
+Fraction(1, 2)
+>>> positive_int(2.5, "coups")
+Traceback (most recent call last):
+...
+TypeError: coups must be an integer, got 2.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+
+import numpy as np
+
+__all__ = ["as_fraction", "integer", "non_negative_int", "one_of", "positive_int", "probability"]
+
+
+def integer(value: object, where: str) -> int:
+    """``value`` as an ``int``: Python and numpy integers only (not ``bool``, not ``2.0``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{where} must be an integer, got {value!r}")
+    return int(value)
+
+
+def positive_int(value: object, where: str) -> int:
+    """An integer of at least 1."""
+    n = integer(value, where)
+    if n < 1:
+        raise ValueError(f"{where} must be a positive integer, got {n}")
+    return n
+
+
+def non_negative_int(value: object, where: str) -> int:
+    """An integer of at least 0."""
+    n = integer(value, where)
+    if n < 0:
+        raise ValueError(f"{where} must be a non-negative integer, got {n}")
+    return n
+
+
+def as_fraction(x: object) -> Fraction:
+    """Exact rational from an int, Fraction, decimal string or float (floats via their shortest repr).
+
+    >>> as_fraction(0.95), as_fraction("1/2"), as_fraction(np.float64(0.5))
+    (Fraction(19, 20), Fraction(1, 2), Fraction(1, 2))
+    """
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"expected a number, got {x!r}")
+    if isinstance(x, (int, np.integer)):
+        return Fraction(int(x))
+    if isinstance(x, (float, np.floating)):
+        if not np.isfinite(x):
+            raise ValueError(f"expected a finite number, got {float(x)!r}")
+        return Fraction(repr(float(x)))
+    if isinstance(x, str):
+        try:
+            return Fraction(x.strip())
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"{x!r} is not a number") from None
+    raise TypeError(f"expected a number, got {type(x).__name__} {x!r}")
+
+
+def probability(value: object, where: str) -> Fraction:
+    """A probability in [0, 1], exact."""
+    try:
+        p = as_fraction(value)
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"{where}: {err}") from None
+    if not 0 <= p <= 1:
+        raise ValueError(f"{where}: a probability must lie in [0, 1], got {value!r}")
+    return p
+
+
+def one_of(value: object, choices: Iterable[str], where: str) -> str:
+    """One of the named ``choices`` (a string enum's values, say)."""
+    options = [str(c) for c in choices]
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"{where} must be one of {', '.join(options)}, got {value!r}")
+    return value

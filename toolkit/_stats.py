@@ -1,0 +1,53 @@
+"""Interval estimates the studies and the counting harness share (scipy supplies the distributions).
+
+>>> lo, hi = wilson_interval(0, 1000)
+>>> float(lo), round(float(hi), 5)
+(0.0, 0.00383)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.stats
+
+__all__ = ["normal_quantile", "ratio_interval", "wilson_interval"]
+
+
+def normal_quantile(confidence: float) -> float:
+    """The two-sided standard normal quantile ``z`` of a ``confidence`` interval (1.96 for 0.95)."""
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+    return float(scipy.stats.norm.ppf(0.5 + confidence / 2))
+
+
+def wilson_interval(successes, trials, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for binomial proportions, vectorised; NaN where ``trials`` is 0.
+
+    The same interval as ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``
+    (Wilson 1927), for whole arrays at once.
+    """
+    k = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(trials, dtype=np.float64)
+    z = normal_quantile(confidence)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = k / n
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+        lo, hi = np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+    return np.where(n > 0, lo, np.nan), np.where(n > 0, hi, np.nan)
+
+
+def ratio_interval(sum_a, sum_t, sum_aa, sum_at, sum_tt, n, confidence: float = 0.95):
+    """Ratio ``sum(A) / sum(T)`` over ``n`` independent shoes, with a delta-method interval clipped to [0, 1].
+
+    ``Var(R) ~ Var(A - R T) / (n mean(T)^2)``.
+    """
+    z = normal_quantile(confidence)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = sum_a / sum_t
+        resid = (sum_aa - 2 * r * sum_at + r * r * sum_tt) / n  # mean of (A - R T)^2; mean of A - R T is 0
+        se = np.sqrt(np.maximum(resid, 0) / (n - 1)) / (sum_t / n)
+        lo, hi = np.clip(r - z * se, 0, 1), np.clip(r + z * se, 0, 1)
+    ok = sum_t > 0
+    return np.where(ok, r, np.nan), np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
