@@ -1,6 +1,6 @@
 """The drawing rules (tableau) and the house rules of a game, held as data.
 
-The punto banco tableau, as the seed documents give it:
+The punto banco tableau, as casinos print it (the Wizard of Odds, "Baccarat"; Thorp 1984, ch. 3):
 
 * Either hand with a two-card total of 8 or 9 is a *natural*: nobody draws.
 * Player draws on 0-5 and stands on 6-7.
