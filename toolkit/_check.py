@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from typing import SupportsFloat
 
 import numpy as np
 
@@ -69,6 +70,8 @@ def as_fraction(x: object) -> Fraction:
             return Fraction(x.strip())
         except (ValueError, ZeroDivisionError):
             raise ValueError(f"{x!r} is not a number") from None
+    if isinstance(x, SupportsFloat):  # Decimal, 0-d arrays and other real numbers
+        return as_fraction(float(x))
     raise TypeError(f"expected a number, got {type(x).__name__} {x!r}")
 
 

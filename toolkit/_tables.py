@@ -69,10 +69,10 @@ def multisets() -> Multisets:
     parent = np.zeros(m, dtype=np.int64)
     added = np.zeros(m, dtype=np.int64)
     held = np.zeros(m, dtype=np.int64)
-    size = np.zeros(m, dtype=np.int64)
+    sizes = np.zeros(m, dtype=np.int64)
     counts = np.zeros((m, 10), dtype=np.int64)
     for i, t in enumerate(tuples):
-        size[i] = len(t)
+        sizes[i] = len(t)
         for v in t:
             counts[i, v] += 1
         if t:
@@ -80,8 +80,8 @@ def multisets() -> Multisets:
             added[i] = t[-1]
             held[i] = t[:-1].count(t[-1])
     codes = counts @ (7 ** np.arange(10, dtype=np.int64))
-    first4 = int(np.searchsorted(size, 4))
-    return Multisets(parent, added, held, size, counts, codes, first4)
+    first4 = int(np.searchsorted(sizes, 4))
+    return Multisets(parent, added, held, sizes, counts, codes, first4)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import sqrt
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -213,7 +214,7 @@ class BetStats:
     """
 
     bet: str
-    payouts: Mapping[object, object]
+    payouts: Mapping[Any, Any]
     expected_value: float
     std_dev: float
     hit_frequency: float
@@ -240,8 +241,8 @@ def bet_stats(bet: Bet, shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANC
     ``exact_expected_value`` is set; the float fields are the rounded values.
     """
     p = distribution(shoe, tableau, exact=exact)
-    payouts: dict[object, object] = {}
-    zero = Fraction(0) if exact else 0.0
+    payouts: dict[Any, Any] = {}
+    zero: Any = Fraction(0) if exact else 0.0
     for prob, pay in zip(p, bet.payoffs, strict=True):
         if prob:
             key = pay if exact else float(pay)

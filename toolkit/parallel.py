@@ -82,9 +82,7 @@ class Block:
         return np.random.default_rng(self.seed)
 
 
-def block_plan(
-    n_shoes: int, block_size: int = DEFAULT_BLOCK_SIZE, seed: SeedLike = None
-) -> list[Block]:
+def block_plan(n_shoes: int, block_size: int = DEFAULT_BLOCK_SIZE, seed: SeedLike = None) -> list[Block]:
     """Cut ``n_shoes`` into blocks, each with a child of ``SeedSequence(seed)``."""
     if isinstance(n_shoes, bool) or not isinstance(n_shoes, (int, np.integer)) or n_shoes < 0:
         raise ValueError(f"number of shoes must be a non-negative integer, got {n_shoes!r}")

@@ -375,10 +375,10 @@ def compare_published(
                 toolkit = toolkit * scale
             elif name in ENGINE_TABLES:
                 toolkit = engine.value(row)
-                scale = _SCALE.get(row["unit"])
-                if scale is None:
+                unit_scale = _SCALE.get(row["unit"])
+                if unit_scale is None:
                     raise ValueError(f"{name}.csv, figure {figure!r}: unknown unit {row['unit']!r}")
-                toolkit = toolkit * scale
+                toolkit = toolkit * unit_scale
             else:
                 pending = PENDING[name]
             shown, verdict = (None, None) if pending else _judge(row, toolkit, matches)

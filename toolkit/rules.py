@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-import numpy as np
+from toolkit._check import as_fraction
 
 __all__ = ["PUNTO_BANCO", "Rules", "Tableau", "as_fraction"]
 
@@ -114,33 +114,6 @@ class Tableau:
 
 #: The forced punto banco tableau.
 PUNTO_BANCO = Tableau()
-
-
-def as_fraction(x: object) -> Fraction:
-    """Exact rational from an int, Fraction, decimal string or float (floats via their shortest repr).
-
-    >>> as_fraction(0.95), as_fraction("1/2"), as_fraction(np.float64(0.5))
-    (Fraction(19, 20), Fraction(1, 2), Fraction(1, 2))
-    """
-    if isinstance(x, Fraction):
-        return x
-    if isinstance(x, bool):
-        raise TypeError(f"expected a number, got {x!r}")
-    if isinstance(x, int):
-        return Fraction(x)
-    if isinstance(x, (float, np.floating)):
-        return Fraction(repr(float(x)))
-    if isinstance(x, np.integer):
-        return Fraction(int(x))
-    if isinstance(x, str):
-        try:
-            return Fraction(x.strip())
-        except ValueError:
-            raise ValueError(f"{x!r} is not a number") from None
-    try:
-        return Fraction(float(x))  # numpy scalars
-    except (TypeError, ValueError):
-        raise TypeError(f"expected a number, got {type(x).__name__} {x!r}") from None
 
 
 @dataclass(frozen=True)
