@@ -31,7 +31,7 @@ DEFAULT_BLOCK_SIZE = 1000
 
 
 #: What every ``seed=`` of the public API accepts.
-SeedLike = int | np.integer | np.random.SeedSequence | np.random.Generator | None
+SeedLike = int | np.integer | Sequence[int] | np.random.SeedSequence | np.random.Generator | None
 
 
 def as_generator(seed: SeedLike) -> np.random.Generator:
@@ -51,7 +51,8 @@ def as_generator(seed: SeedLike) -> np.random.Generator:
 def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
     """A :class:`numpy.random.SeedSequence` from any :data:`SeedLike`, for work cut into blocks.
 
-    An integer ``s`` gives ``SeedSequence(s)``; a Generator gives a sequence seeded by
+    An integer ``s`` gives ``SeedSequence(s)``, a sequence of integers ``SeedSequence([s0, s1, ...])``
+    (entropy words: a study's seed and a replicate number, say); a Generator gives a sequence seeded by
     its next draw, so a seeded Generator gives reproducible blocks too.
     """
     if isinstance(seed, np.random.SeedSequence):
@@ -60,6 +61,10 @@ def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
         return np.random.SeedSequence(int(seed.integers(0, 2**63)))
     if seed is None:
         return np.random.SeedSequence()
+    if isinstance(seed, (list, tuple)) and seed and all(
+        isinstance(s, (int, np.integer)) and not isinstance(s, (bool, np.bool_)) and s >= 0 for s in seed
+    ):
+        return np.random.SeedSequence([int(s) for s in seed])  # entropy words: (study seed, replicate), say
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(
             f"seed must be an integer, a numpy SeedSequence, a numpy Generator or None, not {type(seed).__name__}"
