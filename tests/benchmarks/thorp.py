@@ -6,7 +6,7 @@ Run from the repository root (not collected by pytest)::
     python tests/benchmarks/thorp.py --shoes 20000 --workers 2
     python tests/benchmarks/thorp.py --quick              # 2,000 shoes, a smoke run
 
-It runs :func:`toolkit.studies.thorp.study.run_study` (deal, exact EV of the whole standard panel before every
+It runs :func:`toolkit.studies.run_study` (deal, exact EV of the whole standard panel before every
 coup from the unseen cards, streaming aggregation, Jacobson's setting) on a sample of shoes, in
 one process and with ``--workers`` processes, and prints:
 
@@ -41,7 +41,7 @@ import numpy as np  # noqa: E402
 from toolkit.bets import standard_bets  # noqa: E402
 from toolkit.dealing import Dealing, deal  # noqa: E402
 from toolkit.engine import expected_values  # noqa: E402
-from toolkit.studies.thorp.study import ThorpStudy, run_study  # noqa: E402
+from toolkit.studies import ThorpStudy, run_study  # noqa: E402
 
 TARGET_SECONDS = 600  # one million shoes
 MILLION = 1_000_000
@@ -142,8 +142,10 @@ def main(argv: list[str] | None = None) -> int:
     # On a shared machine wall time measures the neighbours too; CPU time inside the blocks does not.
     per_core = max(r["coups"] / r["cpu"] for _, r in runs)
     print()
-    print(f"CPU time inside the blocks: {per_core:,.0f} coups per CPU-second; two idle cores: about "
-          f"{2 * per_core:,.0f} coups/s, less start-up and merging ({runs[-1][1]['other_share']:.0%} of wall above)")
+    print(
+        f"CPU time inside the blocks: {per_core:,.0f} coups per CPU-second; two idle cores: about "
+        f"{2 * per_core:,.0f} coups/s, less start-up and merging ({runs[-1][1]['other_share']:.0%} of wall above)"
+    )
     coups_per_shoe = runs[-1][1]["coups"] / runs[-1][1]["shoes"]
     idle = MILLION * coups_per_shoe / (2 * per_core)
     print(f"one million shoes on two idle cores, from CPU time: {idle / 60:.1f} minutes (+ start-up, merging)")

@@ -45,7 +45,7 @@ class Observer(str, Enum):
 def _seed(seed: int | None, out: Path, resume: bool) -> int:
     """The seed given, else the one of the checkpoint being resumed, else a fresh one (printed)."""
 
-    from toolkit.studies.thorp.study import checkpoint_seed
+    from toolkit.studies import checkpoint_seed
 
     if seed is not None:
         if seed < 0:
@@ -95,8 +95,7 @@ def thorp(
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
     """Do baccarat edges appear only in the last 5-20 cards? Exact edges before every coup of many shoes."""
-    from toolkit.studies.thorp.report import verdicts, write_outputs
-    from toolkit.studies.thorp.study import ThorpStudy, run_study
+    from toolkit.studies import ThorpStudy, run_study, verdicts, write_outputs
 
     if shoes < 1:
         fail(f"--shoes must be at least 1, got {shoes}")
@@ -118,10 +117,15 @@ def thorp(
     )
     counts = None
     if count_shoes:
-        from toolkit.studies.thorp.report import count_providers
+        from toolkit.studies import count_providers
 
         counts = count_providers(count_shoes, seed=study.seed, workers=workers, progress=progress, scheduler=scheduler)
-    paths = write_outputs(result, out, reproduce=True, figures=figures, counts=counts)
+    draw = None
+    if figures:
+        from toolkit.plots import save_study_figures
+
+        draw = save_study_figures
+    paths = write_outputs(result, out, reproduce=True, figures=draw, counts=counts)
     claims = result.claims().filter(observer=observers[0])
     words = verdicts(result, observers[0]).select("bet", "thorp_claim")
     table = claims.select(
@@ -153,8 +157,7 @@ def reproduce(
     progress: bool = PROGRESS,
 ) -> None:
     """Every published figure in data/reference beside the toolkit's value, and whether it matches."""
-    from toolkit.studies.thorp.report import count_providers, reproduce_table
-    from toolkit.studies.thorp.study import ThorpStudy, jacobson_setting, run_study
+    from toolkit.studies import ThorpStudy, count_providers, jacobson_setting, reproduce_table, run_study
 
     if shoes < 1 or study_shoes < 1:
         fail(f"--shoes and --study-shoes must be at least 1, got {shoes} and {study_shoes}")

@@ -1,14 +1,15 @@
-"""Plots of the Thorp study's tables (:mod:`toolkit.studies.thorp.study`): where edges appear, and the variance check.
+"""Plots of the Thorp study's tables (:mod:`toolkit.studies.thorp`): where edges appear, and the variance check.
 
-Every ``plot_*`` function takes a polars frame from a :class:`~toolkit.studies.thorp.study.StudyResult`
+Every ``plot_*`` function takes a polars frame from a :class:`~toolkit.studies.StudyResult`
 method (or read back from the Parquet tables ``baccarat thorp`` writes), draws
 it with seaborn on ``ax`` (a new figure when ``None``) and returns the axes.
 Nothing is recomputed here.  :func:`by_bet_figure` puts one panel per bet on a
-figure; :func:`save_study_figures` writes the PNGs of a run.
+figure; :func:`save_study_figures` writes the PNGs of a run (pass it to
+:func:`toolkit.studies.write_outputs` as ``figures=`` to list them in the report).
 
 >>> import matplotlib
 >>> matplotlib.use("Agg")
->>> from toolkit.studies.thorp.study import ThorpStudy, run_study
+>>> from toolkit.studies import ThorpStudy, run_study
 >>> result = run_study(ThorpStudy(shoes=20, seed=3, bets=("banker", "tie")), progress=False)
 >>> ax = plot_gain_share(result.cumulative())
 >>> ax.get_xlabel()
@@ -64,7 +65,7 @@ def plot_p_positive(by_unseen: pl.DataFrame, bet: str, ax: Axes | None = None, m
     Parameters
     ----------
     by_unseen
-        From :meth:`~toolkit.studies.thorp.study.StudyResult.by_unseen` (or ``tables/by_unseen.parquet``).
+        From :meth:`~toolkit.studies.StudyResult.by_unseen` (or ``tables/by_unseen.parquet``).
     bet
         The bet to draw.
     min_hands
@@ -182,8 +183,8 @@ def plot_variance(variance: pl.DataFrame, bets: Sequence[str] | None = None, ax:
 def plot_variance_ratio(variance: pl.DataFrame, bets: Sequence[str] | None = None, ax: Axes | None = None) -> Axes:
     """Observed variance / linear prediction against cards unseen (1: the linear picture is exact).
 
-    Takes :meth:`~toolkit.studies.thorp.study.StudyResult.variance_by_bucket` (x at the
-    bucket's middle) or :meth:`~toolkit.studies.thorp.study.StudyResult.variance`.
+    Takes :meth:`~toolkit.studies.StudyResult.variance_by_bucket` (x at the
+    bucket's middle) or :meth:`~toolkit.studies.StudyResult.variance`.
     """
     import seaborn as sns
 

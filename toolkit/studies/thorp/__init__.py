@@ -1,13 +1,49 @@
-"""Thorp's end-of-shoe study: design, exact tallies over many shoes, checkpoints, results and the report."""
+"""Thorp's end-of-shoe study: do baccarat edges appear only in the last 5 to 20 cards of a shoe?
 
-from toolkit.studies.thorp.study import StudyResult, ThorpStudy, jacobson_setting, linear_variance, run_study
-from toolkit.studies.thorp.report import reproduce_table, summary, verdicts, write_outputs
+Thorp (*The Mathematics of Gambling*, 1984, ch. 3) concluded that advantages
+in baccarat are very small, very rare and occur almost always in the last 5 to
+20 cards.  This subpackage makes the claim measurable: many shoes are dealt and
+before every coup the exact expectation of every bet is computed from the cards
+a perfect counter has not seen.
+
+The modules, each using only those above it:
+
+* :mod:`~toolkit.studies.thorp.design`: :class:`ThorpStudy`, what to deal and evaluate;
+* :mod:`~toolkit.studies.thorp.theory`: :func:`linear_variance`, the fundamental theorem
+  (Thorp and Walden 1973), and the depth beyond which edges are rarer than one in a million;
+* :mod:`~toolkit.studies.thorp.tally`: one block of shoes dealt, evaluated and reduced to additive sums;
+* :mod:`~toolkit.studies.thorp.checkpoint`: the tally saved, and resumed, between blocks;
+* :mod:`~toolkit.studies.thorp.result`: :class:`StudyResult`, the tables derived from the tally;
+* :mod:`~toolkit.studies.thorp.run`: :func:`run_study` and :func:`jacobson_setting`;
+* :mod:`~toolkit.studies.thorp.report`: :func:`verdicts`, :func:`summary` and the markdown report;
+* :mod:`~toolkit.studies.thorp.reproduce`: the published figures beside the toolkit's values;
+* :mod:`~toolkit.studies.thorp.outputs`: :func:`write_outputs`, the files of a run (figures come from
+  :mod:`toolkit.plots`, passed in by the caller).
+
+>>> result = run_study(ThorpStudy(shoes=20, seed=1, bets=("banker", "player")), progress=False)
+>>> verdicts(result)["bet"].to_list()
+['banker', 'player']
+"""
+
+from toolkit.studies.thorp.checkpoint import checkpoint_seed
+from toolkit.studies.thorp.design import ThorpStudy
+from toolkit.studies.thorp.outputs import write_outputs
+from toolkit.studies.thorp.report import markdown_report, summary, verdicts
+from toolkit.studies.thorp.reproduce import count_providers, reproduce_providers, reproduce_table
+from toolkit.studies.thorp.result import StudyResult
+from toolkit.studies.thorp.run import jacobson_setting, records_frame, run_study
+from toolkit.studies.thorp.theory import linear_variance
 
 __all__ = (
     "StudyResult",
     "ThorpStudy",
+    "checkpoint_seed",
+    "count_providers",
     "jacobson_setting",
     "linear_variance",
+    "markdown_report",
+    "records_frame",
+    "reproduce_providers",
     "reproduce_table",
     "run_study",
     "summary",

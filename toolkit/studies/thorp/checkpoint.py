@@ -1,0 +1,76 @@
+"""Checkpoints of a Thorp study: the tally and the number of finished blocks, saved atomically.
+
+A checkpoint (``checkpoint.npz`` in a folder) records the study's fingerprint,
+seed included, so a run resumed from it deals the same shoes and gives the same
+result as an uninterrupted run; a checkpoint of another study is refused.
+
+>>> import tempfile
+>>> from toolkit.studies.thorp.design import ThorpStudy
+>>> study = ThorpStudy(shoes=10, seed=3, bets=("banker",))
+>>> folder = Path(tempfile.mkdtemp())
+>>> checkpoint_seed(folder) is None
+True
+>>> save_checkpoint(folder, study, empty_tally(study), 0, {})
+>>> checkpoint_seed(folder), load_checkpoint(folder, study)[1]
+(3, 0)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from toolkit.studies.thorp.design import ThorpStudy
+from toolkit.studies.thorp.tally import Tally, empty_tally
+
+__all__ = ["CHECKPOINT", "checkpoint_seed", "load_checkpoint", "save_checkpoint"]
+
+#: The file a checkpoint is saved to, in the run's folder.
+CHECKPOINT = "checkpoint.npz"
+
+
+def save_checkpoint(folder: Path, study: ThorpStudy, tally: Tally, done: int, seconds: dict[str, float]) -> None:
+    """Save ``tally`` after ``done`` blocks of ``study`` (and the worker seconds so far) to ``folder``, atomically."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / (CHECKPOINT + ".tmp")
+    meta = json.dumps({"fingerprint": study.fingerprint(), "blocks_done": done, "seconds": seconds})
+    with open(tmp, "wb") as fh:
+        np.savez(fh, __meta__=np.array(meta), **tally.arrays)
+    os.replace(tmp, folder / CHECKPOINT)
+
+
+def load_checkpoint(folder: Path, study: ThorpStudy) -> tuple[Tally, int, dict[str, float]] | None:
+    """The tally, blocks done and seconds checkpointed in ``folder`` (``None`` when none); refuses another study's."""
+    path = folder / CHECKPOINT
+    if not path.is_file():
+        return None
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["__meta__"]))
+        arrays = {k: data[k] for k in data.files if k != "__meta__"}
+    saved = json.loads(json.dumps(meta["fingerprint"]))
+    wanted = json.loads(json.dumps(study.fingerprint()))
+    if saved != wanted:
+        differ = sorted(k for k in wanted if saved.get(k) != wanted.get(k))
+        raise ValueError(
+            f"{path} was written by a different study (differs in: {', '.join(differ)}); "
+            "resume with the same options, or start afresh (--no-resume / resume=False)"
+        )
+    expected = empty_tally(study)
+    if {k: v.shape for k, v in arrays.items()} != {k: v.shape for k, v in expected.arrays.items()}:
+        raise ValueError(f"{path} holds arrays of another layout (another toolkit version?); start afresh")
+    return Tally(arrays), int(meta["blocks_done"]), dict(meta.get("seconds", {}))
+
+
+def checkpoint_seed(folder: str | os.PathLike) -> int | None:
+    """The seed of the study checkpointed in ``folder`` (``None`` when there is no checkpoint)."""
+    path = Path(folder) / CHECKPOINT
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return int(json.loads(str(data["__meta__"]))["fingerprint"]["seed"])
+    except (OSError, KeyError, ValueError) as err:
+        raise ValueError(f"{path} is not a readable study checkpoint ({err}); remove it or start afresh") from None

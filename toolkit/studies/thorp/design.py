@@ -1,0 +1,185 @@
+"""What a Thorp study deals and evaluates: :class:`ThorpStudy`, a value, and the constants of the design.
+
+Many shoes are dealt (:mod:`toolkit.dealing`); before every coup the exact
+expected value of every bet of the panel is computed from the cards a
+*perfect counter* has not seen (the ``"unseen"`` observer: burned cards stay
+unseen), and optionally from the cards physically left in the shoe
+(``"remaining"``: a stronger, hypothetical observer who also saw the burned
+cards).  Results are keyed by the number of unseen cards before the coup.
+
+The seed is part of the design: it is fixed to an integer when the study is
+made, so that a run can be repeated and a checkpoint resumed.
+
+>>> study = ThorpStudy(shoes=2500, seed=7, bets=("banker", "tie"))
+>>> study.bet_names, study.n_blocks, [b.n_shoes for b in study.blocks()]
+(('banker', 'tie'), 3, [1000, 1000, 500])
+>>> ThorpStudy(seed=np.random.default_rng(1)).seed == ThorpStudy(seed=np.random.default_rng(1)).seed
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+
+from toolkit._check import integer, positive_int
+from toolkit.bets import Bet, get_bet, standard_bets
+from toolkit.dealing import Dealing
+from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, as_seed_sequence, block_plan
+from toolkit.rules import Rules
+
+__all__ = [
+    "EDGE_EPSILON",
+    "JACOBSON_DEPTHS",
+    "OBSERVERS",
+    "REGIONS",
+    "ThorpStudy",
+    "seed_integer",
+]
+
+#: Who computes the expectation: the perfect counter (burned cards unseen) or one who also saw the burned cards.
+OBSERVERS = ("unseen", "remaining")
+#: Jacobson's depths: exact edges with this many unseen cards.
+JACOBSON_DEPTHS = (18, 26, 34, 42, 50)
+#: Regions of the shoe, in unseen cards before the coup (inclusive bounds), for the shares of the claim.
+REGIONS: dict[str, tuple[int, int]] = {
+    "last_5_20": (5, 20),
+    "last_20": (0, 20),
+    "beyond_20": (21, 10**6),
+    "beyond_50": (51, 10**6),
+}
+#: An expectation counts as an edge when above this: smaller positive values are float rounding, not edges.
+EDGE_EPSILON = 1e-12
+_RESULT_VERSION = 1
+_POOL_SIZE = np.random.SeedSequence(0).pool_size
+
+
+def seed_integer(seed: SeedLike) -> int:
+    """The integer a run records as its seed: ``SeedSequence(seed_integer(s))`` seeds its blocks.
+
+    An integer is kept (so its results are those it always gave); ``None``
+    draws fresh entropy; a plain ``SeedSequence(n)`` gives ``n``; a Generator
+    gives its next draw (as :func:`toolkit.parallel.as_seed_sequence` takes
+    it), and any other SeedSequence (a spawned child, say) an integer drawn
+    from its state.  Either way the integer alone repeats the run.
+
+    >>> seed_integer(5), seed_integer(np.random.SeedSequence(5))
+    (5, 5)
+    >>> seed_integer(np.random.default_rng(3)) == seed_integer(np.random.default_rng(3))
+    True
+    """
+    sequence = as_seed_sequence(seed)
+    entropy = sequence.entropy
+    if not sequence.spawn_key and sequence.pool_size == _POOL_SIZE and isinstance(entropy, (int, np.integer)):
+        return int(entropy)
+    return int(sequence.generate_state(1, np.uint64)[0])
+
+
+@dataclass(frozen=True)
+class ThorpStudy:
+    """What to deal and evaluate (a value; :func:`toolkit.studies.run_study` runs it).
+
+    Parameters
+    ----------
+    shoes
+        Number of shoes.
+    seed
+        Root seed: block ``i`` of ``block_size`` shoes uses child ``i`` of
+        ``SeedSequence(seed)``.  Anything :data:`toolkit.parallel.SeedLike`
+        accepts; it is turned into an integer once, here
+        (:func:`seed_integer`), and recorded in ``seed`` so that the run can be
+        repeated and resumed: ``None`` draws fresh entropy, a Generator gives
+        its next draw.
+    dealing
+        The dealing procedure (decks, burn, cut card, last hand).
+    rules
+        Pay rules of the panel (commission, tie payout); the tableau must be the dealing's.
+    bets
+        Bets or names of standard bets; default: the whole standard panel.
+    observers
+        ``"unseen"`` (the perfect counter) and/or ``"remaining"``.
+    jacobson_depths
+        Unseen-card counts at which the last cards of every shoe are evaluated
+        for Player and Banker (Jacobson's setting).
+    block_size
+        Shoes per block (part of what a seed means: keep it fixed to compare runs).
+    """
+
+    shoes: int = 3000
+    seed: SeedLike = None
+    dealing: Dealing = field(default_factory=Dealing)
+    rules: Rules = field(default_factory=Rules)
+    bets: tuple[Bet, ...] | None = None
+    observers: tuple[str, ...] = ("unseen",)
+    jacobson_depths: tuple[int, ...] = JACOBSON_DEPTHS
+    block_size: int = DEFAULT_BLOCK_SIZE
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shoes", positive_int(self.shoes, "ThorpStudy.shoes"))
+        object.__setattr__(self, "seed", seed_integer(self.seed))
+        if not isinstance(self.dealing, Dealing):
+            raise TypeError(f"ThorpStudy.dealing must be a Dealing, not {type(self.dealing).__name__}")
+        if not isinstance(self.rules, Rules):
+            raise TypeError(f"ThorpStudy.rules must be a Rules, not {type(self.rules).__name__}")
+        if self.rules.tableau != self.dealing.tableau:
+            raise ValueError(
+                f"ThorpStudy: the rules' tableau ({self.rules.tableau.name}) differs from the dealing's "
+                f"({self.dealing.tableau.name}); the expectations must use the tableau the shoes are dealt by"
+            )
+        bets = (
+            standard_bets(self.rules)
+            if self.bets is None
+            else tuple(get_bet(b, self.rules) if isinstance(b, str) else b for b in self.bets)
+        )
+        for bet in bets:
+            if not isinstance(bet, Bet):
+                raise TypeError(f"ThorpStudy.bets holds {type(bet).__name__} {bet!r}; give Bets or panel names")
+        names = [b.name for b in bets]
+        if not bets or len(set(names)) != len(names):
+            raise ValueError(f"ThorpStudy.bets must be a non-empty list of distinct bets, got {names}")
+        object.__setattr__(self, "bets", bets)
+        observers = (self.observers,) if isinstance(self.observers, str) else tuple(self.observers)
+        if not observers or len(set(observers)) != len(observers) or any(o not in OBSERVERS for o in observers):
+            raise ValueError(f"ThorpStudy.observers must be distinct names among {OBSERVERS}, got {observers}")
+        object.__setattr__(self, "observers", tuple(o for o in OBSERVERS if o in observers))
+        depths = tuple(integer(d, "ThorpStudy.jacobson_depths") for d in self.jacobson_depths)
+        if any(not 6 <= d <= self.dealing.cards for d in depths):
+            raise ValueError(f"ThorpStudy.jacobson_depths must be 6..{self.dealing.cards} cards, got {depths}")
+        object.__setattr__(self, "jacobson_depths", depths)
+        object.__setattr__(self, "block_size", positive_int(self.block_size, "ThorpStudy.block_size"))
+
+    @property
+    def bet_names(self) -> tuple[str, ...]:
+        return tuple(b.name for b in self.bets)  # type: ignore[union-attr]
+
+    @property
+    def n_blocks(self) -> int:
+        return -(-self.shoes // self.block_size)
+
+    def blocks(self) -> list[Block]:
+        """The plan: blocks of shoes, each with its own seed."""
+        return block_plan(self.shoes, self.block_size, self.seed)
+
+    def fingerprint(self) -> dict[str, Any]:
+        """A JSON-able description: two studies with equal fingerprints give identical results."""
+        dealing = {f.name: getattr(self.dealing, f.name) for f in fields(Dealing) if f.name != "tableau"}
+        tableau = self.dealing.tableau
+        return {
+            "version": _RESULT_VERSION,
+            "shoes": self.shoes,
+            "seed": self.seed,
+            "block_size": self.block_size,
+            "dealing": dealing,
+            "tableau": {"name": tableau.name, "player": tableau.player, "banker": tableau.banker},
+            "bets": {b.name: _digest(b) for b in self.bets},  # type: ignore[union-attr]
+            "observers": list(self.observers),
+            "jacobson_depths": list(self.jacobson_depths),
+        }
+
+
+def _digest(bet: Bet) -> str:
+    """A short fingerprint of a bet's exact pay table."""
+    return hashlib.sha256(",".join(str(p) for p in bet.payoffs).encode()).hexdigest()[:16]
