@@ -344,7 +344,7 @@ def count_providers(
     progress: bool = False,
     scheduler: Any = None,
 ) -> dict[str, Any]:
-    """Providers for the published count results (``count_results.csv``), simulated with :mod:`toolkit.counting.strategies`.
+    """Providers for the published count results (``count_results.csv``), simulated with :mod:`toolkit.counting`.
 
     Jacobson's Dragon 7 (true count >= +4) and the Panda 8 count (at +11, the
     threshold the published figure implies; see ``toolkit.counting.systems``) are played
@@ -357,7 +357,7 @@ def count_providers(
     """
     import numpy as np
 
-    from toolkit.counting.strategies import count_strategy, run_strategies
+    from toolkit.counting import count_strategy, run_strategies
     from toolkit.dealing import Dealing
     from toolkit.reference import Reproduced, printed_number, printed_tolerance
 
