@@ -71,7 +71,7 @@ def test_count_json_holds_the_required_fields(capsys) -> None:
     assert payload["threshold"] == 4.0
     assert 0 <= payload["risk_of_ruin"] <= 1
     # the same run through the library gives the same numbers
-    from toolkit.counting.strategies import count_strategy, simulate
+    from toolkit.counting import count_strategy, simulate
 
     res = simulate(count_strategy("dragon7"), 300, seed=5, workers=1, progress=False)
     assert payload["units_per_shoe"] == pytest.approx(res.units_per_shoe.value)

@@ -205,7 +205,7 @@ def test_same_seed_same_shoes_with_workers() -> None:
 
 def test_same_seed_same_shoes_and_results_on_dask() -> None:
     distributed = pytest.importorskip("distributed")
-    from toolkit.counting.strategies import count_strategy, run_strategies
+    from toolkit.counting import count_strategy, run_strategies
 
     strategy = count_strategy("dragon7", threshold=2)
     local = deal(30, seed=5, block_size=10, progress=False)

@@ -17,7 +17,7 @@ from scipy import stats
 
 from toolkit.bets import bet_stats, get_bet, standard_bets
 from toolkit.cards import RANKS, Composition
-from toolkit.counting.systems import counts
+from toolkit.counting import counts
 from toolkit.dealing import Dealing, deal
 from toolkit.engine import expected_values
 from toolkit.records.model import ShoeHeader, read_records, records_from_dealt, simulate_records, write_records

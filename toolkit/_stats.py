@@ -24,7 +24,8 @@ def wilson_interval(successes, trials, confidence: float = 0.95) -> tuple[np.nda
     """Wilson score interval for binomial proportions, vectorised; NaN where ``trials`` is 0.
 
     The same interval as ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``
-    (Wilson 1927), for whole arrays at once.
+    (Wilson 1927), for whole arrays at once (equal to rounding; exactly 0 at
+    ``k = 0`` and 1 at ``k = n``, as there).
     """
     k = np.asarray(successes, dtype=np.float64)
     n = np.asarray(trials, dtype=np.float64)
@@ -34,7 +35,8 @@ def wilson_interval(successes, trials, confidence: float = 0.95) -> tuple[np.nda
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-        lo, hi = np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+        lo = np.where(k == 0, 0.0, np.clip(centre - half, 0, 1))
+        hi = np.where(k == n, 1.0, np.clip(centre + half, 0, 1))
     return np.where(n > 0, lo, np.nan), np.where(n > 0, hi, np.nan)
 
 

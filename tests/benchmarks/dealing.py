@@ -11,7 +11,7 @@ On the same seeded 8-deck shoes (standard burn, cut card 14 from the end, one mo
 (b) dealing: ``deal_block`` (the numba kernel) on the shuffled shoes, shoes and coups per second;
 (c) a plain per-card Python loop dealer (``tests/loop_dealer.py``) on the first ``--loop-shoes``
     of the same shoes, and the ratio (b) / (c) (its coups are checked identical to (b));
-(d) coups evaluated per second by the strategy harness (``toolkit.counting.strategies.play``): the Dragon 7 and
+(d) coups evaluated per second by the strategy harness (``toolkit.counting.harness.play``): the Dragon 7 and
     Panda 8 counts (running and true count of every coup, the exact EV of each bet placed, its payout),
     and computer-perfect Dragon 7 (the exact EV of every coup);
 (e) the same evaluation as a plain loop, one coup at a time (a count updated card by card, one exact
@@ -48,8 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the 
 from loop_dealer import deal_shoe  # noqa: E402
 
 from toolkit.bets import get_bet  # noqa: E402
-from toolkit.counting.strategies import count_strategy, perfect_strategy, play  # noqa: E402
-from toolkit.counting.systems import get_count_system  # noqa: E402
+from toolkit.counting import count_strategy, get_count_system, perfect_strategy, play  # noqa: E402
 from toolkit.dealing import Dealing, deal_block, shuffled_shoes  # noqa: E402
 from toolkit.engine import expected_values  # noqa: E402
 

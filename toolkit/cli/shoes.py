@@ -64,7 +64,7 @@ def _deal_block(block, dealing):
 
 def _frame(dealt, compositions: bool, systems: tuple):
     """The coup frame of a dealt block, with count columns (in this process)."""
-    from toolkit.counting.systems import with_counts
+    from toolkit.counting import with_counts
 
     frame = dealt.frame(compositions=compositions)
     if systems:
@@ -167,8 +167,7 @@ def count(
     import polars as pl
 
     from toolkit.bets import get_bet
-    from toolkit.counting.strategies import LookAheadError, count_strategy, perfect_strategy, run_strategies
-    from toolkit.counting.systems import get_count_system
+    from toolkit.counting import LookAheadError, count_strategy, get_count_system, perfect_strategy, run_strategies
     from toolkit.rules import Rules
 
     check_run(shoes, workers)

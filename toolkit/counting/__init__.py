@@ -1,7 +1,30 @@
-"""Count systems and the strategies that bet by them: tallies, quality, the harness, results and sweeps."""
+"""Card counting: count systems, the counts over dealt shoes, their quality, and what strategies betting by them win.
 
-from toolkit.counting.systems import COUNT_SYSTEMS, CountSystem, betting_correlation, count_arrays, count_quality, count_systems, eor_count, get_count_system, with_counts
-from toolkit.counting.strategies import CountPlay, Estimate, LookAheadError, PerfectPlay, PreCoup, Ramp, Results, ShoeTotals, Strategy, combine, count_strategy, penetration_sweep, perfect_strategy, run_strategies, threshold_sweep
+* :mod:`~toolkit.counting.systems`: :class:`CountSystem` and the library of published systems;
+* :mod:`~toolkit.counting.tallies`: running and true counts before each coup (:class:`PreCoup`);
+* :mod:`~toolkit.counting.quality`: counts from effects of removal, betting correlation, count quality;
+* :mod:`~toolkit.counting.strategies`: strategies as frozen values (:class:`CountPlay`, :class:`PerfectPlay`);
+* :mod:`~toolkit.counting.harness`: strategies played through dealt shoes (:func:`play`, :func:`run_strategies`);
+* :mod:`~toolkit.counting.results`: per-shoe totals and the figures with their intervals (:class:`Results`);
+* :mod:`~toolkit.counting.sweeps`: threshold and penetration sweeps.
+"""
+
+from toolkit.counting.harness import play, run_strategies, simulate
+from toolkit.counting.quality import betting_correlation, count_quality, eor_count
+from toolkit.counting.results import Estimate, LookAheadError, Results, ShoeTotals, summarize
+from toolkit.counting.strategies import (
+    CountPlay,
+    PerfectPlay,
+    Play,
+    Ramp,
+    Strategy,
+    combine,
+    count_strategy,
+    perfect_strategy,
+)
+from toolkit.counting.sweeps import penetration_sweep, threshold_sweep
+from toolkit.counting.systems import COUNT_SYSTEMS, CountSystem, count_systems, get_count_system
+from toolkit.counting.tallies import PreCoup, count_arrays, counts, with_counts
 
 __all__ = (
     "COUNT_SYSTEMS",
@@ -10,6 +33,7 @@ __all__ = (
     "Estimate",
     "LookAheadError",
     "PerfectPlay",
+    "Play",
     "PreCoup",
     "Ramp",
     "Results",
@@ -21,11 +45,15 @@ __all__ = (
     "count_quality",
     "count_strategy",
     "count_systems",
+    "counts",
     "eor_count",
     "get_count_system",
     "penetration_sweep",
     "perfect_strategy",
+    "play",
     "run_strategies",
+    "simulate",
+    "summarize",
     "threshold_sweep",
     "with_counts",
 )

@@ -1,7 +1,7 @@
 """Plots of counts and of what a counter wins (seaborn; every function takes ``ax=None`` and returns the axes).
 
-Plots only draw frames computed by the studies (:mod:`toolkit.counting.systems`,
-:mod:`toolkit.counting.strategies`); they never recompute.
+Plots only draw frames computed by :mod:`toolkit.counting` (counts, count
+quality, sweeps); they never recompute.
 
 * :func:`plot_count_path`: the true (or running) counts through one shoe;
 * :func:`plot_ev_by_count`: the exact expected value before each coup against a count;
@@ -37,7 +37,7 @@ def plot_count_path(
     """Counts before each coup of one shoe, against the cards seen.
 
     ``frame`` is a coup frame with ``rc_<name>``/``tc_<name>`` columns
-    (:func:`toolkit.counting.systems.with_counts`); ``kind`` is ``"tc"`` or ``"rc"``;
+    (:func:`toolkit.counting.tallies.with_counts`); ``kind`` is ``"tc"`` or ``"rc"``;
     ``shoe`` defaults to the first shoe of the frame.
     """
     import seaborn as sns
@@ -77,7 +77,7 @@ def plot_ev_by_count(
 
 
 def plot_count_quality(quality: pl.DataFrame, ax: Axes | None = None) -> Axes:
-    """R² of the exact EV on the count, by cards left in the shoe (:func:`toolkit.counting.systems.count_quality`)."""
+    """R² of the exact EV on the count, by cards left in the shoe (:func:`toolkit.counting.quality.count_quality`)."""
     import seaborn as sns
 
     require_columns(quality, ["system", "depth", "cards_left_from", "r2"], "plot_count_quality")
@@ -110,7 +110,10 @@ def _sweep(frame: pl.DataFrame, x: str, ax: Axes | None, hue: str | None, expect
 def plot_threshold_sweep(
     sweep: pl.DataFrame, ax: Axes | None = None, hue: str | None = None, expected: bool = True
 ) -> Axes:
-    """Units won per shoe (with its confidence band) against the threshold (:func:`toolkit.counting.strategies.threshold_sweep`)."""
+    """Units won per shoe (with its confidence band) against the threshold.
+
+    ``sweep``: a frame of :func:`toolkit.counting.sweeps.threshold_sweep`.
+    """
     ax = _sweep(sweep, "threshold", ax, hue, expected)
     ax.set_xlabel("betting threshold (count at least)")
     return ax
@@ -119,7 +122,7 @@ def plot_threshold_sweep(
 def plot_penetration(
     sweep: pl.DataFrame, ax: Axes | None = None, hue: str | None = "strategy", expected: bool = True
 ) -> Axes:
-    """Units won per shoe against the cut card position (:func:`toolkit.counting.strategies.penetration_sweep`)."""
+    """Units won per shoe against the cut card position (:func:`toolkit.counting.sweeps.penetration_sweep`)."""
     ax = _sweep(sweep, "cut_card", ax, hue, expected)
     ax.set_xlabel("cut card (cards from the end of the shoe)")
     ax.invert_xaxis()

@@ -80,7 +80,7 @@ def replay(
         unseen), then the outcome ``player, banker, player_total, banker_total,
         winner, player_pair, banker_pair, natural``.
     """
-    from toolkit.counting.systems import count_arrays, get_count_system
+    from toolkit.counting import count_arrays, get_count_system
 
     _card_level(records)
     if shoe is not None:

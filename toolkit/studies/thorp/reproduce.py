@@ -4,7 +4,7 @@
 every figure in ``data/reference`` and supplies those that need a study as
 providers: Jacobson's setting, the claims of Thorp and of Thorp and Walden
 (:func:`reproduce_providers`), and the published count results, simulated with
-:mod:`toolkit.counting.strategies` (:func:`count_providers`).
+:mod:`toolkit.counting` (:func:`count_providers`).
 
 >>> table = reproduce_table()
 >>> table.filter(pl.col("figure") == "house_edge_8d_banker")["status"].item()
@@ -157,7 +157,7 @@ def count_providers(
     """
     import numpy as np
 
-    from toolkit.counting.strategies import count_strategy, run_strategies
+    from toolkit.counting import count_strategy, run_strategies
     from toolkit.dealing import Dealing
     from toolkit.reference import Reproduced, printed_number, printed_tolerance
 

@@ -10,10 +10,9 @@ import matplotlib.pyplot as plt
 import polars as pl
 import pytest
 
-from toolkit.plots import counting as plots_counting
-from toolkit.counting.strategies import count_strategy, penetration_sweep, threshold_sweep
-from toolkit.counting.systems import count_quality, with_counts
+from toolkit.counting import count_quality, count_strategy, penetration_sweep, threshold_sweep, with_counts
 from toolkit.dealing import deal
+from toolkit.plots import counting as plots_counting
 
 
 @pytest.fixture(scope="module")

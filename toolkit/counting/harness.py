@@ -1,0 +1,202 @@
+"""The harness: strategies played through dealt shoes, each bet priced at its exact expected value before the coup.
+
+**Only what is known before the coup.**  Plays see a
+:class:`~toolkit.counting.tallies.PreCoup`: the unseen composition, the cards
+left and the exposed burn card *before* each coup, never the coup's own cards.
+The harness (:func:`play`) prices every bet placed at its exact expected value
+before the coup, computed by the harness itself from the dealt shoes, so that
+:func:`~toolkit.counting.results.summarize` can test that a strategy does not
+look ahead (see :mod:`toolkit.counting.results`).
+
+Runs are streamed block by block (:func:`run_strategies`): only per-shoe totals
+(:class:`~toolkit.counting.results.ShoeTotals`) are kept.
+
+>>> from toolkit.counting.results import summarize
+>>> from toolkit.counting.strategies import count_strategy
+>>> from toolkit.dealing import deal
+>>> dealt = deal(200, seed=4, progress=False)
+>>> (totals,) = play(dealt, [count_strategy("dragon7")])
+>>> res = summarize("dragon7", totals)
+>>> res.shoes, res.bets_per_shoe.value > 0
+(200, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+
+import numpy as np
+import polars as pl
+
+from toolkit.counting.results import Results, ShoeTotals, summarize
+from toolkit.counting.strategies import Strategy
+from toolkit.counting.systems import resolve_bet
+from toolkit.counting.tallies import PreCoup
+from toolkit.dealing import Dealing, DealtShoes, deal_block, shuffled_shoes
+from toolkit.outcomes import class_index
+from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, block_plan, map_blocks
+from toolkit.rules import Rules
+
+__all__ = ["play", "run_strategies", "simulate"]
+
+
+def _outcome_classes_of_frame(frame: pl.DataFrame) -> np.ndarray:
+    pc = frame["player_cards"].list.len().to_numpy()
+    bc = frame["banker_cards"].list.len().to_numpy()
+    return class_index(
+        frame["player_total"].to_numpy().astype(np.int64),
+        frame["banker_total"].to_numpy().astype(np.int64),
+        pc,
+        bc,
+        frame["player_pair"].to_numpy(),
+        frame["banker_pair"].to_numpy(),
+    ).astype(np.int64)
+
+
+def play(
+    source: DealtShoes | pl.DataFrame,
+    strategies: Sequence[Strategy],
+    rules: Rules = Rules(),
+    info: PreCoup | None = None,
+) -> list[ShoeTotals]:
+    """Play strategies through dealt shoes (or a coup frame with compositions); per-shoe totals for each.
+
+    Parameters
+    ----------
+    source
+        :class:`~toolkit.dealing.DealtShoes`, or a polars coup frame holding
+        ``unseen_A`` ... ``unseen_K`` (e.g. recorded shoes), sorted by shoe and coup.
+    strategies
+        The strategies; each sees the same coups.
+    rules
+        Payouts (commission, tie pays) of the bets named by the plays.
+    info
+        What the plays are shown (default: the state before each coup).  Only
+        for testing the harness: the expected values that price the bets are
+        always the harness's own, from the unseen composition before each coup.
+    """
+    if isinstance(source, DealtShoes):
+        truth = PreCoup.from_dealt(source, rules.tableau)
+        classes = source.outcome_classes()
+        shoe_ids = source.shoe
+    elif isinstance(source, pl.DataFrame):
+        frame = source.sort("shoe", "coup") if {"shoe", "coup"} <= set(source.columns) else source
+        truth = PreCoup.from_frame(frame, tableau=rules.tableau)
+        classes = _outcome_classes_of_frame(frame)
+        shoe_ids = truth.shoe
+    else:
+        raise TypeError(f"play() takes DealtShoes or a polars coup frame, got {type(source).__name__}")
+    if info is None:
+        info = truth
+    elif len(info) != len(truth):
+        raise ValueError(f"info describes {len(info)} coups, the shoes hold {len(truth)}")
+    _, shoe_index = np.unique(shoe_ids, return_inverse=True)
+    n_shoes = int(shoe_index.max()) + 1 if len(shoe_index) else 0
+    if len(shoe_index) and np.any(np.diff(shoe_index) < 0):
+        raise ValueError("coups must be grouped by shoe, in order")
+    starts = np.flatnonzero(np.r_[True, np.diff(shoe_index) != 0]) if len(shoe_index) else np.zeros(0, int)
+    hands = np.bincount(shoe_index, minlength=n_shoes).astype(np.int64)
+
+    out = []
+    for strategy in strategies:
+        won = np.zeros(len(classes))
+        ev = np.zeros(len(classes))
+        staked = np.zeros(len(classes))
+        bets = np.zeros(len(classes), np.int64)
+        for p in strategy.plays:
+            bet = resolve_bet(p.bet, rules)
+            stake = np.asarray(p.stakes(info, rules), dtype=np.float64)
+            if stake.shape != won.shape or not np.all(np.isfinite(stake)) or np.any(stake < 0):
+                raise ValueError(
+                    f"strategy {strategy.name!r}: stakes on {bet.name} must be {len(won)} finite values >= 0"
+                )
+            rows = np.flatnonzero(stake > 0)
+            won[rows] += stake[rows] * bet.payoff_array[classes[rows]]
+            ev[rows] += stake[rows] * truth.expected_values_at(bet, rows)
+            staked += stake
+            bets[rows] += 1
+        if len(won):
+            running = np.cumsum(won)
+            before = np.r_[0.0, running][starts][shoe_index]
+            low = np.minimum(np.minimum.reduceat(running - before, starts), 0.0)
+        else:
+            low = np.zeros(0)
+
+        def per_shoe(x: np.ndarray) -> np.ndarray:
+            return np.bincount(shoe_index, weights=x, minlength=n_shoes)
+
+        out.append(
+            ShoeTotals(
+                hands=hands,
+                bets=per_shoe(bets).astype(np.int64),
+                staked=per_shoe(staked),
+                won=per_shoe(won),
+                ev=per_shoe(ev),
+                low=low,
+            )
+        )
+    return out
+
+
+# ------------------------------------------------------------ parallel runs
+def _block_totals(block: Block, strategies: tuple[Strategy, ...], dealing: Dealing, rules: Rules) -> list[ShoeTotals]:
+    from threadpoolctl import threadpool_limits
+
+    dealt = deal_block(shuffled_shoes(block.n_shoes, dealing.decks, block.rng()), dealing, block.first_shoe)
+    with threadpool_limits(1):  # blocks are the unit of parallelism: no BLAS threads inside one
+        return play(dealt, strategies, rules)
+
+
+def run_strategies(
+    strategies: Sequence[Strategy],
+    n_shoes: int,
+    dealing: Dealing = Dealing(),
+    seed: SeedLike = None,
+    rules: Rules | None = None,
+    workers: int | None = None,
+    scheduler: object | None = None,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+    progress: bool = True,
+    confidence: float = 0.95,
+    check: bool = True,
+) -> list[Results]:
+    """Deal ``n_shoes`` shoes and play every strategy through the same shoes; one result each.
+
+    Blocks of shoes are dealt and played where they run (all local cores by
+    default, ``workers=1`` in this process, or a Dask ``scheduler`` address or
+    client) and only per-shoe totals come back.  The same ``seed`` (an
+    integer, a :class:`numpy.random.SeedSequence` or a seeded
+    :class:`numpy.random.Generator`) gives the same results whatever
+    ``workers`` or ``scheduler``; block ``i`` is dealt from child ``i`` of the
+    seed's :class:`~numpy.random.SeedSequence` (:func:`toolkit.parallel.block_plan`).
+
+    Returns
+    -------
+    list of toolkit.counting.results.Results
+        One per strategy, in order.
+    """
+    strategies = tuple(strategies)
+    if not strategies:
+        raise ValueError("run_strategies needs at least one strategy")
+    rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
+    if rules.tableau != dealing.tableau:
+        raise ValueError("rules.tableau and dealing.tableau differ: bets would be priced by other drawing rules")
+    plan = block_plan(n_shoes, block_size, seed)
+    fn: Callable[[Block], list[ShoeTotals]] = partial(
+        _block_totals, strategies=strategies, dealing=dealing, rules=rules
+    )
+    parts: list[list[ShoeTotals]] = [[] for _ in strategies]
+    for block_totals in map_blocks(fn, plan, workers, scheduler, progress, "shoes"):
+        for i, t in enumerate(block_totals):
+            parts[i].append(t)
+    empty = ShoeTotals(*(np.zeros(0) for _ in range(6)))
+    return [
+        summarize(s.name, ShoeTotals.concat(p) if p else empty, confidence, check, s.describe())
+        for s, p in zip(strategies, parts, strict=True)
+    ]
+
+
+def simulate(strategy: Strategy, n_shoes: int, **options: object) -> Results:
+    """:func:`run_strategies` for one strategy."""
+    return run_strategies([strategy], n_shoes, **options)[0]  # type: ignore[arg-type]
