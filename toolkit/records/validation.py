@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from toolkit.cards import RANK_VALUES, RANKS, parse_card
 from toolkit.records._rebuild import (
     AFTER_NATURAL,
     AFTER_UNDEALT,
@@ -54,7 +55,6 @@ from toolkit.records._rebuild import (
     MISSING_P3,
     TRUNCATED,
 )
-from toolkit.cards import RANK_VALUES, RANKS, parse_card
 
 __all__ = ["Problem", "RecordError", "ValidationReport"]
 
