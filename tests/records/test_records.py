@@ -316,6 +316,9 @@ def test_simulated_records_depend_only_on_the_seed() -> None:
     b = simulate_records(3, seed=5, block_size=2)
     same_records(a, b)
     assert not simulate_records(3, seed=6, block_size=2).coups.equals(a.coups)
+    same_records(a, simulate_records(3, seed=np.random.SeedSequence(5), block_size=2))
+    from_generator = simulate_records(3, seed=np.random.default_rng(5), block_size=2)
+    same_records(from_generator, simulate_records(3, seed=np.random.default_rng(5), block_size=2))
 
 
 # ------------------------------------------------------------------ sample files

@@ -18,7 +18,7 @@ Modules
     Randomness tests of recorded shoes; the bead plate and the big road.
 """
 
-from toolkit.records.header import ShoeHeader
+from toolkit.records.header import HEADER_KEYS, ShoeHeader
 from toolkit.records.model import LAYOUTS, Records
 from toolkit.records.randomness import (
     TestResult,
@@ -39,6 +39,7 @@ from toolkit.records.validation import Problem, RecordError, ValidationReport
 from toolkit.records.write import layout_frame, write_records
 
 __all__ = (
+    "HEADER_KEYS",
     "LAYOUTS",
     "Problem",
     "RecordError",

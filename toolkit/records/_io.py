@@ -22,6 +22,21 @@ import polars as pl
 
 from toolkit._check import one_of
 
+__all__ = [
+    "BET_FIELDS",
+    "BET_STRUCT",
+    "CARD_LISTS",
+    "CARD_SEPARATORS",
+    "PARQUET_KEY",
+    "SUFFIXES",
+    "Raw",
+    "UnreadableError",
+    "canonical_columns",
+    "container_of",
+    "read_container",
+    "write_container",
+]
+
 #: Suffixes of the containers, for writing.
 SUFFIXES = {
     ".csv": "csv",

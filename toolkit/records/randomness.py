@@ -66,6 +66,7 @@ __all__ = [
     "randomness_tests",
     "repeated_sequences",
     "runs_test",
+    "seen_sequences",
     "streak_test",
 ]
 

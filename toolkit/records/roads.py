@@ -18,7 +18,7 @@ import polars as pl
 from toolkit._check import positive_int
 from toolkit.records.model import Records
 
-__all__ = ["bead_plate", "big_road", "road_strings"]
+__all__ = ["WINNER_LETTER", "bead_plate", "big_road", "road_strings"]
 
 #: The letter of each winner on a road.
 WINNER_LETTER = {"banker": "B", "player": "P", "tie": "T"}

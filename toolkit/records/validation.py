@@ -56,7 +56,23 @@ from toolkit.records._rebuild import (
     TRUNCATED,
 )
 
-__all__ = ["Problem", "RecordError", "ValidationReport"]
+__all__ = [
+    "WINNER_NAMES",
+    "Checker",
+    "Problem",
+    "RecordError",
+    "ValidationReport",
+    "as_int",
+    "canonical_card",
+    "check_bets",
+    "check_cards",
+    "check_sequence",
+    "check_winners",
+    "first_problem",
+    "kernel_message",
+    "parse_cards",
+    "parse_road",
+]
 
 #: Winner names by letter or word, as records write them.
 WINNER_NAMES = {"b": "banker", "p": "player", "t": "tie", "banker": "banker", "player": "player", "tie": "tie"}
