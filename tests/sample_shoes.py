@@ -1,7 +1,7 @@
 """The sample shoe records of ``data/shoes/``: how they are made, so that they can be made again.
 
 Run ``python tests/sample_shoes.py`` from the repository root to rewrite them;
-``tests/test_records.py`` checks that the files in ``data/shoes/`` are exactly
+``tests/records/test_records.py`` checks that the files in ``data/shoes/`` are exactly
 what this module writes (seeds below).  The deliberately malformed files of
 ``data/shoes/malformed/`` are written by hand here too, with the problem each
 one must raise listed in ``data/shoes/malformed/expected.csv``.
@@ -18,7 +18,7 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 SHOES = ROOT / "data" / "shoes"
 
-#: Seeds of the simulated samples (``SeedSequence`` roots, see toolkit.records.model.simulate_records).
+#: Seeds of the simulated samples (``SeedSequence`` roots, see toolkit.records.simulate_records).
 SEEDS = {
     "cards_observed.csv": 20240401,
     "cards_complete.parquet": 20240402,
@@ -31,7 +31,7 @@ SEEDS = {
 
 def _bettors(records, rng: np.random.Generator) -> pl.DataFrame:
     """Three bettors: flat on Banker, at random on Banker or Player, and a Dragon 7 counter (big at TC >= 4)."""
-    from toolkit.records.replay import replay
+    from toolkit.records import replay
 
     frame = replay(records, systems=["dragon7"], bets=["banker"]).select("shoe", "coup", "tc_dragon7")
     n = frame.height
@@ -57,7 +57,7 @@ def _bettors(records, rng: np.random.Generator) -> pl.DataFrame:
 
 def write_samples(folder: Path = SHOES) -> list[Path]:
     """Write every sample record (simulated with the seeds of :data:`SEEDS`) and the malformed files."""
-    from toolkit.records.model import ShoeHeader, simulate_records, write_records
+    from toolkit.records import ShoeHeader, simulate_records, write_records
 
     folder.mkdir(parents=True, exist_ok=True)
     written = []
@@ -68,7 +68,7 @@ def write_samples(folder: Path = SHOES) -> list[Path]:
     with_bets = simulate_records(3, seed=SEEDS["coups_with_bets.jsonl"], suits=True)
     with_bets = with_bets.with_bets(_bettors(with_bets, np.random.default_rng(SEEDS["coups_with_bets.jsonl"])))
     written.append(write_records(with_bets, folder / "coups_with_bets.jsonl", layout="coups"))
-    six = ShoeHeader(decks=6, cut_card=16, commission="0.04")
+    six = ShoeHeader().updated(decks=6, cut_card=16, commission="0.04")
     written.append(
         write_records(
             simulate_records(3, six, seed=SEEDS["coups_6decks.csv"]), folder / "coups_6decks.csv", layout="coups"
@@ -83,7 +83,7 @@ def write_samples(folder: Path = SHOES) -> list[Path]:
 
 def _write_mixed(path: Path) -> Path:
     """Five shoes (observer's long form); shoe 2 has an unknown card and shoe 4 loses a card."""
-    from toolkit.records.model import simulate_records, write_records
+    from toolkit.records import simulate_records, write_records
 
     recs = simulate_records(5, seed=SEEDS["mixed.csv"]).observed()
     write_records(recs, path, roles=False)

@@ -145,3 +145,34 @@ def card_strings(draw) -> tuple[str, int]:
 def card_lists(min_size: int = 0, max_size: int = 30) -> st.SearchStrategy[list[tuple[str, int]]]:
     """Lists of :func:`card_strings`."""
     return st.lists(card_strings(), min_size=min_size, max_size=max_size)
+
+
+# ------------------------------------------------------------------ recorded shoes (tests/records/)
+# Card texts with the suit they stand for, and dealing procedures of small shoes, for the record tests.
+__all__ += ["recorded_cards", "shoe_dealings"]
+
+_SUIT_LETTERS = {"s": "s", "h": "h", "d": "d", "c": "c", "♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+
+
+@st.composite
+def recorded_cards(draw) -> tuple[str, int, str]:
+    """``(text, rank index, suit)``: a :func:`card_strings` card with the suit letter it stands for (``""``: none)."""
+    text, rank = draw(card_strings())
+    body = text.strip()
+    suit = body[2:] if body.startswith("10") else body[1:]
+    return text, rank, _SUIT_LETTERS[suit.lower()] if suit else ""
+
+
+def shoe_dealings(max_decks: int = 3, max_cut_card: int = 40) -> st.SearchStrategy:
+    """Dealing procedures of small shoes: every burn, burn-ace value, last-hand rule and cut card (no fixed coups)."""
+    from toolkit.dealing import Dealing
+
+    return st.builds(
+        Dealing,
+        decks=st.integers(1, max_decks),
+        burn=st.sampled_from(["standard", "fixed", "none"]),
+        burn_ace=st.sampled_from([1, 11]),
+        burn_cards=st.integers(0, 12),
+        cut_card=st.integers(0, max_cut_card),
+        last_hand=st.sampled_from(["one_more", "finish", "seven_cards"]),
+    )

@@ -7,12 +7,12 @@ Run from the repository root (not collected by pytest)::
 
 It simulates ``--shoes`` 8-deck shoes (seed 1), writes them as an observer's long-form record
 (the exposed burn card and the coups, no roles, so every coup is rebuilt by the tableau) to
-CSV and to Parquet in a temporary folder, and times :func:`toolkit.records.model.read_records` on
+CSV and to Parquet in a temporary folder, and times :func:`toolkit.records.read_records` on
 each: parsing, card codes, positions, rank counts and the numba kernel that rebuilds the
 coups and the unseen composition before each.  The baseline reads the same CSV with the
 standard library and does the same work one row and one card at a time in Python, on the
 first ``--baseline-shoes`` shoes (its time is scaled to all shoes).  Both must find the same
-coups.  With ``--replay`` it also times :func:`toolkit.records.replay.replay` (exact EVs of the 17
+coups.  With ``--replay`` it also times :func:`toolkit.records.replay` (exact EVs of the 17
 standard bets before every coup) on all the shoes.
 """
 
@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from toolkit.cards import RANK_VALUES, parse_card
-from toolkit.records.model import read_records, simulate_records, write_records
+from toolkit.records import read_records, simulate_records, write_records
 
 
 def python_loop_ingest(path: Path, max_shoes: int, decks: int = 8) -> dict[str, list[tuple]]:
@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<44}{t:>10.2f}{args.shoes / t:>12,.0f}{t / t_csv:>10.1f}")
     print(f"the vectorised CSV ingest is {t_loop_all / t_csv:.0f}x faster than the per-row loop")
     if args.replay:
-        from toolkit.records.replay import replay
+        from toolkit.records import replay
 
         t_replay, frame = best_of(1, lambda: replay(from_csv, systems=["dragon7", "panda8"]))
         print(f"replay with exact EVs of 17 bets: {t_replay:.1f} s, {frame.height / t_replay:,.0f} coups/s")

@@ -47,8 +47,7 @@ def validate(
     header: str | None = HEADER_OPTION,
 ) -> None:
     """Check shoe records: exit 0 when every shoe is valid, 1 when some are not, 2 when a file cannot be read."""
-    from toolkit.records.model import read_records
-    from toolkit.records.validation import Problem, RecordError
+    from toolkit.records import Problem, RecordError, read_records
 
     settings = _header(header)
     problems: list[Problem] = []
@@ -104,8 +103,8 @@ def replay(
     """Replay one shoe coup by coup: unseen cards, counts and exact edges before each coup, then the outcome."""
     import polars as pl
 
-    from toolkit.records.model import read_records
-    from toolkit.records.replay import replay as replay_shoe
+    from toolkit.records import read_records
+    from toolkit.records import replay as replay_shoe
 
     if fmt == ReplayFormat.parquet and out is None:
         fail("--format parquet needs --out FILE")

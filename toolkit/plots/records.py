@@ -1,13 +1,12 @@
 """Plots of recorded shoes: a replay's edges and counts by coup, the roads, bettors against the edge.
 
 Every function takes a polars frame made by :mod:`toolkit.records.replay` or
-:mod:`toolkit.records.randomness`, draws it on ``ax`` (a new figure when ``None``) and
+:mod:`toolkit.records.roads`, draws it on ``ax`` (a new figure when ``None``) and
 returns the axes.  Nothing is recomputed here.
 
 >>> import matplotlib
 >>> matplotlib.use("Agg")
->>> from toolkit.records.model import simulate_records
->>> from toolkit.records.randomness import big_road
+>>> from toolkit.records import big_road, simulate_records
 >>> ax = plot_big_road(big_road(simulate_records(1, seed=3), 1))
 >>> ax.get_title()
 'big road'
@@ -98,7 +97,7 @@ def _road_axes(ax: Axes, columns: int, rows: int, title: str) -> None:
 
 
 def plot_bead_plate(frame: pl.DataFrame, ax: Axes | None = None, rows: int | None = None) -> Axes:
-    """The bead plate (from :func:`toolkit.records.randomness.bead_plate`): a disc per coup, pair marks as dots."""
+    """The bead plate (from :func:`toolkit.records.roads.bead_plate`): a disc per coup, pair marks as dots."""
     import seaborn as sns
 
     require_columns(frame, ("column", "row", "winner", "label", "player_pair", "banker_pair"), "plot_bead_plate")
@@ -118,7 +117,7 @@ def plot_bead_plate(frame: pl.DataFrame, ax: Axes | None = None, rows: int | Non
 
 
 def plot_big_road(frame: pl.DataFrame, ax: Axes | None = None, rows: int | None = None) -> Axes:
-    """The big road (from :func:`toolkit.records.randomness.big_road`): rings per streak, a green slash per tie."""
+    """The big road (from :func:`toolkit.records.roads.big_road`): rings per streak, a green slash per tie."""
     require_columns(frame, ("column", "row", "winner", "ties"), "plot_big_road")
     rows = rows or max(6, int(frame["row"].max()) + 1 if frame.height else 6)
     columns = int(frame["column"].max()) + 1 if frame.height else 1
@@ -135,7 +134,10 @@ def plot_big_road(frame: pl.DataFrame, ax: Axes | None = None, rows: int | None 
 
 
 def plot_bet_tracking(edges: pl.DataFrame, ax: Axes | None = None, who: Sequence[str] | None = None) -> Axes:
-    """Stake against the exact edge of every bet placed, a colour per bettor (from :func:`toolkit.records.replay.bet_edges`)."""
+    """Stake against the exact edge of every bet placed, a colour per bettor.
+
+    ``edges`` comes from :func:`toolkit.records.replay.bet_edges`.
+    """
     import seaborn as sns
 
     require_columns(edges, ("who", "bet", "amount", "expected_value"), "plot_bet_tracking")

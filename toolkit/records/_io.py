@@ -1,9 +1,10 @@
 """Reading and writing the containers of shoe records: CSV, JSON lines and Parquet, with their header lines.
 
-Private to :mod:`toolkit.records.model` (see its notes for the formats).  A reader
-returns the rows as read (CSV: every column as text) with the ``line`` each came
-from, and the ``key=value`` header settings found in the file; anything that
-stops the file from being read at all raises :class:`UnreadableError` with its line.
+Private to :mod:`toolkit.records.read` and :mod:`toolkit.records.write` (see the notes of
+:mod:`toolkit.records.read` for the formats).  A reader returns the rows as read (CSV:
+every column as text) with the ``line`` each came from, and the ``key=value`` header
+settings found in the file; anything that stops the file from being read at all raises
+:class:`UnreadableError` with its line.
 """
 
 from __future__ import annotations
@@ -18,6 +19,23 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+
+from toolkit._check import one_of
+
+__all__ = [
+    "BET_FIELDS",
+    "BET_STRUCT",
+    "CARD_LISTS",
+    "CARD_SEPARATORS",
+    "PARQUET_KEY",
+    "SUFFIXES",
+    "Raw",
+    "UnreadableError",
+    "canonical_columns",
+    "container_of",
+    "read_container",
+    "write_container",
+]
 
 #: Suffixes of the containers, for writing.
 SUFFIXES = {
@@ -314,9 +332,7 @@ def read_container(data: bytes) -> Raw:
 def container_of(path: Path, fmt: str | None = None) -> str:
     """``csv``, ``jsonl`` or ``parquet``: ``fmt`` if given, else told by the file's suffix."""
     if fmt is not None:
-        if fmt not in ("csv", "jsonl", "parquet"):
-            raise ValueError(f"format must be csv, jsonl or parquet, got {fmt!r}")
-        return fmt
+        return one_of(fmt, ("csv", "jsonl", "parquet"), "format")
     try:
         return SUFFIXES[path.suffix.lower()]
     except KeyError:

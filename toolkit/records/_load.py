@@ -1,8 +1,11 @@
 """Loading shoe records: parsing the rows of each layout, checking them and rebuilding the coups.
 
-Private to :mod:`toolkit.records.model`: :func:`load` takes the rows a container reader
+Private to :mod:`toolkit.records.read`: :func:`load` takes the rows a container reader
 returned (:mod:`toolkit.records._io`) and gives :class:`toolkit.records.model.Records`
 holding the valid shoes and the report of every problem (:mod:`toolkit.records.validation`).
+The coups of card-level shoes are rebuilt (:mod:`toolkit.records._rebuild`) under the
+tableau of the file's header: every shoe's header is the file's with the shoe's own keys
+applied, and the header text has no tableau key, so all the shoes of a file share it.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from toolkit.records._rebuild import BURN_MODES, HIDDEN_BURN, LAST_HAND, ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
-from toolkit.records._io import BET_FIELDS, Raw, UnreadableError
+from toolkit._coup import Burn, HiddenBurn, LastHand, code
 from toolkit.bets import standard_bets
 from toolkit.dealing import DealtShoes
-from toolkit.records.model import LAYOUTS, Records, ShoeHeader, _cast_shoe, _empty_bets, _select_dealt
-from toolkit.rules import Tableau
+from toolkit.records._io import BET_FIELDS, Raw, UnreadableError
+from toolkit.records._rebuild import ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
+from toolkit.records.header import ShoeHeader
+from toolkit.records.model import LAYOUTS, Records, _cast_shoe, _empty_bets, _select_dealt
 from toolkit.records.validation import (
     Checker,
     Problem,
@@ -66,14 +70,16 @@ def _shoe_headers(raw: Raw, base: ShoeHeader, checker: Checker) -> dict[str, Sho
 
 
 def _params(headers: Sequence[ShoeHeader]) -> dict[str, np.ndarray]:
+    """The per-shoe parameters of :func:`~toolkit.records._rebuild.rebuild` (the kernel codes of the options)."""
+    dealings = [h.dealing for h in headers]
     return {
-        "decks": np.array([h.decks for h in headers], np.int64),
-        "burn_mode": np.array([BURN_MODES[h.burn] for h in headers], np.int64),
-        "burn_ace": np.array([h.burn_ace for h in headers], np.int64),
-        "burn_fixed": np.array([h.burn_cards for h in headers], np.int64),
-        "hidden": np.array([HIDDEN_BURN[h.hidden_burn] for h in headers], np.int64),
-        "cut_card": np.array([h.cut_card for h in headers], np.int64),
-        "last_mode": np.array([LAST_HAND[h.last_hand] for h in headers], np.int64),
+        "decks": np.array([d.decks for d in dealings], np.int64),
+        "burn_mode": np.array([code(Burn(d.burn)) for d in dealings], np.int64),
+        "burn_ace": np.array([d.burn_ace for d in dealings], np.int64),
+        "burn_fixed": np.array([d.burn_cards for d in dealings], np.int64),
+        "hidden": np.array([code(HiddenBurn(h.hidden_burn)) for h in headers], np.int64),
+        "cut_card": np.array([d.cut_card for d in dealings], np.int64),
+        "last_mode": np.array([code(LastHand(d.last_hand)) for d in dealings], np.int64),
     }
 
 
@@ -159,15 +165,20 @@ def _rebuild_rows(
     rows: pl.DataFrame,
     order: list[str],
     headers: Sequence[ShoeHeader],
-    tableau: Tableau,
+    file_header: ShoeHeader,
     has_roles: bool,
     has_coups: bool,
     checker: Checker,
 ) -> tuple[Rebuilt, pl.DataFrame]:
     """Run the rebuilding kernel on card rows (sorted by shoe in ``order``, then dealing order).
 
-    Returns the kernel's result and the rows with the rebuilt ``role`` and ``coup``.
+    The shoes are dealt under the tableau of the file's header, which every
+    shoe's header shares.  Returns the kernel's result and the rows with the
+    rebuilt ``role`` and ``coup``.
     """
+    tableau = file_header.rules.tableau
+    if any(h.rules.tableau != tableau for h in headers):
+        raise ValueError("the shoes of one record share the tableau of its header")
     sizes = rows.group_by("shoe", maintain_order=True).len()
     size_of = dict(zip(sizes["shoe"].to_list(), sizes["len"].to_list(), strict=True))
     offsets = np.concatenate([[0], np.cumsum([size_of.get(s, 0) for s in order])]).astype(np.int64)
@@ -191,9 +202,9 @@ def _rebuild_rows(
                 ids[a:b] if ids is not None else None,
                 int(result.err_start[s] - a),
                 int(result.err_index[s] - a),
-                h.burn,
-                h.burn_ace,
-                h.burn_cards,
+                h.dealing.burn,
+                h.dealing.burn_ace,
+                h.dealing.burn_cards,
             )
             checker.add(lines[result.err_index[s]], order[s], int(result.err_coup[s]) or None, code, message)
     rebuilt = rows.with_columns(
@@ -274,7 +285,7 @@ def _bets_column(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def load(raw: Raw, source: str, header: ShoeHeader | Mapping[str, object] | None, strict: bool) -> Records:
-    """Check the rows of a record (any layout) and load its valid shoes (see :func:`toolkit.records.model.read_records`)."""
+    """Check the rows of a record (any layout) and load its valid shoes (see :mod:`toolkit.records.read`)."""
     base = header if isinstance(header, ShoeHeader) else ShoeHeader()
     try:
         file_header = base.updated(raw.meta) if raw.meta else base
@@ -309,7 +320,9 @@ def load(raw: Raw, source: str, header: ShoeHeader | Mapping[str, object] | None
         return fatal(source, UnreadableError("empty_file", "the file holds no rows with a shoe id"), strict)
     own = _shoe_headers(raw, file_header, checker)
     headers = {s: own.get(s, file_header) for s in order}
-    limits = pl.DataFrame({"shoe": pl.Series(order, dtype=pl.String), "decks": [headers[s].decks for s in order]})
+    limits = pl.DataFrame(
+        {"shoe": pl.Series(order, dtype=pl.String), "decks": [headers[s].dealing.decks for s in order]}
+    )
     cards = dealt = None
     bets = pl.DataFrame()
     if layout == "road":
@@ -333,7 +346,7 @@ def load(raw: Raw, source: str, header: ShoeHeader | Mapping[str, object] | None
             rows,
             kernel_order,
             [headers[s] for s in kernel_order],
-            file_header.rules().tableau,
+            file_header,
             has_roles,
             has_coups,
             checker,
@@ -348,7 +361,7 @@ def load(raw: Raw, source: str, header: ShoeHeader | Mapping[str, object] | None
             if "winner" in frame.columns:
                 check_winners(frame.select("shoe", "coup", "line", "winner"), coups, checker)
             if bets.height:
-                known = [b.name for b in standard_bets(file_header.rules())]
+                known = [b.name for b in standard_bets(file_header.rules)]
                 check_bets(bets, coups.filter(~pl.col("shoe").is_in(list(checker.bad_shoes))), known, checker)
         bad = checker.bad_shoes
         if any(s in bad for s in dealt_order):  # set aside after the rebuild (winners, bets)

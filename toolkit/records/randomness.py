@@ -1,4 +1,4 @@
-"""Does a recorded shoe look random?  Tests against the exact odds and against simulated shoes, and the roads.
+"""Does a recorded shoe look random?  Tests against the exact odds and against simulated shoes.
 
 Outcomes within a shoe are not independent (the cards are dealt without
 replacement, and ties interleave with the Banker/Player results), so every
@@ -28,14 +28,12 @@ test here compares the record with what the same rules give:
   the Poisson number expected by chance.
 
 Every test returns a :class:`TestResult`; :func:`randomness_tests` runs them all
-on one baseline.  Under a fair shuffle each p-value is (close to) uniform, so
+on one baseline.  A baseline is simulated (:func:`baseline`) from ``seed``: an
+integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator`
+or ``None``.  Under a fair shuffle each p-value is (close to) uniform, so
 a test at level 0.05 flags a fair record about 5% of the time; the tests
 check this on simulated shoes.
 
-Roads: :func:`bead_plate` and :func:`big_road` lay out a shoe's outcomes as the
-casino boards do, as polars frames (see :mod:`toolkit.plots.records` for plots).
-
->>> from toolkit.records.model import simulate_records
 >>> recs = simulate_records(3, seed=4)
 >>> result = frequency_test(recs)
 >>> result.test, result.df, 0 <= result.p_value <= 1
@@ -51,21 +49,24 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
+from toolkit._coup import HiddenBurn
 from toolkit.bets import Bet
 from toolkit.engine import expected_values
-from toolkit.records.model import Records, ShoeHeader, simulate_records
+from toolkit.parallel import SeedLike
+from toolkit.records.header import ShoeHeader
+from toolkit.records.model import Records
+from toolkit.records.simulate import simulate_records
 
 __all__ = [
     "TestResult",
     "baseline",
-    "bead_plate",
-    "big_road",
     "cut_card_test",
     "deck_mixing_test",
     "frequency_test",
     "randomness_tests",
     "repeated_sequences",
     "runs_test",
+    "seen_sequences",
     "streak_test",
 ]
 
@@ -121,22 +122,21 @@ def _common_header(records: Records) -> ShoeHeader:
     """The header most shoes of the record share (burn card cleared)."""
     if not records.headers:
         return replace(records.header, burn_card=None)
-    counts = Counter(replace(h, burn_card=None, hidden_burn="auto") for h in records.headers)
+    counts = Counter(replace(h, burn_card=None, hidden_burn=HiddenBurn.AUTO) for h in records.headers)
     return counts.most_common(1)[0][0]
 
 
-def baseline(records: Records, n_shoes: int = 2000, rng: np.random.Generator | int | None = None) -> Records:
+def baseline(records: Records, n_shoes: int = 2000, seed: SeedLike = None) -> Records:
     """Shoes shuffled and dealt under the rules of ``records`` (its most common header), for calibration.
 
-    ``rng`` seeds :func:`toolkit.records.model.simulate_records` (a generator is used
-    to draw the seed).
+    ``seed`` seeds :func:`toolkit.records.simulate.simulate_records` (a Generator's
+    next draw seeds the shoes).
     """
-    seed = rng.integers(2**63) if isinstance(rng, np.random.Generator) else rng
     return simulate_records(n_shoes, _common_header(records), seed=seed)
 
 
-def _baseline(records: Records, base: Records | None, rng: np.random.Generator | int | None) -> Records:
-    return base if base is not None else baseline(records, rng=rng)
+def _baseline(records: Records, base: Records | None, seed: SeedLike) -> Records:
+    return base if base is not None else baseline(records, seed=seed)
 
 
 # ------------------------------------------------------------------ frequencies
@@ -175,7 +175,7 @@ def frequency_test(
     records: Records,
     pairs: bool = False,
     base: Records | None = None,
-    rng: np.random.Generator | int | None = None,
+    seed: SeedLike = None,
 ) -> TestResult:
     """Outcome frequencies against the exact probabilities (see the module notes).
 
@@ -186,14 +186,14 @@ def frequency_test(
         baseline calibrates the test).
     pairs
         Test the two pair marks (Player pair, Banker pair) instead of the winners.
-    base, rng
-        The baseline for an outcome-only record (default: simulated with ``rng``).
+    base, seed
+        The baseline for an outcome-only record (default: simulated from ``seed``).
     """
     labels = _PAIRS if pairs else _WINNERS
     observed_cat = _categories(records.coups, pairs)
     observed = observed_cat.sum(axis=0)
     if records.dealt is not None:
-        probs = expected_values(records.dealt.unseen, _probability_bets(), records.header.rules().tableau)
+        probs = expected_values(records.dealt.unseen, _probability_bets(), records.header.rules.tableau)
         if pairs:  # two Bernoulli marks per coup, correlated through P(both)
             p = probs[:, 3:5]
             expected = p.sum(axis=0)
@@ -209,7 +209,7 @@ def frequency_test(
     else:
         # per shoe, the counts less the baseline's proportions times the shoe's coups: conditioning on the
         # number of coups leaves K - 1 free dimensions, and shoes are independent
-        base = _baseline(records, base, rng)
+        base = _baseline(records, base, seed)
         reference = _per_shoe_counts(base.coups, pairs)
         share = reference.sum(axis=0) / reference.sum()
         ref_dev = reference - reference.sum(axis=1, keepdims=True) * share
@@ -293,24 +293,20 @@ def _against_baseline(name: str, values: np.ndarray, reference: np.ndarray, shoe
     return TestResult(name, z, p, None, shoes, detail, table)
 
 
-def runs_test(
-    records: Records, base: Records | None = None, rng: np.random.Generator | int | None = None
-) -> TestResult:
+def runs_test(records: Records, base: Records | None = None, seed: SeedLike = None) -> TestResult:
     """Wald-Wolfowitz runs of each shoe's Banker/Player sequence, against the baseline (two-sided z).
 
     Too few runs means streaky shoes, too many choppy ones.
     """
-    base = _baseline(records, base, rng)
+    base = _baseline(records, base, seed)
     values = np.array([_runs_z(s) for s in _shoe_sequences(records.coups)])
     reference = np.array([_runs_z(s) for s in _shoe_sequences(base.coups)])
     return _against_baseline("runs", values, reference, records.n_shoes, "runs z score")
 
 
-def streak_test(
-    records: Records, base: Records | None = None, rng: np.random.Generator | int | None = None
-) -> TestResult:
+def streak_test(records: Records, base: Records | None = None, seed: SeedLike = None) -> TestResult:
     """Longest Banker or Player streak of each shoe (ties left out), against the baseline (two-sided z)."""
-    base = _baseline(records, base, rng)
+    base = _baseline(records, base, seed)
     values = np.array([_longest(s) for s in _shoe_sequences(records.coups)], dtype=float)
     reference = np.array([_longest(s) for s in _shoe_sequences(base.coups)], dtype=float)
     return _against_baseline("longest streak", values, reference, records.n_shoes, "longest streak")
@@ -326,7 +322,7 @@ def _shoe_ends(records: Records) -> tuple[np.ndarray, str]:
         return np.zeros(0, np.int64), "cards left after the last coup"
     ends = np.flatnonzero(np.r_[dealt.shoe[1:] != dealt.shoe[:-1], True])
     used = dealt.start[ends] + (dealt.cards[ends] >= 0).sum(axis=1)
-    size = 52 * np.array([h.decks for h in records.headers], dtype=np.int64)[dealt.shoe[ends]]
+    size = 52 * np.array([h.dealing.decks for h in records.headers], dtype=np.int64)[dealt.shoe[ends]]
     return size - used, "cards left after the last coup"
 
 
@@ -345,16 +341,14 @@ def _pooled_bins(reference: np.ndarray, n: int, min_expected: float = 5.0) -> np
     return np.array(edges)
 
 
-def cut_card_test(
-    records: Records, base: Records | None = None, rng: np.random.Generator | int | None = None
-) -> TestResult:
+def cut_card_test(records: Records, base: Records | None = None, seed: SeedLike = None) -> TestResult:
     """Where each shoe ended (cards left behind the last coup) against the baseline's distribution (chi-square).
 
     Under the header's cut card every shoe ends within a few cards of the same
     place; a cut card placed elsewhere (or shoes cut short) shows here.
     Outcome-only records compare the number of coups per shoe instead.
     """
-    base = _baseline(records, base, rng)
+    base = _baseline(records, base, seed)
     values, what = _shoe_ends(records)
     reference, _ = _shoe_ends(base) if records.dealt is not None else _shoe_ends(base.outcomes())
     n = len(values)
@@ -410,16 +404,14 @@ def _window_dispersion(seq: np.ndarray, offsets: np.ndarray, width: int = 52) ->
     return out
 
 
-def deck_mixing_test(
-    records: Records, base: Records | None = None, rng: np.random.Generator | int | None = None
-) -> TestResult:
+def deck_mixing_test(records: Records, base: Records | None = None, seed: SeedLike = None) -> TestResult:
     """Dispersion of the rank counts in every 52 consecutive cards seen, against the baseline (two-sided z).
 
     A well-mixed shoe spreads each rank's 4 per deck unevenly over deck-sized
     stretches; decks shuffled separately and stacked hold exactly 4 of each
     rank per deck, so the dispersion falls (clumped ranks raise it).
     """
-    base = _baseline(records, base, rng)
+    base = _baseline(records, base, seed)
     values = _window_dispersion(*seen_sequences(records))
     reference = _window_dispersion(*seen_sequences(base))
     return _against_baseline("deck mixing", values, reference, records.n_shoes, "rank dispersion per 52 cards")
@@ -517,12 +509,12 @@ def repeated_sequences(
 def randomness_tests(
     records: Records,
     base: Records | None = None,
-    rng: np.random.Generator | int | None = None,
+    seed: SeedLike = None,
     n_baseline: int = 2000,
 ) -> pl.DataFrame:
     """Every test that applies to the record, on one baseline: ``test, statistic, p_value, df, shoes, detail``."""
     if base is None:
-        base = baseline(records, n_baseline, rng)
+        base = baseline(records, n_baseline, seed)
     results = [
         frequency_test(records, base=base),
         frequency_test(records, pairs=True, base=base),
@@ -545,106 +537,3 @@ def randomness_tests(
         "detail": pl.String,
     }
     return pl.DataFrame([r.row() for r in results], schema=schema)
-
-
-# ------------------------------------------------------------------ roads
-def _shoe_coups(records: Records, shoe: object) -> pl.DataFrame:
-    row = records.index_of(shoe)
-    ids = records.shoes["shoe"]
-    return records.coups.filter(pl.col("shoe") == ids[row]).sort("coup")
-
-
-def bead_plate(records: Records, shoe: object, rows: int = 6) -> pl.DataFrame:
-    """The bead plate of a shoe: every coup in order, down the columns of ``rows`` cells.
-
-    Columns: ``coup, column, row, winner, player_pair, banker_pair, label``
-    (``B``/``P``/``T``).
-
-    >>> from toolkit.records.model import records_from_frame
-    >>> recs = records_from_frame(pl.DataFrame({"shoe": [1], "road": ["BBPTPpB"]}))
-    >>> bead_plate(recs, 1, rows=3).select("coup", "column", "row", "label").rows()[:4]
-    [(1, 0, 0, 'B'), (2, 0, 1, 'B'), (3, 0, 2, 'P'), (4, 1, 0, 'T')]
-    """
-    if rows < 1:
-        raise ValueError(f"a road needs at least one row, got {rows}")
-    coups = _shoe_coups(records, shoe)
-    index = pl.col("coup") - 1
-    return coups.select(
-        "coup",
-        (index // rows).cast(pl.Int32).alias("column"),
-        (index % rows).cast(pl.Int32).alias("row"),
-        "winner",
-        "player_pair",
-        "banker_pair",
-        pl.col("winner").replace_strict({"banker": "B", "player": "P", "tie": "T"}).alias("label"),
-    )
-
-
-def big_road(records: Records, shoe: object, rows: int = 6) -> pl.DataFrame:
-    """The big road of a shoe: a column per Banker or Player streak, ties marked on the cell before.
-
-    A streak runs down its column; when it reaches the bottom (or a cell already
-    taken) it turns right along that row (the "dragon tail").  Each new streak
-    starts at the top of the column after the previous streak's first column.
-    Ties before the first decision are marked on the first cell.
-
-    Columns: ``column, row, winner, streak, coup, ties, player_pair, banker_pair``
-    (``coup``: the coup of the cell; ``ties``: ties dealt after it).
-
-    >>> from toolkit.records.model import records_from_frame
-    >>> recs = records_from_frame(pl.DataFrame({"shoe": [1], "road": ["BBBTPB"]}))
-    >>> big_road(recs, 1, rows=2).select("column", "row", "winner", "ties").rows()
-    [(0, 0, 'banker', 0), (0, 1, 'banker', 0), (1, 1, 'banker', 1), (1, 0, 'player', 0), (2, 0, 'banker', 0)]
-    """
-    if rows < 1:
-        raise ValueError(f"a road needs at least one row, got {rows}")
-    coups = _shoe_coups(records, shoe)
-    taken: set[tuple[int, int]] = set()
-    cells: list[dict[str, object]] = []
-    leading_ties = 0
-    streak_col = col = row = -1
-    last = None
-    streak = 0
-    turned = False
-    for coup, winner, pp, bp in coups.select("coup", "winner", "player_pair", "banker_pair").iter_rows():
-        if winner == "tie":
-            if cells:
-                cells[-1]["ties"] = int(cells[-1]["ties"]) + 1
-            else:
-                leading_ties += 1
-            continue
-        if winner != last:
-            streak += 1
-            streak_col += 1
-            while (streak_col, 0) in taken:
-                streak_col += 1
-            col, row, turned = streak_col, 0, False
-        elif not turned and row + 1 < rows and (col, row + 1) not in taken:
-            row += 1
-        else:
-            col, turned = col + 1, True
-        taken.add((col, row))
-        cells.append(
-            {
-                "column": col,
-                "row": row,
-                "winner": winner,
-                "streak": streak,
-                "coup": coup,
-                "ties": 0 if cells else leading_ties,
-                "player_pair": pp,
-                "banker_pair": bp,
-            }
-        )
-        last = winner
-    schema = {
-        "column": pl.Int32,
-        "row": pl.Int32,
-        "winner": pl.String,
-        "streak": pl.Int32,
-        "coup": pl.Int32,
-        "ties": pl.Int32,
-        "player_pair": pl.Boolean,
-        "banker_pair": pl.Boolean,
-    }
-    return pl.DataFrame(cells, schema=schema)

@@ -13,7 +13,7 @@ more than chance would: a permutation test that shuffles the bettor's stakes
 among the coups where the same bet was placed (so a bettor who always stakes
 more on Banker than on Tie is not mistaken for a counter).
 
->>> from toolkit.records.model import simulate_records
+>>> from toolkit.records.simulate import simulate_records
 >>> frame = replay(simulate_records(1, seed=2), systems=["dragon7"], bets=["banker", "dragon7"])
 >>> frame.select("coup", "cards_unseen", pl.col("ev_banker").round(5)).head(2).rows()
 [(1, 415, -0.01069), (2, 409, -0.0107)]
@@ -27,11 +27,12 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from toolkit._check import positive_int
 from toolkit.bets import Bet, get_bet, standard_bets
 from toolkit.cards import MIN_COUP_CARDS, RANKS
 from toolkit.engine import expected_values
 from toolkit.outcomes import class_index
-from toolkit.parallel import as_generator
+from toolkit.parallel import SeedLike, as_generator
 from toolkit.records.model import Records
 
 __all__ = ["TrackingResult", "bet_edges", "replay", "tracking_test"]
@@ -45,7 +46,7 @@ def _card_level(records: Records) -> None:
 
 
 def _bets_for(records: Records, bets: Iterable[Bet | str] | None, row: int) -> tuple[Bet, ...]:
-    rules = records.headers[row].rules() if records.headers else records.header.rules()
+    rules = records.headers[row].rules if records.headers else records.header.rules
     if bets is None:
         return standard_bets(rules)
     return tuple(b if isinstance(b, Bet) else get_bet(b, rules) for b in bets)
@@ -62,7 +63,7 @@ def replay(
     Parameters
     ----------
     records
-        Card-level records (:func:`toolkit.records.model.read_records`).
+        Card-level records (:func:`toolkit.records.read.read_records`).
     shoe
         The shoe to replay (its id); ``None`` replays every shoe.
     systems
@@ -97,7 +98,7 @@ def replay(
             "cards_unseen": dealt.unseen_count.astype(np.int32),
         }
     ).with_columns([pl.Series(f"unseen_{r}", dealt.unseen[:, i].astype(np.int16)) for i, r in enumerate(RANKS)])
-    decks = np.array([h.decks for h in records.headers], dtype=np.int64)[dealt.shoe]
+    decks = np.array([h.dealing.decks for h in records.headers], dtype=np.int64)[dealt.shoe]
     burn = dealt.burn_card.astype(np.int64)[dealt.shoe]
     columns = []
     for item in systems:
@@ -112,13 +113,13 @@ def replay(
 
 
 def _ev_columns(records: Records, bets: Iterable[Bet | str] | None) -> list[pl.Series]:
-    """``ev_<bet>`` for every coup, grouping the shoes by their house rules."""
+    """``ev_<bet>`` for every coup, grouping the shoes by their house rules (payouts and tableau)."""
     dealt = records.dealt
     assert dealt is not None
     bets = None if bets is None else tuple(bets)
     groups: dict[tuple, list[int]] = {}
     for row, h in enumerate(records.headers):
-        groups.setdefault((h.commission, h.tie_pays), []).append(row)
+        groups.setdefault((h.rules.commission, h.rules.tie_pays, h.rules.tableau), []).append(row)
     names: list[str] | None = None
     out: np.ndarray | None = None
     for rows in groups.values():
@@ -129,7 +130,7 @@ def _ev_columns(records: Records, bets: Iterable[Bet | str] | None) -> list[pl.S
         assert out is not None
         mask = np.isin(dealt.shoe, rows) & (dealt.unseen.sum(axis=1) >= MIN_COUP_CARDS)
         if mask.any():
-            out[mask] = expected_values(dealt.unseen[mask], panel, records.header.rules().tableau)
+            out[mask] = expected_values(dealt.unseen[mask], panel, records.headers[rows[0]].rules.tableau)
     if names is None or out is None:
         names = [b.name for b in _bets_for(records, bets, 0)] if records.headers else []
         out = np.zeros((0, len(names)))
@@ -208,7 +209,7 @@ def _payouts(records: Records, name: str) -> np.ndarray:
         dealt.cards[:, 0] == dealt.cards[:, 1],
         dealt.cards[:, 3] == dealt.cards[:, 4],
     ).astype(np.int64)
-    rules = [h.rules() for h in records.headers]
+    rules = [h.rules for h in records.headers]
     out = np.empty(len(dealt))
     for rule in set(rules):
         rows = np.isin(dealt.shoe, [i for i, r in enumerate(rules) if r == rule])
@@ -250,12 +251,12 @@ class TrackingResult:
 def tracking_test(
     edges: pl.DataFrame,
     n_permutations: int = 2000,
-    rng: np.random.Generator | int | None = None,
+    seed: SeedLike = None,
 ) -> pl.DataFrame:
     """Does each bettor's stake track the edge more than chance? One row per bettor.
 
     The stakes of a bettor are shuffled among the coups where the same bet was
-    placed (``n_permutations`` times, with ``rng``), and the statistic of
+    placed (``n_permutations`` times, drawing from ``seed``), and the statistic of
     :class:`TrackingResult` is recomputed; a bettor whose stakes ignore the edge
     gets a p-value uniform on (0, 1], so ``p_value < 0.05`` flags such a bettor
     5% of the time.
@@ -266,8 +267,9 @@ def tracking_test(
         From :func:`bet_edges` (``who, bet, amount, expected_value``).
     n_permutations
         Shufflings per bettor.
-    rng
-        A :class:`numpy.random.Generator`, a seed or ``None``.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a
+        :class:`numpy.random.Generator` (its stream continues) or ``None``.
 
     Returns
     -------
@@ -276,9 +278,8 @@ def tracking_test(
     """
     from scipy.stats import spearmanr
 
-    gen = as_generator(rng)
-    if n_permutations < 1:
-        raise ValueError(f"n_permutations must be at least 1, got {n_permutations}")
+    gen = as_generator(seed)
+    n_permutations = positive_int(n_permutations, "n_permutations")
     frame = edges.filter(pl.col("expected_value").is_not_null()).with_columns(
         (pl.col("expected_value") - pl.col("expected_value").mean().over(["who", "bet"])).alias("_centred")
     )

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from toolkit.cards import RANK_VALUES, RANKS, parse_card
 from toolkit.records._rebuild import (
     AFTER_NATURAL,
     AFTER_UNDEALT,
@@ -54,9 +55,24 @@ from toolkit.records._rebuild import (
     MISSING_P3,
     TRUNCATED,
 )
-from toolkit.cards import RANK_VALUES, RANKS, parse_card
 
-__all__ = ["Problem", "RecordError", "ValidationReport"]
+__all__ = [
+    "WINNER_NAMES",
+    "Checker",
+    "Problem",
+    "RecordError",
+    "ValidationReport",
+    "as_int",
+    "canonical_card",
+    "check_bets",
+    "check_cards",
+    "check_sequence",
+    "check_winners",
+    "first_problem",
+    "kernel_message",
+    "parse_cards",
+    "parse_road",
+]
 
 #: Winner names by letter or word, as records write them.
 WINNER_NAMES = {"b": "banker", "p": "player", "t": "tie", "banker": "banker", "player": "player", "tie": "tie"}

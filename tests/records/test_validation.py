@@ -14,8 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sample_shoes import SHOES
 
-from toolkit.records.model import ShoeHeader, read_records, records_from_frame, simulate_records, write_records
-from toolkit.records.validation import Problem, RecordError, ValidationReport
+from toolkit.records import (
+    Problem,
+    RecordError,
+    ShoeHeader,
+    ValidationReport,
+    read_records,
+    records_from_frame,
+    simulate_records,
+    write_records,
+)
 
 MALFORMED = SHOES / "malformed"
 EXPECTED = pl.read_csv(MALFORMED / "expected.csv", schema_overrides={"shoe": pl.String, "coup": pl.Int64})
@@ -141,7 +149,7 @@ def test_coup_numbers_are_checked() -> None:
 @pytest.fixture(scope="module")
 def good_csv(tmp_path_factory) -> bytes:
     path = tmp_path_factory.mktemp("fuzz") / "good.csv"
-    write_records(simulate_records(2, ShoeHeader(decks=1), seed=8).observed(), path, roles=False)
+    write_records(simulate_records(2, ShoeHeader().updated(decks=1), seed=8).observed(), path, roles=False)
     return path.read_bytes()
 
 

@@ -15,8 +15,8 @@ import polars as pl
 import pytest
 from scipy import stats
 
-from toolkit.records.randomness import (
-    _quadratic,
+from toolkit.records import (
+    ShoeHeader,
     baseline,
     bead_plate,
     big_road,
@@ -24,11 +24,14 @@ from toolkit.records.randomness import (
     deck_mixing_test,
     frequency_test,
     randomness_tests,
+    records_from_frame,
+    records_from_orders,
     repeated_sequences,
     runs_test,
+    simulate_records,
     streak_test,
 )
-from toolkit.records.model import ShoeHeader, records_from_frame, records_from_orders, simulate_records
+from toolkit.records.randomness import _quadratic
 
 ALPHA = 0.05
 REPS = 30
@@ -36,7 +39,7 @@ REPS = 30
 
 @pytest.fixture(scope="module")
 def base():
-    return baseline(simulate_records(1, seed=0), 1500, rng=314)
+    return baseline(simulate_records(1, seed=0), 1500, seed=314)
 
 
 def test_the_martingale_statistic_is_pearsons_when_every_coup_has_the_same_odds() -> None:
@@ -55,7 +58,7 @@ def test_the_martingale_statistic_is_pearsons_when_every_coup_has_the_same_odds(
 def _false_positives(base, reps: int, shoes: int, seed: int) -> dict[str, list[float]]:
     p: dict[str, list[float]] = {}
     for rep in range(reps):
-        records = simulate_records(shoes, seed=[seed, rep])
+        records = simulate_records(shoes, seed=np.random.SeedSequence([seed, rep]))
         roads = records.outcomes()
         results = [
             frequency_test(records),
@@ -132,7 +135,7 @@ def test_a_shoe_remade_from_the_last_with_one_riffle_is_caught(base) -> None:
 
 
 def test_shoes_cut_short_are_caught(base) -> None:
-    short = simulate_records(40, ShoeHeader(cut_card=60), seed=10)
+    short = simulate_records(40, ShoeHeader().updated(cut_card=60), seed=10)
     declared = replace(short, header=ShoeHeader(), headers=tuple(ShoeHeader() for _ in short.headers))
     assert cut_card_test(declared, base).p_value < 1e-6
 

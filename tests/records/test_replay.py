@@ -20,8 +20,16 @@ from toolkit.cards import RANKS, Composition
 from toolkit.counting import counts
 from toolkit.dealing import Dealing, deal
 from toolkit.engine import expected_values
-from toolkit.records.model import ShoeHeader, read_records, records_from_dealt, simulate_records, write_records
-from toolkit.records.replay import bet_edges, replay, tracking_test
+from toolkit.records import (
+    ShoeHeader,
+    bet_edges,
+    read_records,
+    records_from_dealt,
+    replay,
+    simulate_records,
+    tracking_test,
+    write_records,
+)
 
 UNSEEN = [f"unseen_{r}" for r in RANKS]
 
@@ -78,9 +86,9 @@ def test_replay_uses_each_shoes_house_rules() -> None:
     frame = replay(records, bets=["banker"])
     full = frame.filter(pl.col("coup") == 1).row(0, named=True)
     shoe = Composition(tuple(full[c] for c in UNSEEN))
-    commission_4 = bet_stats(get_bet("banker", records.header.rules()), shoe).expected_value
+    commission_4 = bet_stats(get_bet("banker", records.header.rules), shoe).expected_value
     assert full["ev_banker"] == pytest.approx(commission_4, abs=1e-13)
-    assert records.header.rules().commission == Fraction(1, 25)
+    assert records.header.rules.commission == Fraction(1, 25)
 
 
 def test_replay_refuses_outcome_only_records() -> None:
@@ -115,7 +123,7 @@ def test_bet_edges_of_the_sample_bettors() -> None:
     assert (counted["system"] == "dragon7").all()
     assert (counted["tc"] == counted["tc_dragon7"]).all()
     assert edges.filter(pl.col("bet") == "banker")["system"].is_null().all()
-    result = tracking_test(edges, n_permutations=999, rng=1).sort("who")
+    result = tracking_test(edges, n_permutations=999, seed=1).sort("who")
     assert result["who"].to_list() == ["seat1", "seat2", "seat3"]
     counter = result.row(2, named=True)
     assert counter["p_value"] < 0.01
@@ -144,7 +152,7 @@ def test_tracking_test_holds_its_false_positive_rate_on_random_bettors(dragon_sh
         bet = "dragon7" if i % 2 else "banker"
         parts.append(_bets(frame, f"b{i}", bet, rng.choice([1.0, 5.0, 25.0], frame.height)))
     edges = bet_edges(records.with_bets(pl.concat(parts)))
-    result = tracking_test(edges, n_permutations=199, rng=rng)
+    result = tracking_test(edges, n_permutations=199, seed=rng)
     rejected = int((result["p_value"] <= 0.05).sum())
     # stakes independent of the edge: p-values are uniform, so rejections ~ Binomial(200, 0.05);
     # fail only above the 0.999 quantile (false failure 0.1%)
@@ -157,7 +165,7 @@ def test_tracking_test_catches_a_bettor_who_follows_the_count(dragon_shoes) -> N
     records, frame = dragon_shoes
     amounts = np.where(frame["tc_dragon7"].to_numpy() >= 2, 20.0, 1.0)
     edges = bet_edges(records.with_bets(_bets(frame, "counter", "dragon7", amounts)))
-    result = tracking_test(edges, n_permutations=999, rng=3).row(0, named=True)
+    result = tracking_test(edges, n_permutations=999, seed=3).row(0, named=True)
     assert result["p_value"] <= 0.002
     assert result["correlation"] > 0.3
 
@@ -165,7 +173,9 @@ def test_tracking_test_catches_a_bettor_who_follows_the_count(dragon_shoes) -> N
 def test_tracking_test_is_reproducible_and_checks_its_input(dragon_shoes) -> None:
     records, frame = dragon_shoes
     edges = bet_edges(records.with_bets(_bets(frame, "x", "banker", np.arange(frame.height) % 3 + 1.0)))
-    assert tracking_test(edges, 99, rng=5).equals(tracking_test(edges, 99, rng=5))
+    assert tracking_test(edges, 99, seed=5).equals(tracking_test(edges, 99, seed=5))
+    generator = tracking_test(edges, 99, seed=np.random.default_rng(5))
+    assert generator.equals(tracking_test(edges, 99, seed=np.random.default_rng(5)))
     with pytest.raises(ValueError, match="n_permutations"):
         tracking_test(edges, 0)
     with pytest.raises(ValueError, match="no bets"):

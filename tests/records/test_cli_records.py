@@ -14,8 +14,7 @@ import pytest
 from cli_helpers import run
 from sample_shoes import SHOES
 
-from toolkit.records.model import read_records
-from toolkit.records.replay import replay
+from toolkit.records import read_records, replay
 
 MALFORMED = SHOES / "malformed"
 

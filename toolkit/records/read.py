@@ -1,0 +1,148 @@
+"""Reading shoe records: the file formats, and loading them into checked :class:`~toolkit.records.model.Records`.
+
+Three *layouts* of a shoe record, each in any of three *containers* (CSV,
+JSON lines, Parquet; the container is told by the file's first bytes when
+reading and by its suffix when writing: ``.csv``, ``.jsonl``/``.ndjson``,
+``.parquet``/``.pq``).  The layout is told by the columns:
+
+``cards`` (card level, long form): ``shoe, position, card[, role][, coup]``
+    One row per card in dealing order.  ``card`` is a rank ``A, 2-9, T, J, Q, K``
+    (any case, ``10`` for ``T``), optionally followed by a suit letter
+    (``Qh``, ``10s``).  ``position`` counts the *recorded* cards of the shoe from
+    1 (or 0); a gap or a repeat is a problem.  ``role`` is ``burn``, ``player``,
+    ``banker`` or ``undealt``; without roles the coups are rebuilt from the card
+    order by the tableau and the header's burn rule (see ``hidden_burn``).
+    ``coup`` (optional) numbers the coups from 1; when given it is checked.
+``coups`` (card level, per coup): ``shoe, coup, player, banker[, winner][, bets]``
+    ``player`` and ``banker`` are the hands' cards in order (a JSON list, or a
+    string of cards separated by spaces, commas, ``;`` or ``|``); ``winner``
+    (``B/P/T`` or ``banker/player/tie``), when given, must agree with the cards.
+``road`` (outcome only, the bead road): ``shoe, road``
+    One string per shoe: a winner letter ``B``, ``P`` or ``T`` per coup, each
+    optionally followed by pair marks ``p`` (Player pair) and ``b`` (Banker
+    pair), lower case; spaces are ignored: ``"BPpTBbp P"``.
+
+Bets (the game-protection view) ride on the per-coup layout: a ``bets`` column
+holding, per coup, a list of ``{"who", "bet", "amount"}`` (in CSV:
+``"seat1:banker:25;seat3:tie:5"``); or a separate table ``shoe, coup, who,
+bet, amount`` given as ``bets=`` to :func:`read_records`.
+
+The shoe header
+---------------
+The number of decks and the house rules, as ``key=value`` pairs (the keys of
+:class:`~toolkit.records.header.ShoeHeader`, see :mod:`toolkit.records.header`):
+
+* CSV: comment lines at the top, ``# decks=8 burn=standard cut_card=14``;
+  a line ``# shoe=17 decks=6`` sets keys for one shoe.  Comment lines with
+  words that are not ``key=value`` are free text.
+* JSON lines: a line ``{"meta": {"decks": 8, ...}}``; ``{"meta": {"shoe": 17, ...}}``
+  for one shoe.
+* Parquet: the file's key-value metadata ``baccarat`` holds
+  ``{"header": {...}, "shoes": {"17": {...}}}``.
+
+The coups of a card-level record are rebuilt under the header's tableau
+(``header.rules.tableau``).  Reading never raises for bad data: every problem
+is located in a :class:`~toolkit.records.validation.ValidationReport`
+(``records.report``) and the shoes it touches are set aside; ``strict=True``
+raises :class:`~toolkit.records.validation.RecordError` at the first problem
+instead.
+
+>>> import polars as pl
+>>> frame = pl.DataFrame({"shoe": [1, 1], "coup": [1, 2], "player": ["9 K", "K 2 3"], "banker": ["6 K", "K 6"]})
+>>> records_from_frame(frame, {"burn": "none"}).coups["winner"].to_list()
+['player', 'banker']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import polars as pl
+
+from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container
+from toolkit.records._load import fatal, load
+from toolkit.records.header import ShoeHeader
+from toolkit.records.model import Records
+
+__all__ = ["read_bets", "read_records", "records_from_frame"]
+
+
+def records_from_frame(
+    frame: pl.DataFrame,
+    header: ShoeHeader | Mapping[str, object] | None = None,
+    source: str = "<memory>",
+    strict: bool = False,
+) -> Records:
+    """Check and load a record held in a polars frame (any layout; see the module notes).
+
+    ``header`` gives the shoe header (a :class:`ShoeHeader`, or ``key=value``
+    settings over the default); lines are the frame's row numbers from 1 unless
+    it has a ``line`` column.
+    """
+    data = frame if "line" in frame.columns else frame.with_row_index("line", offset=1)
+    data = canonical_columns(data.rename({c: c.strip().lower() for c in data.columns}))
+    return load(Raw(data.with_columns(pl.col("line").cast(pl.Int64))), source, header, strict)
+
+
+def read_records(
+    path: str | Path,
+    header: ShoeHeader | Mapping[str, object] | None = None,
+    strict: bool = False,
+    bets: str | Path | pl.DataFrame | None = None,
+) -> Records:
+    """Read, check and load a shoe record file (CSV, JSON lines or Parquet; any layout).
+
+    Parameters
+    ----------
+    path
+        The file.  A file that cannot be opened raises :class:`OSError`; anything
+        wrong *in* it is a :class:`~toolkit.records.validation.Problem`.
+    header
+        A :class:`ShoeHeader` the file's own header keys apply over, or a mapping
+        of ``key=value`` settings applied over the file's.
+    strict
+        Raise :class:`~toolkit.records.validation.RecordError` at the first problem
+        (in file order) instead of setting bad shoes aside.
+    bets
+        A table of bets (a file or a frame with ``shoe, coup, who, bet, amount``)
+        to attach (see :meth:`~toolkit.records.model.Records.with_bets`).
+
+    Returns
+    -------
+    Records
+        The valid shoes, with ``.report`` listing every problem.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "shoes.csv"
+    >>> _ = path.write_text("# decks=8 burn=none\\nshoe,position,card\\n1,1,K\\n1,2,9\\n1,3,Q\\n1,4,X\\n")
+    >>> print(read_records(path).report.problems[0])  # doctest: +ELLIPSIS
+    /...shoes.csv:6: shoe 1: unknown card code 'X': expected a rank A,2-9,T/10,J,Q,K, ...
+    """
+    source = str(path)
+    data = Path(path).read_bytes()
+    try:
+        raw = read_container(data)
+    except UnreadableError as err:
+        return fatal(source, err, strict)
+    records = load(raw, source, header, strict)
+    if bets is not None:
+        records = records.with_bets(bets if isinstance(bets, pl.DataFrame) else read_bets(bets), strict=strict)
+    return records
+
+
+def read_bets(path: str | Path) -> pl.DataFrame:
+    """A table of bets, ``shoe, coup, who, bet, amount`` (CSV, JSON lines or Parquet), with its ``line`` numbers."""
+    try:
+        raw = read_container(Path(path).read_bytes())
+    except UnreadableError as err:
+        raise ValueError(f"{path}: {err.message}") from None
+    frame = raw.frame.rename({c: c.strip().lower() for c in raw.frame.columns if c != "line"})
+    missing = [c for c in ("shoe", "coup", "who", "bet", "amount") if c not in frame.columns]
+    if missing:
+        raise ValueError(
+            f"{path}: a bets table needs the columns shoe, coup, who, bet, amount; missing {', '.join(missing)}"
+        )
+    return frame.select(*(pl.col(c).cast(pl.String) for c in ("shoe", "coup", "who", "bet", "amount")), "line")
