@@ -2,8 +2,8 @@ r"""Baccarat banque (à deux tableaux): one Banker against a right and a left Pl
 
 The coup
 --------
-From one shoe (three packs shuffled together, as Hoyle's rules of games
-describe baccarat banque; :data:`BANQUE_DECKS`) the Banker deals the first
+From one shoe (three packs shuffled together, the traditional banque shoe of
+Hoyle's rules of games; :data:`BANQUE_DECKS`) the Banker deals the first
 card to the right hand, the second to the left hand, the third to himself,
 then again: ``R L B R L B``.  A two-card 8 or 9 is turned up at once:
 

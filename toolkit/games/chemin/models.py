@@ -16,11 +16,11 @@ model     cards dealt        Player sees             Banker sees
 A1, B2 and B3 are the models of the literature (Kemeny & Snell; Downton &
 Lockwood; Ethier & Gámez); A2, A3 and B1 complete the grid by analogy.
 
-The house rules: a shoe of six packs (:data:`CHEMIN_DECKS`), as published
-rulebooks of chemin de fer print it and as Ethier & Gámez (2013) take it;
-what a false draw does (:data:`FALSE_DRAW_RULES`); and, where the casino
-restricts Banker's choices, the two cells where he may choose
-(:data:`RESTRICTED_BANKER_OPTIONS`).
+The house rules: a shoe of six packs (:data:`CHEMIN_DECKS`), as the casinos
+publish the rules of chemin de fer (e.g. Casinò di Sanremo, "Chemin de Fer":
+six decks of 52 cards); what a false draw does (:data:`FALSE_DRAW_RULES`);
+and, where the casino restricts Banker's choices, the two cells where he may
+choose (:data:`RESTRICTED_BANKER_OPTIONS`).
 
 >>> get_chemin_model("b2").banker_sees
 'composition'
@@ -46,7 +46,7 @@ RESTRICTED_BANKER_OPTIONS: tuple[tuple[int, int], ...] = ((3, 9), (5, 4))
 #: ``"void"`` the coup is void (no money changes hands); ``"penalty"`` the coup stands and the
 #: false drawer also pays ``penalty`` units; ``"allowed"`` the coup stands.
 FALSE_DRAW_RULES: tuple[str, ...] = ("void", "penalty", "allowed")
-#: Chemin de fer's shoe: six full packs shuffled together (the published rules; Ethier & Gámez 2013).
+#: Chemin de fer's shoe: six packs of 52 cards shuffled together (the casinos' published rules, see above).
 CHEMIN_DECKS = 6
 
 
