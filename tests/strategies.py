@@ -18,6 +18,8 @@ plain tuples of ints so that both the toolkit and the independent oracle
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from fractions import Fraction
 
 import numpy as np
 from hypothesis import strategies as st
@@ -176,3 +178,47 @@ def shoe_dealings(max_decks: int = 3, max_cut_card: int = 40) -> st.SearchStrate
         cut_card=st.integers(0, max_cut_card),
         last_hand=st.sampled_from(["one_more", "finish", "seven_cards"]),
     )
+
+
+# =====================================================================================================
+# The games (chemin de fer, baccarat banque): hands and shoes by value, and the card-by-card dealer
+# that the naive enumerators of tests/games/ share.
+# =====================================================================================================
+__all__ += ["VALUE_HANDS", "next_cards", "value_hand", "value_shoes"]
+
+#: The 55 two-card hands by value, as unordered pairs ``(i, j)`` with ``i <= j`` (the toolkit's order).
+VALUE_HANDS: list[tuple[int, int]] = [(i, j) for i in range(10) for j in range(i, 10)]
+_VALUE_HAND_INDEX = {h: k for k, h in enumerate(VALUE_HANDS)}
+
+
+def value_hand(a: int, b: int) -> int:
+    """The index in :data:`VALUE_HANDS` of two card values, in either order."""
+    return _VALUE_HAND_INDEX[tuple(sorted((a, b)))]
+
+
+def next_cards(counts: list[int], replacement: bool = False) -> Iterator[tuple[int, Fraction]]:
+    """Each value the next card may take, with its probability, from a shoe of ``counts`` by value.
+
+    Without replacement the card is taken out of ``counts`` while the caller
+    explores that branch (nested loops deal the next cards) and put back after.
+    """
+    total = sum(counts)
+    for v in range(10):
+        if counts[v]:
+            p = Fraction(counts[v], total)
+            if not replacement:
+                counts[v] -= 1
+            yield v, p
+            if not replacement:
+                counts[v] += 1
+
+
+@st.composite
+def value_shoes(draw, min_cards: int = 6, max_cards: int = 14, max_distinct: int = 4) -> list[int]:
+    """Small shoes as 10 counts by value: ``min_cards``..``max_cards`` cards of at most ``max_distinct`` values."""
+    values = draw(st.lists(st.integers(0, 9), min_size=1, max_size=max_distinct, unique=True))
+    cards = draw(st.lists(st.sampled_from(values), min_size=min_cards, max_size=max_cards))
+    counts = [0] * 10
+    for v in cards:
+        counts[v] += 1
+    return counts

@@ -11,7 +11,9 @@ import typer
 
 from toolkit.cli._common import FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
 
-CHEMIN_DECKS_OPTION = typer.Option(None, "--decks", "-d", help="Full shoe of N decks (default 6, as in the seeds).")
+CHEMIN_DECKS_OPTION = typer.Option(
+    None, "--decks", "-d", help="Full shoe of N decks (default 6, chemin de fer's shoe)."
+)
 COMMISSION_OPTION = typer.Option(0.0, "--commission", help="Commission on Banker's wins (0: the zero-sum game).")
 
 
@@ -28,25 +30,27 @@ def solve_command(
     shoe: str | None = SHOE_OPTION,
     commission: float = COMMISSION_OPTION,
     options: str = typer.Option(
-        "all", "--banker-options", help="'all': Banker chooses everywhere; 'seed004': only at 3 v 9 and 5 v 4."
+        "all",
+        "--banker-options",
+        help="'all': Banker chooses everywhere; 'restricted': the casino's restricted options (3 v 9, 5 v 4 only).",
     ),
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
     """Solve chemin de fer: optimal strategies, the value to Banker, and where Banker departs from the tableau."""
     import polars as pl
 
-    from toolkit.games.chemin.core import get_model, solve
+    from toolkit.games import get_chemin_model, solve_chemin
 
     try:
-        m = get_model(model)
+        m = get_chemin_model(model)
     except ValueError as err:
         fail(f"--model: {err}")
-    if options not in ("all", "seed004"):
-        fail(f"--banker-options must be 'all' or 'seed004', got {options!r}")
+    if options not in ("all", "restricted"):
+        fail(f"--banker-options must be 'all' or 'restricted', got {options!r}")
     if not 0 <= commission < 1:
         fail(f"--commission must be in [0, 1), got {commission}")
     comp = _shoe(decks, shoe)
-    sol = solve(m, comp, commission=commission, banker_options=None if options == "all" else "seed004")
+    sol = solve_chemin(m, comp, commission=commission, banker_options=None if options == "all" else "restricted")
     payload = sol.to_dict()
     if fmt == OutputFormat.json:
         emit(pl.DataFrame(), fmt, payload)
@@ -80,7 +84,9 @@ def solve_command(
 def value_command(
     at5: str = typer.Option("1", "--player-at-5", help="Player's probability of drawing at 5 (e.g. 1, 0, 9/11)."),
     banker: str = typer.Option(
-        "tableau", "--banker", help="'tableau' or 'seed004:P,Q' (draw at 3 v 9 w.p. P, 5 v 4 w.p. Q)."
+        "tableau",
+        "--banker",
+        help="'tableau' or 'restricted:P,Q' (the restricted options: draw at 3 v 9 w.p. P, at 5 v 4 w.p. Q).",
     ),
     decks: int | None = CHEMIN_DECKS_OPTION,
     shoe: str | None = SHOE_OPTION,
@@ -91,21 +97,21 @@ def value_command(
     """Exact value of a chemin de fer coup for fixed strategies."""
     import polars as pl
 
-    from toolkit.games.chemin.core import BankerStrategy, PlayerStrategy, expected_value, seed004_banker
+    from toolkit.games import BankerStrategy, PlayerStrategy, chemin_value, restricted_banker
 
     comp = _shoe(decks, shoe)
     try:
         player = PlayerStrategy.at_five(at5)
         if banker == "tableau":
             bank = BankerStrategy.from_tableau()
-        elif banker.startswith("seed004"):
+        elif banker.startswith("restricted"):
             parts = banker.partition(":")[2].split(",") if ":" in banker else ["1", "1"]
             if len(parts) != 2:
-                fail(f"--banker seed004 takes two probabilities, 'seed004:P,Q'; got {banker!r}")
-            bank = seed004_banker(parts[0].strip(), parts[1].strip())
+                fail(f"--banker restricted takes two probabilities, 'restricted:P,Q'; got {banker!r}")
+            bank = restricted_banker(parts[0].strip(), parts[1].strip())
         else:
-            fail(f"--banker must be 'tableau' or 'seed004:P,Q', got {banker!r}")
-        value = expected_value(comp, player, bank, commission=commission, replacement=replacement)
+            fail(f"--banker must be 'tableau' or 'restricted:P,Q', got {banker!r}")
+        value = chemin_value(comp, player, bank, commission=commission, replacement=replacement)
     except (ValueError, TypeError) as err:
         fail(str(err))
     payload = {

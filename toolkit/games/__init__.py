@@ -1,18 +1,81 @@
-"""The games with choices: chemin de fer and baccarat banque."""
+"""The games with choices: chemin de fer (:mod:`toolkit.games.chemin`) and baccarat banque (:mod:`~.banque`).
 
-from toolkit.games.chemin import BankerStrategy, ChemSolution, PlayerStrategy, SEED004_OPTIONS, option_values
-from toolkit.games.chemin.core import expected_value as chemin_value, solve as solve_chemin
-from toolkit.games.banque import BanqueBanker, BanqueValue, expected_value as banque_value
+Every name says which game it belongs to (``chemin_value``, ``banque_value``,
+``simulate_chemin_shoes``, ``simulate_banque_shoes``...); the Player
+strategies of chemin de fer serve as the two hands of banque.  Both games
+simulate whole shoes with one shoe walk (:mod:`toolkit.games._walk`).
+"""
+
+from toolkit.games.banque import (
+    BANQUE_DECKS,
+    BanqueBanker,
+    BanqueTable,
+    BanqueValue,
+    banque_banker_best_response,
+    banque_table,
+    banque_tableau_banker,
+    banque_value,
+    resolve_banque_coups,
+    simulate_banque_coups,
+    simulate_banque_shoes,
+)
+from toolkit.games.chemin import (
+    CHEMIN_DECKS,
+    CHEMIN_MODELS,
+    FALSE_DRAW_RULES,
+    RESTRICTED_BANKER_OPTIONS,
+    BankerStrategy,
+    ChemModel,
+    ChemSolution,
+    ChemValue,
+    PlayerStrategy,
+    chemin_banker_best_response,
+    chemin_option_values,
+    chemin_player_best_response,
+    chemin_value,
+    get_chemin_model,
+    resolve_chemin_coups,
+    restricted_banker,
+    simulate_chemin_coups,
+    simulate_chemin_shoes,
+    solve_chemin,
+    solve_chemin_by_decks,
+    solve_chemin_shoes,
+    summarize_chemin,
+)
 
 __all__ = (
+    "BANQUE_DECKS",
+    "CHEMIN_DECKS",
+    "CHEMIN_MODELS",
+    "FALSE_DRAW_RULES",
+    "RESTRICTED_BANKER_OPTIONS",
     "BankerStrategy",
     "BanqueBanker",
+    "BanqueTable",
     "BanqueValue",
+    "ChemModel",
     "ChemSolution",
+    "ChemValue",
     "PlayerStrategy",
-    "SEED004_OPTIONS",
+    "banque_banker_best_response",
+    "banque_table",
+    "banque_tableau_banker",
     "banque_value",
+    "chemin_banker_best_response",
+    "chemin_option_values",
+    "chemin_player_best_response",
     "chemin_value",
-    "option_values",
+    "get_chemin_model",
+    "resolve_banque_coups",
+    "resolve_chemin_coups",
+    "restricted_banker",
+    "simulate_banque_coups",
+    "simulate_banque_shoes",
+    "simulate_chemin_coups",
+    "simulate_chemin_shoes",
     "solve_chemin",
+    "solve_chemin_by_decks",
+    "solve_chemin_shoes",
+    "summarize_chemin",
 )

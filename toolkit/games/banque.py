@@ -1,10 +1,11 @@
 r"""Baccarat banque (à deux tableaux): one Banker against a right and a left Player hand.
 
-The coup, as in the seeds
--------------------------
-From one shoe (three decks in the seeds) the Banker deals the first card to
-the right hand, the second to the left hand, the third to himself, then
-again: ``R L B R L B``.  A two-card 8 or 9 is turned up at once:
+The coup
+--------
+From one shoe (three packs shuffled together: "three packs of cards are shuffled
+together", Wikipedia, "Baccarat", baccarat banque section; :data:`BANQUE_DECKS`) the Banker deals the first
+card to the right hand, the second to the left hand, the third to himself,
+then again: ``R L B R L B``.  A two-card 8 or 9 is turned up at once:
 
 * Banker has a natural: the coup ends; each hand is compared on two cards.
 * A Player hand has a natural (Banker not): that hand wins at once and takes
@@ -31,12 +32,12 @@ the tests check them against a slow enumeration in fractions.
 
 Ethier & Lee (2015) treat banque as a three-person game; here the Player
 hands' strategies are given and Banker's best response to them is computed
-(:func:`banker_best_response`), which is what a Banker facing known players
+(:func:`banque_banker_best_response`), which is what a Banker facing known players
 would do.
 
->>> from toolkit.games.chemin.core import PlayerStrategy
+>>> from toolkit.games import PlayerStrategy
 >>> p = PlayerStrategy.at_five(1)
->>> v = expected_value(3, p, p, BanqueBanker.from_chemin())
+>>> v = banque_value(3, p, p, BanqueBanker.from_chemin())
 >>> round(v.right_ev, 6) == round(v.left_ev, 6)
 True
 """
@@ -45,34 +46,43 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Any
 
-import numba
 import numpy as np
 import polars as pl
 
-from toolkit.games._table import HAND_TOTALS, HANDS, STOOD, hand_index
-from toolkit.cards import RANK_VALUES, Composition, CompositionLike
-from toolkit.games.chemin.core import BankerStrategy, PlayerStrategy, _probability, _rng, _sample_without_replacement
+from toolkit._check import integer, positive_int, probability
+from toolkit._coup import PLAYER_STOOD
+from toolkit.cards import Composition, CompositionLike
+from toolkit.games._banque_kernel import enumerate_banque
+from toolkit.games._hands import HAND_TOTALS, HANDS, hand_index
+from toolkit.games._walk import first_cards, simulate_shoe_blocks
+from toolkit.games.chemin.strategies import BankerStrategy, PlayerStrategy
+from toolkit.parallel import DEFAULT_BLOCK_SIZE, SeedLike, as_generator
 from toolkit.rules import PUNTO_BANCO
 
 __all__ = [
-    "NATURAL",
+    "BANQUE_COUP_CARDS",
+    "BANQUE_DECKS",
+    "BANQUE_NATURAL",
     "BanqueBanker",
     "BanqueTable",
     "BanqueValue",
-    "banker_best_response",
+    "banque_banker_best_response",
     "banque_table",
-    "expected_value",
-    "resolve_banque",
-    "simulate_coups",
-    "simulate_shoes",
+    "banque_tableau_banker",
+    "banque_value",
+    "resolve_banque_coups",
+    "simulate_banque_coups",
+    "simulate_banque_shoes",
 ]
 
 #: Column of a Player hand that had a natural (columns 0..9: its third card; 10: it stood).
-NATURAL = 11
-#: Baccarat banque's shoe, as in the seeds ("three packs of cards are shuffled together").
-DEFAULT_DECKS = 3
+BANQUE_NATURAL = 11
+#: Baccarat banque's shoe: three packs shuffled together (Wikipedia, "Baccarat", baccarat banque section).
+BANQUE_DECKS = 3
+#: The most cards a banque coup may use: three hands of three.
+BANQUE_COUP_CARDS = 9
+_UNIFORMS = 3  # the right hand's draw, the left hand's, Banker's
 _RESULTS = ("banker", "player", "tie")  # result of one Player hand against the Banker
 
 
@@ -111,8 +121,8 @@ class BanqueBanker:
         out = np.zeros((55, 12, 12))
         for rc in range(12):
             for lc in range(12):
-                pr = base[:, rc] if rc != NATURAL else None
-                pl_ = base[:, lc] if lc != NATURAL else None
+                pr = base[:, rc] if rc != BANQUE_NATURAL else None
+                pl_ = base[:, lc] if lc != BANQUE_NATURAL else None
                 if pr is None and pl_ is None:
                     out[:, rc, lc] = 0.0
                 elif pr is None or pl_ is None:
@@ -152,148 +162,9 @@ class BanqueTable:
         return self.table[:, :, :, 0].sum(axis=(3, 4))
 
 
-@numba.njit(cache=True)
-def _deal_pair(counts, total, i, j, replacement):  # pragma: no cover - compiled
-    """Probability that the next two cards are the values ``{i, j}``, in either order."""
-    if total < 2:
-        return 0.0
-    if replacement:
-        p = counts[i] / total * counts[j] / total
-    elif i == j:
-        p = counts[i] / total * (counts[i] - 1) / (total - 1)
-    else:
-        p = counts[i] / total * counts[j] / (total - 1)
-    return 2.0 * p if i != j else p
-
-
-@numba.njit(cache=True)
-def _result(banker, player):  # pragma: no cover - compiled
-    if banker > player:
-        return 0
-    if player > banker:
-        return 1
-    return 2
-
-
-@numba.njit(cache=True)
-def _banque_kernel(n, replacement, hands, totals, right, left, table, settled):  # pragma: no cover - compiled
-    counts = n.copy()
-    total = counts.sum()
-    for r in range(55):
-        ri, rj = hands[r, 0], hands[r, 1]
-        pr = _deal_pair(counts, total, ri, rj, replacement)
-        if pr == 0.0:
-            continue
-        if not replacement:
-            counts[ri] -= 1
-            counts[rj] -= 1
-            total -= 2
-        for lh in range(55):
-            li, lj = hands[lh, 0], hands[lh, 1]
-            plh = _deal_pair(counts, total, li, lj, replacement)
-            if plh == 0.0:
-                continue
-            if not replacement:
-                counts[li] -= 1
-                counts[lj] -= 1
-                total -= 2
-            for y in range(55):
-                yi, yj = hands[y, 0], hands[y, 1]
-                py = _deal_pair(counts, total, yi, yj, replacement)
-                if py == 0.0:
-                    continue
-                w = pr * plh * py
-                tr, tl, tb = totals[r], totals[lh], totals[y]
-                if tb >= 8:
-                    settled[_result(tb, tr), _result(tb, tl)] += w
-                    continue
-                if tr >= 8 and tl >= 8:
-                    settled[1, 1] += w
-                    continue
-                if not replacement:
-                    counts[yi] -= 1
-                    counts[yj] -= 1
-                    total -= 2
-                # right hand: columns 0..9 (drew that card), 10 stood, 11 natural
-                for rc in range(12):
-                    if tr >= 8:
-                        if rc != 11:
-                            continue
-                        wr = 1.0
-                        fr = tr
-                    elif rc == 11:
-                        continue
-                    elif rc == 10:
-                        wr = 1.0 - right[r]
-                        fr = tr
-                    else:
-                        if total < 1:
-                            continue
-                        wr = right[r] * counts[rc] / total
-                        fr = (tr + rc) % 10
-                    if wr == 0.0:
-                        continue
-                    if rc < 10 and not replacement:
-                        counts[rc] -= 1
-                        total -= 1
-                    for lc in range(12):
-                        if tl >= 8:
-                            if lc != 11:
-                                continue
-                            wl = 1.0
-                            fl = tl
-                        elif lc == 11:
-                            continue
-                        elif lc == 10:
-                            wl = 1.0 - left[lh]
-                            fl = tl
-                        else:
-                            if total < 1:
-                                continue
-                            wl = left[lh] * counts[lc] / total
-                            fl = (tl + lc) % 10
-                        if wl == 0.0:
-                            continue
-                        if lc < 10 and not replacement:
-                            counts[lc] -= 1
-                            total -= 1
-                        base = w * wr * wl
-                        # Banker stands
-                        res_r = 1 if tr >= 8 else _result(tb, fr)
-                        res_l = 1 if tl >= 8 else _result(tb, fl)
-                        table[y, rc, lc, 0, res_r, res_l] += base
-                        # Banker draws
-                        if total >= 1:
-                            for e in range(10):
-                                if counts[e] == 0:
-                                    continue
-                                fb = (tb + e) % 10
-                                res_r = 1 if tr >= 8 else _result(fb, fr)
-                                res_l = 1 if tl >= 8 else _result(fb, fl)
-                                table[y, rc, lc, 1, res_r, res_l] += base * counts[e] / total
-                        if lc < 10 and not replacement:
-                            counts[lc] += 1
-                            total += 1
-                    if rc < 10 and not replacement:
-                        counts[rc] += 1
-                        total += 1
-                if not replacement:
-                    counts[yi] += 1
-                    counts[yj] += 1
-                    total += 2
-            if not replacement:
-                counts[li] += 1
-                counts[lj] += 1
-                total += 2
-        if not replacement:
-            counts[ri] += 1
-            counts[rj] += 1
-            total += 2
-
-
 def _shoe(shoe: CompositionLike | None) -> Composition:
-    comp = Composition.from_any(DEFAULT_DECKS if shoe is None else shoe)
-    if comp.total < 9:
+    comp = Composition.from_any(BANQUE_DECKS if shoe is None else shoe)
+    if comp.total < BANQUE_COUP_CARDS:
         raise ValueError(f"the shoe holds {comp.total} card(s); a banque coup may need nine (three hands of three)")
     return comp
 
@@ -319,7 +190,7 @@ def _banque_table(by_value: tuple, replacement: bool, right: tuple, left: tuple)
     table = np.zeros((55, 12, 12, 2, 3, 3))
     settled = np.zeros((3, 3))
     hands = np.array(HANDS, dtype=np.int64)
-    _banque_kernel(
+    enumerate_banque(
         np.array(by_value, dtype=np.int64),
         bool(replacement),
         hands,
@@ -385,7 +256,7 @@ class BanqueValue:
         )
 
 
-def expected_value(
+def banque_value(
     shoe: CompositionLike | None,
     right: PlayerStrategy,
     left: PlayerStrategy,
@@ -399,7 +270,7 @@ def expected_value(
     Parameters
     ----------
     shoe
-        The cards left (default three decks).
+        The cards left (default three packs, :data:`BANQUE_DECKS`).
     right, left
         The hands' strategies (chemin de fer options).
     banker
@@ -411,13 +282,13 @@ def expected_value(
     """
     if not isinstance(banker, BanqueBanker):
         raise TypeError(f"banker must be a BanqueBanker, not {type(banker).__name__}")
-    c = float(_probability(commission, "commission"))
+    c = float(probability(commission, "commission"))
     table = banque_table(shoe, right, left, replacement=replacement)
     joint = table.joint(banker)
     return BanqueValue(tuple(tuple(float(v) for v in row) for row in joint), c)
 
 
-def banker_best_response(
+def banque_banker_best_response(
     shoe: CompositionLike | None,
     right: PlayerStrategy,
     left: PlayerStrategy,
@@ -430,7 +301,7 @@ def banker_best_response(
     Where he is indifferent (including sets never reached) he follows
     :meth:`BanqueBanker.from_chemin` (the punto banco tableau against either hand).
     """
-    c = float(_probability(commission, "commission"))
+    c = float(probability(commission, "commission"))
     table = banque_table(shoe, right, left, replacement=replacement)
     pay = np.array([1 - c, -1.0, 0.0])
     per = (table.table * (pay[:, None] + pay[None, :])).sum(axis=(4, 5))  # (55, 12, 12, 2)
@@ -443,7 +314,7 @@ def banker_best_response(
 
 
 # ----------------------------------------------------------------- simulation
-def resolve_banque(
+def resolve_banque_coups(
     cards: np.ndarray,
     right: np.ndarray,
     left: np.ndarray,
@@ -469,8 +340,8 @@ def resolve_banque(
     l_card = cards[rows, k]
     l_draws = ~over & ~l_nat & (u[:, 1] < left[lh])
     k = k + l_draws.astype(np.int64)
-    rc = np.where(r_nat, NATURAL, np.where(r_draws, cards[:, 6], STOOD))
-    lc = np.where(l_nat, NATURAL, np.where(l_draws, l_card, STOOD))
+    rc = np.where(r_nat, BANQUE_NATURAL, np.where(r_draws, cards[:, 6], PLAYER_STOOD))
+    lc = np.where(l_nat, BANQUE_NATURAL, np.where(l_draws, l_card, PLAYER_STOOD))
     b_draws = ~over & (u[:, 2] < banker[y, rc, lc])
     b_card = cards[rows, k]
     fr = (tr + np.where(r_draws, cards[:, 6], 0)) % 10
@@ -508,104 +379,92 @@ def _payoffs(out: dict[str, np.ndarray], commission: float) -> dict[str, np.ndar
     }
 
 
-def simulate_coups(
+def _walk_resolver(
+    cards: np.ndarray, u: np.ndarray, right: np.ndarray, left: np.ndarray, banker: np.ndarray, commission: float
+) -> dict[str, np.ndarray]:
+    """The coups of one step of the shoe walk, with their payoffs (module level, so worker processes can run it)."""
+    return _payoffs(resolve_banque_coups(cards, right, left, banker, u), commission)
+
+
+def simulate_banque_coups(
     shoe: CompositionLike | None,
     right: PlayerStrategy,
     left: PlayerStrategy,
     banker: BanqueBanker,
     n: int,
     *,
-    rng: np.random.Generator | int | None = None,
+    seed: SeedLike = None,
     commission: object = 0,
     replacement: bool = False,
 ) -> pl.DataFrame:
-    """``n`` independent banque coups, each the first from a fresh shuffle of ``shoe``."""
+    """``n`` independent banque coups, each the first from a fresh shuffle of ``shoe``.
+
+    ``seed``: an integer, a SeedSequence, a Generator (its stream continues) or ``None``.
+    """
     comp = _shoe(shoe)
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"number of coups must be a positive integer, got {n!r}")
-    gen = _rng(rng)
-    cards = _sample_without_replacement(np.array(comp.by_value), int(n), 9, gen, replacement)
-    out = resolve_banque(cards, _player(right, "right"), _player(left, "left"), banker.draw, gen.random((int(n), 3)))
-    return pl.DataFrame(_payoffs(out, float(_probability(commission, "commission"))))
+    n = positive_int(n, "number of coups")
+    c = float(probability(commission, "commission"))
+    gen = as_generator(seed)
+    cards = first_cards(np.array(comp.by_value), n, BANQUE_COUP_CARDS, gen, replacement)
+    u = gen.random((n, _UNIFORMS))
+    out = resolve_banque_coups(cards, _player(right, "right"), _player(left, "left"), banker.draw, u)
+    return pl.DataFrame(_payoffs(out, c))
 
 
-def _banque_shoe_block(
-    block: Any, decks: int, right: np.ndarray, left: np.ndarray, banker: np.ndarray, min_cards: int, commission: float
-) -> dict[str, np.ndarray]:
-    """One block of :func:`simulate_shoes` (module level, so worker processes can run it; no polars in there)."""
-    from toolkit.dealing import shuffled_shoes
-
-    gen = block.rng()
-    values = np.array(RANK_VALUES, dtype=np.int64)
-    shoes = values[shuffled_shoes(block.n_shoes, decks, gen)]
-    n, length = shoes.shape
-    padded = np.concatenate([shoes, np.zeros((n, 9), dtype=shoes.dtype)], axis=1)
-    pos = np.zeros(n, dtype=np.int64)
-    coup = np.zeros(n, dtype=np.int64)
-    frames = []
-    while True:
-        active = np.flatnonzero(length - pos >= min_cards)
-        if len(active) == 0:
-            break
-        cards = padded[active[:, None], pos[active, None] + np.arange(9)]
-        out = resolve_banque(cards, right, left, banker, gen.random((len(active), 3)))
-        out["shoe"] = active + block.first_shoe
-        out["coup"] = coup[active].copy()
-        out["cards_left"] = length - pos[active]
-        frames.append(_payoffs(out, commission))
-        pos[active] += out["cards_used"]
-        coup[active] += 1
-    return {k: np.concatenate([f[k] for f in frames]) for k in frames[0]}
-
-
-def simulate_shoes(
+def simulate_banque_shoes(
     n_shoes: int,
     right: PlayerStrategy,
     left: PlayerStrategy,
     banker: BanqueBanker,
     *,
-    decks: int = DEFAULT_DECKS,
-    rng: np.random.Generator | int | np.random.SeedSequence | None = None,
+    decks: int = BANQUE_DECKS,
+    seed: SeedLike = None,
     commission: object = 0,
-    min_cards: int = 9,
-    block_size: int = 1000,
+    min_cards: int = BANQUE_COUP_CARDS,
+    block_size: int = DEFAULT_BLOCK_SIZE,
     workers: int | None = 1,
     progress: bool = False,
 ) -> pl.DataFrame:
     """Deal whole banque shoes, one row per coup (``shoe``, ``coup``, ``cards_left``, totals, results, payoffs).
 
-    A coup is dealt while at least ``min_cards`` cards are left (default nine,
-    the most a coup can use; the seeds give no rule for banque).  Blocks of
-    ``block_size`` shoes draw from children of ``SeedSequence(rng)``, so the
+    A coup is dealt while at least ``min_cards`` cards are left
+    (:func:`toolkit._coup.enough_cards`; by default nine, the most a coup can
+    use, since the published rules of banque fix no last-coup minimum), by the
+    shoe walk both games share (:mod:`toolkit.games._walk`).  Blocks of
+    ``block_size`` shoes draw from children of the seed's SeedSequence, so the
     result depends on the seed and the block size only, not on ``workers``.
     """
-    from toolkit.parallel import block_plan, map_blocks
-
-    if isinstance(n_shoes, bool) or not isinstance(n_shoes, (int, np.integer)) or n_shoes < 1:
-        raise ValueError(f"number of shoes must be a positive integer, got {n_shoes!r}")
-    if isinstance(min_cards, bool) or not isinstance(min_cards, (int, np.integer)) or min_cards < 9:
+    n_shoes = positive_int(n_shoes, "number of shoes")
+    min_cards = integer(min_cards, "min_cards")
+    if min_cards < BANQUE_COUP_CARDS:
         raise ValueError(
-            f"min_cards must be an integer of at least 9 (a banque coup may use nine cards), got {min_cards!r}"
+            f"min_cards must be an integer of at least {BANQUE_COUP_CARDS} (a banque coup may use nine cards), "
+            f"got {min_cards!r}"
         )
     if not isinstance(banker, BanqueBanker):
         raise TypeError(f"banker must be a BanqueBanker, not {type(banker).__name__}")
-    if isinstance(rng, np.random.Generator):
-        rng = int(rng.integers(0, 2**63))
-    work = partial(
-        _banque_shoe_block,
-        decks=decks,
+    resolve = partial(
+        _walk_resolver,
         right=_player(right, "right"),
         left=_player(left, "left"),
         banker=np.asarray(banker.draw),
-        min_cards=int(min_cards),
-        commission=float(_probability(commission, "commission")),
+        commission=float(probability(commission, "commission")),
     )
-    blocks = block_plan(int(n_shoes), block_size, rng)  # type: ignore[arg-type]
-    parts = list(map_blocks(work, blocks, workers=workers, progress=progress, description="banque shoes"))
-    frame = pl.DataFrame({k: np.concatenate([p[k] for p in parts]) for k in parts[0]})
-    return frame.sort("shoe", "coup").select("shoe", "coup", "cards_left", pl.exclude("shoe", "coup", "cards_left"))
+    return simulate_shoe_blocks(
+        n_shoes,
+        resolve,
+        decks=decks,
+        coup_cards=BANQUE_COUP_CARDS,
+        uniforms=_UNIFORMS,
+        min_cards=min_cards,
+        seed=seed,
+        block_size=block_size,
+        workers=workers,
+        progress=progress,
+        description="banque shoes",
+    )
 
 
-def tableau_banker() -> BanqueBanker:
+def banque_tableau_banker() -> BanqueBanker:
     """The punto banco tableau against either live hand (:meth:`BanqueBanker.from_chemin`)."""
     return BanqueBanker.from_chemin(BankerStrategy.from_tableau(PUNTO_BANCO), "either")

@@ -1,6 +1,6 @@
 """Plots of chemin de fer solutions: Banker's strategy, solutions across shoes, what the options are worth.
 
-Each function takes a solution or a frame from :mod:`toolkit.games.chemin.core`, draws on
+Each function takes a solution or a frame from :mod:`toolkit.games.chemin`, draws on
 ``ax`` (a new figure when ``None``) with seaborn and returns the axes.
 """
 
@@ -16,9 +16,9 @@ from toolkit.plots._axes import axes_or_new
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from toolkit.games.chemin.core import ChemSolution
+    from toolkit.games import ChemSolution
 
-__all__ = ["plot_banker_strategy", "plot_option_values", "plot_solutions"]
+__all__ = ["banker_grid", "plot_banker_strategy", "plot_option_values", "plot_solutions"]
 
 _COLUMNS = [str(c) for c in range(10)] + ["stood"]
 
@@ -83,7 +83,7 @@ def plot_banker_strategy(solution: ChemSolution, ax: Axes | None = None) -> Axes
 
 
 def plot_solutions(frame: pl.DataFrame, y: str = "player_draw_at_5", x: str = "decks", ax: Axes | None = None) -> Axes:
-    """Line plot of a column of :func:`toolkit.games.chemin.core.solve_by_decks` (or :func:`solve_shoes`) by model."""
+    """Line plot of a column of :func:`~toolkit.games.solve_chemin_by_decks` (or ``solve_chemin_shoes``) by model."""
     import seaborn as sns
 
     if y not in frame.columns or x not in frame.columns:
@@ -96,7 +96,7 @@ def plot_solutions(frame: pl.DataFrame, y: str = "player_draw_at_5", x: str = "d
 
 
 def plot_option_values(frame: pl.DataFrame, ax: Axes | None = None) -> Axes:
-    """Bar chart of :func:`toolkit.games.chemin.core.option_values`: Banker's expected payoff under each kind of play."""
+    """Bar chart of :func:`~toolkit.games.chemin_option_values`: Banker's expected payoff under each kind of play."""
     import seaborn as sns
 
     ax = axes_or_new(ax, (7, 3.5))

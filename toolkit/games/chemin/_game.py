@@ -1,6 +1,6 @@
-"""The chemin de fer game in reduced form, its linear program, and exact equilibria (private to :mod:`toolkit.games.chemin.core`).
+"""The chemin de fer game in reduced form, its linear program and exact equilibria (private to the chemin package).
 
-Notation (see :mod:`toolkit.games.chemin.core` for the derivation).  Player's free
+Notation (see :mod:`toolkit.games.chemin.solve` for the derivation).  Player's free
 choices are ``K`` probabilities ``q_k`` of drawing at 5 (``K = 1`` when he sees
 his total, ``K = 5`` when he sees his two-card hand).  Banker's information
 sets ``i`` are ``(his total or hand, Player's third card or "stood")``.  With
@@ -22,8 +22,24 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import linprog
 
-from toolkit.games._table import HAND_TOTALS, HANDS, STOOD, CoupTable
+from toolkit._coup import PLAYER_STOOD
+from toolkit.games._hands import HAND_TOTALS
+from toolkit.games.chemin._table import ChemTable
 from toolkit.rules import Tableau
+
+__all__ = [
+    "PURE_TOL",
+    "Game",
+    "banker_pure_response",
+    "build_game",
+    "deviation_gains",
+    "exact_equilibrium",
+    "is_equilibrium",
+    "solve_best_response",
+    "solve_bounded",
+    "solve_linear",
+    "solve_lp",
+]
 
 #: Probabilities within this distance of 0 or 1 count as pure when reading a floating-point solution.
 PURE_TOL = 1e-7
@@ -37,7 +53,7 @@ class Game:
     player_var: np.ndarray  # (55,) index of the free variable of each hand, -1 if forced
     info: np.ndarray  # (55, 11) Banker information set of (hand, column), -1 for naturals
     info_total: np.ndarray  # (n_info,) Banker's total
-    info_col: np.ndarray  # (n_info,) Player's third card 0..9, or STOOD
+    info_col: np.ndarray  # (n_info,) Player's third card 0..9, or PLAYER_STOOD
     info_hand: np.ndarray  # (n_info,) Banker's hand (index into HANDS) or -1 when he sees his total
     free: np.ndarray  # (n_info,) bool: Banker chooses here
     forced: np.ndarray  # (n_info,) action when not free (the tableau), and the default when indifferent
@@ -100,7 +116,7 @@ def _is_exact(x: object) -> bool:
 
 
 def build_game(
-    table: CoupTable,
+    table: ChemTable,
     player_sees: str,
     banker_sees: str,
     commission: Fraction,
@@ -148,13 +164,13 @@ def build_game(
         if not non_natural[x]:
             continue
         if totals[x] <= 4:
-            const_w[x, :STOOD] = 1
+            const_w[x, :PLAYER_STOOD] = 1
         elif totals[x] >= 6:
-            const_w[x, STOOD] = 1
+            const_w[x, PLAYER_STOOD] = 1
         else:
-            const_w[x, STOOD] = 1
-            lin_w[player_var[x], x, :STOOD] = 1
-            lin_w[player_var[x], x, STOOD] = -1
+            const_w[x, PLAYER_STOOD] = 1
+            lin_w[player_var[x], x, :PLAYER_STOOD] = 1
+            lin_w[player_var[x], x, PLAYER_STOOD] = -1
     # sums over Player's hands: (55 y, 11 col, 2 a, 3 o)
     g_const = np.einsum("xc,xycao->ycao", const_w.astype(t.dtype), t)
     g_lin = np.einsum("kxc,xycao->kycao", lin_w.astype(t.dtype), t)
@@ -250,7 +266,7 @@ def solve_lp(game: Game) -> tuple[np.ndarray, np.ndarray]:
 
 
 # -------------------------------------------------- best responses (bimatrix)
-def banker_best_response(game: Game, q: np.ndarray, tol: float = 1e-14) -> tuple[np.ndarray, np.ndarray]:
+def banker_pure_response(game: Game, q: np.ndarray, tol: float = 1e-14) -> tuple[np.ndarray, np.ndarray]:
     """Banker's pure best response to ``q`` (floats) and the mask of sets where he is indifferent."""
     f = game.floats()
     delta = (f["alpha_b"][:, 1] - f["alpha_b"][:, 0]) + (f["beta_b"][:, 1] - f["beta_b"][:, 0]) @ q
@@ -313,7 +329,7 @@ def solve_best_response(game: Game, start: np.ndarray, sweeps: int = 200) -> tup
             q[k] = _scan(game, f, q, k)
         if np.max(np.abs(q - old)) < 1e-14:
             break
-    a, indifferent = banker_best_response(game, q, tol=1e-12)
+    a, indifferent = banker_pure_response(game, q, tol=1e-12)
     a[indifferent] = 0.5
     return q, a
 
@@ -469,10 +485,3 @@ def deviation_gains(game: Game, q: Sequence, a: Sequence) -> tuple[float, float]
     grad = af @ f["beta_p"][:, 1] + (1 - af) @ f["beta_p"][:, 0]
     player_gain = float(np.sum(np.maximum(grad, 0) - qf * grad))
     return banker_gain, player_gain
-
-
-def hands_of_total(total: int) -> list[int]:
-    return [x for x in range(55) if HAND_TOTALS[x] == total]
-
-
-__all__ = ["HANDS", "Game", "build_game", "exact_equilibrium", "solve_best_response", "solve_lp"]

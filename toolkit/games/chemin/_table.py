@@ -1,4 +1,4 @@
-"""Exact enumeration of a chemin de fer coup with the choices left open (private to :mod:`toolkit.games.chemin.core`).
+"""Exact enumeration of a chemin de fer coup with the choices left open (private to :mod:`toolkit.games.chemin`).
 
 A coup is counted, as in the Wizard of Odds tables, as an ordered sequence of
 six cards, used or not: cards 1 and 3 to Player, 2 and 4 to Banker, the fifth
@@ -12,12 +12,12 @@ Summing those weights over the ordered two-card deals of each *hand
 composition* (the 55 unordered pairs of values) gives ``W[x, y, c5, c6]``, and
 everything a strategy can depend on is a function of ``x`` (Player's two
 cards), ``y`` (Banker's two cards) and the next two cards.  The table
-:class:`CoupTable` keeps, for every non-natural ``x`` and ``y``:
+:class:`ChemTable` keeps, for every non-natural ``x`` and ``y``:
 
 ``T[x, y, col, a, o]``
     weight of outcome ``o`` (0 Banker wins, 1 Player wins, 2 tie) when Player
     with ``x`` draws and his third card has value ``col`` (``col`` 0..9) or
-    stands (``col`` 10), and Banker then draws (``a = 1``) or stands (``a = 0``).
+    stands (``col`` 10, :data:`~toolkit._coup.PLAYER_STOOD`), and Banker then draws (``a = 1``) or stands (``a = 0``).
 
 plus the weights of the coups settled by a natural.  A strategy pair is then a
 weighting of this table: Player's probability of drawing on ``x`` multiplies
@@ -27,35 +27,29 @@ of drawing in the information set ``(y, col)`` multiplies ``a = 1``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from math import perm  # falling factorial (n)_k = n! / (n - k)!; 0 when k > n
 
 import numpy as np
 
-from toolkit.cards import Composition
+from toolkit._coup import PLAYER_STOOD
+from toolkit.cards import Composition, CompositionLike
+from toolkit.games._hands import HAND_TOTALS, hand_index
+from toolkit.games.chemin.models import CHEMIN_DECKS
 
-#: The 55 two-card hands by value, as unordered pairs ``(i, j)`` with ``i <= j``.
-HANDS: tuple[tuple[int, int], ...] = tuple((i, j) for i in range(10) for j in range(i, 10))
-#: Two-card total of each hand in :data:`HANDS`.
-HAND_TOTALS: np.ndarray = np.array([(i + j) % 10 for i, j in HANDS])
-#: Column of "Player stood" in the Banker's information (columns 0..9: Player's third card).
-STOOD = 10
+__all__ = ["ChemTable", "chem_table", "chemin_shoe", "six_card_weights"]
+
 _OUTCOMES = 3  # Banker wins, Player wins, tie
 
 
-def hand_index() -> np.ndarray:
-    """``(10, 10)`` index into :data:`HANDS` of the ordered pair of values ``(a, b)``."""
-    out = np.zeros((10, 10), dtype=np.int64)
-    for k, (i, j) in enumerate(HANDS):
-        out[i, j] = out[j, i] = k
-    return out
-
-
-def hand_label(k: int) -> str:
-    """``"0+5"``: the values of hand ``k`` (tens and faces are 0)."""
-    i, j = HANDS[k]
-    return f"{i}+{j}"
+def chemin_shoe(shoe: CompositionLike | None) -> Composition:
+    """The shoe of a chemin de fer coup: ``shoe`` (default six packs, :data:`CHEMIN_DECKS`), at least six cards."""
+    comp = Composition.from_any(CHEMIN_DECKS if shoe is None else shoe)
+    comp.require_coup()
+    return comp
 
 
 @lru_cache(maxsize=1)
@@ -86,7 +80,7 @@ def six_card_weights(by_value: tuple[int, ...], replacement: bool) -> tuple[np.n
 
 
 @dataclass(frozen=True, eq=False)
-class CoupTable:
+class ChemTable:
     """Exact weights of a chemin de fer coup for every choice (see the module notes).
 
     Attributes
@@ -114,7 +108,23 @@ class CoupTable:
     def pair_weights(self) -> np.ndarray:
         """``(55, 55)`` weight of each pair (Player's two cards, Banker's two cards)."""
         # a non-natural pair's whole weight sits once in the "Player stood, Banker stood" cell
-        return self.natural.sum(axis=2) + self.table[:, :, STOOD, 0, :].sum(axis=2)
+        return self.natural.sum(axis=2) + self.table[:, :, PLAYER_STOOD, 0, :].sum(axis=2)
+
+    def player_draw_at_5(self, draw: Sequence[Fraction]) -> Fraction:
+        """Player's probability of drawing on a two-card 5, from his 55 probabilities ``draw`` (one per hand).
+
+        The common probability when every hand of total 5 has the same;
+        otherwise their average, each hand weighted by its probability of
+        facing a non-natural Banker (1 if none can).
+        """
+        fives = [x for x in range(55) if HAND_TOTALS[x] == 5]
+        values = {draw[x] for x in fives}
+        if len(values) == 1:
+            return values.pop()
+        w = self.table[:, :, PLAYER_STOOD, 0, :].sum(axis=(1, 2))
+        num = sum((int(w[x]) * draw[x] for x in fives), Fraction(0))
+        den = sum(int(w[x]) for x in fives)
+        return num / den if den else Fraction(1)
 
 
 def _outcome(banker: np.ndarray, player: np.ndarray) -> np.ndarray:
@@ -122,13 +132,13 @@ def _outcome(banker: np.ndarray, player: np.ndarray) -> np.ndarray:
     return np.where(banker > player, 0, np.where(player > banker, 1, 2))
 
 
-def coup_table(shoe: Composition, replacement: bool = False) -> CoupTable:
-    """Build the exact :class:`CoupTable` of the next coup from ``shoe``."""
-    return _coup_table(tuple(shoe.by_value), bool(replacement))
+def chem_table(shoe: Composition, replacement: bool = False) -> ChemTable:
+    """Build the exact :class:`ChemTable` of the next coup from ``shoe``."""
+    return _chem_table(tuple(shoe.by_value), bool(replacement))
 
 
 @lru_cache(maxsize=16)  # about 1.6 MB each
-def _coup_table(by_value: tuple[int, ...], replacement: bool) -> CoupTable:
+def _chem_table(by_value: tuple[int, ...], replacement: bool) -> ChemTable:
     w6, denominator = six_card_weights(by_value, replacement)
     dtype = w6.dtype
     # axes (v1, v2, v3, v4, c5, c6) -> (Player pair v1 v3, Banker pair v2 v4, c5 c6)
@@ -157,10 +167,10 @@ def _coup_table(by_value: tuple[int, ...], replacement: bool) -> CoupTable:
     for o in range(_OUTCOMES):
         table[:, :, :10, 1, o] = np.where(o_dd == o, w, zero).sum(axis=3)
         table[:, :, :10, 0, o] = np.where(o_ds == o, w5, zero)
-        table[:, :, STOOD, 1, o] = np.where(o_sd == o, w5, zero).sum(axis=2)
-        table[:, :, STOOD, 0, o] = np.where(o_ss == o, w4, zero)
+        table[:, :, PLAYER_STOOD, 1, o] = np.where(o_sd == o, w5, zero).sum(axis=2)
+        table[:, :, PLAYER_STOOD, 0, o] = np.where(o_ss == o, w4, zero)
         natural[:, :, o] = np.where(nat & (o_ss == o), w4, zero)
     table[~play] = 0
     table.setflags(write=False)
     natural.setflags(write=False)
-    return CoupTable(by_value, replacement, denominator, table, natural)
+    return ChemTable(by_value, replacement, denominator, table, natural)

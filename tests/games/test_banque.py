@@ -9,22 +9,25 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import next_cards, value_shoes
+from strategies import value_hand as hand
 
-from toolkit.games import banque as bq
 from toolkit.cards import Composition
-from toolkit.games.chemin.core import BankerStrategy, PlayerStrategy
-from toolkit.games.chemin.core import expected_value as chemin_value
-
-HANDS = [(i, j) for i in range(10) for j in range(i, 10)]
-INDEX = {h: k for k, h in enumerate(HANDS)}
-
-
-def hand(a, b):
-    return INDEX[tuple(sorted((a, b)))]
+from toolkit.games import (
+    BankerStrategy,
+    BanqueBanker,
+    PlayerStrategy,
+    banque_banker_best_response,
+    banque_tableau_banker,
+    banque_value,
+    chemin_value,
+    simulate_banque_coups,
+    simulate_banque_shoes,
+)
 
 
 def reference_banque(counts, right, left, banker, replacement=False):
-    """(3, 3) Fractions: P(right result, left result), dealing card by card as the seeds describe.
+    """(3, 3) Fractions: P(right result, left result), dealing card by card by the published rules of banque.
 
     ``right``/``left``: 55 Fractions (probability of drawing by hand); ``banker``: a function
     ``(hand, right_column, left_column) -> Fraction``.  Results: 0 Banker wins, 1 Player wins, 2 tie.
@@ -33,15 +36,7 @@ def reference_banque(counts, right, left, banker, replacement=False):
     out = [[Fraction(0)] * 3 for _ in range(3)]
 
     def cards():
-        total = sum(counts)
-        for v in range(10):
-            if counts[v]:
-                p = Fraction(counts[v], total)
-                if not replacement:
-                    counts[v] -= 1
-                yield v, p
-                if not replacement:
-                    counts[v] += 1
+        return next_cards(counts, replacement)
 
     def res(b, p):
         return 0 if b > p else 1 if p > b else 2
@@ -89,23 +84,12 @@ def reference_banque(counts, right, left, banker, replacement=False):
     return out
 
 
-@st.composite
-def tiny_shoes(draw):
-    """9..11 cards of at most three values (the naive enumerator deals up to nine cards)."""
-    values = draw(st.lists(st.integers(0, 9), min_size=1, max_size=3, unique=True))
-    cards = draw(st.lists(st.sampled_from(values), min_size=9, max_size=11))
-    counts = [0] * 10
-    for v in cards:
-        counts[v] += 1
-    return counts
-
-
 exact_probs = st.sampled_from([0.0, 1.0, 0.5, 0.25])
 
 
 @settings(max_examples=8)
 @given(
-    shoe=tiny_shoes(),
+    shoe=value_shoes(min_cards=9, max_cards=11, max_distinct=3),  # the naive enumerator deals up to nine cards
     right=st.lists(exact_probs, min_size=55, max_size=55),
     left=st.lists(exact_probs, min_size=55, max_size=55),
     seed=st.integers(0, 2**32 - 1),
@@ -113,9 +97,9 @@ exact_probs = st.sampled_from([0.0, 1.0, 0.5, 0.25])
 )
 def test_kernel_matches_naive_enumeration(shoe, right, left, seed, replacement):
     draw = np.random.default_rng(seed).choice([0.0, 1.0, 0.5, 0.25], size=(55, 12, 12))
-    banker = bq.BanqueBanker(draw)
+    banker = BanqueBanker(draw)
     ps_r, ps_l = PlayerStrategy(tuple(right)), PlayerStrategy(tuple(left))
-    got = bq.expected_value(Composition.from_values(shoe), ps_r, ps_l, banker, replacement=replacement)
+    got = banque_value(Composition.from_values(shoe), ps_r, ps_l, banker, replacement=replacement)
     ref = reference_banque(
         shoe,
         [Fraction(p) for p in right],
@@ -135,15 +119,15 @@ def test_right_hand_is_chemin_de_fer_when_banker_ignores_the_left(shoe):
     """By exchangeability the right hand against a Banker who watches only it is a chemin de fer coup."""
     right, left = PlayerStrategy.at_five(Fraction(9, 11)), PlayerStrategy.at_five(0)
     chemin_banker = BankerStrategy.from_tableau().with_cells({(6, None): Fraction(1, 2), (4, 1): 1})
-    banker = bq.BanqueBanker.from_chemin(chemin_banker, "right")
-    got = bq.expected_value(shoe, right, left, banker)
+    banker = BanqueBanker.from_chemin(chemin_banker, "right")
+    got = banque_value(shoe, right, left, banker)
     exact = chemin_value(shoe, right, chemin_banker)
     assert got.right_ev == pytest.approx(float(exact.player_ev), abs=1e-13)
 
 
 def test_symmetric_play_gives_symmetric_hands():
     p = PlayerStrategy.at_five(1)
-    v = bq.expected_value(3, p, p, bq.tableau_banker())
+    v = banque_value(3, p, p, banque_tableau_banker())
     assert v.right_ev == pytest.approx(v.left_ev, abs=1e-13)
     assert v.banker_ev == pytest.approx(-(v.right_ev + v.left_ev), abs=1e-13)
     assert np.array(v.joint).sum() == pytest.approx(1.0, abs=1e-13)
@@ -151,11 +135,11 @@ def test_symmetric_play_gives_symmetric_hands():
 
 def test_best_response_beats_fixed_bankers():
     right, left = PlayerStrategy.at_five(1), PlayerStrategy.at_five(0)
-    best, value = bq.banker_best_response(3, right, left)
+    best, value = banque_banker_best_response(3, right, left)
     for combine in ("either", "both", "right", "left"):
-        other = bq.expected_value(3, right, left, bq.BanqueBanker.from_chemin(combine=combine))
+        other = banque_value(3, right, left, BanqueBanker.from_chemin(combine=combine))
         assert value.banker_ev >= other.banker_ev - 1e-13
-    assert value.banker_ev == pytest.approx(bq.expected_value(3, right, left, best).banker_ev, abs=1e-15)
+    assert value.banker_ev == pytest.approx(banque_value(3, right, left, best).banker_ev, abs=1e-15)
 
 
 def test_exact_values_agree_with_simulation():
@@ -164,9 +148,9 @@ def test_exact_values_agree_with_simulation():
     False-failure rate about 7e-6 per check, under 3e-5 for the four.
     """
     right, left = PlayerStrategy.at_five(Fraction(1, 2)), PlayerStrategy.at_five(1)
-    banker = bq.BanqueBanker.from_chemin(BankerStrategy.from_tableau().with_cells({(6, None): 0.5}), "either")
-    exact = bq.expected_value(3, right, left, banker, commission=0.05)
-    frame = bq.simulate_coups(3, right, left, banker, 200_000, rng=2024, commission=0.05)
+    banker = BanqueBanker.from_chemin(BankerStrategy.from_tableau().with_cells({(6, None): 0.5}), "either")
+    exact = banque_value(3, right, left, banker, commission=0.05)
+    frame = simulate_banque_coups(3, right, left, banker, 200_000, seed=2024, commission=0.05)
     for column, value in [
         ("right_payoff", exact.right_ev),
         ("left_payoff", exact.left_ev),
@@ -181,33 +165,38 @@ def test_exact_values_agree_with_simulation():
 def test_whole_shoes():
     """Reproducible whole shoes; first coups agree with the exact value (4.5 standard errors: false-failure 7e-6)."""
     p = PlayerStrategy.at_five(1)
-    banker = bq.tableau_banker()
-    a = bq.simulate_shoes(20, p, p, banker, rng=9, block_size=7)
-    assert a.equals(bq.simulate_shoes(20, p, p, banker, rng=9, block_size=7))
+    banker = banque_tableau_banker()
+    a = simulate_banque_shoes(20, p, p, banker, seed=9, block_size=7)
+    assert a.equals(simulate_banque_shoes(20, p, p, banker, seed=9, block_size=7))
     for _, rows in a.group_by("shoe"):
         one = rows.sort("coup")
         left, used = one["cards_left"].to_numpy(), one["cards_used"].to_numpy()
         assert left[0] == 156
         assert np.array_equal(left[1:], left[:-1] - used[:-1])
         assert left[-1] - used[-1] < 9
-    first = bq.simulate_shoes(8000, p, p, banker, rng=1).filter(pl.col("coup") == 0)
+    first = simulate_banque_shoes(8000, p, p, banker, seed=1).filter(pl.col("coup") == 0)
     x = first["a_cheval_payoff"].to_numpy()
-    exact = bq.expected_value(3, p, p, banker).a_cheval_ev
+    exact = banque_value(3, p, p, banker).a_cheval_ev
     assert abs(x.mean() - exact) < 4.5 * x.std(ddof=1) / np.sqrt(len(x))
 
 
 def test_bad_inputs():
     with pytest.raises(ValueError, match="shape"):
-        bq.BanqueBanker(np.zeros((55, 11, 11)))
+        BanqueBanker(np.zeros((55, 11, 11)))
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
-        bq.BanqueBanker(np.full((55, 12, 12), 2.0))
+        BanqueBanker(np.full((55, 12, 12), 2.0))
     with pytest.raises(ValueError, match="nine"):
-        bq.expected_value(
-            [1, 1, 1, 1, 1, 0, 0, 0, 0, 0], PlayerStrategy.at_five(1), PlayerStrategy.at_five(1), bq.tableau_banker()
+        banque_value(
+            [1, 1, 1, 1, 1, 0, 0, 0, 0, 0],
+            PlayerStrategy.at_five(1),
+            PlayerStrategy.at_five(1),
+            banque_tableau_banker(),
         )
     with pytest.raises(TypeError, match="BanqueBanker"):
-        bq.expected_value(3, PlayerStrategy.at_five(1), PlayerStrategy.at_five(1), BankerStrategy.from_tableau())
+        banque_value(3, PlayerStrategy.at_five(1), PlayerStrategy.at_five(1), BankerStrategy.from_tableau())
     with pytest.raises(ValueError, match="combine"):
-        bq.BanqueBanker.from_chemin(combine="neither")
+        BanqueBanker.from_chemin(combine="neither")
     with pytest.raises(ValueError, match="min_cards"):
-        bq.simulate_shoes(1, PlayerStrategy.at_five(1), PlayerStrategy.at_five(1), bq.tableau_banker(), min_cards=6)
+        simulate_banque_shoes(
+            1, PlayerStrategy.at_five(1), PlayerStrategy.at_five(1), banque_tableau_banker(), min_cards=6
+        )

@@ -1,12 +1,14 @@
 """Chemin de fer (issue 6): exact values, the solved models, simulation and the command line.
 
-The exact path (:mod:`toolkit.games._table`, weights summed over whole hands)
-is checked against a deliberately naive enumerator below that deals one card
-at a time in fractions and applies the rules as the seeds state them; the
+The exact path (:mod:`toolkit.games.chemin._table`, weights summed over whole
+hands) is checked against a deliberately naive enumerator below that deals one
+card at a time in fractions and applies the rules of chemin de fer as published
+(naturals on 8-9; Player must draw on 0-4 and stand on 6-7, chooses at 5); the
 solver is checked against published figures (Kemeny & Snell's 9/11; the
 Wizard of Odds punto banco counts), against an independent brute-force
 matrix game, against its own equilibrium conditions evaluated through
-:func:`expected_value`, and against simulation.
+:func:`chemin_value`, and against simulation.  The command line is tested in
+``tests/cli/test_cli_chemin.py``.
 """
 
 from __future__ import annotations
@@ -20,25 +22,25 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import VALUE_HANDS as HANDS
+from strategies import next_cards, value_hand, value_shoes
 
 from toolkit.cards import Composition
-from toolkit.games.chemin.core import (
+from toolkit.games import (
     BankerStrategy,
     PlayerStrategy,
-    banker_best_response,
-    expected_value,
-    get_model,
-    option_values,
-    player_best_response,
-    seed004_banker,
-    simulate_coups,
-    simulate_shoes,
-    solve,
-    solve_by_decks,
-    summarize,
+    chemin_banker_best_response,
+    chemin_option_values,
+    chemin_player_best_response,
+    chemin_value,
+    get_chemin_model,
+    restricted_banker,
+    simulate_chemin_coups,
+    simulate_chemin_shoes,
+    solve_chemin,
+    solve_chemin_by_decks,
+    summarize_chemin,
 )
-
-HANDS = [(i, j) for i in range(10) for j in range(i, 10)]
 
 
 # ------------------------------------------------------------- the naive oracle
@@ -46,8 +48,8 @@ def reference_coup(counts, player_draw, banker_draw, replacement=False):
     """Outcome probabilities (banker, player, tie, false-draw share of each) dealing card by card.
 
     ``player_draw(a, b)`` and ``banker_draw(a, b, third_or_None)`` return
-    Fractions; the rules are those of the seeds (naturals on 8-9; Player
-    "must" draw on 0-4 and stand on 6-7, a false draw is recorded).
+    Fractions; the rules are the published rules of chemin de fer (naturals on
+    8-9; Player "must" draw on 0-4 and stand on 6-7, a false draw is recorded).
     """
     counts = list(counts)
     out = {
@@ -60,15 +62,7 @@ def reference_coup(counts, player_draw, banker_draw, replacement=False):
     }
 
     def draw_card():
-        total = sum(counts)
-        for v in range(10):
-            if counts[v]:
-                p = Fraction(counts[v], total)
-                if not replacement:
-                    counts[v] -= 1
-                yield v, p
-                if not replacement:
-                    counts[v] += 1
+        return next_cards(counts, replacement)
 
     def settle(p, pt, bt, false):
         key = "banker" if bt > pt else "player" if pt > bt else "tie"
@@ -106,40 +100,28 @@ def reference_coup(counts, player_draw, banker_draw, replacement=False):
     return out
 
 
-@st.composite
-def small_value_shoes(draw, max_distinct=4, max_cards=14):
-    """Small shoes by value: 6..max_cards cards of at most ``max_distinct`` values."""
-    values = draw(st.lists(st.integers(0, 9), min_size=1, max_size=max_distinct, unique=True))
-    cards = draw(st.lists(st.sampled_from(values), min_size=6, max_size=max_cards))
-    counts = [0] * 10
-    for v in cards:
-        counts[v] += 1
-    return counts
-
-
 probabilities = st.sampled_from([Fraction(0), Fraction(1), Fraction(1, 2), Fraction(2, 7), Fraction(9, 11)])
 
 
 @settings(max_examples=15)
 @given(
-    shoe=small_value_shoes(),
+    shoe=value_shoes(),
     player=st.lists(probabilities, min_size=55, max_size=55),
     banker=st.lists(st.lists(probabilities, min_size=11, max_size=11), min_size=55, max_size=55),
     replacement=st.booleans(),
     rule=st.sampled_from(["void", "penalty", "allowed"]),
 )
-def test_expected_value_matches_naive_enumeration(shoe, player, banker, replacement, rule):
+def test_chemin_value_matches_naive_enumeration(shoe, player, banker, replacement, rule):
     ps, bs = PlayerStrategy(tuple(player)), BankerStrategy(tuple(tuple(r) for r in banker))
-    idx = {h: k for k, h in enumerate(HANDS)}
 
     def pd(a, b):
-        return ps.draw[idx[tuple(sorted((a, b)))]]
+        return ps.draw[value_hand(a, b)]
 
     def bd(a, b, third):
-        return bs.draw[idx[tuple(sorted((a, b)))]][10 if third is None else third]
+        return bs.draw[value_hand(a, b)][10 if third is None else third]
 
     ref = reference_coup(shoe, pd, bd, replacement)
-    got = expected_value(
+    got = chemin_value(
         Composition.from_values(shoe), ps, bs, false_draw=rule, replacement=replacement, commission="1/20", penalty=2
     )
     false_total = ref["false_banker"] + ref["false_player"] + ref["false_tie"]
@@ -158,9 +140,7 @@ def test_expected_value_matches_naive_enumeration(shoe, player, banker, replacem
     fine = 2 * false_total if rule == "penalty" else 0
     assert got.player_ev == got.player_wins - got.banker_wins - fine
     assert got.banker_ev == Fraction(19, 20) * got.banker_wins - got.player_wins
-    floats = expected_value(
-        Composition.from_values(shoe), ps, bs, false_draw=rule, replacement=replacement, exact=False
-    )
+    floats = chemin_value(Composition.from_values(shoe), ps, bs, false_draw=rule, replacement=replacement, exact=False)
     assert floats.banker_wins == pytest.approx(float(got.banker_wins), abs=1e-12)
 
 
@@ -176,7 +156,7 @@ WIZARD = {
 @pytest.mark.parametrize("decks", sorted(WIZARD))
 def test_forced_strategies_reproduce_wizard_counts(decks):
     player, banker, tie, total = WIZARD[decks]
-    v = expected_value(decks, PlayerStrategy.at_five(1), BankerStrategy.from_tableau())
+    v = chemin_value(decks, PlayerStrategy.at_five(1), BankerStrategy.from_tableau())
     assert (v.player_wins, v.banker_wins, v.ties) == (
         Fraction(player, total),
         Fraction(banker, total),
@@ -189,12 +169,12 @@ def test_forced_strategies_reproduce_wizard_counts(decks):
 # --------------------------------------------------------------------- solving
 def test_a1_reproduces_kemeny_snell():
     """Kemeny & Snell (1957), model A1 of Ethier & Gámez (2013): Player draws at 5 with probability 9/11."""
-    sol = solve("A1")
+    sol = solve_chemin("A1")
     assert sol.exact
     assert sol.player_draw_at_5 == Fraction(9, 11)
     assert sol.player.draw_at_5 == Fraction(9, 11)
     # with replacement only the proportions matter
-    assert solve("A1", 1).value == sol.value
+    assert solve_chemin("A1", 1).value == sol.value
     # Banker mixes in exactly one set, and it is (6, Player stood)
     mixed = sol.mixed()
     assert mixed.height == 1
@@ -230,18 +210,18 @@ def test_a1_against_brute_force_matrix_game():
         row = []
         for bits in columns:
             banker = BankerStrategy.from_tableau().with_cells(dict(zip(cells, bits, strict=True)))
-            row.append(expected_value(shoe, PlayerStrategy.at_five(p), banker, replacement=True).banker_ev)
+            row.append(chemin_value(shoe, PlayerStrategy.at_five(p), banker, replacement=True).banker_ev)
         rows.append(row)
     value, q = _lower_envelope_min(rows)
-    sol = solve("A1", shoe)
+    sol = solve_chemin("A1", shoe)
     assert q == Fraction(9, 11)
     assert value == sol.value
 
 
 @pytest.mark.parametrize(("model", "decks"), [("A1", 1), ("B1", 1), ("B2", 1), ("B3", 1), ("B2", 6), ("B3", 8)])
 def test_lp_and_best_response_find_the_same_zero_sum_value(model, decks):
-    lp = solve(model, decks)
-    br = solve(model, decks, method="best-response")
+    lp = solve_chemin(model, decks)
+    br = solve_chemin(model, decks, method="best-response")
     assert lp.exact
     assert br.exact
     assert lp.value == br.value
@@ -252,13 +232,13 @@ def _check_equilibrium(sol, cells_to_flip, commission=0):
     """Evaluate deviations through expected_value: neither side gains by deviating alone."""
     shoe, rep = sol.shoe, sol.model.replacement
     kw = {"commission": commission, "replacement": rep}
-    here = expected_value(shoe, sol.player, sol.banker, **kw)
+    here = chemin_value(shoe, sol.player, sol.banker, **kw)
     assert here.banker_ev == sol.value
     assert here.player_ev == sol.player_value
     # Player: draw always / never at 5 (his payoff is linear in each probability)
     for p in (0, 1):
         dev = PlayerStrategy(tuple(p if sum(h) % 10 == 5 else d for h, d in zip(HANDS, sol.player.draw, strict=True)))
-        assert expected_value(shoe, dev, sol.banker, **kw).player_ev <= sol.player_value
+        assert chemin_value(shoe, dev, sol.banker, **kw).player_ev <= sol.player_value
     # Banker: flipping his choice for a whole row of hands of one total
     for total, third in cells_to_flip:
         col = 10 if third is None else third
@@ -268,7 +248,7 @@ def _check_equilibrium(sol, cells_to_flip, commission=0):
                 if sum(h) % 10 == total:
                     rows[k][col] = Fraction(p)
             dev = BankerStrategy(tuple(tuple(r) for r in rows))
-            assert expected_value(shoe, sol.player, dev, **kw).banker_ev <= sol.value
+            assert chemin_value(shoe, sol.player, dev, **kw).banker_ev <= sol.value
 
 
 CONTESTED = [(6, None), (5, 4), (3, 9), (4, 1), (3, 8), (6, 8), (5, None)]
@@ -276,7 +256,7 @@ CONTESTED = [(6, None), (5, 4), (3, 9), (4, 1), (3, 8), (6, 8), (5, None)]
 
 @pytest.mark.parametrize("model", ["B2", "B3"])
 def test_solution_is_an_equilibrium_by_direct_evaluation(model):
-    sol = solve(model, 6)
+    sol = solve_chemin(model, 6)
     assert sol.exact
     assert max(sol.deviation_gains) < 1e-15
     _check_equilibrium(sol, CONTESTED)
@@ -286,10 +266,10 @@ def test_solution_is_an_equilibrium_by_direct_evaluation(model):
 @pytest.mark.parametrize("model", ["A1", "A2", "A3", "B1", "B2", "B3"])
 def test_every_model_and_deck_count_solves_exactly(model):
     for decks in range(1, 9):
-        sol = solve(model, decks)
+        sol = solve_chemin(model, decks)
         assert sol.exact
         _check_equilibrium(sol, CONTESTED)
-        br = solve(model, decks, commission="0.05")
+        br = solve_chemin(model, decks, commission="0.05")
         assert br.exact
         _check_equilibrium(br, CONTESTED, commission=Fraction(1, 20))
 
@@ -297,7 +277,7 @@ def test_every_model_and_deck_count_solves_exactly(model):
 def test_depleted_shoe_is_solved_and_the_solution_moves():
     full = Composition.from_decks(6)
     depleted = full.remove(*(["5"] * 14 + ["K"] * 10))
-    a, b = solve("B2", full), solve("B2", depleted)
+    a, b = solve_chemin("B2", full), solve_chemin("B2", depleted)
     assert a.exact
     assert b.exact
     assert a.player_draw_at_5 != b.player_draw_at_5
@@ -307,18 +287,18 @@ def test_depleted_shoe_is_solved_and_the_solution_moves():
 def test_commission_bimatrix_equilibrium():
     """Ethier & Lee (2023)'s casino game: Banker pays 5% on his wins; neither side gains by deviating."""
     for model in ("A1", "B2"):
-        sol = solve(model, 1, commission="0.05")
+        sol = solve_chemin(model, 1, commission="0.05")
         assert sol.method == "best-response"
         assert sol.exact
         assert sol.value != -sol.player_value
         _check_equilibrium(sol, CONTESTED, commission=Fraction(1, 20))
     with pytest.raises(ValueError, match="not zero-sum"):
-        solve("A1", commission=0.05, method="linprog")
+        solve_chemin("A1", commission=0.05, method="linprog")
 
 
-def test_seed004_restricted_options():
-    full = solve("B2", 6)
-    restricted = solve("B2", 6, banker_options="seed004")
+def test_restricted_banker_options():
+    full = solve_chemin("B2", 6)
+    restricted = solve_chemin("B2", 6, banker_options="restricted")
     assert restricted.exact
     # off the two option cells Banker follows the tableau
     off = restricted.departures().filter(
@@ -330,25 +310,25 @@ def test_seed004_restricted_options():
     assert off.height == 0
     assert restricted.value <= full.value
     # Banker can always play the tableau, so the restricted value beats Player's best reply to it
-    _, player_vs_tableau = player_best_response(6, BankerStrategy.from_tableau())
+    _, player_vs_tableau = chemin_player_best_response(6, BankerStrategy.from_tableau())
     assert restricted.value >= -player_vs_tableau
-    b = seed004_banker(0, 1)
+    b = restricted_banker(0, 1)
     assert b.draw_by_total(3, 9) == 0
     assert b.draw_by_total(5, 4) == 1
 
 
 def test_best_responses_and_option_values():
-    forced = expected_value(6, PlayerStrategy.at_five(1), BankerStrategy.from_tableau()).banker_ev
-    _, b_val = banker_best_response(6, PlayerStrategy.at_five(1))
+    forced = chemin_value(6, PlayerStrategy.at_five(1), BankerStrategy.from_tableau()).banker_ev
+    _, b_val = chemin_banker_best_response(6, PlayerStrategy.at_five(1))
     assert b_val > forced
-    table = option_values(6)
+    table = chemin_option_values(6)
     assert table.height == 5
     assert table["gain_over_forced"][0] == 0
     assert table["banker_ev"][1] == pytest.approx(float(b_val), abs=1e-15)
 
 
-def test_solve_by_decks_frame():
-    frame = solve_by_decks(["B2"], [1, 2])
+def test_solve_chemin_by_decks_frame():
+    frame = solve_chemin_by_decks(["B2"], [1, 2])
     assert frame.columns[:2] == ["cards", "model"]
     assert frame["decks"].to_list() == [1, 2]
     assert frame["exact"].all()
@@ -360,17 +340,17 @@ def test_solver_value_agrees_with_simulation():
 
     Tolerance 4.5 standard errors: false-failure rate about 7e-6 (normal approximation).
     """
-    sol = solve("B2", 6)
-    frame = simulate_coups(6, sol.player, sol.banker, 300_000, rng=20240611)
-    s = summarize(frame).row(0, named=True)
+    sol = solve_chemin("B2", 6)
+    frame = simulate_chemin_coups(6, sol.player, sol.banker, 300_000, seed=20240611)
+    s = summarize_chemin(frame).row(0, named=True)
     assert abs(s["mean"] - float(sol.value)) < 4.5 * s["std_error"]
 
 
 def test_a1_with_replacement_agrees_with_simulation():
     """A1 (with replacement).  Tolerance 4.5 standard errors: false-failure rate about 7e-6."""
-    sol = solve("A1")
-    frame = simulate_coups(6, sol.player, sol.banker, 200_000, rng=7, replacement=True)
-    s = summarize(frame).row(0, named=True)
+    sol = solve_chemin("A1")
+    frame = simulate_chemin_coups(6, sol.player, sol.banker, 200_000, seed=7, replacement=True)
+    s = summarize_chemin(frame).row(0, named=True)
     assert abs(s["mean"] - float(sol.value)) < 4.5 * s["std_error"]
 
 
@@ -382,18 +362,18 @@ def test_false_draws_in_simulation_and_exact():
     player = PlayerStrategy.from_totals([1, 1, 1, 1, 0, 1, 1, 0, 0, 0])
     banker = BankerStrategy.from_tableau()
     for rule in ("void", "penalty", "allowed"):
-        exact = expected_value(6, player, banker, false_draw=rule, penalty=1)
+        exact = chemin_value(6, player, banker, false_draw=rule, penalty=1)
         assert exact.false_draw > 0.1
-        frame = simulate_coups(6, player, banker, 150_000, rng=11, false_draw=rule, penalty=1)
-        s = summarize(frame).row(1, named=True)
+        frame = simulate_chemin_coups(6, player, banker, 150_000, seed=11, false_draw=rule, penalty=1)
+        s = summarize_chemin(frame).row(1, named=True)
         assert abs(s["mean"] - float(exact.player_ev)) < 4.5 * s["std_error"]
         assert frame["void"].any() == (rule == "void")
 
 
-def test_simulate_shoes_deals_whole_shoes_reproducibly():
+def test_simulate_chemin_shoes_deals_whole_shoes_reproducibly():
     p, b = PlayerStrategy.at_five(Fraction(9, 11)), BankerStrategy.from_tableau()
-    a = simulate_shoes(30, p, b, decks=2, rng=5, block_size=8)
-    again = simulate_shoes(30, p, b, decks=2, rng=5, block_size=8)
+    a = simulate_chemin_shoes(30, p, b, decks=2, seed=5, block_size=8)
+    again = simulate_chemin_shoes(30, p, b, decks=2, seed=5, block_size=8)
     assert a.equals(again)
     assert a["shoe"].n_unique() == 30
     for _, rows in a.group_by("shoe"):
@@ -408,17 +388,17 @@ def test_simulate_shoes_deals_whole_shoes_reproducibly():
 
 def test_first_coups_of_whole_shoes_agree_with_exact():
     """The first coup of each of 20,000 shoes.  Tolerance 4.5 standard errors (false-failure rate about 7e-6)."""
-    p, b = PlayerStrategy.at_five(1), seed004_banker(0, 0)
-    frame = simulate_shoes(20_000, p, b, decks=6, rng=3).filter(pl.col("coup") == 0)
-    s = summarize(frame).row(0, named=True)
-    exact = float(expected_value(6, p, b).banker_ev)
+    p, b = PlayerStrategy.at_five(1), restricted_banker(0, 0)
+    frame = simulate_chemin_shoes(20_000, p, b, decks=6, seed=3).filter(pl.col("coup") == 0)
+    s = summarize_chemin(frame).row(0, named=True)
+    exact = float(chemin_value(6, p, b).banker_ev)
     assert abs(s["mean"] - exact) < 4.5 * s["std_error"]
 
 
-# ------------------------------------------------------------- validation, CLI
+# ------------------------------------------------------------------ validation
 def test_bad_inputs_say_what_is_wrong():
     with pytest.raises(ValueError, match="unknown chemin de fer model"):
-        get_model("C4")
+        get_chemin_model("C4")
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         PlayerStrategy.at_five(2)
     with pytest.raises(ValueError, match="not 5"):
@@ -427,44 +407,8 @@ def test_bad_inputs_say_what_is_wrong():
         PlayerStrategy((1,) * 10)
     assert PlayerStrategy.at_five(np.float64(0.5)).draw_at_5 == Fraction(1, 2)  # numpy scalars are accepted
     with pytest.raises(ValueError, match="false_draw"):
-        expected_value(6, PlayerStrategy.at_five(1), BankerStrategy.from_tableau(), false_draw="fine")
+        chemin_value(6, PlayerStrategy.at_five(1), BankerStrategy.from_tableau(), false_draw="fine")
     with pytest.raises(TypeError, match="PlayerStrategy"):
-        expected_value(6, 1, BankerStrategy.from_tableau())
+        chemin_value(6, 1, BankerStrategy.from_tableau())
     with pytest.raises(ValueError, match="six"):
-        solve("B2", [1, 1, 1, 0, 0, 0, 0, 0, 0, 0])
-
-
-def _run(argv, capsys):
-    from toolkit.cli.app import main
-
-    with pytest.raises(SystemExit) as stop:
-        main(argv)
-    out = capsys.readouterr()
-    return stop.value.code, out.out, out.err
-
-
-def test_cli_solve_json(capsys):
-    code, out, _ = _run(["chemin", "solve", "--model", "A1", "--format", "json"], capsys)
-    assert code == 0
-    payload = json.loads(out)
-    assert payload["player_draw_at_5"] == pytest.approx(9 / 11, abs=1e-12)
-    assert payload["value"] == pytest.approx(float(solve("A1").value), abs=1e-15)
-    assert payload["departures_from_tableau"]
-    code, out, _ = _run(["chemin", "solve", "--model", "B3", "--decks", "1", "--format", "json"], capsys)
-    assert code == 0
-    assert set(json.loads(out)["player_strategy"]) == {"0+5", "1+4", "2+3", "6+9", "7+8"}
-
-
-def test_cli_table_shoe_and_errors(capsys):
-    code, out, _ = _run(["chemin", "solve", "--model", "B2", "--shoe", "16,4,4,4,4,4,4,4,4,4"], capsys)
-    assert code == 0
-    assert "value to Banker" in out
-    code, _, err = _run(["chemin", "solve", "--model", "Q9"], capsys)
-    assert code == 2
-    assert err.count("\n") == 1
-    assert "model" in err
-    code, _, err = _run(["chemin", "solve", "--decks", "2", "--shoe", "1,2,3"], capsys)
-    assert code == 2
-    code, out, _ = _run(["chemin", "value", "--player-at-5", "9/11", "--format", "json"], capsys)
-    assert code == 0
-    assert "banker_ev" in json.loads(out)
+        solve_chemin("B2", [1, 1, 1, 0, 0, 0, 0, 0, 0, 0])
