@@ -7,10 +7,10 @@ rank  layer                         modules
 ====  ============================  =============================================
 0     core                          ``toolkit/*.py`` (cards, rules, engine, bets, dealing, ...)
 1     counting, games               ``toolkit/counting/``, ``toolkit/games/``
-2     records                       ``toolkit/records/`` (replays counts, so above counting)
-3     studies                       ``toolkit/studies/``
+2     records, bankroll             ``toolkit/records/`` (replays counts, so above counting), ``toolkit/bankroll/``
+3     studies, live                 ``toolkit/studies/``, ``toolkit/live/`` (a live shoe followed card by card)
 4     plots                         ``toolkit/plots/``
-5     cli                           ``toolkit/cli/``
+5     cli, widgets                  ``toolkit/cli/``, ``toolkit/widgets/`` (the front ends)
 ====  ============================  =============================================
 
 Imports inside functions count (a lazy import is still a dependency); the
@@ -29,7 +29,18 @@ import toolkit
 
 PACKAGE = Path(toolkit.__file__).resolve().parent
 ROOT = PACKAGE.parent
-RANK = {"core": 0, "counting": 1, "games": 1, "records": 2, "studies": 3, "plots": 4, "cli": 5}
+RANK = {
+    "core": 0,
+    "counting": 1,
+    "games": 1,
+    "records": 2,
+    "bankroll": 2,
+    "studies": 3,
+    "live": 3,
+    "plots": 4,
+    "cli": 5,
+    "widgets": 5,
+}
 MAX_LINES = 700
 
 
