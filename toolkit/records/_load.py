@@ -14,7 +14,8 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from toolkit.records._rebuild import BURN_MODES, HIDDEN_BURN, LAST_HAND, ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
+from toolkit._coup import Burn, HiddenBurn, LastHand, code
+from toolkit.records._rebuild import ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
 from toolkit.records._io import BET_FIELDS, Raw, UnreadableError
 from toolkit.bets import standard_bets
 from toolkit.dealing import DealtShoes
@@ -68,12 +69,12 @@ def _shoe_headers(raw: Raw, base: ShoeHeader, checker: Checker) -> dict[str, Sho
 def _params(headers: Sequence[ShoeHeader]) -> dict[str, np.ndarray]:
     return {
         "decks": np.array([h.decks for h in headers], np.int64),
-        "burn_mode": np.array([BURN_MODES[h.burn] for h in headers], np.int64),
+        "burn_mode": np.array([code(Burn(h.burn)) for h in headers], np.int64),
         "burn_ace": np.array([h.burn_ace for h in headers], np.int64),
         "burn_fixed": np.array([h.burn_cards for h in headers], np.int64),
-        "hidden": np.array([HIDDEN_BURN[h.hidden_burn] for h in headers], np.int64),
+        "hidden": np.array([code(HiddenBurn(h.hidden_burn)) for h in headers], np.int64),
         "cut_card": np.array([h.cut_card for h in headers], np.int64),
-        "last_mode": np.array([LAST_HAND[h.last_hand] for h in headers], np.int64),
+        "last_mode": np.array([code(LastHand(h.last_hand)) for h in headers], np.int64),
     }
 
 

@@ -73,7 +73,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from toolkit.records._rebuild import HIDDEN_BURN
+from toolkit._check import one_of
+from toolkit._coup import HiddenBurn
 from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container, write_container
 from toolkit.bets import standard_bets
 from toolkit.cards import RANKS
@@ -132,8 +133,7 @@ class ShoeHeader:
         rules = Rules(decks=self.decks, commission=self.commission, tie_pays=self.tie_pays)
         object.__setattr__(self, "commission", rules.commission)
         object.__setattr__(self, "tie_pays", rules.tie_pays)
-        if self.hidden_burn not in HIDDEN_BURN:
-            raise ValueError(f"hidden_burn must be one of {', '.join(HIDDEN_BURN)}, got {self.hidden_burn!r}")
+        one_of(self.hidden_burn, HiddenBurn, "hidden_burn")
         if self.burn_card is not None:
             object.__setattr__(self, "burn_card", canonical_card(self.burn_card))
 
