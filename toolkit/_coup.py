@@ -213,7 +213,7 @@ def may_start(left: int, coups_dealt: int, fixed_coups: int, last_hand: int) -> 
     if fixed_coups > 0:
         return coups_dealt < fixed_coups
     if last_hand == LAST_SEVEN_CARDS:
-        return _enough_cards(left, SEVEN_CARD_MINIMUM)
+        return bool(_enough_cards(left, SEVEN_CARD_MINIMUM))
     return True
 
 
