@@ -195,3 +195,8 @@ def test_dealing_normalises_the_option_names() -> None:
 def test_dealing_refuses_bad_values(kwargs: dict, error: type, message: str) -> None:
     with pytest.raises(error, match=message):
         Dealing(**kwargs)
+
+
+def test_code_takes_only_the_options() -> None:
+    with pytest.raises(TypeError, match="code\\(\\) takes a Burn, LastHand or HiddenBurn option, got 'none'"):
+        code("none")

@@ -109,7 +109,16 @@ def code(option: Burn | LastHand | HiddenBurn) -> int:
     >>> [code(b) for b in Burn], code(HiddenBurn.AUTO)
     ([0, 1, 2], 2)
     """
-    return list(type(option)).index(option)
+    try:
+        return _CODES[type(option), option]
+    except KeyError:
+        raise TypeError(f"code() takes a Burn, LastHand or HiddenBurn option, got {option!r}") from None
+
+
+#: :func:`code` of every option, looked up (it runs once per shoe when records are loaded).
+_CODES: dict[tuple[type, StrEnum], int] = {
+    (options, member): i for options in (Burn, LastHand, HiddenBurn) for i, member in enumerate(options)
+}
 
 
 #: The kernels' codes of the options (:func:`code`), for the compiled code to compare with.
