@@ -203,6 +203,22 @@ def test_same_seed_same_shoes_with_workers() -> None:
     assert not np.array_equal(one.cards[:100], other.cards[:100])
 
 
+def test_every_seed_form_is_accepted() -> None:
+    by_int = deal(6, seed=9, block_size=4, progress=False)
+    by_sequence = deal(6, seed=np.random.SeedSequence(9), block_size=4, progress=False)
+    assert np.array_equal(by_int.cards, by_sequence.cards)
+    by_generator = deal(6, seed=np.random.default_rng(9), block_size=4, progress=False)
+    again = deal(6, seed=np.random.default_rng(9), block_size=4, progress=False)
+    assert np.array_equal(by_generator.cards, again.cards)
+    # shuffled_shoes: an int seeds a fresh Generator, a Generator's stream continues
+    gen = np.random.default_rng(4)
+    first, second = shuffled_shoes(2, 1, seed=gen), shuffled_shoes(2, 1, seed=gen)
+    assert np.array_equal(first, shuffled_shoes(2, 1, seed=4))
+    assert not np.array_equal(first, second)
+    with pytest.raises(TypeError, match="seed must be"):
+        shuffled_shoes(1, 1, seed=2.5)
+
+
 def test_same_seed_same_shoes_and_results_on_dask() -> None:
     distributed = pytest.importorskip("distributed")
     from toolkit.counting import count_strategy, run_strategies

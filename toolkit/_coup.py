@@ -29,6 +29,11 @@ Hidden burn (:class:`HiddenBurn`)
     ``omitted``, ``listed``, or ``auto`` (listed exactly when the record holds
     the whole shoe).
 
+numba's on-disk cache keys a compiled kernel by its own source file only: after
+editing this module, delete the ``*.nbi`` and ``*.nbc`` files of the kernels
+that call it (``toolkit/__pycache__``, ``toolkit/records/__pycache__``, ...),
+or they keep the old rules.
+
 >>> burn_count(9, 1), burn_count(0, 11), burn_count(4, 1)  # a ten, an ace burning 11, a five
 (10, 11, 5)
 >>> code(LastHand.FINISH), LastHand("seven_cards") is LastHand.SEVEN_CARDS
@@ -43,8 +48,18 @@ import numba
 import numpy as np
 
 from toolkit.cards import RANK_VALUES
+from toolkit.rules import PLAYER_STOOD
 
 __all__ = [
+    "BURN_FIXED",
+    "BURN_NONE",
+    "BURN_STANDARD",
+    "HIDDEN_AUTO",
+    "HIDDEN_LISTED",
+    "HIDDEN_OMITTED",
+    "LAST_FINISH",
+    "LAST_ONE_MORE",
+    "LAST_SEVEN_CARDS",
     "MIN_COUP_CARDS",
     "PLAYER_STOOD",
     "SEVEN_CARD_MINIMUM",
@@ -56,6 +71,8 @@ __all__ = [
     "code",
     "cut_card_after",
     "enough_cards",
+    "face_down_count",
+    "face_down_listed",
     "is_natural",
     "may_start",
     "player_draws",
@@ -87,20 +104,36 @@ class HiddenBurn(StrEnum):
 
 
 def code(option: Burn | LastHand | HiddenBurn) -> int:
-    """The integer the compiled kernels use for an option: its position in its enum."""
-    return list(type(option)).index(option)
+    """The integer the compiled kernels use for an option: its position in its enum.
 
+    >>> [code(b) for b in Burn], code(HiddenBurn.AUTO)
+    ([0, 1, 2], 2)
+    """
+    try:
+        return _CODES[type(option), option]
+    except KeyError:
+        raise TypeError(f"code() takes a Burn, LastHand or HiddenBurn option, got {option!r}") from None
+
+
+#: :func:`code` of every option, looked up (it runs once per shoe when records are loaded).
+_CODES: dict[tuple[type, StrEnum], int] = {
+    (options, member): i for options in (Burn, LastHand, HiddenBurn) for i, member in enumerate(options)
+}
+
+
+#: The kernels' codes of the options (:func:`code`), for the compiled code to compare with.
+BURN_STANDARD, BURN_FIXED, BURN_NONE = (code(b) for b in (Burn.STANDARD, Burn.FIXED, Burn.NONE))
+LAST_ONE_MORE, LAST_FINISH, LAST_SEVEN_CARDS = (
+    code(h) for h in (LastHand.ONE_MORE, LastHand.FINISH, LastHand.SEVEN_CARDS)
+)
+HIDDEN_OMITTED, HIDDEN_LISTED, HIDDEN_AUTO = (code(h) for h in (HiddenBurn.OMITTED, HiddenBurn.LISTED, HiddenBurn.AUTO))
 
 #: A coup may use six cards: no coup starts with fewer left, whatever the rule.
 MIN_COUP_CARDS = 6
 #: The chemin de fer minimum: no coup starts with fewer than seven cards left.
 SEVEN_CARD_MINIMUM = 7
-#: Column of a Banker drawing table used when Player stood (took no third card).
-PLAYER_STOOD = 10
 
 _VALUES = np.array(RANK_VALUES, dtype=np.int64)
-_STANDARD, _FIXED, _NONE = 0, 1, 2
-_ONE_MORE, _FINISH, _SEVEN_CARDS = 0, 1, 2
 
 
 # ---------------------------------------------------------------------------- burn
@@ -114,6 +147,29 @@ def burn_count(rank: int, burn_ace: int) -> int:  # pragma: no cover - compiled
         return burn_ace
     v = _VALUES[rank]
     return 10 if v == 0 else v
+
+
+@numba.njit(cache=True)
+def face_down_count(burn_mode: int, first_rank: int, burn_ace: int, burn_fixed: int) -> int:  # pragma: no cover
+    """Cards burned face down under the burn rule ``burn_mode`` (its :func:`code`).
+
+    ``first_rank`` is the first card of the shoe, exposed under the standard
+    burn (:func:`burn_count`); a fixed burn puts ``burn_fixed`` cards face down.
+    """
+    if burn_mode == BURN_STANDARD:
+        return burn_count(first_rank, burn_ace)
+    if burn_mode == BURN_FIXED:
+        return burn_fixed
+    return 0
+
+
+@numba.njit(cache=True)
+def face_down_listed(hidden: int, whole_shoe: bool) -> bool:  # pragma: no cover - compiled
+    """Whether a card-level record lists the face-down burned cards, by its ``hidden`` rule (a :func:`code`).
+
+    ``whole_shoe``: the record holds every card of the shoe (then ``auto`` lists them).
+    """
+    return hidden == HIDDEN_LISTED or (hidden == HIDDEN_AUTO and whole_shoe)
 
 
 # ------------------------------------------------------------------ tableau step
@@ -165,29 +221,33 @@ def may_start(left: int, coups_dealt: int, fixed_coups: int, last_hand: int) -> 
         return False
     if fixed_coups > 0:
         return coups_dealt < fixed_coups
-    if last_hand == _SEVEN_CARDS:
-        return _enough_cards(left, SEVEN_CARD_MINIMUM)
+    if last_hand == LAST_SEVEN_CARDS:
+        return bool(_enough_cards(left, SEVEN_CARD_MINIMUM))
     return True
 
 
 @numba.njit(cache=True)
-def cut_card_after(start: int, end: int, cut_position: int, last: bool, last_hand: int) -> tuple[bool, bool]:
+def cut_card_after(
+    start: int, end: int, cut_position: int, last: bool, last_hand: int, fixed_coups: int = 0
+) -> tuple[bool, bool]:  # pragma: no cover - compiled
     """After a coup that used the cards ``start .. end - 1``: ``(stop, last)``.
 
     ``cut_position`` is where the cut card lies (cards before it); ``last``
     says that this coup was already to be the last one.  Under ``one_more``
     the coup during which the cut card comes out is followed by one more; a
     coup that *starts* at or past the cut card is the last.  Under ``finish``
-    the coup during which it comes out is the last.
+    the coup during which it comes out is the last.  Under ``seven_cards``, or
+    with ``fixed_coups > 0`` coups to deal, the cut card plays no part
+    (:func:`may_start` ends the shoe).
     """
-    if last_hand == _SEVEN_CARDS:
+    if last_hand == LAST_SEVEN_CARDS or fixed_coups > 0:
         return False, False
     if last:
         return True, True
     if start >= cut_position:  # the cut card came out as the first card of this coup
         return True, True
     if start < cut_position < end:  # it came out during this coup
-        if last_hand == _FINISH:
+        if last_hand == LAST_FINISH:
             return True, True
         return False, True
     return False, False

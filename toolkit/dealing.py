@@ -16,6 +16,8 @@ The procedure (:class:`Dealing`) is a frozen value:
   a coup with fewer than seven cards left (chemin de fer).  With ``coups=n``,
   exactly ``n`` coups are dealt (when the cards allow).
 
+These rules are written once, in :mod:`toolkit._coup`; the kernel here and the
+rebuilding of recorded shoes (:mod:`toolkit.records`) both call them.
 Dealing runs in a numba kernel over blocks of shuffled shoes
 (:func:`deal_block`), so many shoes are fast; :func:`deal` adds blocks with
 their own random streams, worker processes or Dask, and a progress bar.
@@ -34,66 +36,90 @@ import numba
 import numpy as np
 import polars as pl
 
+from toolkit._check import integer, non_negative_int, one_of, positive_int
+from toolkit._coup import (
+    BURN_STANDARD,
+    MIN_COUP_CARDS,
+    Burn,
+    LastHand,
+    banker_draws,
+    code,
+    cut_card_after,
+    face_down_count,
+    may_start,
+    player_draws,
+)
 from toolkit.cards import RANK_VALUES, RANKS
 from toolkit.outcomes import class_index
-from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, block_plan, map_blocks, as_generator
+from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, as_generator, block_plan, map_blocks
 from toolkit.rules import PLAYER_STOOD, PUNTO_BANCO, Tableau
 
-__all__ = ["Dealing", "DealtShoes", "deal", "deal_block", "shuffled_shoes"]
+__all__ = ["Burn", "Dealing", "DealtShoes", "LastHand", "deal", "deal_block", "shuffled_shoes"]
 
-_BURN_MODES = {"standard": 0, "fixed": 1, "none": 2}
-_LAST_HAND = {"one_more": 0, "finish": 1, "seven_cards": 2}
 #: Hand slots in the ``cards`` array: Player's three cards, then Banker's.
 SLOTS = ("player_1", "player_2", "player_3", "banker_1", "banker_2", "banker_3")
 
 
 @dataclass(frozen=True)
 class Dealing:
-    """How a shoe is dealt (see the module notes)."""
+    """How a shoe is dealt (see the module notes).
+
+    ``burn`` and ``last_hand`` take the :class:`~toolkit._coup.Burn` and
+    :class:`~toolkit._coup.LastHand` options or their names.
+
+    >>> Dealing(burn="none").burn is Burn.NONE
+    True
+    """
 
     decks: int = 8
-    burn: str = "standard"
+    burn: Burn = Burn.STANDARD
     burn_ace: int = 1
     burn_cards: int = 0
     cut_card: int = 14
-    last_hand: str = "one_more"
+    last_hand: LastHand = LastHand.ONE_MORE
     coups: int | None = None
     tableau: Tableau = field(default=PUNTO_BANCO)
 
     def __post_init__(self) -> None:
-        if isinstance(self.decks, bool) or not isinstance(self.decks, int) or self.decks < 1:
-            raise ValueError(f"Dealing.decks must be a positive integer, got {self.decks!r}")
-        if self.burn not in _BURN_MODES:
-            raise ValueError(f"Dealing.burn must be one of {sorted(_BURN_MODES)}, got {self.burn!r}")
-        if self.burn_ace not in (1, 11):
+        decks = positive_int(self.decks, "Dealing.decks")
+        cards = 52 * decks
+        burn = Burn(one_of(self.burn, Burn, "Dealing.burn"))
+        burn_ace = integer(self.burn_ace, "Dealing.burn_ace")
+        if burn_ace not in (1, 11):
             raise ValueError(f"Dealing.burn_ace must be 1 or 11, got {self.burn_ace!r}")
-        if not 0 <= self.burn_cards <= 52 * self.decks - 6:
+        burn_cards = non_negative_int(self.burn_cards, "Dealing.burn_cards")
+        if burn_cards > cards - MIN_COUP_CARDS:
             raise ValueError(f"Dealing.burn_cards must leave a coup to deal, got {self.burn_cards!r}")
-        if self.last_hand not in _LAST_HAND:
-            raise ValueError(f"Dealing.last_hand must be one of {sorted(_LAST_HAND)}, got {self.last_hand!r}")
-        if not 0 <= self.cut_card < 52 * self.decks:
-            raise ValueError(
-                f"Dealing.cut_card must be 0..{52 * self.decks - 1} cards from the end, got {self.cut_card}"
-            )
-        if self.coups is not None and (isinstance(self.coups, bool) or self.coups < 1):
-            raise ValueError(f"Dealing.coups must be a positive number of coups or None, got {self.coups!r}")
+        last_hand = LastHand(one_of(self.last_hand, LastHand, "Dealing.last_hand"))
+        cut_card = integer(self.cut_card, "Dealing.cut_card")
+        if not 0 <= cut_card < cards:
+            raise ValueError(f"Dealing.cut_card must be 0..{cards - 1} cards from the end, got {cut_card}")
+        coups = None if self.coups is None else positive_int(self.coups, "Dealing.coups")
+        for name, value in (
+            ("decks", decks),
+            ("burn", burn),
+            ("burn_ace", burn_ace),
+            ("burn_cards", burn_cards),
+            ("last_hand", last_hand),
+            ("cut_card", cut_card),
+            ("coups", coups),
+        ):
+            object.__setattr__(self, name, value)
 
     @property
     def cards(self) -> int:
         return 52 * self.decks
 
 
-def shuffled_shoes(n: int, decks: int = 8, rng: np.random.Generator | int | None = None) -> np.ndarray:
-    """``(n, 52 * decks)`` int8 rank indices (see :data:`toolkit.cards.RANKS`), each row a shuffled shoe."""
-    gen = as_generator(rng)
+def shuffled_shoes(n: int, decks: int = 8, seed: SeedLike = None) -> np.ndarray:
+    """``(n, 52 * decks)`` int8 rank indices (see :data:`toolkit.cards.RANKS`), each row a shuffled shoe.
+
+    ``seed``: anything :func:`toolkit.parallel.as_generator` takes (a Generator's stream continues).
+    """
+    gen = as_generator(seed)
     base = np.repeat(np.arange(13, dtype=np.int8), 4 * decks)
     shoes = np.tile(base, (n, 1))
     return gen.permuted(shoes, axis=1, out=shoes)
-
-
-@numba.njit(cache=True)
-def _hand_total(a, b):  # pragma: no cover - compiled
-    return (a + b) % 10
 
 
 @numba.njit(cache=True)
@@ -127,39 +153,26 @@ def _deal_kernel(
         counts = np.zeros(13, np.int64)
         for i in range(n_cards):
             counts[shoe[i]] += 1
-        pos = 0
+        # ------------------------------------------------------------ burn
         seen = 0
         burn_up[s] = -1
-        if burn_mode == 0:
+        if burn_mode == BURN_STANDARD:
             first = shoe[0]
             burn_up[s] = first
             counts[first] -= 1  # the exposed card is seen
             seen = 1
-            v = values[first]
-            n_burn = 10 if v == 0 else (burn_ace if first == 0 else v)
-            pos = 1 + n_burn
-        elif burn_mode == 1:
-            pos = burn_fixed
-        burned[s] = pos - seen
+        face_down = face_down_count(burn_mode, shoe[0], burn_ace, burn_fixed)
+        burned[s] = face_down
+        pos = seen + face_down
         for r in range(13):
             burned_ranks[s, r] = 0
         for i in range(seen, pos):
             burned_ranks[s, shoe[i]] += 1
+        # ------------------------------------------------------------ coups
         cut_pos = n_cards - cut_card
         last = False
         coup = 0
-        while True:
-            left = n_cards - pos
-            if left < 6:
-                break
-            if fixed_coups > 0:
-                if coup >= fixed_coups:
-                    break
-            elif last_mode == 2:
-                if left < 7:
-                    break
-            elif pos >= cut_pos:
-                last = True  # the cut card came out as the first card of this coup
+        while may_start(n_cards - pos, coup, fixed_coups, last_mode):
             start = pos
             p1 = shoe[pos]
             b1 = shoe[pos + 1]
@@ -170,16 +183,14 @@ def _deal_kernel(
             b3 = -1
             pt = (values[p1] + values[p2]) % 10
             bt = (values[b1] + values[b2]) % 10
-            if pt < 8 and bt < 8:
-                if player_draw[pt]:
-                    p3 = shoe[pos]
-                    pos += 1
-                    if banker_draw[bt, values[p3]]:
-                        b3 = shoe[pos]
-                        pos += 1
-                elif banker_draw[bt, 10]:
-                    b3 = shoe[pos]
-                    pos += 1
+            third = -1
+            if player_draws(pt, bt, player_draw):
+                p3 = shoe[pos]
+                pos += 1
+                third = values[p3]
+            if banker_draws(pt, bt, third, banker_draw):
+                b3 = shoe[pos]
+                pos += 1
             coup_shoe[out] = s
             coup_no[out] = coup + 1
             coup_start[out] = start
@@ -191,7 +202,7 @@ def _deal_kernel(
             coup_cards[out, 5] = b3
             coup_seen[out] = seen
             coup_left[out] = n_cards - start
-            coup_unseen[out] = n_cards - start + burned[s]
+            coup_unseen[out] = n_cards - start + face_down
             for r in range(13):
                 unseen[out, r] = counts[r]
             for i in range(start, pos):
@@ -199,14 +210,9 @@ def _deal_kernel(
             seen += pos - start
             out += 1
             coup += 1
-            if fixed_coups > 0 or last_mode == 2:
-                continue
-            if last:
+            stop, last = cut_card_after(start, pos, cut_pos, last, last_mode, fixed_coups)
+            if stop:
                 break
-            if start < cut_pos < pos:  # the cut card came out during this coup
-                if last_mode == 1:
-                    break
-                last = True
     return out
 
 
@@ -354,11 +360,11 @@ def deal_block(shoes: np.ndarray, dealing: Dealing = Dealing(), first_shoe: int 
         np.array(RANK_VALUES, np.int64),
         player_draw,
         banker_draw,
-        _BURN_MODES[dealing.burn],
+        code(dealing.burn),
         dealing.burn_cards,
         dealing.burn_ace,
         dealing.cut_card,
-        _LAST_HAND[dealing.last_hand],
+        code(dealing.last_hand),
         dealing.coups or 0,
         coup_shoe,
         coup_no,
@@ -417,7 +423,7 @@ def concat(parts: list[DealtShoes]) -> DealtShoes:
 def deal(
     n_shoes: int,
     dealing: Dealing = Dealing(),
-    seed: int | np.random.SeedSequence | None = None,
+    seed: SeedLike = None,
     workers: int | None = 1,
     scheduler: str | None = None,
     block_size: int = DEFAULT_BLOCK_SIZE,
@@ -426,7 +432,9 @@ def deal(
     """Shuffle and deal ``n_shoes`` shoes.
 
     Shoe ``i`` is the same for a given ``seed`` and ``block_size`` whatever
-    ``workers`` or ``scheduler`` (see :mod:`toolkit.parallel`).
+    ``workers`` or ``scheduler`` (see :mod:`toolkit.parallel`).  ``seed`` is
+    anything :func:`toolkit.parallel.as_seed_sequence` takes: an integer, a
+    SeedSequence, a Generator (its next draw seeds the blocks) or ``None``.
 
     >>> a = deal(5, seed=3, progress=False)
     >>> b = deal(5, seed=3, workers=2, block_size=2, progress=False)

@@ -11,6 +11,7 @@ import numpy as np
 import polars as pl
 import typer
 
+from toolkit._coup import Burn, LastHand
 from toolkit.cards import Composition
 
 
@@ -66,29 +67,17 @@ def emit(frame: pl.DataFrame, fmt: OutputFormat, json_payload: Any = None) -> No
 
 
 # ------------------------------------------------------------- dealing options (simulate, count, thorp)
-class LastHand(str, Enum):
-    one_more = "one_more"
-    finish = "finish"
-    seven_cards = "seven_cards"
-
-
-class Burn(str, Enum):
-    standard = "standard"
-    fixed = "fixed"
-    none = "none"
-
-
 SHOES_OPTION = typer.Option(10_000, "--shoes", "-n", help="Number of shoes to deal.")
 SEED_OPTION = typer.Option(None, "--seed", "-s", help="Seed (same seed, same shoes, whatever the workers).")
 DECKS = typer.Option(8, "--decks", "-d", help="Decks in the shoe.")
-BURN = typer.Option(
-    Burn.standard, "--burn", help="Burn procedure: standard (turn one up, burn its value), fixed, none."
+BURN_OPTION = typer.Option(
+    Burn.STANDARD, "--burn", help="Burn procedure: standard (turn one up, burn its value), fixed, none."
 )
 BURN_ACE = typer.Option(1, "--burn-ace", help="Cards burned when the exposed card is an ace (1 or 11).")
 BURN_CARDS = typer.Option(0, "--burn-cards", help="Cards burned face down with --burn fixed.")
 CUT_CARD = typer.Option(14, "--cut-card", help="Cut card position, in cards from the end of the shoe.")
-LAST_HAND = typer.Option(
-    LastHand.one_more,
+LAST_HAND_OPTION = typer.Option(
+    LastHand.ONE_MORE,
     "--last-hand",
     help="When the cut card comes out: one_more (finish and play one more), finish, seven_cards (chemin de fer).",
 )
@@ -107,11 +96,11 @@ def dealing_from_options(
     try:
         return Dealing(
             decks=decks,
-            burn=burn.value,
+            burn=burn,
             burn_ace=burn_ace,
             burn_cards=burn_cards,
             cut_card=cut_card,
-            last_hand=last_hand.value,
+            last_hand=last_hand,
             coups=coups,
         )
     except (ValueError, TypeError) as err:

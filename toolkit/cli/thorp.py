@@ -13,18 +13,17 @@ from pathlib import Path
 
 import typer
 
+from toolkit._coup import Burn, LastHand
 from toolkit.cli._common import (
-    BURN,
     BURN_ACE,
     BURN_CARDS,
+    BURN_OPTION,
     CUT_CARD,
     DECKS,
     FORMAT_OPTION,
-    LAST_HAND,
+    LAST_HAND_OPTION,
     PROGRESS,
     SCHEDULER,
-    Burn,
-    LastHand,
     OutputFormat,
     dealing_from_options,
     emit,
@@ -68,11 +67,11 @@ def thorp(
     ),
     out: Path = typer.Option(Path("thorp-out"), "--out", "-o", help="Folder for the tables, figures and report."),
     decks: int = DECKS,
-    burn: Burn = BURN,
+    burn: Burn = BURN_OPTION,
     burn_ace: int = BURN_ACE,
     burn_cards: int = BURN_CARDS,
     cut_card: int = CUT_CARD,
-    last_hand: LastHand = LAST_HAND,
+    last_hand: LastHand = LAST_HAND_OPTION,
     observer: Observer = typer.Option(
         Observer.unseen,
         "--observer",

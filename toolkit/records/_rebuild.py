@@ -18,6 +18,18 @@ import numba
 import numpy as np
 import polars as pl
 
+from toolkit._coup import (
+    BURN_FIXED,
+    BURN_NONE,
+    BURN_STANDARD,
+    banker_draws,
+    burn_count,
+    cut_card_after,
+    face_down_listed,
+    is_natural,
+    may_start,
+    player_draws,
+)
 from toolkit.cards import RANK_VALUES
 from toolkit.dealing import DealtShoes
 from toolkit.rules import Tableau
@@ -31,26 +43,12 @@ ROLE_CODE = {name: i for i, name in enumerate(ROLES)}
 SLOT_EXPOSED, SLOT_FACE_DOWN, SLOT_UNDEALT = 6, 7, 8
 _SLOT_ROLE = ["player"] * 3 + ["banker"] * 3 + ["burn", "burn", "undealt"]
 
-BURN_MODES = {"standard": 0, "fixed": 1, "none": 2}
-HIDDEN_BURN = {"omitted": 0, "listed": 1, "auto": 2}
-LAST_HAND = {"one_more": 0, "finish": 1, "seven_cards": 2}
-
 #: Per-shoe parameters of :func:`rebuild`, in the kernel's order.
 _PARAMS = ("decks", "burn_mode", "burn_ace", "burn_fixed", "hidden", "cut_card", "last_mode")
 
 #: Kernel error codes (:func:`toolkit.records.validation.kernel_message` turns them into problems).
 OK, TRUNCATED, ROLE_ORDER, MISSING_P3, MISSING_B3 = 0, 1, 2, 3, 4
 AFTER_NATURAL, EXTRA_P3, EXTRA_B3, BURN_COUNT, BURN_LATE, AFTER_UNDEALT, COUP_SPLIT = 5, 6, 7, 8, 9, 10, 11
-
-
-@numba.njit(cache=True)
-def _burn_count(rank, values, burn_ace):  # pragma: no cover - compiled
-    v = values[rank]
-    if v == 0:
-        return 10
-    if rank == 0:
-        return burn_ace
-    return v
 
 
 @numba.njit(cache=True)
@@ -118,9 +116,9 @@ def _rebuild_kernel(
             nb = 0
             while pos + nb < b and roles[pos + nb] == 0:
                 nb += 1
-            if mode == 0 and nb > 0:
+            if mode == BURN_STANDARD and nb > 0:
                 first = ranks[pos]
-                fd = _burn_count(first, values, burn_ace[s])
+                fd = burn_count(first, burn_ace[s])
                 if nb != 1 and nb != 1 + fd:
                     err_code[s] = BURN_COUNT
                     err_index[s] = pos + nb - 1
@@ -129,7 +127,7 @@ def _rebuild_kernel(
                 burn_up[s] = first
                 burned[s] = fd
                 listed = nb > 1
-            elif mode == 1:
+            elif mode == BURN_FIXED:
                 if nb != 0 and nb != burn_fixed[s]:
                     err_code[s] = BURN_COUNT
                     err_index[s] = pos + nb - 1
@@ -137,7 +135,7 @@ def _rebuild_kernel(
                     continue
                 burned[s] = burn_fixed[s]
                 listed = nb > 0
-            elif mode == 2 and nb > 0:
+            elif mode == BURN_NONE and nb > 0:
                 err_code[s] = BURN_COUNT
                 err_index[s] = pos
                 err_start[s] = pos
@@ -145,15 +143,15 @@ def _rebuild_kernel(
             n_burn_rows = nb
         else:
             n_burn_rows = 0
-            if mode == 0 and b > a:
+            if mode == BURN_STANDARD and b > a:
                 first = ranks[pos]
-                fd = _burn_count(first, values, burn_ace[s])
-                listed = hidden[s] == 1 or (hidden[s] == 2 and b - a == n_cards)
+                fd = burn_count(first, burn_ace[s])
+                listed = face_down_listed(hidden[s], b - a == n_cards)
                 burn_up[s] = first
                 burned[s] = fd
                 n_burn_rows = 1 + (fd if listed else 0)
-            elif mode == 1:
-                listed = hidden[s] == 1 or (hidden[s] == 2 and b - a == n_cards)
+            elif mode == BURN_FIXED:
+                listed = face_down_listed(hidden[s], b - a == n_cards)
                 burned[s] = burn_fixed[s]
                 n_burn_rows = burn_fixed[s] if listed else 0
             if pos + n_burn_rows > b:
@@ -172,7 +170,7 @@ def _rebuild_kernel(
             card_coup[i] = 0
         pos += n_burn_rows
         omitted = 0 if listed else burned[s]
-        complete = (not has_roles) and b - a == n_cards and (listed or mode == 2)
+        complete = (not has_roles) and b - a == n_cards and (listed or mode == BURN_NONE)
         cut_pos = n_cards - cut_card[s]
         last = False
         coup = 0
@@ -186,16 +184,8 @@ def _rebuild_kernel(
                 err_start[s] = pos
                 bad = True
                 break
-            phys = pos - a + omitted
-            if complete:
-                left = n_cards - phys
-                if left < 6:
-                    break
-                if last_mode[s] == 2:
-                    if left < 7:
-                        break
-                elif phys >= cut_pos:
-                    last = True
+            if complete and not may_start(n_cards - (pos - a + omitted), coup, 0, last_mode[s]):
+                break  # the end-of-shoe rule applies to a record of the whole shoe
             start = pos
             if pos + 4 > b:
                 err_code[s] = TRUNCATED
@@ -225,10 +215,11 @@ def _rebuild_kernel(
             b3 = -1
             pt = (values[p1] + values[p2]) % 10
             bt = (values[b1] + values[b2]) % 10
-            natural = pt >= 8 or bt >= 8
+            natural = is_natural(pt, bt)
             need_b3 = False
             if not natural:
-                if player_draw[pt]:
+                third = -1
+                if player_draws(pt, bt, player_draw):
                     if pos >= b:
                         err_code[s] = TRUNCATED
                     elif (has_roles and roles[pos] != 1) or (has_coups and coup_ids[pos] != coup_ids[start]):
@@ -236,10 +227,10 @@ def _rebuild_kernel(
                     else:
                         p3 = ranks[pos]
                         pos += 1
-                        need_b3 = banker_draw[bt, values[p3]]
-                else:
-                    need_b3 = banker_draw[bt, 10]
-                if err_code[s] == 0 and need_b3:
+                        third = values[p3]
+                if err_code[s] == 0:
+                    need_b3 = banker_draws(pt, bt, third, banker_draw)
+                if need_b3:
                     if pos >= b:
                         err_code[s] = TRUNCATED
                     elif (has_roles and roles[pos] != 2) or (has_coups and coup_ids[pos] != coup_ids[start]):
@@ -298,13 +289,10 @@ def _rebuild_kernel(
             seen += pos - start
             out += 1
             coup += 1
-            if complete and last_mode[s] != 2:
-                if last:
+            if complete:
+                stop, last = cut_card_after(start - a + omitted, pos - a + omitted, cut_pos, last, last_mode[s])
+                if stop:
                     break
-                if start - a + omitted < cut_pos < pos - a + omitted:
-                    if last_mode[s] == 1:
-                        break
-                    last = True
         if not bad and has_roles:
             for i in range(pos, b):
                 if roles[i] != 3:
@@ -352,8 +340,9 @@ def rebuild(
         ``(n_shoes + 1,)``: shoe ``s`` holds ``ranks[offsets[s]:offsets[s + 1]]``.
     params
         Per shoe integer arrays ``decks, burn_mode, burn_ace, burn_fixed, hidden,
-        cut_card, last_mode`` (codes of :data:`BURN_MODES`, :data:`HIDDEN_BURN`
-        and :data:`LAST_HAND` for the modes).
+        cut_card, last_mode``; the modes as :func:`toolkit._coup.code` of their
+        :class:`~toolkit._coup.Burn`, :class:`~toolkit._coup.HiddenBurn` and
+        :class:`~toolkit._coup.LastHand` options.
     tableau
         Drawing rules.
     roles, coup_ids

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from toolkit._coup import Burn, burn_count
 from toolkit.cards import RANK_VALUES, RANKS, parse_card
 from toolkit.records._rebuild import (
     AFTER_NATURAL,
@@ -222,11 +223,6 @@ def _total(ranks: Sequence[int]) -> int:
     return sum(RANK_VALUES[r] for r in ranks) % 10
 
 
-def _burned_face_down(rank: int, burn_ace: int) -> int:
-    value = RANK_VALUES[rank]
-    return 10 if value == 0 else (burn_ace if rank == 0 else value)
-
-
 def kernel_message(
     code: int,
     names: Sequence[str],
@@ -259,10 +255,10 @@ def kernel_message(
     extra = f"{card}" + (f" for {role.capitalize()}" if role else "")
     if code == BURN_COUNT:
         burns = _hand(names[start : index + 1])
-        if burn == "standard":
-            n = _burned_face_down(ranks[start], burn_ace)
+        if burn == Burn.STANDARD:
+            n = burn_count(ranks[start], burn_ace)
             rule = f"the exposed burn card {names[start]} means {n} card(s) burned face down: list none or all {n}"
-        elif burn == "fixed":
+        elif burn == Burn.FIXED:
             rule = f"a fixed burn puts {burn_cards} card(s) face down: list none or all of them"
         else:
             rule = "the header says no cards are burned"
