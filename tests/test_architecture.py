@@ -164,10 +164,11 @@ def test_module_all_lists_what_the_module_defines(module):
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                if isinstance(target, ast.Name):
-                    defined.add(target.id)
-                    if target.id == "__all__":
-                        declared = list(ast.literal_eval(node.value))
+                names = target.elts if isinstance(target, ast.Tuple) else [target]
+                defined.update(n.id for n in names if isinstance(n, ast.Name))
+                if isinstance(target, ast.Name) and target.id == "__all__":
+                    assert node.value is not None
+                    declared = list(ast.literal_eval(node.value))
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             defined.update((a.asname or a.name).split(".")[0] for a in node.names)
     if declared is None:

@@ -7,6 +7,8 @@ import sys
 
 import typer
 
+__all__ = ["app", "main"]
+
 app = typer.Typer(
     name="baccarat",
     help="Exact baccarat odds, effects of removal, shoe simulation, counting and end-of-shoe studies.",

@@ -11,6 +11,8 @@ import typer
 
 from toolkit.cli._common import FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
 
+__all__ = ["register"]
+
 CHEMIN_DECKS_OPTION = typer.Option(
     None, "--decks", "-d", help="Full shoe of N decks (default 6, chemin de fer's shoe)."
 )

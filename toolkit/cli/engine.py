@@ -8,6 +8,8 @@ import typer
 from toolkit.cli._common import DECKS_OPTION, FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
 from toolkit.rules import Rules
 
+__all__ = ["register"]
+
 COMMISSION_OPTION = typer.Option(0.05, "--commission", help="Commission on winning Banker bets.")
 TIE_OPTION = typer.Option(8.0, "--tie-pays", help="Tie payout, to one.")
 

@@ -11,6 +11,8 @@ import typer
 
 from toolkit.cli._common import fail
 
+__all__ = ["register"]
+
 
 class ValidateFormat(str, Enum):
     table = "table"

@@ -36,6 +36,8 @@ from toolkit.cli._common import (
     seed_or_fresh,
 )
 
+__all__ = ["register"]
+
 
 class CountKind(str, Enum):
     true = "true"

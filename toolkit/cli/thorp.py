@@ -31,6 +31,8 @@ from toolkit.cli._common import (
     seed_or_fresh,
 )
 
+__all__ = ["register"]
+
 #: Shoes for the default run: about half a minute of work on two idle cores, a minute on a busy machine.
 DEFAULT_SHOES = 30_000
 
