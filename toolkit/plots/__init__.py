@@ -1,10 +1,31 @@
 """Plots: each takes polars frames (and ``ax=None``), draws with seaborn and returns the axes."""
 
-from toolkit.plots.edges import plot_depletion, plot_edges_by_decks, plot_eor_heatmap
 from toolkit.plots.chemin import plot_banker_strategy, plot_option_values, plot_solutions
-from toolkit.plots.counting import plot_count_path, plot_count_quality, plot_ev_by_count, plot_penetration, plot_threshold_sweep
-from toolkit.plots.records import plot_bead_plate, plot_bet_tracking, plot_big_road, plot_replay_counts, plot_replay_edges
-from toolkit.plots.study import by_bet_figure, plot_gain_share, plot_jacobson, plot_mean_positive_ev, plot_p_positive, plot_variance, plot_variance_ratio, save_study_figures
+from toolkit.plots.counting import (
+    plot_count_path,
+    plot_count_quality,
+    plot_ev_by_count,
+    plot_penetration,
+    plot_threshold_sweep,
+)
+from toolkit.plots.edges import plot_depletion, plot_edges_by_decks, plot_eor_heatmap
+from toolkit.plots.records import (
+    plot_bead_plate,
+    plot_bet_tracking,
+    plot_big_road,
+    plot_replay_counts,
+    plot_replay_edges,
+)
+from toolkit.plots.study import (
+    by_bet_figure,
+    plot_gain_share,
+    plot_jacobson,
+    plot_mean_positive_ev,
+    plot_p_positive,
+    plot_variance,
+    plot_variance_ratio,
+    save_study_figures,
+)
 
 __all__ = (
     "by_bet_figure",

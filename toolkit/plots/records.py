@@ -101,8 +101,8 @@ def plot_bead_plate(frame: pl.DataFrame, ax: Axes | None = None, rows: int | Non
     import seaborn as sns
 
     require_columns(frame, ("column", "row", "winner", "label", "player_pair", "banker_pair"), "plot_bead_plate")
-    rows = rows or (int(frame["row"].max()) + 1 if frame.height else 6)
-    columns = int(frame["column"].max()) + 1 if frame.height else 1
+    rows = rows or (int(frame["row"].to_numpy().max()) + 1 if frame.height else 6)
+    columns = int(frame["column"].to_numpy().max()) + 1 if frame.height else 1
     ax = axes_or_new(ax, (max(4, columns * 0.45), rows * 0.5 + 0.6))
     data = frame.to_pandas()
     sns.scatterplot(data=data, x="column", y="row", hue="winner", palette=WINNER_COLOURS, s=260, legend=False, ax=ax)
@@ -119,8 +119,8 @@ def plot_bead_plate(frame: pl.DataFrame, ax: Axes | None = None, rows: int | Non
 def plot_big_road(frame: pl.DataFrame, ax: Axes | None = None, rows: int | None = None) -> Axes:
     """The big road (from :func:`toolkit.records.roads.big_road`): rings per streak, a green slash per tie."""
     require_columns(frame, ("column", "row", "winner", "ties"), "plot_big_road")
-    rows = rows or max(6, int(frame["row"].max()) + 1 if frame.height else 6)
-    columns = int(frame["column"].max()) + 1 if frame.height else 1
+    rows = rows or max(6, int(frame["row"].to_numpy().max()) + 1 if frame.height else 6)
+    columns = int(frame["column"].to_numpy().max()) + 1 if frame.height else 1
     ax = axes_or_new(ax, (max(4, columns * 0.4), rows * 0.45 + 0.6))
     for winner, colour in WINNER_COLOURS.items():
         part = frame.filter(pl.col("winner") == winner)

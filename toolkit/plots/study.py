@@ -90,7 +90,7 @@ def plot_p_positive(by_unseen: pl.DataFrame, bet: str, ax: Axes | None = None, m
                 color=line.get_color(), alpha=0.2, lw=0,
             )  # fmt: skip
         ax.set_yscale("log")
-        ax.set_ylim(bottom=shown["p_positive"].min() / 3, top=1.2)
+        ax.set_ylim(bottom=float(shown["p_positive"].to_numpy().min()) / 3, top=1.2)
     ax.set_xscale("log")
     ax.minorticks_off()  # minor ticks on many small log panels cost seconds and say little
     ax.set_xlabel(_X)

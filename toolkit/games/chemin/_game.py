@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from scipy.optimize import linprog
@@ -26,6 +27,9 @@ from toolkit._coup import PLAYER_STOOD
 from toolkit.games._hands import HAND_TOTALS
 from toolkit.games.chemin._table import ChemTable
 from toolkit.rules import Tableau
+
+#: Probabilities per variable or set: a sequence (of Fractions, say) or an array.
+Vector = Sequence[Any] | np.ndarray
 
 __all__ = [
     "PURE_TOL",
@@ -76,17 +80,17 @@ class Game:
         return ~(db | dp)
 
     # ------------------------------------------------------------ evaluation
-    def banker_delta(self, q: Sequence) -> np.ndarray:
+    def banker_delta(self, q: Vector) -> np.ndarray:
         """Banker's gain from drawing rather than standing in each set, times ``scale``."""
         q = np.asarray(q, dtype=object)
         return (self.alpha_b[:, 1] - self.alpha_b[:, 0]) + (self.beta_b[:, 1] - self.beta_b[:, 0]) @ q
 
-    def player_gradient(self, a: Sequence) -> np.ndarray:
+    def player_gradient(self, a: Vector) -> np.ndarray:
         """Player's gain per unit of ``q_k`` (drawing at 5 rather than standing), times ``scale``."""
         a = np.asarray(a, dtype=object)
         return a @ self.beta_p[:, 1] + (1 - a) @ self.beta_p[:, 0]
 
-    def values(self, q: Sequence, a: Sequence) -> tuple:
+    def values(self, q: Vector, a: Vector) -> tuple:
         """(Banker's, Player's) expected payoff, as exact fractions when ``q`` and ``a`` are exact."""
         q = np.asarray(q, dtype=object)
         a = np.asarray(a, dtype=object)
@@ -148,8 +152,6 @@ def build_game(
                 info_hand.append(-1 if banker_sees == "total" else y)
             info[y, col] = keys[key]
     n_info = len(keys)
-    info_total = np.array(info_total)
-    info_col = np.array(info_col)
     forced = np.array([int(tableau.banker[t][c]) for t, c in zip(info_total, info_col, strict=True)])
     if banker_options is None:
         free = np.ones(n_info, dtype=bool)
@@ -205,8 +207,8 @@ def build_game(
         n_vars=n_vars,
         player_var=player_var,
         info=info,
-        info_total=info_total,
-        info_col=info_col,
+        info_total=np.array(info_total),
+        info_col=np.array(info_col),
         info_hand=np.array(info_hand),
         free=free,
         forced=forced,
@@ -241,12 +243,12 @@ def solve_lp(game: Game) -> tuple[np.ndarray, np.ndarray]:
     rows = []
     rhs = []
     for j, i in enumerate(live):
-        for a in (1, 0):
+        for act in (1, 0):
             row = np.zeros(k + len(live))
-            row[:k] = beta[i, a]
+            row[:k] = beta[i, act]
             row[k + j] = -1.0
             rows.append(row)
-            rhs.append(-alpha[i, a])
+            rhs.append(-alpha[i, act])
     bounds = [(0.0, 1.0)] * k + [(None, None)] * len(live)
     res = linprog(
         c,
@@ -387,7 +389,7 @@ def solve_bounded(rows: list[list[Fraction]], rhs: list[Fraction], n: int) -> li
             free.append(j)
     sub_rows = [[r[j] for j in free] for r in rows]
     sub_rhs = [
-        b_i - sum((r[j] * x[j] for j in range(n) if x[j] is not None), Fraction(0))
+        b_i - sum((r[j] * xj for j in range(n) if (xj := x[j]) is not None), Fraction(0))
         for r, b_i in zip(rows, rhs, strict=True)
     ]
     sol = solve_linear(sub_rows, sub_rhs, len(free)) if free else []
@@ -454,8 +456,8 @@ def exact_equilibrium(game: Game, q_hat: np.ndarray, a_hat: np.ndarray) -> tuple
         sol = solve_bounded(rows, rhs, len(mixed))
         if sol is None:
             return None
-        for i, v in zip(mixed, sol, strict=True):
-            a[i] = v
+        for m_i, v_i in zip(mixed, sol, strict=True):
+            a[m_i] = v_i
     if not is_equilibrium(game, q, a):
         return None
     return q, a

@@ -145,11 +145,11 @@ def _chem_table(by_value: tuple[int, ...], replacement: bool) -> ChemTable:
     w = np.ascontiguousarray(w6.transpose(0, 2, 1, 3, 4, 5)).reshape(100, 100, 100)
     g = _pair_matrix().astype(dtype)
     w = np.tensordot(g, w, axes=(1, 0))  # (55, 100, 100)
-    w = np.tensordot(g, w, axes=(1, 1)).transpose(1, 0, 2).reshape(55, 55, 10, 10)  # W[x, y, c5, c6]
+    wd = np.tensordot(g, w, axes=(1, 1)).transpose(1, 0, 2).reshape(55, 55, 10, 10)  # W[x, y, c5, c6]
     tp = HAND_TOTALS[:, None]
     tb = HAND_TOTALS[None, :]
     c = np.arange(10)
-    w5 = w.sum(axis=3)
+    w5 = wd.sum(axis=3)
     w4 = w5.sum(axis=2)
     table = np.zeros((55, 55, 11, 2, _OUTCOMES), dtype=dtype)
     natural = np.zeros((55, 55, _OUTCOMES), dtype=dtype)
@@ -165,7 +165,7 @@ def _chem_table(by_value: tuple[int, ...], replacement: bool) -> ChemTable:
     o_ss = _outcome(np.broadcast_to(tb, (55, 55)), np.broadcast_to(tp, (55, 55)))
     zero = np.zeros((), dtype=dtype)
     for o in range(_OUTCOMES):
-        table[:, :, :10, 1, o] = np.where(o_dd == o, w, zero).sum(axis=3)
+        table[:, :, :10, 1, o] = np.where(o_dd == o, wd, zero).sum(axis=3)
         table[:, :, :10, 0, o] = np.where(o_ds == o, w5, zero)
         table[:, :, PLAYER_STOOD, 1, o] = np.where(o_sd == o, w5, zero).sum(axis=2)
         table[:, :, PLAYER_STOOD, 0, o] = np.where(o_ss == o, w4, zero)

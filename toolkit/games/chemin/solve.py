@@ -412,7 +412,7 @@ def chemin_player_best_response(
     replacement: bool = False,
     commission: object = 0,
     false_draw: str = "void",
-) -> tuple[PlayerStrategy, Fraction]:
+) -> tuple[PlayerStrategy, Fraction | float]:
     """Player's best legal response to a Banker strategy, and Player's exact expected payoff.
 
     Where Player is indifferent he draws.  (His payoff is linear in each
@@ -426,7 +426,7 @@ def chemin_player_best_response(
     for group in groups:
         values = []
         for p in (1, 0):
-            cand = PlayerStrategy(tuple(p if x in group else best.draw[x] for x in range(55)))
+            cand = PlayerStrategy(tuple(Fraction(p) if x in group else best.draw[x] for x in range(55)))
             v = chemin_value(shoe, cand, banker, commission=commission, replacement=replacement, false_draw=false_draw)
             values.append((v.player_ev, -p, cand))
         best = max(values, key=lambda t: (t[0], t[1]))[2]

@@ -78,7 +78,10 @@ class PlayerStrategy:
         probs = list(draw)
         if len(probs) != 10:
             raise ValueError(f"PlayerStrategy.from_totals needs 10 probabilities (totals 0..9), got {len(probs)}")
-        return cls(tuple(probs[int(HAND_TOTALS[k])] for k in range(55)), name or "player by total")
+        return cls(
+            tuple(probability(probs[int(HAND_TOTALS[k])], "PlayerStrategy.from_totals") for k in range(55)),
+            name or "player by total",
+        )
 
     @classmethod
     def at_five(cls, p: object = 1, name: str | None = None) -> PlayerStrategy:
@@ -172,7 +175,13 @@ class BankerStrategy:
         rows = [list(r) for r in draw]
         if len(rows) != 10 or any(len(r) != 11 for r in rows):
             raise ValueError("BankerStrategy.from_totals needs 10 rows (totals 0..9) of 11 entries")
-        return cls(tuple(tuple(rows[int(HAND_TOTALS[k])]) for k in range(55)), name or "banker by total")
+        return cls(
+            tuple(
+                tuple(probability(p, "BankerStrategy.from_totals") for p in rows[int(HAND_TOTALS[k])])
+                for k in range(55)
+            ),
+            name or "banker by total",
+        )
 
     @classmethod
     def from_tableau(cls, tableau: Tableau = PUNTO_BANCO, name: str | None = None) -> BankerStrategy:

@@ -77,7 +77,7 @@ def chemin_option_values(
     restricted = solve_chemin(m, comp, commission=commission, banker_options="restricted")
     full = solve_chemin(m, comp, commission=commission)
     rows = [
-        ("forced: Player draws at 5, tableau Banker", base.banker_ev, float(forced_p.draw_at_5)),
+        ("forced: Player draws at 5, tableau Banker", base.banker_ev, 1.0),
         ("Banker best-responds to the forced Player", b_val, 1.0),
         (
             "Player best-responds to the tableau Banker",
