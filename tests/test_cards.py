@@ -239,6 +239,6 @@ def test_random_removal_takes_exactly_n_cards_that_were_there() -> None:
         left = full.random_removal(n, rng)
         assert left.total == 52 - n
         assert all(0 <= c <= f for c, f in zip(left.by_rank, full.by_rank, strict=True))
-    assert full.random_removal(10, rng=3) == full.random_removal(10, rng=3)
+    assert full.random_removal(10, seed=3) == full.random_removal(10, seed=3)
     with pytest.raises(ValueError, match="cannot remove 53"):
         full.random_removal(53)

@@ -27,9 +27,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from toolkit.parallel import SeedLike
 
 __all__ = [
     "RANKS",
@@ -311,15 +314,17 @@ class Composition:
             counts[index] -= 1
         return Composition(tuple(counts))
 
-    def random_removal(self, n: int, rng: np.random.Generator | int | None = None) -> Composition:
+    def random_removal(self, n: int, seed: SeedLike = None) -> Composition:
         """What is left after ``n`` cards drawn at random, unseen (a multivariate hypergeometric draw).
 
-        >>> Composition.from_decks(8).random_removal(100, rng=1).total
+        >>> Composition.from_decks(8).random_removal(100, seed=1).total
         316
         """
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 0 <= n <= self.total:
             raise ValueError(f"cannot remove {n!r} cards at random from a shoe of {self.total}")
-        gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        from toolkit.parallel import as_generator
+
+        gen = as_generator(seed)
         drawn = gen.multivariate_hypergeometric(np.array(self.by_rank, dtype=np.int64), int(n))
         return Composition(tuple(int(c - d) for c, d in zip(self.by_rank, drawn, strict=True)))
 
