@@ -56,7 +56,7 @@ BURN_TABLE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T
 # ------------------------------------------------------------------ burn
 @pytest.mark.parametrize("burn_ace", [1, 11])
 @pytest.mark.parametrize("rank", RANKS)
-def test_burn_count_follows_the_rule_table(rank: str, burn_ace: int) -> None:
+def test_cards_burned_follow_the_rule_table(rank: str, burn_ace: int) -> None:
     expected = burn_ace if rank == "A" else BURN_TABLE[rank]
     r = RANKS.index(rank)
     assert burn_count(r, burn_ace) == expected
