@@ -8,24 +8,28 @@ expectation that lies within its bound of zero; outside the bound the float's
 sign is the exact sign.
 
 Error bound (``u = 2**-53``, ``gamma_n = n u / (1 - n u)``).  Each ratio
-``(n_v - h) / (N - s)`` of integers is rounded once and a multiset's feature
-is a product of at most six of them, so it carries a relative error at most
-``gamma_11``.  An event probability ``P_g`` is a sum of at most ``K_e``
-(the largest number of weights of one event) non-negative terms
-``w F`` with integer ``w``, so ``|P^_g - P_g| <= gamma_(K_e + 12) P_g``.  The
-column ``R_c = V_c + sum_g P_g D_gc`` (``D`` the payout rows less the reference
-row) then errs by at most ``gamma_(K_e + 12) sum_g P_g |D_gc| +
-gamma_(E + 1) (|V_c| + sum_g P^_g |D_gc|)`` plus the rounding of the payouts
-themselves (a few ``u`` times the largest payout ``X``); since the events are
-disjoint, ``sum_g P_g <= 1`` and ``sum_g P_g |D_gc| <= max_g |D_gc|``.  A bet's
-expectation adds at most three columns (``R_0 + alpha R_a + beta R_b``, with
-``0 <= alpha, beta <= 1`` rounded once), so its error is at most
-``2 (K_e + E + 16) u S`` with ``S = sum_c (|V_c| + max_g |D_gc|) + 4 X`` over
-its columns, the factor 2 covering ``gamma_n <= 1.01 n u`` and the products of
-small errors.  Bets that look only at the pair flags are a closed form with
-exact integer numerators and denominators and a handful of roundings:
-``64 u sum_k |x_k|`` over their four payouts.  The bound depends on the bet
-set, not on the shoe.
+``(n_v - h) * (1 / (N - s))`` of integers is rounded at most twice and a
+multiset's feature is a product of at most six of them, so it carries a
+relative error at most ``gamma_17``.  An event probability ``P_g`` is a sum of
+``n_g <= K`` (the most weights of one event) non-negative terms ``w F`` with
+integer ``w``, so ``|P^_g - P_g| <= gamma_(K + 18) P_g`` (summed in chunks of
+nodes, the error is smaller still, but the bound does not count on it).  The
+column ``R_c = V_c + sum_g P_g D_gc`` (``D`` the payout rows less the
+reference row ``V``) then errs by at most
+``gamma_(K + 18) sum_g P_g |D_gc| + gamma_(E + 1) (|V_c| + sum_g P^_g |D_gc|)``
+plus the rounding of the payouts themselves (at most ``50 u X`` per column,
+``X`` the bet's largest payout: the zero-pair parts ``wa``, ``wb`` combine up
+to four payouts); the events are disjoint, so ``sum_g P_g <= 1`` and
+``sum_g P_g |D_gc| <= max_g |D_gc|``.  A bet adds at most three columns
+(``R_0 + alpha R_a + beta R_b`` with ``0 <= alpha, beta <= 1``, each rounded
+once, and three more roundings), so its error is at most
+``2 (K + E + 24) u S`` with ``S = sum_c (|V_c| + max_g |D_gc|) + 16 X`` over
+its columns; the factor 2 covers ``gamma_n <= 1.01 n u`` and the products of
+small errors, and the bound holds with or without fused multiply-adds (the GPU
+and the CUDA simulator compute the same ratios).  Bets that look only at the
+pair flags are a closed form of exact integer numerators and denominators
+(below ``2**53``) with a handful of roundings: ``64 u sum_k |x_k|`` over their
+four payouts.  The bound depends on the bet set, not on the shoe.
 """
 
 from __future__ import annotations
@@ -80,9 +84,9 @@ def general_bounds(
     """Error bound of each general bet; ``columns[i]`` are the kernel columns bet i adds (see module notes)."""
     spread = np.abs(delta).max(axis=0) if delta.shape[0] else np.zeros(len(base))
     per_column = np.abs(base) + spread
-    factor = 2 * (largest_event + delta.shape[0] + 16) * UNIT_ROUNDOFF
+    factor = 2 * (largest_event + delta.shape[0] + 24) * UNIT_ROUNDOFF
     return np.array(
-        [factor * (per_column[list(cols)].sum() + 4 * x) for cols, x in zip(columns, largest_payout, strict=True)]
+        [factor * (per_column[list(cols)].sum() + 16 * x) for cols, x in zip(columns, largest_payout, strict=True)]
     )
 
 
@@ -130,26 +134,39 @@ def event_counts(values, level, ratio, start, event, weight, n_events):  # pragm
     ``N <= MAX_INT64_CARDS``.
     """
     rows = values.shape[0]
+    lanes = max(1, min(rows, 64))
     out = np.zeros((rows, n_events), dtype=np.int64)
-    stack = np.empty(7, dtype=np.int64)
-    tail = np.empty(7, dtype=np.int64)
-    for b in range(rows):
-        total = 0
-        for v in range(10):
-            total += values[b, v]
-        for k in range(7):
-            t = 1
-            for q in range(k, 6):
-                t *= total - q
-            tail[k] = t
-        stack[0] = 1
+    stack = np.empty((7, lanes), dtype=np.int64)
+    tail = np.empty((7, lanes), dtype=np.int64)
+    acc = np.empty((n_events, lanes), dtype=np.int64)
+    for first in range(0, rows, lanes):
+        width = min(lanes, rows - first)
+        for b in range(width):
+            total = 0
+            for v in range(10):
+                total += values[first + b, v]
+            for k in range(7):
+                t = 1
+                for q in range(k, 6):
+                    t *= total - q
+                tail[k, b] = t
+            stack[0, b] = 1
+        acc[:, :width] = 0
         for i in range(level.shape[0]):
             s = level[i]
             r = ratio[i]
-            stack[s] = stack[s - 1] * (values[b, r // 36] - (r // 6) % 6)
-            x = stack[s] * tail[s]
+            v = r // 36
+            h = (r // 6) % 6
+            for b in range(width):
+                stack[s, b] = stack[s - 1, b] * (values[first + b, v] - h)
             for k in range(start[i], start[i + 1]):
-                out[b, event[k]] += weight[k] * x
+                g = event[k]
+                w = weight[k]
+                for b in range(width):
+                    acc[g, b] += w * (stack[s, b] * tail[s, b])
+        for b in range(width):
+            for g in range(n_events):
+                out[first + b, g] = acc[g, b]
     return out
 
 
@@ -252,8 +269,9 @@ class ExactBets:
                         mixed, slow_general(self._nums, self._dens, self._tableau, row, mixed), strict=True
                     ):
                         out[b, i] = float(q)
-            for i, q in zip(flags, self._pair_only(row, flags), strict=True):
-                out[b, i] = float(q)
+            if flags:
+                for i, q in zip(flags, self._pair_only(row, flags), strict=True):
+                    out[b, i] = float(q)
 
     def _pair_only(self, ranks: Sequence[int], bets: Sequence[int]) -> list[Fraction]:
         """Exact EVs of pair-flag-only bets (their payout read at one reachable main class)."""

@@ -8,10 +8,11 @@ same numbers up to rounding, within the same error bound
 (:mod:`toolkit._exact_sign`).
 
 Each thread walks the pruned pre-order of :class:`toolkit._kernels.Walk` with
-the rows of its current path in a local array of 7 and its event sums in
-shared memory (laid out ``event * threads + thread``, so a warp's accesses
-are conflict-free); the ratios ``(n_v - h) / (N - s)`` are computed where
-they are used, with the same correctly rounded division as the CPU table.
+the rows of its current path in a local array of 7 and the event sums of the
+current chunk of nodes in shared memory (laid out ``event * threads + thread``,
+so a warp's accesses are conflict-free), added to a local array at the end of
+each chunk as on the CPU; the ratios ``(n_v - h) * (1 / (N - s))`` are
+computed where they are used, as on the CPU.
 All threads of a warp walk the same nodes, so the walk's arrays are read as
 broadcasts.
 
@@ -35,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from toolkit._kernels import EventTable
+from toolkit._kernels import CHUNK, EventTable
 
 cuda: Any
 try:  # the kernel names ``cuda`` as a module global: numba's CUDA simulator swaps exactly that name
@@ -77,25 +78,35 @@ def _compiled(n_events: int, threads: int) -> Any:
     from numba import float64
 
     size = max(n_events, 1) * threads
+    locals_ = max(n_events, 1)
 
     @cuda.jit
     def walk_kernel(values, level, ratio, start, event, weight, base, delta, out):  # pragma: no cover - device
         tid = cuda.threadIdx.x
         b = cuda.blockIdx.x * cuda.blockDim.x + tid
         acc = cuda.shared.array(size, float64)
+        tot = cuda.local.array(locals_, float64)
         stack = cuda.local.array(7, float64)
+        inv = cuda.local.array(6, float64)
         for g in range(n_events):
             acc[g * threads + tid] = 0.0
+            tot[g] = 0.0
         if b < values.shape[0]:
             total = 0
             for v in range(10):
                 total += values[b, v]
+            for q in range(6):
+                inv[q] = 1.0 / (total - q)
             stack[0] = 1.0
             for i in range(level.shape[0]):
+                if i % CHUNK == 0 and i:
+                    for g in range(n_events):
+                        tot[g] += acc[g * threads + tid]
+                        acc[g * threads + tid] = 0.0
                 s = level[i]
                 r = ratio[i]
                 v = r // 36
-                stack[s] = stack[s - 1] * ((values[b, v] - (r // 6) % 6) / (total - r % 6))
+                stack[s] = stack[s - 1] * ((values[b, v] - (r // 6) % 6) * inv[r % 6])
                 f = stack[s]
                 for k in range(start[i], start[i + 1]):
                     slot = event[k] * threads + tid
@@ -103,7 +114,7 @@ def _compiled(n_events: int, threads: int) -> Any:
             for c in range(out.shape[1]):
                 t = base[c]
                 for g in range(n_events):
-                    t += acc[g * threads + tid] * delta[g, c]
+                    t += (tot[g] + acc[g * threads + tid]) * delta[g, c]
                 out[b, c] = t
 
     return walk_kernel
