@@ -371,8 +371,8 @@ class CompiledBets:
         if self._exact is None:
             exact = self._exact_payoffs
             if exact is None:
-                cache: dict[float, Fraction] = {}
-                exact = [[cache.setdefault(v, as_exact(v)) for v in row] for row in self._payoffs.tolist()]
+                read = {v: as_exact(v) for v in np.unique(self._payoffs).tolist()}
+                exact = [[read[v] for v in row] for row in self._payoffs.tolist()]
             self._exact = ExactBets(exact, self.tableau, self)
         self._exact.settle(ranks, near, out)
 
