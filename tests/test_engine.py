@@ -24,10 +24,13 @@ from strategies import (
     small_compositions,
 )
 
+from toolkit._kernels import LANES
+from toolkit._tables import coup_table, multisets
 from toolkit.bets import bet_stats
 from toolkit.engine import (
     as_rank_matrix,
     combination_counts,
+    compiled_bets,
     distribution,
     expected_values,
     main_probabilities,
@@ -204,6 +207,33 @@ def test_batch_rows_do_not_depend_on_their_neighbours(shoes, panel):
     ev = expected_values(shoes, panel)
     for i in (0, 31, 32, len(shoes) - 1):
         assert np.allclose(ev[i], expected_values(shoes[i : i + 1], panel)[0], rtol=0, atol=1e-14)
+
+
+def test_rows_across_kernel_blocks_equal_single_shoes(panel):
+    # the event kernel works on blocks of LANES shoes; the rows at the block edges must equal the shoes alone
+    rng = np.random.default_rng(11)
+    full = np.full(13, 32)
+    n = 2 * LANES + 45
+    shoes = np.array([rng.multivariate_hypergeometric(full, k) for k in rng.integers(6, 417, size=n)])
+    ev = expected_values(shoes, panel, exact_signs=False)
+    for i in (0, LANES - 1, LANES, 2 * LANES - 1, 2 * LANES, n - 1):
+        assert np.allclose(ev[i], expected_values(shoes[i : i + 1], panel, exact_signs=False)[0], rtol=0, atol=1e-14)
+
+
+def test_the_walk_visits_every_weighted_multiset_after_its_parent(panel):
+    # pre-order: the parent of each node is the last node visited one level up, which the kernel's stack holds
+    ms = multisets()
+    walk = compiled_bets(tuple(panel)).events.walk
+    last = {0: 0}
+    for node, level in zip(walk.multiset.tolist(), walk.level.tolist(), strict=True):
+        assert ms.size[node] == level
+        assert last[level - 1] == ms.parent[node]
+        last[level] = node
+    table = coup_table(PUNTO_BANCO)
+    events = compiled_bets(tuple(panel)).events
+    weighted = set(table.mset[events.entry_event != events.reference].tolist())
+    assert weighted <= set(walk.multiset.tolist())  # every multiset that weighs on a kept event is visited
+    assert len(walk.multiset) < len(ms.parent)  # and the subtrees that reach none are pruned
 
 
 @given(shoes=rank_batches(max_size=20))

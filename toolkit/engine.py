@@ -6,10 +6,15 @@ Two paths share the tables of :mod:`toolkit._tables`:
   returns :class:`fractions.Fraction` probabilities; :func:`combination_counts`
   gives the integer counts in the "ordered six cards" convention of the
   Wizard of Odds tables.
-* :func:`distribution` (float) and :func:`expected_values` (many shoes at once)
-  evaluate the same polynomial in float64: a numba kernel builds the 8,008
-  normalised falling-factorial products of each shoe and one matrix product
-  with precomputed bet weights gives every expectation.
+* :func:`distribution` (float) evaluates the same polynomial in float64: a
+  numba kernel builds the 8,008 normalised falling-factorial products of the
+  shoe, dotted with the table.
+* :func:`expected_values` (many shoes at once) merges the outcome classes on
+  which every bet pays the same into events and walks the multiset trie once
+  per block of shoes (:mod:`toolkit._kernels`); by default every expectation
+  within the float path's error bound of zero is settled exactly
+  (:mod:`toolkit._exact_sign`), so signs are never wrong.  ``device="gpu"``
+  runs the walk on a CUDA GPU (:mod:`toolkit._gpu`, the ``gpu`` extra).
 
 Both are checked against an independent, deliberately naive enumerator in the
 tests (``tests/reference_enumerator.py``).
@@ -28,12 +33,17 @@ from math import perm  # falling factorial (n)_k = n! / (n - k)!; 0 when k > n
 
 import numba
 import numpy as np
-import scipy.linalg
 
-from toolkit._tables import coup_table, ext_pair_states, ext_to_main, multisets
+from toolkit._check import one_of
+from toolkit._exact_sign import ExactBets, as_exact, general_bounds, int_products, pair_bounds
+from toolkit._kernels import event_table, pair_split
+from toolkit._tables import coup_table, ext_to_main, multisets
 from toolkit.cards import RANK_VALUES, Composition, CompositionLike
 from toolkit.outcomes import N_CLASSES, N_MAIN
 from toolkit.rules import PUNTO_BANCO, Tableau
+
+#: Where :func:`expected_values` runs its kernel.
+DEVICES = ("cpu", "gpu")
 
 __all__ = [
     "as_rank_matrix",
@@ -43,8 +53,6 @@ __all__ = [
     "main_probabilities",
     "zero_pair_probabilities",
 ]
-
-_BLOCK = 32  # shoes per feature block: keeps the block (8,008 x 32 floats) in cache
 
 
 # --------------------------------------------------------------------- features
@@ -78,48 +86,6 @@ def _features_t(values, parent, factor, out):  # pragma: no cover - compiled
             out[j, b] = out[p, b] * table[f, b]
 
 
-@numba.njit(cache=True, nogil=True)
-def _project(values, parent, factor, basis, coef, block):  # pragma: no cover - compiled
-    """``F @ basis @ coef`` for every shoe (row of ``values``) without materialising all of ``F``.
-
-    Features are built ``block`` shoes at a time (:func:`_features_t`) and
-    projected on the basis columns straight away, in the same compiled loop, so
-    no BLAS call (and no BLAS threading, which is slow on small products on a
-    busy machine) is involved.
-    """
-    rows = values.shape[0]
-    m, r = basis.shape
-    n_out = coef.shape[1]
-    out = np.zeros((rows, n_out))
-    scratch = np.empty((m, block))
-    acc = np.empty((r, block))
-    part = np.empty((r, block))
-    for start in range(0, rows, block):
-        stop = min(start + block, rows)
-        width = stop - start
-        feats = scratch[:, :width]
-        _features_t(values[start:stop], parent, factor, feats)
-        acc[:, :width] = 0.0
-        for chunk in range(0, m, 256):  # partial sums over chunks: rounding grows with the chunk, not all of m
-            part[:, :width] = 0.0
-            for j in range(chunk, min(chunk + 256, m)):
-                for c in range(r):
-                    w = basis[j, c]
-                    if w != 0.0:
-                        for b in range(width):
-                            part[c, b] += w * feats[j, b]
-            for c in range(r):
-                for b in range(width):
-                    acc[c, b] += part[c, b]
-        for b in range(width):
-            for k in range(n_out):
-                total = 0.0
-                for c in range(r):
-                    total += acc[c, b] * coef[c, k]
-                out[start + b, k] = total
-    return out
-
-
 @lru_cache(maxsize=1)
 def _factor_index() -> np.ndarray:
     ms = multisets()
@@ -132,16 +98,6 @@ def _features(values: np.ndarray) -> np.ndarray:
     out = np.empty((len(ms.parent), values.shape[0]))
     _features_t(np.ascontiguousarray(values, dtype=np.int64), ms.parent, _factor_index(), out)
     return out
-
-
-def _int_products(by_value: Sequence[int]) -> list[int]:
-    """prod_v (n_v)_(m_v) for every multiset, in Python integers."""
-    ms = multisets()
-    prods = [1] * len(ms.parent)
-    parent, added, held = ms.parent.tolist(), ms.added.tolist(), ms.held.tolist()
-    for j in range(1, len(prods)):
-        prods[j] = prods[parent[j]] * (by_value[added[j]] - held[j])
-    return prods
 
 
 # ---------------------------------------------------------------- zero pairs
@@ -181,7 +137,7 @@ def _zero_pair_arrays(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _ext_probabilities(comp: Composition, tableau: Tableau, exact: bool) -> list | np.ndarray:
     table = coup_table(tableau)
     if exact:
-        prods = _int_products(comp.by_value)
+        prods = int_products(comp.by_value)
         ms = multisets()
         n = comp.total
         denominators = {k: perm(n, k) for k in (4, 5, 6)}
@@ -267,7 +223,7 @@ def combination_counts(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO
     comp = Composition.from_any(shoe)
     comp.require_coup()
     table = coup_table(tableau)
-    prods = _int_products(comp.by_value)
+    prods = int_products(comp.by_value)
     ms = multisets()
     n = comp.total
     tail = {k: perm(n - k, 6 - k) for k in (4, 5, 6)}
@@ -328,18 +284,25 @@ def pair_probabilities(ranks: np.ndarray) -> np.ndarray:
 class CompiledBets:
     """A tuple of bets prepared for the batched float path.
 
-    For bet i: ``EV = F @ W0[:, i] + alpha * F @ Wa[:, i] + beta * F @ Wb[:, i]``
-    with ``F`` the feature vector of the shoe (see :func:`_features`) and alpha,
-    beta the zero-pair odds (:func:`zero_pair_probabilities`).  The columns of
-    ``[W0 Wa Wb]`` span few dimensions, so they are reduced once to a basis
-    (QR with column pivoting) and each shoe needs only ``F @ basis``.  Bets that
-    look only at the pair flags (Player Pair, Banker Pair, Either Pair) are
-    closed forms in the rank counts and skip the polynomial.
+    For bet i: ``EV = R0_i + alpha Ra_i + beta Rb_i`` with ``alpha``, ``beta`` the
+    zero-pair odds (:func:`zero_pair_probabilities`) and ``R`` linear in the
+    probabilities of the outcome classes.  Classes on which every column pays
+    the same are merged into *events* and the columns come out of one pass of
+    the multiset trie (:mod:`toolkit._kernels`).  Bets that look only at the
+    pair flags (Player Pair, Banker Pair, Either Pair) are closed forms in the
+    rank counts and skip the polynomial.
+
+    ``bounds[i]`` bounds the rounding error of bet i's float expectation on
+    any shoe (:mod:`toolkit._exact_sign`); calls with ``exact_signs=True``
+    re-evaluate exactly every expectation within it of zero.  ``exact_payoffs``
+    (rows of fractions) are the pay tables the floats stand for; without them
+    each float is read as the nearest fraction with denominator at most 10**6.
     """
 
-    def __init__(self, payoffs: np.ndarray, tableau: Tableau) -> None:
+    def __init__(
+        self, payoffs: np.ndarray, tableau: Tableau, exact_payoffs: Sequence[Sequence[Fraction]] | None = None
+    ) -> None:
         table = coup_table(tableau)
-        m = len(multisets().parent)
         n_bets = payoffs.shape[0]
         x = payoffs.reshape(n_bets, N_MAIN, 2, 2)  # [bet, main class, player pair, banker pair]
         reachable = np.unique(ext_to_main(table.ext))
@@ -348,76 +311,82 @@ class CompiledBets:
         self.pair_payoffs = x[self.pair_only, reachable[0]].reshape(len(self.pair_only), 4)
         self.general = np.setdiff1d(np.arange(n_bets), self.pair_only)
         self.n_bets = n_bets
+        self.tableau = tableau
+        self.pair_class = int(reachable[0])
+        self._payoffs = payoffs
+        self._exact_payoffs = exact_payoffs
+        self._exact: ExactBets | None = None
 
         xg = x[self.general]
-        main = ext_to_main(table.ext)
-        sp, sb = ext_pair_states(table.ext)
-        a0 = np.where(sp == 1, 1, 0)  # base flag: pairs of zero-valued cards start as "no pair"
-        b0 = np.where(sb == 1, 1, 0)
-        w0 = xg[:, main, a0, b0]
-        wa = np.zeros_like(w0)
-        wb = np.zeros_like(w0)
-        only_p = (sp == 2) & (sb != 2)
-        only_b = (sb == 2) & (sp != 2)
-        both = (sp == 2) & (sb == 2)
-        wa[:, only_p] = xg[:, main[only_p], 1, b0[only_p]] - xg[:, main[only_p], 0, b0[only_p]]
-        wa[:, only_b] = xg[:, main[only_b], a0[only_b], 1] - xg[:, main[only_b], a0[only_b], 0]
-        mb = main[both]
-        wa[:, both] = xg[:, mb, 1, 0] + xg[:, mb, 0, 1] - 2 * xg[:, mb, 0, 0]
-        wb[:, both] = xg[:, mb, 1, 1] - xg[:, mb, 1, 0] - xg[:, mb, 0, 1] + xg[:, mb, 0, 0]
-
-        def spread(w: np.ndarray) -> np.ndarray:
-            out = np.zeros((m, w.shape[0]))
-            for i in range(w.shape[0]):
-                out[:, i] = np.bincount(table.mset, weights=table.count * w[i], minlength=m)
-            return out
+        w0, wa, wb = pair_split(xg, table.ext)
 
         self.alpha_bets = np.flatnonzero(np.any(wa != 0, axis=1))
         self.beta_bets = np.flatnonzero(np.any(wb != 0, axis=1))
-        columns = np.concatenate([spread(w0), spread(wa[self.alpha_bets]), spread(wb[self.beta_bets])], axis=1)
-        self.basis, self.coef = _column_basis(columns)
+        vectors = np.concatenate([w0, wa[self.alpha_bets], wb[self.beta_bets]], axis=0).T  # one row per entry
+        self.events = event_table(table.mset, table.count, vectors)
 
-    def __call__(self, ranks: np.ndarray) -> np.ndarray:
+        ng, na = len(self.general), len(self.alpha_bets)
+        alpha_pos = {int(k): ng + p for p, k in enumerate(self.alpha_bets)}
+        beta_pos = {int(k): ng + na + p for p, k in enumerate(self.beta_bets)}
+        parts = [
+            [k, *([alpha_pos[k]] if k in alpha_pos else []), *([beta_pos[k]] if k in beta_pos else [])]
+            for k in range(ng)
+        ]
+        self.bounds = np.empty(n_bets)
+        if ng:
+            ev = self.events
+            largest = np.abs(xg).reshape(ng, -1).max(axis=1)
+            self.bounds[self.general] = general_bounds(ev.base, ev.delta, ev.largest_event, parts, largest)
+        self.bounds[self.pair_only] = pair_bounds(self.pair_payoffs)
+
+    def __call__(self, ranks: np.ndarray, exact_signs: bool = True, device: str = "cpu") -> np.ndarray:
+        """``(B, n_bets)`` expectations for ``(B, 13)`` int64 counts by rank (see :func:`expected_values`)."""
         out = np.empty((ranks.shape[0], self.n_bets))
         if len(self.pair_only):
             out[:, self.pair_only] = pair_probabilities(ranks) @ self.pair_payoffs.T
-        if not len(self.general):
-            return out
-        ng, na = len(self.general), len(self.alpha_bets)
-        ms = multisets()
-        values = np.ascontiguousarray(_values_from_ranks(ranks))
-        raw = _project(values, ms.parent, _factor_index(), self.basis, self.coef, _BLOCK)
-        ev = raw[:, :ng]
-        if na or len(self.beta_bets):
-            alpha, beta = _zero_pair_arrays(ranks)
-            ev[:, self.alpha_bets] += alpha[:, None] * raw[:, ng : ng + na]
-            ev[:, self.beta_bets] += beta[:, None] * raw[:, ng + na :]
-        out[:, self.general] = ev
+        if len(self.general):
+            ng, na = len(self.general), len(self.alpha_bets)
+            values = np.ascontiguousarray(_values_from_ranks(ranks))
+            if one_of(device, DEVICES, "device") == "gpu":
+                from toolkit._gpu import event_columns
+
+                raw = event_columns(self.events, values)
+            else:
+                raw = self.events(values)
+            ev = raw[:, :ng]
+            if na or len(self.beta_bets):
+                alpha, beta = _zero_pair_arrays(ranks)
+                ev[:, self.alpha_bets] += alpha[:, None] * raw[:, ng : ng + na]
+                ev[:, self.beta_bets] += beta[:, None] * raw[:, ng + na :]
+            out[:, self.general] = ev
+        if exact_signs:
+            self._settle_signs(ranks, out)
         return out
 
-
-def _column_basis(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``columns ~= basis @ coef`` with ``basis`` a subset of independent columns (QR, pivoting)."""
-    if columns.shape[1] == 0:
-        return columns, np.zeros((0, 0))
-    _, r, piv = scipy.linalg.qr(columns, mode="economic", pivoting=True)
-    diag = np.abs(np.diag(r))
-    rank = int(np.sum(diag > diag[0] * 1e-11))
-    basis = np.ascontiguousarray(columns[:, piv[:rank]])
-    coef = np.linalg.lstsq(basis, columns, rcond=None)[0]
-    scale = np.abs(columns).max()
-    if np.abs(basis @ coef - columns).max() > 1e-12 * scale:
-        return np.ascontiguousarray(columns), np.eye(columns.shape[1])
-    return basis, np.ascontiguousarray(coef)
+    def _settle_signs(self, ranks: np.ndarray, out: np.ndarray) -> None:
+        """Replace every expectation within its error bound of zero by its exact value (rounded)."""
+        near = np.abs(out) <= self.bounds
+        if not near.any():
+            return
+        if self._exact is None:
+            exact = self._exact_payoffs
+            if exact is None:
+                read = {v: as_exact(v) for v in np.unique(self._payoffs).tolist()}
+                exact = [[read[v] for v in row] for row in self._payoffs.tolist()]
+            self._exact = ExactBets(exact, self.tableau, self)
+        self._exact.settle(ranks, near, out)
 
 
 @lru_cache(maxsize=32)
 def compiled_bets(bets: tuple, tableau: Tableau = PUNTO_BANCO) -> CompiledBets:
     """The batched evaluator of a tuple of bets (cached: build it once, call it on many blocks)."""
-    return CompiledBets(np.array([bet.payoff_array for bet in bets]).reshape(len(bets), N_CLASSES), tableau)
+    payoffs = np.array([bet.payoff_array for bet in bets]).reshape(len(bets), N_CLASSES)
+    return CompiledBets(payoffs, tableau, [bet.payoffs for bet in bets])
 
 
-def expected_values(shoes, bets, tableau: Tableau = PUNTO_BANCO) -> np.ndarray:
+def expected_values(
+    shoes, bets, tableau: Tableau = PUNTO_BANCO, *, exact_signs: bool = True, device: str = "cpu"
+) -> np.ndarray:
     """Expected value per unit of every bet for many shoes at once (float64).
 
     Parameters
@@ -429,11 +398,28 @@ def expected_values(shoes, bets, tableau: Tableau = PUNTO_BANCO) -> np.ndarray:
         A sequence of :class:`toolkit.bets.Bet`.
     tableau
         Drawing rules.
+    exact_signs
+        ``True`` (the default): every expectation within the float path's
+        error bound of zero (about 1e-12, see :mod:`toolkit._exact_sign`) is
+        re-evaluated in integers, so the sign of every value is exact and an
+        expectation that is exactly zero is ``0.0``; costs nothing measurable
+        unless many shoes sit on a zero.  ``False``: the plain float path
+        (errors below 1e-12, signs of values within that of zero unreliable).
+    device
+        ``"cpu"`` (the default) or ``"gpu"``: the same kernel on a CUDA GPU
+        (needs the ``gpu`` extra, numba-cuda, and a GPU; see :mod:`toolkit._gpu`).
 
     Returns
     -------
     numpy.ndarray
         ``(B, len(bets))`` expected values.
+
+    Examples
+    --------
+    >>> from toolkit.bets import get_bet
+    >>> shoe = (0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 2, 2)  # 5, 7, 9 and four zero-valued cards
+    >>> expected_values([shoe], [get_bet("player")])[0, 0]
+    np.float64(0.0)
     """
     ranks = as_rank_matrix(shoes)
     if ranks.shape[0] and ranks.sum(axis=1).min() < 6:
@@ -441,4 +427,4 @@ def expected_values(shoes, bets, tableau: Tableau = PUNTO_BANCO) -> np.ndarray:
         raise ValueError(
             f"shoe {bad} holds {int(ranks[bad].sum())} card(s); a coup may need six (two hands of up to three cards)"
         )
-    return compiled_bets(tuple(bets), tableau)(ranks)
+    return compiled_bets(tuple(bets), tableau)(ranks, exact_signs=exact_signs, device=device)

@@ -1,0 +1,253 @@
+"""The batched float kernel of the engine: event probabilities by a depth-first walk of the multiset trie.
+
+A bet's expectation is a linear function of the probabilities of the outcome
+classes, and each class probability is a polynomial in the shoe's counts by
+value (see :mod:`toolkit._tables`):  ``P(class) = sum_m A[class, m] F_m`` with
+``F_m = prod_v (n_v)_(m_v) / (N)_k`` over the 7,722 multisets ``m`` of 4, 5 or
+6 card values.  Two reductions make that sum cheap for a set of bets:
+
+*Events.*  Outcome classes on which every bet of the set pays the same (a
+payout vector ``V_g``) are merged into one *event* ``g``: 39 events for the
+standard panel, so the bets' expectations are ``sum_g P_g V_g`` with
+``P_g = sum_m G[m, g] F_m`` and ``G`` a sparse integer matrix (each multiset
+reaches few events).  Since ``sum_g P_g = 1`` exactly, the densest event ``r``
+is dropped:  ``EV = V_r + sum_{g != r} P_g (V_g - V_r)``.  For the standard
+panel that leaves 24,735 non-zero weights, against 71,121 in an 11-column
+dense basis of the same bets.
+
+*Depth-first trie.*  ``F`` of a multiset is ``F`` of its parent (the multiset
+less its largest value ``v``, which it already holds ``h`` times, at ``s``
+cards) times ``(n_v - h) / (N - s)``.  Walking the trie in pre-order, the
+parent of every node is the last node visited one level up, so a stack of 7
+rows holds every ``F`` the walk needs and each ``F`` is used the moment it is
+made; subtrees that reach no event are pruned.  Shoes run along the inner axis
+(``lanes`` of them at a time), which the compiler vectorises.
+
+Everything here is float64 and deterministic; :mod:`toolkit._exact_sign`
+bounds its rounding error and :mod:`toolkit._gpu` runs the same walk on a GPU.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numba
+import numpy as np
+
+from toolkit._tables import multisets
+
+__all__ = [
+    "CHUNK",
+    "LANES",
+    "EventTable",
+    "Walk",
+    "build_walk",
+    "event_kernel",
+    "event_table",
+    "pair_split",
+    "ratio_index",
+]
+
+#: Shoes per block of the CPU kernel: the event accumulators (events x lanes) stay in L1/L2.
+LANES = 128
+#: Nodes of the walk per partial sum: the rounding error of an event sum grows with a chunk's terms, not all of them.
+CHUNK = 256
+
+
+def ratio_index(value: np.ndarray, held: np.ndarray, size: np.ndarray) -> np.ndarray:
+    """Code of the ratio ``(n_value - held) / (N - size)``: ``(value * 6 + held) * 6 + size`` (held, size < 6)."""
+    return (value * 6 + held) * 6 + size
+
+
+@dataclass(frozen=True)
+class Walk:
+    """The pruned pre-order walk of the multiset trie for one event matrix.
+
+    Node ``i`` sits at ``level[i]`` (cards in the multiset, 1..6), multiplies its
+    parent's row by ratio ``ratio[i]`` and adds ``weight[k]`` times itself to
+    event ``event[k]`` for ``k`` in ``start[i]:start[i + 1]``.
+    """
+
+    level: np.ndarray
+    ratio: np.ndarray
+    start: np.ndarray
+    event: np.ndarray
+    weight: np.ndarray
+    multiset: np.ndarray  # the multiset index of each node (for the exact path and the tests)
+
+
+@lru_cache(maxsize=1)
+def _preorder() -> np.ndarray:
+    """All multiset indices in pre-order of the trie (children by increasing added value)."""
+    ms = multisets()
+    m = len(ms.parent)
+    children: list[list[int]] = [[] for _ in range(m)]
+    for j in range(1, m):
+        children[int(ms.parent[j])].append(j)
+    order: list[int] = []
+    stack = [0]
+    while stack:
+        j = stack.pop()
+        order.append(j)
+        stack.extend(reversed(children[j]))
+    return np.array(order, dtype=np.int64)
+
+
+def build_walk(events: np.ndarray) -> Walk:
+    """The walk for an ``(M, E)`` matrix of non-negative integer event weights per multiset."""
+    ms = multisets()
+    nonzero = events != 0
+    per_row = nonzero.sum(axis=1)
+    reach = per_row.copy()  # weights in the subtree of each multiset
+    for j in range(len(ms.parent) - 1, 0, -1):
+        reach[ms.parent[j]] += reach[j]
+    order = _preorder()
+    order = order[(order != 0) & (reach[order] > 0)]
+    level = ms.size[order]
+    ratio = ratio_index(ms.added[order], ms.held[order], level - 1)
+    start = np.zeros(len(order) + 1, dtype=np.int64)
+    start[1:] = np.cumsum(per_row[order])
+    rows, cols = np.nonzero(nonzero[order])
+    return Walk(
+        level=np.ascontiguousarray(level, dtype=np.int64),
+        ratio=np.ascontiguousarray(ratio, dtype=np.int64),
+        start=start,
+        event=cols.astype(np.int64),
+        weight=events[order][rows, cols].astype(np.float64),
+        multiset=order,
+    )
+
+
+@numba.njit(cache=True, nogil=True, fastmath={"contract"})
+def event_kernel(values, level, ratio, start, event, weight, base, delta, lanes, chunk):  # pragma: no cover - compiled
+    """``base + P @ delta`` for every shoe (row of ``values``, counts by value), ``P`` its event probabilities.
+
+    ``lanes`` shoes at a time: one pass over the walk (see :class:`Walk`) with
+    the rows of the current path in ``stack``; a node's ratio is
+    ``(n_v - h) * (1 / (N - s))`` from the shoes' counts ``nv`` and the six
+    reciprocals ``inv`` (two roundings).  The event sums of the current
+    ``chunk`` of nodes go to ``acc``, added to ``tot`` at the end of each chunk
+    (partial sums: about four times smaller rounding errors than one running
+    sum of thousands of terms, for 2 % more work).  The loops over shoes run to
+    a run-time width on purpose: the compiler then vectorises them (with a
+    constant trip count it unrolls them into scalar code).
+    """
+    rows = values.shape[0]
+    n_events, n_out = delta.shape
+    n_nodes = level.shape[0]
+    out = np.empty((rows, n_out))
+    stack = np.empty((7, lanes))
+    nv = np.empty((10, lanes))
+    inv = np.empty((6, lanes))
+    acc = np.empty((n_events, lanes))
+    tot = np.empty((n_events, lanes))
+    for first in range(0, rows, lanes):
+        width = min(lanes, rows - first)
+        for b in range(width):
+            total = 0
+            for v in range(10):
+                total += values[first + b, v]
+                nv[v, b] = values[first + b, v]
+            for s in range(6):
+                inv[s, b] = 1.0 / (total - s)
+            stack[0, b] = 1.0
+        acc[:, :width] = 0.0
+        tot[:, :width] = 0.0
+        for c0 in range(0, n_nodes, chunk):
+            if c0:
+                for g in range(n_events):
+                    for b in range(width):
+                        tot[g, b] += acc[g, b]
+                        acc[g, b] = 0.0
+            for i in range(c0, min(c0 + chunk, n_nodes)):
+                s = level[i]
+                r = ratio[i]
+                v = r // 36
+                h = float((r // 6) % 6)
+                q = r % 6
+                for b in range(width):
+                    stack[s, b] = stack[s - 1, b] * ((nv[v, b] - h) * inv[q, b])
+                for k in range(start[i], start[i + 1]):
+                    g = event[k]
+                    w = weight[k]
+                    for b in range(width):
+                        acc[g, b] += w * stack[s, b]
+        for b in range(width):
+            for c in range(n_out):
+                total_c = base[c]
+                for g in range(n_events):
+                    total_c += (tot[g, b] + acc[g, b]) * delta[g, c]
+                out[first + b, c] = total_c
+    return out
+
+
+@dataclass(frozen=True)
+class EventTable:
+    """A set of payout columns reduced to events (see the module notes).
+
+    ``columns ~= base + P @ delta`` where ``P`` are the probabilities of the
+    events kept and ``reference`` the event dropped.
+    """
+
+    walk: Walk
+    base: np.ndarray  # (C,) payout row of the reference event
+    delta: np.ndarray  # (E, C) payout rows of the kept events less the reference row
+    largest_event: int  # most weights of one kept event (for the error bound)
+    entry_event: np.ndarray  # event of each entry (0..E, the reference included)
+    kept: np.ndarray  # (E,) the events of the rows of ``delta``, in the numbering of ``entry_event``
+    reference: int
+
+    @property
+    def n_events(self) -> int:
+        return self.delta.shape[0]
+
+    def __call__(self, values: np.ndarray, lanes: int = LANES) -> np.ndarray:
+        """``(B, C)`` columns for ``(B, 10)`` int64 counts by value."""
+        if values.shape[0] == 0:
+            return np.zeros((0, len(self.base)))
+        lanes = int(min(lanes, values.shape[0]))
+        w = self.walk
+        return event_kernel(values, w.level, w.ratio, w.start, w.event, w.weight, self.base, self.delta, lanes, CHUNK)
+
+
+def event_table(mset: np.ndarray, count: np.ndarray, vectors: np.ndarray) -> EventTable:
+    """Events of sparse entries: ``count[i]`` sequences of multiset ``mset[i]`` pay ``vectors[i]`` (rows)."""
+    m = len(multisets().parent)
+    rows, index = np.unique(vectors, axis=0, return_inverse=True)
+    index = np.asarray(index).ravel()
+    events = np.zeros((m, len(rows)), dtype=np.int64)
+    np.add.at(events, (mset, index), count)
+    weights = (events != 0).sum(axis=0)
+    reference = int(np.argmax(weights))
+    keep = np.array([g for g in range(len(rows)) if g != reference], dtype=np.int64)
+    walk = build_walk(events[:, keep])
+    delta = np.ascontiguousarray(rows[keep] - rows[reference]).reshape(len(keep), rows.shape[1])
+    largest = int(weights[keep].max()) if len(keep) else 0
+    return EventTable(walk, np.ascontiguousarray(rows[reference]), delta, largest, index, keep, reference)
+
+
+def pair_split(x: np.ndarray, ext: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-entry payout parts ``(w0, wa, wb)`` of pay tables ``x`` (bets, main class, player pair, banker pair).
+
+    An entry with extended class ``ext`` pays ``w0 + alpha wa + beta wb`` in expectation, with alpha and
+    beta the zero-pair odds (see :mod:`toolkit._tables`): a hand of two zero-valued cards is a pair with
+    probability alpha, both hands are with probability beta.  Works for any numeric dtype (float, int64,
+    object integers), with the same arithmetic in each.
+    """
+    main = ext // 9
+    sp, sb = (ext % 9) // 3, ext % 3
+    a0 = np.where(sp == 1, 1, 0)  # base flag: pairs of zero-valued cards start as "no pair"
+    b0 = np.where(sb == 1, 1, 0)
+    w0 = x[:, main, a0, b0]
+    wa = np.zeros_like(w0)
+    wb = np.zeros_like(w0)
+    only_p = (sp == 2) & (sb != 2)
+    only_b = (sb == 2) & (sp != 2)
+    both = (sp == 2) & (sb == 2)
+    wa[:, only_p] = x[:, main[only_p], 1, b0[only_p]] - x[:, main[only_p], 0, b0[only_p]]
+    wa[:, only_b] = x[:, main[only_b], a0[only_b], 1] - x[:, main[only_b], a0[only_b], 0]
+    mb = main[both]
+    wa[:, both] = x[:, mb, 1, 0] + x[:, mb, 0, 1] - 2 * x[:, mb, 0, 0]
+    wb[:, both] = x[:, mb, 1, 1] - x[:, mb, 1, 0] - x[:, mb, 0, 1] + x[:, mb, 0, 0]
+    return w0, wa, wb
