@@ -8,7 +8,7 @@
 
 from toolkit.live.panel import Panel, Snapshot, resolve_bets, resolve_systems
 from toolkit.live.shoe import Change, LiveShoe
-from toolkit.live.steps import ShoeSteps
+from toolkit.live.steps import ShoeSteps, Step
 from toolkit.live.tracker import Coup, Feedback, Tracker
 
 __all__ = (
@@ -19,6 +19,7 @@ __all__ = (
     "Panel",
     "ShoeSteps",
     "Snapshot",
+    "Step",
     "Tracker",
     "resolve_bets",
     "resolve_systems",

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 
@@ -54,7 +55,7 @@ class Step:
     player_total: int
     banker_total: int
     winner: str
-    bets: list[dict[str, object]] = field(default_factory=list)
+    bets: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def positive(self) -> tuple[str, ...]:
