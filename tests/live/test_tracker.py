@@ -166,3 +166,21 @@ def test_a_positive_edge_is_signalled():
 
 def test_every_rank_has_keys():
     assert sorted(set(RANK_KEYS.values())) == list(range(13))
+
+
+@pytest.mark.parametrize(
+    ("keys", "why"),
+    [
+        ("9k9k", "a natural (8 against 0)"),
+        ("67kk", "Player stands on 6 and Banker stands on 7"),
+        ("62kk5", "Player stands on 6 and Banker drew"),
+        ("27kk3", "Banker stands on 7 against Player's third card 3"),
+        ("2kkk34", "both hands have their third card"),
+    ],
+)
+def test_the_reason_a_coup_is_over(keys, why):
+    t = Tracker(ShoeHeader().updated(burn="none"), Panel.of(bets=["banker"]), confirm=True)
+    t.feed(keys)
+    fb = t.press("2")
+    assert fb.kind == "tableau"
+    assert why in fb.text

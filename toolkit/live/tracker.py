@@ -237,14 +237,11 @@ class Tracker:
             counts[r] += 1
         comp = Composition(tuple(counts))
         left = self.left() + len(s.current)
-        burn = self._burn_for_counts()
+        burn = self._state.burn_up
         key = (comp.by_rank, burn, left)
         if key not in self._cache:
             self._cache[key] = self.panel.evaluate(comp, burn, left)
         return self._cache[key]
-
-    def _burn_for_counts(self) -> int | None:
-        return self._state.burn_up
 
     def next_slot(self) -> str:
         """Where the next card goes: ``burn``, ``face-down burn``, ``Player``, ``Banker`` or ``Player or Enter``."""
@@ -283,8 +280,11 @@ class Tracker:
         bt = (RANK_VALUES[cur[1]] + RANK_VALUES[cur[3]]) % 10
         if pt >= 8 or bt >= 8:
             return f"a natural ({pt} against {bt}): nobody draws"
-        b_total = sum(RANK_VALUES[c] for c in cur[1::2][:2]) % 10
-        return f"the tableau deals no more cards (Banker stands on {b_total})"
+        if len(cur) == 6:
+            return "both hands have their third card"
+        if self._p3(cur):
+            return f"Banker stands on {bt} against Player's third card {RANKS[cur[4]]}"
+        return f"Player stands on {pt} and Banker {'drew' if len(cur) == 5 else f'stands on {bt}'}"
 
     # ------------------------------------------------------------------ keys
     def press(self, key: str) -> Feedback:
@@ -413,7 +413,7 @@ class Tracker:
     # ------------------------------------------------------------------ output
     def frame(self) -> pl.DataFrame:
         """One row per finished coup, with the columns of :func:`toolkit.records.replay`."""
-        burn = self._burn_for_counts()
+        burn = self._state.burn_up
         rows = []
         for c in self._state.coups:
             snap = self._cache.get((c.unseen.by_rank, burn, c.left)) or self.panel.evaluate(c.unseen, burn, c.left)
