@@ -147,8 +147,7 @@ def edge_plot(
         points = " ".join(f"{x(c):.1f},{y(v):.1f}" for c, v in zip(coups, evs, strict=True) if v is not None)
         parts.append(f"<polyline data-bet='{escape(bet)}' fill='none' stroke='{colour}' points='{points}'/>")
         parts.append(
-            f"<text x='{width - right - 4}' y='{top + 11 * (i + 1)}' font-size='10' fill='{colour}' "
-            f"text-anchor='end'>{escape(bet)}</text>"
+            f"<text x='{left + 60 + 90 * i}' y='{height - 4}' font-size='10' fill='{colour}'>{escape(bet)}</text>"
         )
     if placed is not None and placed.height:
         biggest = max([float(a) for a in placed["amount"].to_list() if a is not None] + [1e-9])

@@ -173,12 +173,12 @@ class ShoeExplorer(w.VBox):
         for rank, count in zip(RANKS, comp.by_rank, strict=True):
             self.buttons[rank]["remove"].disabled = count == 0
         self.last_update_s = time.perf_counter() - began
-        removed = " ".join(self.shoe.removed[-20:])
+        gone = self.shoe.removed
+        removed = ("... " if len(gone) > 20 else "") + " ".join(gone[-20:])
         positive = ", ".join(self.snapshot.positive)
         self._say(
             (f"<b style='color:#070'>player's edge: {positive}</b> · " if positive else "")
-            + f"removed: {removed or 'nothing'}{' ...' if len(self.shoe.removed) > 20 else ''}"
-            + f" · updated in {1000 * self.last_update_s:.1f} ms"
+            + f"removed: {removed or 'nothing'} · updated in {1000 * self.last_update_s:.1f} ms"
         )
 
     def html(self) -> str:
