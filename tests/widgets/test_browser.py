@@ -1,6 +1,7 @@
 """The shoe explorer in a real browser: Voila serves it on 127.0.0.1, headless Chromium clicks a card button.
 
-The edge shown after the click must be the engine's for the shoe less that card.  A screenshot is saved as a
+The edge shown after the click (and after cards typed in the box) must be the engine's for the shoe less those
+cards.  A screenshot is saved as a
 test artefact in ``$BACCARAT_TEST_ARTEFACTS`` (default ``build/test-artefacts/``).  Skipped, with the reason,
 where Chromium (or its driver), Selenium or Voila is missing.
 """
@@ -111,6 +112,13 @@ def test_clicking_a_card_button_shows_the_engines_edge(tmp_path: Path):
         assert float(read(row, "data-ev")) == pytest.approx(expected, abs=1e-12)
         assert f"{100 * expected:+.4f}%" in read(row)
         assert read("span[data-rank='5']", "data-count") == "31"
+        # cards typed in the box, then Enter
+        box = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "input[placeholder^='type cards']"))
+        box.send_keys("K 9h\n")
+        wait.until(lambda d: float(d.find_element(By.CSS_SELECTOR, row).get_attribute("data-ev")) != expected)
+        typed = _ev(full.remove("5", "K", "9"), "banker")
+        assert float(read(row, "data-ev")) == pytest.approx(typed, abs=1e-12)
+        assert read("div[data-cards]", "data-cards") == "413"
         artefacts = Path(os.environ.get("BACCARAT_TEST_ARTEFACTS", ROOT / "build" / "test-artefacts"))
         artefacts.mkdir(parents=True, exist_ok=True)
         assert driver.save_screenshot(str(artefacts / "browser-explorer.png"))

@@ -2,7 +2,8 @@
 
 :class:`ShoeExplorer` is an :mod:`ipywidgets` box over a
 :class:`toolkit.live.LiveShoe`: a minus and a plus button per rank, a box to
-type cards (``K 5 9 Qh``), undo and reset; after each change it shows the
+type cards (``K 5 9 Qh``, then Enter; a toggle says whether they are removed
+or put back), undo and reset; after each change it shows the
 composition, every chosen bet's exact expected value and house edge (the bets
 with the player's edge highlighted), the effect-of-removal bars of a chosen
 bet and the running and true counts of the chosen systems.  There is no
@@ -84,13 +85,20 @@ class ShoeExplorer(w.VBox):
             self.buttons[rank] = {"remove": minus, "add": plus}
             label = w.HTML(f"<b style='font-size:14px'>{rank}</b>", layout=w.Layout(justify_content="center"))
             columns.append(w.VBox([label, minus, plus], layout=w.Layout(align_items="center", width="38px")))
-        self.text = w.Text(placeholder="cards, e.g. K 5 9 Qh", layout=w.Layout(width="220px"))
-        self.remove_typed = w.Button(description="remove typed", button_style="warning")
-        self.add_typed = w.Button(description="put back typed")
+        self.text = w.Text(
+            placeholder="type cards, e.g. K 5 9 Qh, then Enter",
+            continuous_update=False,  # the value arrives on Enter
+            layout=w.Layout(width="260px"),
+        )
+        self.typed_mode = w.ToggleButtons(
+            options=[("remove", "remove"), ("put back", "add")],
+            value="remove",
+            tooltips=["Enter removes the typed cards", "Enter puts the typed cards back"],
+            style={"button_width": "70px"},
+        )
         self.undo_button = w.Button(description="undo", icon="undo")
         self.reset_button = w.Button(description="reset", icon="refresh")
-        self.remove_typed.on_click(lambda _b: self._typed("remove"))
-        self.add_typed.on_click(lambda _b: self._typed("add"))
+        self.text.observe(lambda change: self._typed(change["new"]), names="value")
         self.undo_button.on_click(lambda _b: self._undo())
         self.reset_button.on_click(lambda _b: self._reset())
         names = list(panel.bet_names)
@@ -107,7 +115,7 @@ class ShoeExplorer(w.VBox):
             [
                 w.HTML(STYLE),
                 w.HBox(columns),
-                w.HBox([self.text, self.remove_typed, self.add_typed, self.undo_button, self.reset_button]),
+                w.HBox([self.text, self.typed_mode, self.undo_button, self.reset_button]),
                 self.composition_html,
                 w.HBox([w.VBox([self.edges_html, self.counts_html]), w.VBox([self.eor_choice, self.eor_html])]),
                 self.message,
@@ -127,12 +135,11 @@ class ShoeExplorer(w.VBox):
             return
         self.update()
 
-    def _typed(self, kind: str) -> None:
-        text = self.text.value.strip()
-        if not text:
-            self._say("type some cards first, e.g. K 5 9 Qh", error=True)
-            return
-        self._change(kind, text)
+    def _typed(self, text: str) -> None:
+        """Cards typed in the box (Enter): removed or put back as the toggle says; the box empties on success."""
+        if not text.strip():
+            return  # the box was emptied
+        self._change(self.typed_mode.value, text)
         if "#b00" not in self.message.value:
             self.text.value = ""
 
