@@ -227,6 +227,8 @@ def _run_terminal(tracker: Any) -> None:
                     break
                 if fb.kind == "coup":
                     log.append(fb)
+                    if fb.positive:
+                        console.bell()  # a bet has the player's edge for the next coup
                 last = fb
                 live.update(_screen(tracker, last, log), refresh=True)
         except KeyboardInterrupt:
