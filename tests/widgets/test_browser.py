@@ -115,10 +115,10 @@ def test_clicking_a_card_button_shows_the_engines_edge(tmp_path: Path):
         # cards typed in the box, then Enter
         box = wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "input[placeholder^='type cards']"))
         box.send_keys("K 9h\n")
-        wait.until(lambda d: float(d.find_element(By.CSS_SELECTOR, row).get_attribute("data-ev")) != expected)
+        # both typed cards are out once the shoe shows 413 cards (the redraw may come in steps)
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "div[data-cards]").get_attribute("data-cards") == "413")
         typed = _ev(full.remove("5", "K", "9"), "banker")
         assert float(read(row, "data-ev")) == pytest.approx(typed, abs=1e-12)
-        assert read("div[data-cards]", "data-cards") == "413"
         artefacts = Path(os.environ.get("BACCARAT_TEST_ARTEFACTS", ROOT / "build" / "test-artefacts"))
         artefacts.mkdir(parents=True, exist_ok=True)
         assert driver.save_screenshot(str(artefacts / "browser-explorer.png"))
