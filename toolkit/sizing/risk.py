@@ -29,6 +29,14 @@ XIV.8).  For shoe totals, whose steps down are not unit steps, the
 Cramér-Lundberg bound ``exp(-R B)`` with ``E[exp(-R X)] = 1`` caps the risk
 (:func:`adjustment_coefficient`; Asmussen & Albrecher 2010, ch. IV).
 
+**Fractional Kelly.**  A bettor who restakes the fraction ``c f*`` of the
+*current* bankroll is never ruined, but with small edges the chance that the
+bankroll ever falls to ``x`` times its start is ``x^(2/c - 1)``: 1/2 for full
+Kelly to halve, 1/8 at half Kelly (Thorp 2006, section 8; the log bankroll is
+a diffusion with drift ``(c - c^2/2) mu^2/sigma^2`` and variance
+``c^2 mu^2/sigma^2`` per bet).  :func:`halving_probability` gives the limit,
+:func:`simulate_fractional_kelly` the simulation of the exact log-growth walk.
+
 **Simulation** (:func:`simulate_risk`): paths of shoes resampled from the
 simulated ones, each with its lowest point within the shoe, with Wilson
 intervals for the proportions (:func:`toolkit._stats.wilson_interval`).
@@ -67,8 +75,10 @@ __all__ = [
     "bankroll_paths",
     "gamblers_ruin",
     "goal_diffusion",
+    "halving_probability",
     "ruin_diffusion",
     "session_results",
+    "simulate_fractional_kelly",
     "simulate_risk",
     "skip_free_ruin",
     "trip_ruin_diffusion",
@@ -341,3 +351,75 @@ def session_results(
     gen = as_generator(seed)
     totals = won[gen.integers(0, len(won), size=(n, k))].sum(axis=1)
     return pl.DataFrame({"session": np.arange(1, n + 1), "result": totals})
+
+
+def halving_probability(fraction: float, level: float = 0.5) -> float:
+    """Small-edge limit of the chance that fractional Kelly ever falls to ``level`` of the start: ``level^(2/c - 1)``.
+
+    >>> halving_probability(1.0), halving_probability(0.5)
+    (0.5, 0.125)
+    """
+    c = _positive(fraction, "fraction (of Kelly)")
+    x = _positive(level, "level")
+    if not x < 1:
+        raise ValueError(f"level must lie in (0, 1), got {level!r}")
+    if c >= 2:
+        return 1.0
+    return x ** (2 / c - 1)
+
+
+def simulate_fractional_kelly(
+    probabilities: np.ndarray,
+    payouts: np.ndarray,
+    fraction: float,
+    level: float = 0.5,
+    paths: int = 2000,
+    max_bets: int = 200_000,
+    seed: SeedLike = None,
+    confidence: float = 0.95,
+) -> Estimate:
+    """The chance that restaking ``fraction`` of Kelly on i.i.d. bets ever takes the bankroll to ``level`` of its start.
+
+    Each bet has outcome ``j`` with probability ``probabilities[j]`` paying
+    ``payouts[j]`` per unit; the stake is ``fraction * f*`` of the current
+    bankroll (``f*`` from :func:`toolkit.sizing.kelly.kelly_fractions`), so the
+    log bankroll is a random walk with steps ``log(1 + fraction f* v_j)``.  A path
+    stops at ``level``, or once the small-edge formula puts its chance of ever
+    falling back below 1e-4, or after ``max_bets`` bets.  Wilson interval.
+    """
+    from toolkit.sizing.kelly import kelly_fractions
+
+    p = np.asarray(probabilities, dtype=np.float64)
+    v = np.asarray(payouts, dtype=np.float64)
+    c = _positive(fraction, "fraction (of Kelly)")
+    x = _positive(level, "level")
+    if not x < 1:
+        raise ValueError(f"level must lie in (0, 1), got {level!r}")
+    paths = positive_int(paths, "paths")
+    max_bets = positive_int(max_bets, "max_bets")
+    f = float(kelly_fractions(p[None, :], v)[0, 0])
+    if f == 0:
+        raise ValueError("the bet has no positive Kelly stake: nothing to simulate")
+    steps = np.log1p(c * f * v)
+    mean, var = float(p @ steps), float(p @ steps**2 - (p @ steps) ** 2)
+    target = math.log(x)
+    safe = var * math.log(1e4) / (2 * mean) if mean > 0 else math.inf
+    gen = as_generator(seed)
+    wealth = np.zeros(paths)
+    alive = np.ones(paths, bool)
+    hit = np.zeros(paths, bool)
+    done = 0
+    while alive.any() and done < max_bets:
+        step = min(4096, max_bets - done)
+        idx = np.flatnonzero(alive)
+        cum = wealth[idx] + np.cumsum(steps[gen.choice(len(p), size=(step, len(idx)), p=p)], axis=0)
+        low = cum <= target
+        high = cum >= safe
+        first_low = np.where(low.any(axis=0), low.argmax(axis=0), step)
+        first_high = np.where(high.any(axis=0), high.argmax(axis=0), step)
+        down = (first_low < step) & (first_low < first_high)
+        hit[idx[down]] = True
+        alive[idx[down | (first_high < first_low)]] = False
+        wealth[idx] = cum[-1]
+        done += step
+    return _proportion(int(hit.sum()), paths, confidence)
