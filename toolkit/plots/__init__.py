@@ -1,5 +1,6 @@
 """Plots: each takes polars frames (and ``ax=None``), draws with seaborn and returns the axes."""
 
+from toolkit.plots.bankroll import plot_bankroll_fan, plot_risk_curve, plot_session_results
 from toolkit.plots.edges import plot_depletion, plot_edges_by_decks, plot_eor_heatmap
 from toolkit.plots.chemin import plot_banker_strategy, plot_option_values, plot_solutions
 from toolkit.plots.counting import plot_count_path, plot_count_quality, plot_ev_by_count, plot_penetration, plot_threshold_sweep
@@ -9,6 +10,7 @@ from toolkit.plots.study import by_bet_figure, plot_gain_share, plot_jacobson, p
 __all__ = (
     "by_bet_figure",
     "plot_banker_strategy",
+    "plot_bankroll_fan",
     "plot_bead_plate",
     "plot_bet_tracking",
     "plot_big_road",
@@ -26,6 +28,8 @@ __all__ = (
     "plot_penetration",
     "plot_replay_counts",
     "plot_replay_edges",
+    "plot_risk_curve",
+    "plot_session_results",
     "plot_solutions",
     "plot_threshold_sweep",
     "plot_variance",
