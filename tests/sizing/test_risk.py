@@ -157,3 +157,15 @@ def test_fan_chart_and_session_frames(normal_shoes):
 def test_bad_arguments_are_refused(call, match):
     with pytest.raises((ValueError, TypeError), match=match):
         call()
+
+
+def test_without_goal_or_trip_the_paths_are_those_of_the_counting_results():
+    # simulate_risk extends Results.simulated_risk_of_ruin: same paths, same stream, same answer
+    from toolkit.counting import count_strategy, run_strategies
+
+    (res,) = run_strategies([count_strategy("dragon7")], 300, seed=2, workers=1, progress=False)
+    won = res.totals.won + (res.units_per_shoe_ev.value - res.units_per_shoe.value)
+    ours = simulate_risk(won, 60, res.totals.low, paths=500, seed=4).ruin
+    theirs = res.simulated_risk_of_ruin(60, paths=500, seed=4)
+    assert ours.value == theirs.value
+    assert (ours.low, ours.high) == (theirs.low, theirs.high)

@@ -172,8 +172,8 @@ def _newton(p: np.ndarray, v: np.ndarray, iterations: int = 100) -> tuple[np.nda
         hess = -np.einsum("nm,mi,mj->nij", np.where(live, p / w**2, 0.0), v, v)
         try:
             step = np.linalg.solve(hess - 1e-14 * np.eye(k), -grad[:, :, None])[:, :, 0]
-        except np.linalg.LinAlgError:
-            step = np.linalg.lstsq(hess.reshape(-1, k), -grad.reshape(-1), rcond=None)[0].reshape(n, k)
+        except np.linalg.LinAlgError:  # bets with the same payouts: a singular Hessian
+            step = -(np.linalg.pinv(hess) @ grad[:, :, None])[:, :, 0]
         t = np.ones(n)
         for _ in range(60):
             trial = f + t[:, None] * step

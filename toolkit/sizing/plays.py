@@ -34,12 +34,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from toolkit._check import non_negative_int
 from toolkit.bets import Bet
 from toolkit.counting.strategies import CountPlay, Play, Ramp, Strategy
 from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.counting.tallies import PreCoup, count_arrays
-from toolkit.parallel import as_seed_sequence
 from toolkit.rules import Rules
+from toolkit.sizing._args import number
 from toolkit.sizing.kelly import kelly_fractions, outcome_probabilities, payout_outcomes
 
 __all__ = [
@@ -56,15 +57,6 @@ __all__ = [
 _SOLVED: weakref.WeakKeyDictionary[PreCoup, dict] = weakref.WeakKeyDictionary()
 
 
-def _number(value: object, where: str, low: float = 0.0, strict: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{where} must be a number, got {value!r}")
-    x = float(value)
-    if math.isnan(x) or (x <= low if strict else x < low):
-        raise ValueError(f"{where} must be {'>' if strict else '>='} {low:g}, got {value!r}")
-    return x
-
-
 @dataclass(frozen=True)
 class Limits:
     """Table limits and chips, in the units of the stakes: ``table_min``, ``table_max`` and the ``chip`` size.
@@ -78,9 +70,9 @@ class Limits:
     chip: float = 0.0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "table_min", _number(self.table_min, "Limits.table_min"))
-        object.__setattr__(self, "table_max", _number(self.table_max, "Limits.table_max", strict=True))
-        object.__setattr__(self, "chip", _number(self.chip, "Limits.chip"))
+        object.__setattr__(self, "table_min", number(self.table_min, "Limits.table_min"))
+        object.__setattr__(self, "table_max", number(self.table_max, "Limits.table_max", strict=True))
+        object.__setattr__(self, "chip", number(self.chip, "Limits.chip"))
         if self.table_max < self.table_min:
             raise ValueError(f"Limits: table_max {self.table_max:g} is below table_min {self.table_min:g}")
         if math.isinf(self.chip):
@@ -124,7 +116,7 @@ class Gate:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "system", get_count_system(self.system))
-        object.__setattr__(self, "threshold", _number(self.threshold, "Gate.threshold", low=-math.inf))
+        object.__setattr__(self, "threshold", number(self.threshold, "Gate.threshold", low=-math.inf))
         if self.count not in ("true", "running"):
             raise ValueError(f"Gate.count must be one of true, running, got {self.count!r}")
 
@@ -172,8 +164,8 @@ class KellyPlay:
             raise TypeError(f"KellyPlay.index must be an integer, got {self.index!r}")
         if not 0 <= self.index < len(self.bets):
             raise ValueError(f"KellyPlay.index must be in 0..{len(self.bets) - 1}, got {self.index}")
-        object.__setattr__(self, "bankroll", _number(self.bankroll, "KellyPlay.bankroll", strict=True))
-        f = _number(self.fraction, "KellyPlay.fraction (of Kelly)", strict=True)
+        object.__setattr__(self, "bankroll", number(self.bankroll, "KellyPlay.bankroll", strict=True))
+        f = number(self.fraction, "KellyPlay.fraction (of Kelly)", strict=True)
         if f > 1:
             raise ValueError(f"KellyPlay.fraction (of Kelly) must lie in (0, 1], got {self.fraction!r}")
         gates = tuple(self.gates) or (None,) * len(self.bets)
@@ -274,8 +266,8 @@ class BackCount:
             raise TypeError(f"BackCount.entry_coup must be an integer, got {self.entry_coup!r}")
         if self.entry_coup < 1:
             raise ValueError(f"BackCount.entry_coup must be at least 1, got {self.entry_coup}")
-        object.__setattr__(self, "entry", _number(self.entry, "BackCount.entry", low=-math.inf))
-        object.__setattr__(self, "exit", _number(self.exit, "BackCount.exit", low=-math.inf))
+        object.__setattr__(self, "entry", number(self.entry, "BackCount.entry", low=-math.inf))
+        object.__setattr__(self, "exit", number(self.exit, "BackCount.exit", low=-math.inf))
         if self.count not in ("true", "running"):
             raise ValueError(f"BackCount.count must be one of true, running, got {self.count!r}")
 
@@ -329,19 +321,19 @@ class MiscountedPlay:
     def __post_init__(self) -> None:
         object.__setattr__(self, "system", get_count_system(self.system))
         object.__setattr__(self, "ramp", Ramp.from_any(self.ramp))
-        m = _number(self.missed, "MiscountedPlay.missed")
+        m = number(self.missed, "MiscountedPlay.missed")
         if m >= 1:
             raise ValueError(f"MiscountedPlay.missed is a probability below 1, got {self.missed!r}")
-        _number(self.noise, "MiscountedPlay.noise")
+        number(self.noise, "MiscountedPlay.noise")
         if self.rounding not in ("none", "floor", "truncate", "nearest"):
             raise ValueError(f"MiscountedPlay.rounding must be none, floor, truncate or nearest, got {self.rounding!r}")
-        as_seed_sequence(self.seed)
+        object.__setattr__(self, "seed", non_negative_int(self.seed, "MiscountedPlay.seed"))
 
     def perceived(self, info: PreCoup) -> np.ndarray:
         """The true count as this counter has it before each coup."""
         shoe = np.asarray(info.shoe)
         first = int(shoe[0]) if len(shoe) else 0
-        gen = np.random.default_rng(np.random.SeedSequence([int(self.seed), first]))
+        gen = np.random.default_rng(np.random.SeedSequence([self.seed, first]))
         unseen = np.asarray(info.unseen, dtype=np.int64)
         idx, starts = _shoe_starts(shoe)
         missed_tags = np.zeros(len(shoe))

@@ -27,7 +27,7 @@ look-ahead check); from the per-shoe results come
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +41,7 @@ from toolkit.counting.strategies import Ramp, Strategy, count_strategy
 from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.dealing import Dealing
 from toolkit.parallel import SeedLike, as_seed_sequence
+from toolkit.sizing._args import positive
 from toolkit.sizing.plays import Gate, LimitedPlay, Limits, kelly_strategy
 from toolkit.sizing.risk import (
     adjustment_coefficient,
@@ -53,15 +54,6 @@ from toolkit.sizing.risk import (
 )
 
 __all__ = ["BankrollReport", "bankroll", "sized_strategy"]
-
-
-def _positive(x: object, where: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{where} must be a number, got {x!r}")
-    v = float(x)
-    if not v > 0 or math.isinf(v):
-        raise ValueError(f"{where} must be a positive finite number, got {x!r}")
-    return v
 
 
 def sized_strategy(
@@ -161,12 +153,12 @@ class BankrollReport:
         """Results of simulated sessions (:func:`~toolkit.sizing.risk.session_results`), in units."""
         return session_results(self.won(), self.shoes_per_session, sessions, seed)
 
-    def risk_curve(self, bankrolls, paths: int = 0, seed: SeedLike = None) -> pl.DataFrame:
+    def risk_curve(self, bankrolls: Iterable[float], paths: int = 0, seed: SeedLike = None) -> pl.DataFrame:
         """Risk of ruin against the bankroll: ``bankroll, formula`` and, with ``paths``, ``simulated, low, high``."""
         rows = []
         gen = np.random.default_rng(as_seed_sequence(seed))
         for value in bankrolls:
-            b = _positive(value, "bankroll")
+            b = positive(value, "bankroll")
             row: dict[str, object] = {"bankroll": b, "formula": ruin_diffusion(self.mu, self.sigma, b)}
             if paths:
                 sim = simulate_risk(self.won(), b, self.results.totals.low, paths=paths, seed=gen).ruin
@@ -285,12 +277,12 @@ def bankroll(
     >>> sorted(rep.risk), round(rep.mean_bet, 3)
     (['p_goal', 'risk_of_ruin', 'trip_risk'], 1.0)
     """
-    b = _positive(bankroll, "bankroll")
-    g = 2 * b if goal is None else _positive(goal, "goal")
+    b = positive(bankroll, "bankroll")
+    g = 2 * b if goal is None else positive(goal, "goal")
     if not g > b:
         raise ValueError(f"goal ({g:g}) must exceed the bankroll ({b:g})")
-    hours = _positive(hours_per_session, "hours_per_session")
-    rate = _positive(hands_per_hour, "hands_per_hour")
+    hours = positive(hours_per_session, "hours_per_session")
+    rate = positive(hands_per_hour, "hands_per_hour")
     n_shoes = positive_int(n_shoes, "n_shoes")
     if n_shoes < 2:
         raise ValueError(f"n_shoes must be at least 2 (a standard deviation needs two shoes), got {n_shoes}")

@@ -68,6 +68,7 @@ from toolkit._check import positive_int
 from toolkit._stats import wilson_interval
 from toolkit.counting.results import Estimate
 from toolkit.parallel import SeedLike, as_generator
+from toolkit.sizing._args import finite, positive
 
 __all__ = [
     "SimulatedRisk",
@@ -85,31 +86,16 @@ __all__ = [
 ]
 
 
-def _positive(x: object, where: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{where} must be a number, got {x!r}")
-    v = float(x)
-    if not v > 0 or math.isinf(v):
-        raise ValueError(f"{where} must be a positive finite number, got {x!r}")
-    return v
-
-
-def _finite(x: object, where: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or not math.isfinite(x):
-        raise TypeError(f"{where} must be a finite number, got {x!r}")
-    return float(x)
-
-
 def ruin_diffusion(mu: float, sigma: float, bankroll: float) -> float:
     """Risk of ruin with no time limit, ``exp(-2 mu B / sigma^2)`` (1 when ``mu <= 0``)."""
-    mu, sigma, b = _finite(mu, "mu"), _positive(sigma, "sigma"), _positive(bankroll, "bankroll")
+    mu, sigma, b = finite(mu, "mu"), positive(sigma, "sigma"), positive(bankroll, "bankroll")
     return 1.0 if mu <= 0 else math.exp(-2 * mu * b / sigma**2)
 
 
 def trip_ruin_diffusion(mu: float, sigma: float, bankroll: float, horizon: float) -> float:
     """Risk of ruin within ``horizon`` shoes (first passage of a drifted Brownian motion to 0)."""
-    mu, sigma, b = _finite(mu, "mu"), _positive(sigma, "sigma"), _positive(bankroll, "bankroll")
-    t = _positive(horizon, "horizon")
+    mu, sigma, b = finite(mu, "mu"), positive(sigma, "sigma"), positive(bankroll, "bankroll")
+    t = positive(horizon, "horizon")
     s = sigma * math.sqrt(t)
     first = scipy.stats.norm.cdf((-b - mu * t) / s)
     log_second = -2 * mu * b / sigma**2 + scipy.stats.norm.logcdf((-b + mu * t) / s)
@@ -118,8 +104,8 @@ def trip_ruin_diffusion(mu: float, sigma: float, bankroll: float, horizon: float
 
 def goal_diffusion(mu: float, sigma: float, bankroll: float, goal: float) -> float:
     """Probability of reaching the bankroll ``goal`` before ruin, starting from ``bankroll`` (double barrier)."""
-    mu, sigma, b = _finite(mu, "mu"), _positive(sigma, "sigma"), _positive(bankroll, "bankroll")
-    g = _positive(goal, "goal")
+    mu, sigma, b = finite(mu, "mu"), positive(sigma, "sigma"), positive(bankroll, "bankroll")
+    g = positive(goal, "goal")
     if g <= b:
         raise ValueError(f"goal ({g:g}) must exceed the bankroll ({b:g})")
     a = 2 * mu / sigma**2
@@ -261,8 +247,8 @@ def simulate_risk(
         high that the diffusion formula puts its risk below 1e-4 (and it is past the goal).
     """
     won, low = _check_shoes(won, low)
-    b = _positive(bankroll, "bankroll")
-    if goal is not None and not _positive(goal, "goal") > b:
+    b = positive(bankroll, "bankroll")
+    if goal is not None and not positive(goal, "goal") > b:
         raise ValueError(f"goal ({goal:g}) must exceed the bankroll ({b:g})")
     if trip is not None:
         trip = positive_int(trip, "trip (shoes)")
@@ -320,7 +306,7 @@ def bankroll_paths(
     ruined by then), one row per session (0 = the start) and quantile.
     """
     won, low = _check_shoes(won, low)
-    b = _positive(bankroll, "bankroll")
+    b = positive(bankroll, "bankroll")
     sessions = positive_int(sessions, "sessions")
     k = positive_int(shoes_per_session, "shoes_per_session")
     paths = positive_int(paths, "paths")
@@ -359,8 +345,8 @@ def halving_probability(fraction: float, level: float = 0.5) -> float:
     >>> halving_probability(1.0), halving_probability(0.5)
     (0.5, 0.125)
     """
-    c = _positive(fraction, "fraction (of Kelly)")
-    x = _positive(level, "level")
+    c = positive(fraction, "fraction (of Kelly)")
+    x = positive(level, "level")
     if not x < 1:
         raise ValueError(f"level must lie in (0, 1), got {level!r}")
     if c >= 2:
@@ -391,8 +377,8 @@ def simulate_fractional_kelly(
 
     p = np.asarray(probabilities, dtype=np.float64)
     v = np.asarray(payouts, dtype=np.float64)
-    c = _positive(fraction, "fraction (of Kelly)")
-    x = _positive(level, "level")
+    c = positive(fraction, "fraction (of Kelly)")
+    x = positive(level, "level")
     if not x < 1:
         raise ValueError(f"level must lie in (0, 1), got {level!r}")
     paths = positive_int(paths, "paths")
