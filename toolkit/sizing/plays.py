@@ -20,7 +20,6 @@ prices every bet at its exact expected value and checks that nothing looks ahead
 * :class:`MiscountedPlay`: a count play whose counter misses cards, rounds the
   true count and misjudges it with Gaussian noise.
 
->>> from toolkit.counting import Ramp, CountPlay
 >>> Limits(table_min=5, table_max=500, chip=5).apply(np.array([3.0, 7.5, 12.0, 900.0])).tolist()
 [0.0, 5.0, 10.0, 500.0]
 """
@@ -38,7 +37,7 @@ from toolkit._check import non_negative_int
 from toolkit.bets import Bet
 from toolkit.counting.strategies import CountPlay, Play, Ramp, Strategy
 from toolkit.counting.systems import CountSystem, get_count_system
-from toolkit.counting.tallies import PreCoup, count_arrays
+from toolkit.counting.tallies import PreCoup, count_arrays, round_count
 from toolkit.rules import Rules
 from toolkit.sizing._args import number
 from toolkit.sizing.kelly import kelly_fractions, outcome_probabilities, payout_outcomes
@@ -353,7 +352,7 @@ class MiscountedPlay:
         tc = rc / (cards / exact.unit_cards)
         if self.noise > 0:
             tc = tc + gen.normal(0.0, self.noise, len(tc))
-        return _round_count(tc, self.rounding)
+        return round_count(tc, self.rounding)
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
         return self.ramp(self.perceived(info))
@@ -361,14 +360,3 @@ class MiscountedPlay:
     def describe(self) -> str:
         base = CountPlay(self.system, self.bet, self.ramp).describe()
         return f"{base}; misses {self.missed:g} of cards, noise {self.noise:g}, rounding {self.rounding}"
-
-
-def _round_count(x: np.ndarray, rounding: str) -> np.ndarray:
-    """A true count rounded by one of the count systems' rules."""
-    if rounding == "floor":
-        return np.floor(x)
-    if rounding == "truncate":
-        return np.trunc(x)
-    if rounding == "nearest":
-        return np.sign(x) * np.floor(np.abs(x) + 0.5)
-    return x
