@@ -119,3 +119,23 @@ def test_infinite_values_serialise():
     d = rep.as_dict()
     assert all(v is None or isinstance(v, (str, int, float, list, dict)) for v in d.values())
     assert not any(isinstance(v, float) and not math.isfinite(v) for v in d.values())
+
+
+def test_kelly_by_count_is_a_ramp_rising_with_the_count():
+    from toolkit.sizing import kelly_ramp
+
+    r = kelly_ramp("dragon7", 1000, 0.5, n_shoes=800, seed=3, min_coups=100)
+    counts = [c for c, _ in r.steps]
+    stakes = [u for _, u in r.steps]
+    assert counts[0] == 4.0
+    assert stakes[0] > 0
+    assert stakes[-1] > 3 * stakes[0]  # Kelly grows with the edge, about linearly in the count
+    full = kelly_ramp("dragon7", 1000, 1.0, n_shoes=800, seed=3, min_coups=100)
+    assert [u for _, u in full.steps] == pytest.approx([2 * u for u in stakes])
+    rep = bankroll(
+        "dragon7", bankroll=1000, kelly=0.5, kelly_by="count", n_shoes=300, paths=100, seed=1, progress=False
+    )
+    assert "Kelly by count" in rep.results.strategy
+    assert abs(rep.results.lookahead_z) < 6
+    with pytest.raises(ValueError, match="kelly_by"):
+        bankroll("dragon7", kelly=0.5, kelly_by="table", n_shoes=10, paths=10, progress=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import sys
+from enum import Enum
 
 import typer
 
@@ -36,7 +37,12 @@ from toolkit.cli._common import (
     seed_or_fresh,
 )
 
-__all__ = ["bankroll", "parse_ramp", "register"]
+__all__ = ["KellyBy", "bankroll", "parse_ramp", "register"]
+
+
+class KellyBy(str, Enum):
+    shoe = "shoe"
+    count = "count"
 
 
 def parse_ramp(text: str) -> dict[float, float]:
@@ -100,6 +106,9 @@ def bankroll(
         None, "--goal", help="Bankroll to reach before ruin (default: twice --bankroll)."
     ),
     kelly: float | None = typer.Option(None, "--kelly", help="Stake this fraction of Kelly (0 < F <= 1)."),
+    kelly_by: KellyBy = typer.Option(
+        KellyBy.shoe, "--kelly-by", help="Kelly stakes from the exact shoe (shoe) or from the true count (count)."
+    ),
     ramp: str | None = typer.Option(None, "--ramp", help="Units by count, COUNT:UNITS,... (e.g. 4:1,6:2,8:4)."),
     units: float = typer.Option(1.0, "--units", help="Flat stake in units (without --kelly or --ramp)."),
     table_min: float = typer.Option(0.0, "--table-min", help="Table minimum (smaller stakes are not placed)."),
@@ -123,6 +132,8 @@ def bankroll(
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
     """How much to bet and what bankroll it needs: risk of ruin, trip risk and the goal, by formula and simulation."""
+    import numpy as np
+
     from toolkit.sizing import Gate, Limits, kelly_strategy, sized_strategy
     from toolkit.sizing import bankroll as run_bankroll
 
@@ -149,23 +160,29 @@ def bankroll(
     n = max(len(systems), len(bets), len(limits_), 1)
     if n > 1 and kelly is None:
         fail("several bets need --kelly (their stakes are solved jointly)")
+    if n > 1 and kelly_by == KellyBy.count:
+        fail("--kelly-by count sizes one bet; several bets are solved jointly at each shoe (--kelly-by shoe)")
     for where, values in (("--system", systems), ("--bet", bets), ("--threshold", limits_)):
         if len(values) not in (0, 1, n):
             fail(f"{where} names {len(values)} values for {n} bets")
     systems = systems * n if len(systems) == 1 else systems
     bets_ = bets * n if len(bets) == 1 else bets or [None] * n
     levels = limits_ * n if len(limits_) == 1 else limits_ or [None] * n
+    s = seed_or_fresh(seed)
     try:
         limits = Limits(table_min, table_max, chip) if (table_min or chip or math.isfinite(table_max)) else None
         steps = parse_ramp(ramp) if ramp is not None else None
         if n == 1:
-            strategy = sized_strategy(systems[0], bets_[0], levels[0], bankroll_units, kelly, steps, units, limits)
+            strategy = sized_strategy(
+                systems[0], bets_[0], levels[0], bankroll_units, kelly, steps, units, limits, kelly_by.value,
+                seed=np.random.SeedSequence(s).spawn(3)[2], dealing=dealing,  # as toolkit.sizing.bankroll
+            )  # fmt: skip
         else:
             from toolkit.counting import get_count_system
 
             gates, targets = [], []
-            for s, b, t in zip(systems, bets_, levels, strict=True):
-                cs = get_count_system(s)
+            for name, b, t in zip(systems, bets_, levels, strict=True):
+                cs = get_count_system(name)
                 level = cs.threshold if t is None else t
                 if level is None:
                     fail(f"count system {cs.name!r} has no published threshold; give --threshold")
@@ -175,7 +192,6 @@ def bankroll(
             strategy = kelly_strategy(targets, bankroll_units, kelly, gates, limits)
     except (ValueError, TypeError) as err:
         fail(str(err))
-    s = seed_or_fresh(seed)
     report = run_bankroll(
         strategy=strategy,
         bankroll=bankroll_units,

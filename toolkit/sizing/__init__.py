@@ -14,7 +14,16 @@ from toolkit.sizing.kelly import (
     outcome_probabilities,
     payout_outcomes,
 )
-from toolkit.sizing.plays import BackCount, Gate, KellyPlay, LimitedPlay, Limits, MiscountedPlay, kelly_strategy
+from toolkit.sizing.plays import (
+    BackCount,
+    Gate,
+    KellyPlay,
+    LimitedPlay,
+    Limits,
+    MiscountedPlay,
+    kelly_ramp,
+    kelly_strategy,
+)
 from toolkit.sizing.report import BankrollReport, bankroll, sized_strategy
 from toolkit.sizing.risk import (
     SimulatedRisk,
@@ -49,6 +58,7 @@ __all__ = (
     "growth_rate",
     "halving_probability",
     "kelly_fractions",
+    "kelly_ramp",
     "kelly_stakes",
     "kelly_strategy",
     "outcome_probabilities",

@@ -11,6 +11,10 @@ prices every bet at its exact expected value and checks that nothing looks ahead
   when a count is at least a threshold.  Stakes are sized off a fixed bankroll
   (the bankroll at the start of the trip, the usual practice; resizing between
   trips is the counter's decision, Schlesinger 2005 ch. 10);
+* :func:`kelly_ramp`: what a counter who knows only the count can do: for each
+  true count, the Kelly stake of the payout distribution *given that count*
+  (the mixture of the exact distributions of the coups at that count, over
+  simulated shoes), as a :class:`~toolkit.counting.strategies.Ramp`;
 * :class:`Limits`, :class:`LimitedPlay`: chips (stakes rounded *down* to a
   multiple, never over-betting), the table minimum (a stake below it is not
   placed) and maximum (stakes above it are cut to it);
@@ -38,6 +42,8 @@ from toolkit.bets import Bet
 from toolkit.counting.strategies import CountPlay, Play, Ramp, Strategy
 from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.counting.tallies import PreCoup, count_arrays, round_count
+from toolkit.dealing import Dealing, deal
+from toolkit.parallel import SeedLike
 from toolkit.rules import Rules
 from toolkit.sizing._args import number
 from toolkit.sizing.kelly import kelly_fractions, outcome_probabilities, payout_outcomes
@@ -49,6 +55,7 @@ __all__ = [
     "LimitedPlay",
     "Limits",
     "MiscountedPlay",
+    "kelly_ramp",
     "kelly_strategy",
 ]
 
@@ -234,6 +241,66 @@ def kelly_strategy(
         name or "+".join(b.name if isinstance(b, Bet) else b for b in group) + f" {fraction:g} Kelly of {bankroll:g}"
     )
     return Strategy(label, tuple(plays))
+
+
+def kelly_ramp(
+    system: CountSystem | str,
+    bankroll: float,
+    fraction: float = 1.0,
+    bet: str | Bet | None = None,
+    threshold: float | None = None,
+    n_shoes: int = 2000,
+    dealing: Dealing = Dealing(),
+    seed: SeedLike = None,
+    min_coups: int = 200,
+    rules: Rules = Rules(),
+) -> Ramp:
+    """Kelly stakes by true count, for a counter who knows the count but not the composition.
+
+    Over ``n_shoes`` dealt shoes, the coups whose true count (floored to a whole
+    number) is ``c >= threshold`` give the payout distribution at count ``c``,
+    the average of their exact distributions; the stake at ``c`` is ``fraction``
+    of its Kelly fraction times ``bankroll``.  Counts reached by fewer than
+    ``min_coups`` coups keep the stake of the count below them (the ramp ends
+    with the last well-measured count).
+
+    >>> r = kelly_ramp("dragon7", 1000, 0.5, n_shoes=100, seed=1, min_coups=50)
+    >>> r.threshold >= 4, all(units > 0 for _, units in r.steps if _ >= r.threshold)
+    (True, True)
+    """
+    s = get_count_system(system)
+    target = bet if bet is not None else s.bet
+    if target is None:
+        raise ValueError(f"count system {s.name!r} names no bet; give bet=")
+    t = s.threshold if threshold is None else threshold
+    if t is None:
+        raise ValueError(f"count system {s.name!r} has no published threshold; give threshold=")
+    b = number(bankroll, "kelly_ramp bankroll", strict=True, finite=True)
+    f = number(fraction, "kelly_ramp fraction (of Kelly)", strict=True)
+    if f > 1:
+        raise ValueError(f"kelly_ramp fraction (of Kelly) must lie in (0, 1], got {fraction!r}")
+    min_coups = non_negative_int(min_coups, "kelly_ramp min_coups")
+    info = PreCoup.from_dealt(deal(n_shoes, dealing, seed, progress=False), rules.tableau)
+    rc, tc = info.counts(s)
+    count = np.floor(tc if s.trigger == "true" else rc)
+    rows = np.flatnonzero(count >= math.floor(t))
+    if len(rows) == 0:
+        raise ValueError(f"no coup in {n_shoes} shoes reached the count {t:g}: deal more shoes")
+    po = payout_outcomes(target, rules)
+    p = outcome_probabilities(po, info.unseen[rows], rules.tableau)
+    levels, which, sizes = np.unique(count[rows], return_inverse=True, return_counts=True)
+    mixture = np.zeros((len(levels), p.shape[1]))
+    np.add.at(mixture, np.asarray(which).reshape(-1), p)
+    mixture /= sizes[:, None]
+    stakes = f * b * kelly_fractions(mixture, po.payouts)[:, 0]
+    steps: list[tuple[float, float]] = []
+    for level, n, stake in zip(levels, sizes, stakes, strict=True):
+        if n < min_coups:
+            break
+        steps.append((max(float(level), float(t)) if not steps else float(level), float(stake)))
+    if not steps:
+        raise ValueError(f"fewer than {min_coups} coups at the count {math.floor(t)}: deal more shoes")
+    return Ramp(tuple(steps))
 
 
 def _shoe_starts(shoe: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from toolkit._check import positive_int
+from toolkit._check import one_of, positive_int
 from toolkit.bets import Bet
 from toolkit.counting.harness import run_strategies
 from toolkit.counting.results import Estimate, Results
@@ -42,7 +42,7 @@ from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.dealing import Dealing
 from toolkit.parallel import SeedLike, as_seed_sequence
 from toolkit.sizing._args import positive
-from toolkit.sizing.plays import Gate, LimitedPlay, Limits, kelly_strategy
+from toolkit.sizing.plays import Gate, LimitedPlay, Limits, kelly_ramp, kelly_strategy
 from toolkit.sizing.risk import (
     adjustment_coefficient,
     bankroll_paths,
@@ -65,8 +65,18 @@ def sized_strategy(
     ramp: Ramp | Mapping[float, float] | None = None,
     units: float = 1.0,
     limits: Limits | None = None,
+    kelly_by: str = "shoe",
+    ramp_shoes: int = 2000,
+    seed: SeedLike = None,
+    dealing: Dealing = Dealing(),
 ) -> Strategy:
     """A count system's bet, flat (``units`` at ``threshold``), by a ``ramp``, or at ``kelly`` of Kelly on ``bankroll``.
+
+    ``kelly_by="shoe"`` sizes each Kelly stake from the exact payout
+    distribution before the coup (:class:`~toolkit.sizing.plays.KellyPlay`, when
+    the count is at ``threshold``); ``kelly_by="count"`` from the distribution
+    at the true count, as a counter can (:func:`~toolkit.sizing.plays.kelly_ramp`
+    over ``ramp_shoes`` shoes dealt from ``seed``).
 
     >>> sized_strategy("dragon7", kelly=0.5, bankroll=2000).describe()
     'dragon7: 0.5 Kelly of 2000 when TC dragon7 >= 4'
@@ -77,6 +87,12 @@ def sized_strategy(
         raise ValueError(f"count system {s.name!r} names no bet; give bet=")
     if kelly is not None and ramp is not None:
         raise ValueError("give kelly= or ramp=, not both")
+    one_of(kelly_by, ("shoe", "count"), "kelly_by")
+    if kelly is not None and kelly_by == "count":
+        ramp = kelly_ramp(s, bankroll, kelly, target, threshold, ramp_shoes, dealing, seed)
+        name = f"{s.name} {kelly:g} Kelly by count of {bankroll:g}"
+        strategy = count_strategy(s, bet=target, ramp=ramp, name=name)
+        return strategy if limits is None else Strategy(name, tuple(LimitedPlay(p, limits) for p in strategy.plays))
     if kelly is not None:
         t = s.threshold if threshold is None else threshold
         if t is None:
@@ -235,6 +251,7 @@ def bankroll(
     ramp: Ramp | Mapping[float, float] | None = None,
     units: float = 1.0,
     limits: Limits | None = None,
+    kelly_by: str = "shoe",
     strategy: Strategy | None = None,
     hours_per_session: float = 4.0,
     hands_per_hour: float = 60.0,
@@ -259,6 +276,10 @@ def bankroll(
         Stake ``kelly`` of the Kelly stake on ``bankroll`` (from the exact payout
         distribution before each coup, when the count is at ``threshold``), or
         a ramp of units by count (``{4: 1, 6: 2, 8: 4}``), or ``units`` flat.
+    kelly_by
+        ``"shoe"`` (the exact distribution before each coup) or ``"count"``
+        (the Kelly stake at each true count, :func:`~toolkit.sizing.plays.kelly_ramp`,
+        from 2,000 shoes dealt from the seed's third child).
     limits
         Table minimum, maximum and chip (:class:`~toolkit.sizing.plays.Limits`).
     strategy
@@ -287,12 +308,14 @@ def bankroll(
     if n_shoes < 2:
         raise ValueError(f"n_shoes must be at least 2 (a standard deviation needs two shoes), got {n_shoes}")
     paths = positive_int(paths, "paths")
+    root = as_seed_sequence(seed)
+    shoes_seed, paths_seed, ramp_seed = root.spawn(3)
     if strategy is None:
-        strategy = sized_strategy(system, bet, threshold, b, kelly, ramp, units, limits)
+        strategy = sized_strategy(
+            system, bet, threshold, b, kelly, ramp, units, limits, kelly_by, seed=ramp_seed, dealing=dealing
+        )
     elif not isinstance(strategy, Strategy):
         raise TypeError(f"strategy must be a Strategy, got {type(strategy).__name__}")
-    root = as_seed_sequence(seed)
-    shoes_seed, paths_seed = root.spawn(2)
     (res,) = run_strategies(
         [strategy], n_shoes, dealing, shoes_seed, workers=workers, progress=progress, confidence=confidence
     )
