@@ -98,7 +98,11 @@ def sized_strategy(
         if t is None:
             raise ValueError(f"count system {s.name!r} has no published threshold; give threshold=")
         return kelly_strategy(target, bankroll, kelly, Gate(s, t, s.trigger), limits)
-    strategy = count_strategy(s, threshold, bet=target, ramp=ramp, units=units)
+    label = None
+    if ramp is not None:
+        steps = Ramp.from_any(ramp).steps
+        label = f"{s.name} ramp " + ",".join(f"{a:g}:{u:g}" for a, u in steps)
+    strategy = count_strategy(s, threshold, bet=target, ramp=ramp, units=units, name=label)
     if limits is None:
         return strategy
     return Strategy(strategy.name, tuple(LimitedPlay(p, limits) for p in strategy.plays))
