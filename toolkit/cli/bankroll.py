@@ -41,8 +41,8 @@ __all__ = ["KellyBy", "bankroll", "parse_ramp", "register"]
 
 
 class KellyBy(str, Enum):
-    shoe = "shoe"
-    count = "count"
+    by_shoe = "shoe"
+    by_count = "count"
 
 
 def parse_ramp(text: str) -> dict[float, float]:
@@ -107,7 +107,7 @@ def bankroll(
     ),
     kelly: float | None = typer.Option(None, "--kelly", help="Stake this fraction of Kelly (0 < F <= 1)."),
     kelly_by: KellyBy = typer.Option(
-        KellyBy.shoe, "--kelly-by", help="Kelly stakes from the exact shoe (shoe) or from the true count (count)."
+        KellyBy.by_shoe, "--kelly-by", help="Kelly stakes from the exact shoe (shoe) or from the true count (count)."
     ),
     ramp: str | None = typer.Option(None, "--ramp", help="Units by count, COUNT:UNITS,... (e.g. 4:1,6:2,8:4)."),
     units: float = typer.Option(1.0, "--units", help="Flat stake in units (without --kelly or --ramp)."),
@@ -160,13 +160,13 @@ def bankroll(
     n = max(len(systems), len(bets), len(limits_), 1)
     if n > 1 and kelly is None:
         fail("several bets need --kelly (their stakes are solved jointly)")
-    if n > 1 and kelly_by == KellyBy.count:
+    if n > 1 and kelly_by == KellyBy.by_count:
         fail("--kelly-by count sizes one bet; several bets are solved jointly at each shoe (--kelly-by shoe)")
     for where, values in (("--system", systems), ("--bet", bets), ("--threshold", limits_)):
         if len(values) not in (0, 1, n):
             fail(f"{where} names {len(values)} values for {n} bets")
     systems = systems * n if len(systems) == 1 else systems
-    bets_ = bets * n if len(bets) == 1 else bets or [None] * n
+    bets_: list[str | None] = list(bets * n if len(bets) == 1 else bets) or [None] * n
     levels = limits_ * n if len(limits_) == 1 else limits_ or [None] * n
     s = seed_or_fresh(seed)
     try:
@@ -180,16 +180,18 @@ def bankroll(
         else:
             from toolkit.counting import get_count_system
 
-            gates, targets = [], []
+            gates: list[Gate | None] = []
+            targets: list[str] = []
             for name, b, t in zip(systems, bets_, levels, strict=True):
                 cs = get_count_system(name)
                 level = cs.threshold if t is None else t
-                if level is None:
-                    fail(f"count system {cs.name!r} has no published threshold; give --threshold")
+                target = b or cs.bet
+                if level is None or target is None or kelly is None:
+                    fail(f"count system {cs.name!r} needs --threshold and --bet (it publishes none)")
+                    return
                 gates.append(Gate(cs, level, cs.trigger))
-                targets.append(b or cs.bet)
-            assert kelly is not None
-            strategy = kelly_strategy(targets, bankroll_units, kelly, gates, limits)
+                targets.append(target)
+            strategy = kelly_strategy(targets, bankroll_units, float(kelly or 0), gates, limits)
     except (ValueError, TypeError) as err:
         fail(str(err))
     report = run_bankroll(

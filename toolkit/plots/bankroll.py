@@ -47,11 +47,11 @@ def plot_bankroll_fan(frame: pl.DataFrame, ax: Axes | None = None, label: str | 
         )
     median = min(qs, key=lambda q: abs(q - 0.5))
     ax.plot(x, wide[str(median)].to_numpy(), color="tab:blue", lw=1.8, label=label or f"{median:.0%} (median)")
-    start = float(frame.filter(pl.col("session") == frame["session"].min())["bankroll"][0])
+    start = float(frame.filter(pl.col("session") == frame["session"].min())["bankroll"].to_numpy()[0])
     ax.axhline(start, color="grey", lw=0.8, ls="--")
     ax.axhline(0, color="black", lw=0.8)
     if "ruined" in frame.columns:
-        last = float(frame.filter(pl.col("session") == frame["session"].max())["ruined"][0])
+        last = float(frame.filter(pl.col("session") == frame["session"].max())["ruined"].to_numpy()[0])
         ax.plot([], [], " ", label=f"ruined by the end: {last:.1%}")
     ax.set_xlabel("session")
     ax.set_ylabel("bankroll (units)")
@@ -69,7 +69,7 @@ def plot_session_results(frame: pl.DataFrame, ax: Axes | None = None, hue: str |
     sns.histplot(data=frame.to_pandas(), x="result", hue=hue, bins=bins, stat="density", element="step", ax=ax)
     ax.axvline(0, color="black", lw=0.8)
     if hue is None:
-        ax.axvline(float(frame["result"].mean()), color="tab:red", lw=1, ls="--", label="mean")
+        ax.axvline(float(frame["result"].to_numpy().mean()), color="tab:red", lw=1, ls="--", label="mean")
         ax.legend(fontsize="small")
     ax.set_xlabel("result of a session (units)")
     ax.set_title("Session results")

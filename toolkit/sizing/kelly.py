@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 
@@ -85,7 +86,7 @@ def _outcomes(bets: tuple[Bet, ...]) -> PayoutOutcomes:
     keys = [tuple(row) for row in table]
     distinct = sorted(set(keys))
     indicators = tuple(
-        Bet(f"{'+'.join(b.name for b in bets)}#{j}", tuple(1 if key == d else 0 for key in keys))
+        Bet(f"{'+'.join(b.name for b in bets)}#{j}", tuple(Fraction(int(key == d)) for key in keys))
         for j, d in enumerate(distinct)
     )
     payouts = np.array([[float(x) for x in d] for d in distinct], dtype=np.float64)

@@ -43,7 +43,7 @@ from toolkit.counting.strategies import CountPlay, Play, Ramp, Strategy
 from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.counting.tallies import PreCoup, count_arrays, round_count
 from toolkit.dealing import Dealing, deal
-from toolkit.parallel import SeedLike
+from toolkit.parallel import SeedLike, as_seed_sequence
 from toolkit.rules import Rules
 from toolkit.sizing._args import number
 from toolkit.sizing.kelly import kelly_fractions, outcome_probabilities, payout_outcomes
@@ -280,7 +280,7 @@ def kelly_ramp(
     if f > 1:
         raise ValueError(f"kelly_ramp fraction (of Kelly) must lie in (0, 1], got {fraction!r}")
     min_coups = non_negative_int(min_coups, "kelly_ramp min_coups")
-    info = PreCoup.from_dealt(deal(n_shoes, dealing, seed, progress=False), rules.tableau)
+    info = PreCoup.from_dealt(deal(n_shoes, dealing, as_seed_sequence(seed), progress=False), rules.tableau)
     rc, tc = info.counts(s)
     count = np.floor(tc if s.trigger == "true" else rc)
     rows = np.flatnonzero(count >= math.floor(t))
@@ -397,6 +397,7 @@ class MiscountedPlay:
 
     def perceived(self, info: PreCoup) -> np.ndarray:
         """The true count as this counter has it before each coup."""
+        system = get_count_system(self.system)
         shoe = np.asarray(info.shoe)
         first = int(shoe[0]) if len(shoe) else 0
         gen = np.random.default_rng(np.random.SeedSequence([self.seed, first]))
@@ -411,8 +412,8 @@ class MiscountedPlay:
             lost = gen.binomial(seen_now, self.missed)
             cum = np.cumsum(lost, axis=0)
             cum = cum - (cum[starts] - lost[starts])[idx]  # missed so far within the shoe
-            missed_tags = cum @ self.system.tag_array
-        exact = self.system.with_(rounding="none")
+            missed_tags = cum @ system.tag_array
+        exact = system.with_(rounding="none")
         rc, _ = count_arrays(exact, unseen, info.decks, info.burn_card, info.left)
         rc = rc - missed_tags
         cards = unseen.sum(axis=1) if exact.divisor == "unseen" else np.asarray(info.left)
@@ -425,5 +426,5 @@ class MiscountedPlay:
         return self.ramp(self.perceived(info))
 
     def describe(self) -> str:
-        base = CountPlay(self.system, self.bet, self.ramp).describe()
+        base = CountPlay(get_count_system(self.system), self.bet, self.ramp).describe()
         return f"{base}; misses {self.missed:g} of cards, noise {self.noise:g}, rounding {self.rounding}"

@@ -219,7 +219,7 @@ class BankrollReport:
         rows = []
         for name in ("risk_of_ruin", "trip_risk", "p_goal"):
             d = self.risk[name]
-            ci = d["simulated_ci"] or [None, None]
+            ci = d["simulated_ci"] if isinstance(d["simulated_ci"], list) else [None, None]
             rows.append({"figure": name, "formula": d["formula"], "simulated": d["simulated"],
                          "ci_low": ci[0], "ci_high": ci[1]})  # fmt: skip
         w = self.win_per_hour
