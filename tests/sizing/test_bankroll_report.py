@@ -139,3 +139,7 @@ def test_kelly_by_count_is_a_ramp_rising_with_the_count():
     assert abs(rep.results.lookahead_z) < 6
     with pytest.raises(ValueError, match="kelly_by"):
         bankroll("dragon7", kelly=0.5, kelly_by="table", n_shoes=10, paths=10, progress=False)
+
+
+def test_the_formula_is_the_counting_results_risk_of_ruin(flat):
+    assert flat.risk["risk_of_ruin"]["formula"] == pytest.approx(flat.results.risk_of_ruin(300).value, rel=1e-12)

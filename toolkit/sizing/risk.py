@@ -239,7 +239,8 @@ def simulate_risk(
         Result of each simulated shoe and the lowest point of the running
         result within it (ruin is checked at that point; default: the end of the shoe).
     bankroll, goal
-        Starting bankroll and the bankroll to reach (``goal > bankroll``), same units as ``won``.
+        Starting bankroll and the bankroll to reach (``goal > bankroll``), same units as ``won``;
+        the goal is checked at the end of each shoe (the highest point within a shoe is not kept).
     trip
         Shoes in a trip, for the trip risk (ruin within ``trip`` shoes).
     paths, max_shoes
