@@ -143,3 +143,15 @@ def test_kelly_by_count_is_a_ramp_rising_with_the_count():
 
 def test_the_formula_is_the_counting_results_risk_of_ruin(flat):
     assert flat.risk["risk_of_ruin"]["formula"] == pytest.approx(flat.results.risk_of_ruin(300).value, rel=1e-12)
+
+
+def test_a_losing_game_has_a_negative_score():
+    from toolkit.counting import count_strategy
+    from toolkit.sizing import SeatBet
+
+    side = count_strategy("dragon7").plays[0]
+    rep = bankroll(strategy=Strategy("seated", (side, SeatBet("banker", 1.0))), bankroll=100, n_shoes=300,
+                   paths=50, seed=1, progress=False)  # fmt: skip
+    assert rep.mu < 0
+    assert rep.as_dict()["score"] == pytest.approx(-rep.results.score.value)
+    assert rep.risk["risk_of_ruin"]["formula"] == 1.0

@@ -18,6 +18,7 @@ from toolkit.sizing import (
     LimitedPlay,
     Limits,
     MiscountedPlay,
+    SeatBet,
     kelly_fractions,
     kelly_strategy,
     outcome_probabilities,
@@ -188,3 +189,27 @@ def test_the_harness_plays_them_all(dealt):
 def test_bad_settings_are_refused(build, match):
     with pytest.raises((ValueError, TypeError), match=match):
         build()
+
+
+def test_seat_bets_cost_the_main_game_edge_and_back_counting_saves_it():
+    side = CountPlay("dragon7", "dragon7", Ramp.flat(4))
+    wong = BackCount(side, "dragon7", entry_coup=30, entry=2.0, exit=0.0)
+    seated_all, seated_wong = run_strategies(
+        [Strategy("table", (side, SeatBet("banker", 1.0))), Strategy("wong", (wong, SeatBet("banker", 1.0, wong)))],
+        1000,
+        seed=3,
+        workers=1,
+        progress=False,
+    )
+    # a banker bet every coup costs about 1.06% of a unit per coup dealt
+    hands = seated_all.hands_per_shoe.value
+    banker_cost = (
+        seated_all.units_per_shoe_ev.value
+        - run_strategies([Strategy("side only", (side,))], 1000, seed=3, workers=1, progress=False)[
+            0
+        ].units_per_shoe_ev.value
+    )
+    assert banker_cost == pytest.approx(-0.0106 * hands, rel=0.1)
+    assert seated_wong.staked_per_shoe.value < seated_all.staked_per_shoe.value
+    with pytest.raises(TypeError, match="BackCount"):
+        SeatBet("banker", 1.0, side)

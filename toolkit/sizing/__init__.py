@@ -21,6 +21,7 @@ from toolkit.sizing.plays import (
     LimitedPlay,
     Limits,
     MiscountedPlay,
+    SeatBet,
     kelly_ramp,
     kelly_strategy,
 )
@@ -49,6 +50,7 @@ __all__ = (
     "Limits",
     "MiscountedPlay",
     "PayoutOutcomes",
+    "SeatBet",
     "SimulatedRisk",
     "adjustment_coefficient",
     "bankroll",

@@ -21,6 +21,9 @@ prices every bet at its exact expected value and checks that nothing looks ahead
 * :class:`BackCount`: back-counting ("wonging"): watch a shoe, join it at a
   given coup only if the count is then at least ``entry``, leave it for good
   the first time the count falls below ``exit``;
+* :class:`SeatBet`: a bet the counter must make to hold a seat (a main-game
+  bet on every coup played, where the casino asks for one), the cost that
+  back-counting saves;
 * :class:`MiscountedPlay`: a count play whose counter misses cards, rounds the
   true count and misjudges it with Gaussian noise.
 
@@ -55,6 +58,7 @@ __all__ = [
     "LimitedPlay",
     "Limits",
     "MiscountedPlay",
+    "SeatBet",
     "kelly_ramp",
     "kelly_strategy",
 ]
@@ -362,6 +366,35 @@ class BackCount:
         inner = self.play.describe() if hasattr(self.play, "describe") else repr(self.play)
         kind = "TC" if self.count == "true" else "RC"
         return f"{inner}; join at coup {self.entry_coup} if {kind} >= {self.entry:g}, leave below {self.exit:g}"
+
+
+@dataclass(frozen=True)
+class SeatBet:
+    """Stake ``units`` on ``bet`` on every coup the counter is seated for (every coup without ``seated``).
+
+    Where a player must bet the main game to hold a seat (or to place a side
+    bet), a counter at the table pays that bet's house edge on every coup;
+    a back-counter (``seated``: the :class:`BackCount` of the side bet) pays it only
+    on the coups he plays.
+    """
+
+    bet: str | Bet = "banker"
+    units: float = 1.0
+    seated: BackCount | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", number(self.units, "SeatBet.units", strict=True, finite=True))
+        if self.seated is not None and not isinstance(self.seated, BackCount):
+            raise TypeError(f"SeatBet.seated must be a BackCount or None, got {self.seated!r}")
+        payout_outcomes(self.bet)  # validates the bet
+
+    def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        at_table = np.ones(len(info), bool) if self.seated is None else self.seated.seated(info)
+        return np.where(at_table, self.units, 0.0)
+
+    def describe(self) -> str:
+        name = self.bet.name if isinstance(self.bet, Bet) else self.bet
+        return f"{self.units:g} on {name} every coup {'seated' if self.seated is not None else 'dealt'}"
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ look-ahead check); from the per-shoe results come
 * ``score``: Schlesinger's SCORE, :math:`10^6 (\mathrm{EV}/\mathrm{SD})^2` per
   hand, the expected win per 100 hands of a player betting optimally with a
   bankroll of 10,000 bet units (*Blackjack Attack*, 3rd ed., ch. 10; the same as
-  :attr:`toolkit.counting.results.Results.score`, independent of the bet unit);
+  :attr:`toolkit.counting.results.Results.score`, independent of the bet unit),
+  given the sign of the expected win (SCORE is a rate of win: a losing game has a negative one);
 * ``certainty_equivalent``: the sure win per hour worth as much to a
   log-utility (Kelly) player with this bankroll, :math:`\mathrm{EV}_h -
   \sigma_h^2 / (2B)` per hour (the quadratic approximation of the log; Schlesinger, ch. 10);
@@ -154,6 +155,12 @@ class BankrollReport:
         return self.win_per_hour.value - self.sd_per_hour**2 / (2 * self.bankroll)
 
     @property
+    def score(self) -> Estimate:
+        """:attr:`~toolkit.counting.results.Results.score` with the sign of the expected win (negative if it loses)."""
+        s = self.results.score
+        return s if self.results.units_per_hand_ev.value >= 0 else s.scaled(-1.0)
+
+    @property
     def mean_bet(self) -> float:
         t = self.results.totals
         return float(t.staked.sum() / t.bets.sum()) if t.bets.sum() else 0.0
@@ -203,8 +210,8 @@ class BankrollReport:
             "win_per_hour": w.value,
             "win_per_hour_ci": w.ci,
             "sd_per_hour": self.sd_per_hour,
-            "score": r.score.value,
-            "score_ci": r.score.ci,
+            "score": self.score.value,
+            "score_ci": self.score.ci,
             "certainty_equivalent": self.certainty_equivalent,
             "mean_bet": self.mean_bet,
             "bets_per_shoe": r.bets_per_shoe.value,
@@ -225,7 +232,7 @@ class BankrollReport:
         w = self.win_per_hour
         for name, value, ci in (
             ("win_per_hour", w.value, w.ci),
-            ("score", self.results.score.value, self.results.score.ci),
+            ("score", self.score.value, self.score.ci),
             ("certainty_equivalent", self.certainty_equivalent, [None, None]),
             ("mean_bet", self.mean_bet, [None, None]),
             ("units_per_shoe", self.mu, self.results.units_per_shoe_ev.ci),
