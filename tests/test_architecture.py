@@ -7,7 +7,7 @@ rank  layer                         modules
 ====  ============================  =============================================
 0     core                          ``toolkit/*.py`` (cards, rules, engine, bets, dealing, ...)
 1     counting, games               ``toolkit/counting/``, ``toolkit/games/``
-2     records, bankroll             ``toolkit/records/`` (replays counts, so above counting), ``toolkit/bankroll/``
+2     records, sizing               ``toolkit/records/`` (replays counts, so above counting), ``toolkit/sizing/``
 3     studies, live                 ``toolkit/studies/``, ``toolkit/live/`` (a live shoe followed card by card)
 4     plots                         ``toolkit/plots/``
 5     cli, widgets                  ``toolkit/cli/``, ``toolkit/widgets/`` (the front ends)
@@ -34,7 +34,7 @@ RANK = {
     "counting": 1,
     "games": 1,
     "records": 2,
-    "bankroll": 2,
+    "sizing": 2,
     "studies": 3,
     "live": 3,
     "plots": 4,

@@ -7,6 +7,7 @@ The layers, each calling only the ones above it in this list:
   :mod:`toolkit.edges`, :mod:`toolkit.dealing`, :mod:`toolkit.parallel`, :mod:`toolkit.reference`;
 * **subjects**: :mod:`toolkit.counting` (count systems, strategies), :mod:`toolkit.records`
   (recorded shoes, replay, randomness), :mod:`toolkit.games` (chemin de fer, baccarat banque);
+* **bet sizing**: :mod:`toolkit.sizing` (Kelly stakes, risk of ruin, a counter's bankroll; uses counting);
 * **studies**: :mod:`toolkit.studies` (Thorp's end-of-shoe study);
 * **plots**: :mod:`toolkit.plots`;
 * **command line**: :mod:`toolkit.cli`.
@@ -146,6 +147,16 @@ if _TYPE_CHECKING:
         tracking_test,
         write_records,
     )
+    from toolkit.sizing import (
+        BackCount,
+        BankrollReport,
+        Limits,
+        MiscountedPlay,
+        bankroll,
+        kelly_fractions,
+        kelly_stakes,
+        kelly_strategy,
+    )
     from toolkit.studies import (
         StudyResult,
         ThorpStudy,
@@ -189,7 +200,9 @@ if _TYPE_CHECKING:
 
 #: Where each public name lives: (module, attribute).
 _WHERE: dict[str, tuple[str, str]] = {
+    "BackCount": ("toolkit.sizing", "BackCount"),
     "BankerStrategy": ("toolkit.games", "BankerStrategy"),
+    "BankrollReport": ("toolkit.sizing", "BankrollReport"),
     "BanqueBanker": ("toolkit.games", "BanqueBanker"),
     "BanqueValue": ("toolkit.games", "BanqueValue"),
     "Bet": ("toolkit.bets", "Bet"),
@@ -203,8 +216,10 @@ _WHERE: dict[str, tuple[str, str]] = {
     "Dealing": ("toolkit.dealing", "Dealing"),
     "DealtShoes": ("toolkit.dealing", "DealtShoes"),
     "Estimate": ("toolkit.counting", "Estimate"),
+    "Limits": ("toolkit.sizing", "Limits"),
     "LiveShoe": ("toolkit.live", "LiveShoe"),
     "LookAheadError": ("toolkit.counting", "LookAheadError"),
+    "MiscountedPlay": ("toolkit.sizing", "MiscountedPlay"),
     "Outcome": ("toolkit.outcomes", "Outcome"),
     "PUNTO_BANCO": ("toolkit.rules", "PUNTO_BANCO"),
     "Panel": ("toolkit.live", "Panel"),
@@ -233,6 +248,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "ThorpStudy": ("toolkit.studies", "ThorpStudy"),
     "Tracker": ("toolkit.live", "Tracker"),
     "ValidationReport": ("toolkit.records", "ValidationReport"),
+    "bankroll": ("toolkit.sizing", "bankroll"),
     "banque_banker_best_response": ("toolkit.games", "banque_banker_best_response"),
     "banque_value": ("toolkit.games", "banque_value"),
     "bead_plate": ("toolkit.records", "bead_plate"),
@@ -271,6 +287,9 @@ _WHERE: dict[str, tuple[str, str]] = {
     "get_bet": ("toolkit.bets", "get_bet"),
     "get_count_system": ("toolkit.counting", "get_count_system"),
     "jacobson_setting": ("toolkit.studies", "jacobson_setting"),
+    "kelly_fractions": ("toolkit.sizing", "kelly_fractions"),
+    "kelly_stakes": ("toolkit.sizing", "kelly_stakes"),
+    "kelly_strategy": ("toolkit.sizing", "kelly_strategy"),
     "known_card_edges": ("toolkit.known_card", "known_card_edges"),
     "known_card_gain": ("toolkit.known_card", "known_card_gain"),
     "linear_variance": ("toolkit.studies", "linear_variance"),
@@ -317,7 +336,9 @@ _WHERE: dict[str, tuple[str, str]] = {
 }
 
 __all__ = (
+    "BackCount",
     "BankerStrategy",
+    "BankrollReport",
     "BanqueBanker",
     "BanqueValue",
     "Bet",
@@ -331,8 +352,10 @@ __all__ = (
     "Dealing",
     "DealtShoes",
     "Estimate",
+    "Limits",
     "LiveShoe",
     "LookAheadError",
+    "MiscountedPlay",
     "Outcome",
     "PUNTO_BANCO",
     "Panel",
@@ -361,6 +384,7 @@ __all__ = (
     "ThorpStudy",
     "Tracker",
     "ValidationReport",
+    "bankroll",
     "banque_banker_best_response",
     "banque_value",
     "bead_plate",
@@ -399,6 +423,9 @@ __all__ = (
     "get_bet",
     "get_count_system",
     "jacobson_setting",
+    "kelly_fractions",
+    "kelly_stakes",
+    "kelly_strategy",
     "known_card_edges",
     "known_card_gain",
     "linear_variance",

@@ -28,10 +28,15 @@ from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.dealing import DealtShoes
 from toolkit.rules import PUNTO_BANCO, Tableau
 
-__all__ = ["PreCoup", "count_arrays", "counts", "with_counts"]
+__all__ = ["PreCoup", "count_arrays", "counts", "round_count", "with_counts"]
 
 
-def _round(x: np.ndarray, rounding: str) -> np.ndarray:
+def round_count(x: np.ndarray, rounding: str) -> np.ndarray:
+    """A true count rounded by a count system's rule: ``"none"``, ``"floor"``, ``"truncate"`` or ``"nearest"``.
+
+    >>> round_count(np.array([-1.5, -0.4, 0.5, 2.7]), "nearest").tolist()
+    [-2.0, -0.0, 1.0, 3.0]
+    """
     if rounding == "floor":
         return np.floor(x)
     if rounding == "truncate":
@@ -92,7 +97,7 @@ def count_arrays(
         cards = np.broadcast_to(np.asarray(left, dtype=np.int64), (n,))
     if n and cards.min() <= 0:
         raise ValueError(f"count system {system.name!r}: a true count needs cards left; row {int(np.argmin(cards))}")
-    tc = _round(rc / (cards / system.unit_cards), system.rounding)
+    tc = round_count(rc / (cards / system.unit_cards), system.rounding)
     return rc, tc
 
 

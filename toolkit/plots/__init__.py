@@ -1,5 +1,6 @@
 """Plots: each takes polars frames (and ``ax=None``), draws with seaborn and returns the axes."""
 
+from toolkit.plots.bankroll import plot_bankroll_fan, plot_risk_curve, plot_session_results
 from toolkit.plots.chemin import plot_banker_strategy, plot_option_values, plot_solutions
 from toolkit.plots.counting import (
     plot_count_path,
@@ -30,6 +31,7 @@ from toolkit.plots.study import (
 __all__ = (
     "by_bet_figure",
     "plot_banker_strategy",
+    "plot_bankroll_fan",
     "plot_bead_plate",
     "plot_bet_tracking",
     "plot_big_road",
@@ -47,6 +49,8 @@ __all__ = (
     "plot_penetration",
     "plot_replay_counts",
     "plot_replay_edges",
+    "plot_risk_curve",
+    "plot_session_results",
     "plot_solutions",
     "plot_threshold_sweep",
     "plot_variance",

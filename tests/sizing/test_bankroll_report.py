@@ -1,0 +1,157 @@
+"""bankroll(): flat, ramp and Kelly counters; the report's figures and frames; reproducibility."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import toolkit
+from toolkit.counting import Strategy
+from toolkit.sizing import BackCount, BankrollReport, Limits, bankroll, sized_strategy
+
+KEYS = ("risk_of_ruin", "trip_risk", "p_goal")
+
+
+@pytest.fixture(scope="module")
+def flat():
+    return bankroll("dragon7", bankroll=300, n_shoes=1500, paths=600, seed=7, progress=False)
+
+
+def test_top_level_name_is_the_function():
+    assert toolkit.bankroll is bankroll
+    assert isinstance(toolkit.BankrollReport, type)
+
+
+def test_report_holds_every_figure(flat):
+    d = flat.as_dict()
+    for key in KEYS:
+        assert set(d[key]) >= {"formula", "simulated", "simulated_ci"}
+        lo, hi = d[key]["simulated_ci"]
+        assert 0 <= lo <= d[key]["simulated"] <= hi <= 1
+        assert 0 <= d[key]["formula"] <= 1
+    for key in ("win_per_hour", "score", "certainty_equivalent", "mean_bet", "units_per_shoe"):
+        assert isinstance(d[key], float)
+    assert d["mean_bet"] == 1.0
+    # win per hour = units per hand x hands per hour; a session of 4 h at 60 hands is about 3 shoes
+    r = flat.results
+    assert d["win_per_hour"] == pytest.approx(r.units_per_hand_ev.value * 60)
+    assert d["shoes_per_session"] == round(240 / r.hands_per_shoe.value)
+    assert d["score"] == pytest.approx(r.score.value)
+    assert d["certainty_equivalent"] < d["win_per_hour"]
+    assert flat.risk["trip_risk"]["formula"] <= flat.risk["risk_of_ruin"]["formula"]
+
+
+def test_formula_and_simulation_agree_on_the_risk_of_ruin_roughly(flat):
+    # the diffusion is only an approximation for 40:1 payouts; Lundberg's bound is the better guide
+    ror = flat.risk["risk_of_ruin"]
+    assert abs(ror["formula"] - ror["simulated"]) < 0.15
+    assert ror["lundberg"] <= ror["formula"] + 1e-12
+
+
+def test_same_seed_same_report():
+    a = bankroll("dragon7", bankroll=100, n_shoes=300, paths=200, seed=3, progress=False).as_dict()
+    b = bankroll("dragon7", bankroll=100, n_shoes=300, paths=200, seed=3, progress=False).as_dict()
+    assert a == b
+
+
+def test_kelly_and_ramp_size_the_bets():
+    half = bankroll("dragon7", bankroll=1000, kelly=0.5, n_shoes=600, paths=300, seed=2, progress=False)
+    full = bankroll("dragon7", bankroll=1000, kelly=1.0, n_shoes=600, paths=300, seed=2, progress=False)
+    # the same shoes: full Kelly stakes twice as much on every bet
+    assert full.mean_bet == pytest.approx(2 * half.mean_bet)
+    assert full.results.score.value == pytest.approx(half.results.score.value)
+    assert half.risk["risk_of_ruin"]["formula"] < full.risk["risk_of_ruin"]["formula"]
+    ramp = bankroll("dragon7", bankroll=200, ramp={4: 1, 6: 2, 8: 4}, n_shoes=600, paths=300, seed=2, progress=False)
+    assert ramp.mean_bet > 1
+
+
+def test_limits_reach_the_stakes():
+    s = sized_strategy("dragon7", bankroll=1000, kelly=1.0, limits=Limits(table_min=1, table_max=3, chip=1))
+    rep = bankroll(strategy=s, bankroll=1000, n_shoes=400, paths=100, seed=1, progress=False)
+    t = rep.results.totals
+    assert 1 <= rep.mean_bet <= 3
+    assert np.all(t.staked == np.round(t.staked))
+
+
+def test_frames_for_the_pictures(flat):
+    fan = flat.paths(sessions=10, paths=300, seed=1)
+    assert fan["session"].max() == 10
+    assert fan.filter(fan["session"] == 0)["bankroll"].to_list() == [300.0] * 5
+    sessions = flat.sessions(500, seed=1)
+    assert sessions.height == 500
+    curve = flat.risk_curve([50, 200, 800], paths=200, seed=1)
+    assert curve.columns == ["bankroll", "formula", "simulated", "low", "high"]
+    assert curve["formula"].is_sorted(descending=True)
+    assert flat.frame().height == 8
+
+
+def test_back_counting_strategy_through_the_report():
+    inner = sized_strategy("dragon7").plays[0]
+    s = Strategy("wong", (BackCount(inner, "dragon7", entry_coup=30, entry=2.0, exit=0.0),))
+    rep = bankroll(strategy=s, bankroll=100, n_shoes=500, paths=100, seed=1, progress=False)
+    assert isinstance(rep, BankrollReport)
+    assert rep.results.bets_per_shoe.value < 8
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"bankroll": -1}, "bankroll"),
+        ({"bankroll": 100, "goal": 50}, "goal"),
+        ({"kelly": 0.5, "ramp": {4: 1}}, "not both"),
+        ({"kelly": 2.0}, "fraction"),
+        ({"n_shoes": 1}, "n_shoes"),
+        ({"hands_per_hour": 0}, "hands_per_hour"),
+        ({"paths": 0}, "paths"),
+        ({"strategy": "dragon7"}, "Strategy"),
+        ({"system": "nope"}, "nope"),
+    ],
+)
+def test_bad_arguments_are_refused(kwargs, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        bankroll(**{"n_shoes": 10, "paths": 10, "progress": False, "seed": 1, **kwargs})
+
+
+def test_infinite_values_serialise():
+    rep = bankroll("dragon7", bankroll=100, n_shoes=200, paths=50, seed=1, progress=False)
+    d = rep.as_dict()
+    assert all(v is None or isinstance(v, (str, int, float, list, dict)) for v in d.values())
+    assert not any(isinstance(v, float) and not math.isfinite(v) for v in d.values())
+
+
+def test_kelly_by_count_is_a_ramp_rising_with_the_count():
+    from toolkit.sizing import kelly_ramp
+
+    r = kelly_ramp("dragon7", 1000, 0.5, n_shoes=800, seed=3, min_coups=100)
+    counts = [c for c, _ in r.steps]
+    stakes = [u for _, u in r.steps]
+    assert counts[0] == 4.0
+    assert stakes[0] > 0
+    assert stakes[-1] > 3 * stakes[0]  # Kelly grows with the edge, about linearly in the count
+    full = kelly_ramp("dragon7", 1000, 1.0, n_shoes=800, seed=3, min_coups=100)
+    assert [u for _, u in full.steps] == pytest.approx([2 * u for u in stakes])
+    rep = bankroll(
+        "dragon7", bankroll=1000, kelly=0.5, kelly_by="count", n_shoes=300, paths=100, seed=1, progress=False
+    )
+    assert "Kelly by count" in rep.results.strategy
+    assert abs(rep.results.lookahead_z) < 6
+    with pytest.raises(ValueError, match="kelly_by"):
+        bankroll("dragon7", kelly=0.5, kelly_by="table", n_shoes=10, paths=10, progress=False)
+
+
+def test_the_formula_is_the_counting_results_risk_of_ruin(flat):
+    assert flat.risk["risk_of_ruin"]["formula"] == pytest.approx(flat.results.risk_of_ruin(300).value, rel=1e-12)
+
+
+def test_a_losing_game_has_a_negative_score():
+    from toolkit.counting import count_strategy
+    from toolkit.sizing import SeatBet
+
+    side = count_strategy("dragon7").plays[0]
+    rep = bankroll(strategy=Strategy("seated", (side, SeatBet("banker", 1.0))), bankroll=100, n_shoes=300,
+                   paths=50, seed=1, progress=False)  # fmt: skip
+    assert rep.mu < 0
+    assert rep.as_dict()["score"] == pytest.approx(-rep.results.score.value)
+    assert rep.risk["risk_of_ruin"]["formula"] == 1.0

@@ -1,0 +1,226 @@
+"""Command ``baccarat bankroll``: bet sizing and the risks of a counter's bankroll (:func:`toolkit.sizing.bankroll`).
+
+Flat bets, a ramp of units by count (``--ramp 4:1,6:2,8:4``) or a fraction of
+Kelly (``--kelly 0.5``, several bets solved jointly with ``--bet a,b``), within
+table limits and chips; risk of ruin, trip risk and the goal, each by formula
+and by simulation, with win per hour, SCORE and certainty equivalent.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from enum import Enum
+
+import typer
+
+from toolkit.cli._common import (
+    BURN,
+    BURN_ACE,
+    BURN_CARDS,
+    COUPS,
+    CUT_CARD,
+    DECKS,
+    FORMAT_OPTION,
+    LAST_HAND,
+    PROGRESS,
+    SEED_OPTION,
+    SHOES_OPTION,
+    WORKERS,
+    Burn,
+    LastHand,
+    OutputFormat,
+    check_run,
+    dealing_from_options,
+    emit,
+    fail,
+    seed_or_fresh,
+)
+
+__all__ = ["KellyBy", "bankroll", "parse_ramp", "register"]
+
+
+class KellyBy(str, Enum):
+    by_shoe = "shoe"
+    by_count = "count"
+
+
+def parse_ramp(text: str) -> dict[float, float]:
+    """``"4:1,6:2,8:4"`` as ``{4.0: 1.0, 6.0: 2.0, 8.0: 4.0}`` (count at least: units)."""
+    steps: dict[float, float] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        at, sep, units = part.partition(":")
+        try:
+            if not sep:
+                raise ValueError
+            count, stake = float(at), float(units)
+        except ValueError:
+            raise ValueError(f"--ramp: {part!r} is not COUNT:UNITS (e.g. --ramp 4:1,6:2,8:4)") from None
+        if not (math.isfinite(count) and math.isfinite(stake)) or stake < 0:
+            raise ValueError(f"--ramp: {part!r} needs a finite count and units >= 0")
+        if count in steps:
+            raise ValueError(f"--ramp: the count {count:g} appears twice")
+        steps[count] = stake
+    if not steps:
+        raise ValueError("--ramp needs at least one COUNT:UNITS step (e.g. --ramp 4:1,6:2,8:4)")
+    return steps
+
+
+def _names(text: str | None, where: str) -> list[str]:
+    if text is None:
+        return []
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        fail(f"{where} is empty")
+    return names
+
+
+def _thresholds(text: str | None) -> list[float | None]:
+    if text is None:
+        return []
+    out: list[float | None] = []
+    for part in (p.strip() for p in text.split(",")):
+        try:
+            value = float(part)
+        except ValueError:
+            fail(f"--threshold must be a number (or numbers separated by commas), got {part!r}")
+        if not math.isfinite(value):
+            fail(f"--threshold must be finite, got {part!r}")
+        out.append(value)
+    return out
+
+
+def _positive(value: float | None, where: str) -> None:
+    if value is not None and not (value > 0 and math.isfinite(value)):
+        fail(f"{where} must be a positive number, got {value:g}")
+
+
+def bankroll(
+    system: str = typer.Option(..., "--system", help="Count system, or several separated by commas (one per bet)."),
+    bet: str | None = typer.Option(None, "--bet", help="Bet (default: the system's own); several, with --kelly."),
+    threshold: str | None = typer.Option(None, "--threshold", "-t", help="Bet when the count is at least X (per bet)."),
+    bankroll_units: float = typer.Option(..., "--bankroll", help="Bankroll, in bet units."),
+    goal: float | None = typer.Option(
+        None, "--goal", help="Bankroll to reach before ruin (default: twice --bankroll)."
+    ),
+    kelly: float | None = typer.Option(None, "--kelly", help="Stake this fraction of Kelly (0 < F <= 1)."),
+    kelly_by: KellyBy = typer.Option(
+        KellyBy.by_shoe, "--kelly-by", help="Kelly stakes from the exact shoe (shoe) or from the true count (count)."
+    ),
+    ramp: str | None = typer.Option(None, "--ramp", help="Units by count, COUNT:UNITS,... (e.g. 4:1,6:2,8:4)."),
+    units: float = typer.Option(1.0, "--units", help="Flat stake in units (without --kelly or --ramp)."),
+    table_min: float = typer.Option(0.0, "--table-min", help="Table minimum (smaller stakes are not placed)."),
+    table_max: float = typer.Option(math.inf, "--table-max", help="Table maximum (larger stakes are cut to it)."),
+    chip: float = typer.Option(0.0, "--chip", help="Smallest chip: stakes are rounded down to multiples of it."),
+    hours_per_session: float = typer.Option(4.0, "--hours-per-session", help="Hours in a session (the trip)."),
+    hands_per_hour: float = typer.Option(60.0, "--hands-per-hour", help="Coups dealt per hour."),
+    paths: int = typer.Option(2000, "--paths", help="Simulated bankroll paths."),
+    shoes: int = SHOES_OPTION,
+    seed: int | None = SEED_OPTION,
+    decks: int = DECKS,
+    burn: Burn = BURN,
+    burn_ace: int = BURN_ACE,
+    burn_cards: int = BURN_CARDS,
+    cut_card: int = CUT_CARD,
+    last_hand: LastHand = LAST_HAND,
+    coups: int | None = COUPS,
+    confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
+    workers: int | None = WORKERS,
+    progress: bool = PROGRESS,
+    fmt: OutputFormat = FORMAT_OPTION,
+) -> None:
+    """How much to bet and what bankroll it needs: risk of ruin, trip risk and the goal, by formula and simulation."""
+    import numpy as np
+
+    from toolkit.sizing import Gate, Limits, kelly_strategy, sized_strategy
+    from toolkit.sizing import bankroll as run_bankroll
+
+    check_run(shoes, workers)
+    if shoes < 2:
+        fail(f"--shoes must be at least 2 (a standard deviation needs two shoes), got {shoes}")
+    if paths < 1:
+        fail(f"--paths must be at least 1, got {paths}")
+    _positive(bankroll_units, "--bankroll")
+    _positive(goal, "--goal")
+    if goal is not None and goal <= bankroll_units:
+        fail(f"--goal ({goal:g}) must exceed --bankroll ({bankroll_units:g})")
+    if kelly is not None and not 0 < kelly <= 1:
+        fail(f"--kelly must be a fraction of Kelly in (0, 1], got {kelly:g}")
+    if kelly is not None and ramp is not None:
+        fail("give --kelly or --ramp, not both")
+    _positive(units, "--units")
+    _positive(hours_per_session, "--hours-per-session")
+    _positive(hands_per_hour, "--hands-per-hour")
+    if not 0 < confidence < 1:
+        fail(f"--confidence must be between 0 and 1, got {confidence}")
+    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
+    systems, bets, limits_ = _names(system, "--system"), _names(bet, "--bet"), _thresholds(threshold)
+    n = max(len(systems), len(bets), len(limits_), 1)
+    if n > 1 and kelly is None:
+        fail("several bets need --kelly (their stakes are solved jointly)")
+    if n > 1 and kelly_by == KellyBy.by_count:
+        fail("--kelly-by count sizes one bet; several bets are solved jointly at each shoe (--kelly-by shoe)")
+    for where, values in (("--system", systems), ("--bet", bets), ("--threshold", limits_)):
+        if len(values) not in (0, 1, n):
+            fail(f"{where} names {len(values)} values for {n} bets")
+    systems = systems * n if len(systems) == 1 else systems
+    bets_: list[str | None] = list(bets * n if len(bets) == 1 else bets) or [None] * n
+    levels = limits_ * n if len(limits_) == 1 else limits_ or [None] * n
+    s = seed_or_fresh(seed)
+    try:
+        limits = Limits(table_min, table_max, chip) if (table_min or chip or math.isfinite(table_max)) else None
+        steps = parse_ramp(ramp) if ramp is not None else None
+        if n == 1:
+            strategy = sized_strategy(
+                systems[0], bets_[0], levels[0], bankroll_units, kelly, steps, units, limits, kelly_by.value,
+                seed=np.random.SeedSequence(s).spawn(3)[2], dealing=dealing,  # as toolkit.sizing.bankroll
+            )  # fmt: skip
+        else:
+            from toolkit.counting import get_count_system
+
+            gates: list[Gate | None] = []
+            targets: list[str] = []
+            for name, b, t in zip(systems, bets_, levels, strict=True):
+                cs = get_count_system(name)
+                level = cs.threshold if t is None else t
+                target = b or cs.bet
+                if level is None or target is None or kelly is None:
+                    fail(f"count system {cs.name!r} needs --threshold and --bet (it publishes none)")
+                    return
+                gates.append(Gate(cs, level, cs.trigger))
+                targets.append(target)
+            strategy = kelly_strategy(targets, bankroll_units, float(kelly or 0), gates, limits)
+    except (ValueError, TypeError) as err:
+        fail(str(err))
+    report = run_bankroll(
+        strategy=strategy,
+        bankroll=bankroll_units,
+        goal=goal,
+        hours_per_session=hours_per_session,
+        hands_per_hour=hands_per_hour,
+        n_shoes=shoes,
+        paths=paths,
+        dealing=dealing,
+        seed=s,
+        workers=workers,
+        progress=progress,
+        confidence=confidence,
+    )
+    payload = {**report.as_dict(), "seed": s}
+    if fmt == OutputFormat.table:
+        r = report.results
+        sys.stdout.write(
+            f"{r.strategy}: {r.shoes} shoes, seed {s}; {strategy.describe()}\n"
+            f"bankroll {bankroll_units:g} units, goal {report.goal:g}; session {hours_per_session:g} h at "
+            f"{hands_per_hour:g} hands/h = {report.shoes_per_session} shoes\n"
+        )
+        emit(report.frame(), fmt)
+    else:
+        emit(report.frame(), fmt, payload)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's command to the `baccarat` app."""
+    app.command("bankroll")(bankroll)

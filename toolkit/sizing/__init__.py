@@ -1,0 +1,75 @@
+"""From edge to bankroll: Kelly bet sizing, how counters really play, and the risks of a counter's sessions.
+
+* :mod:`~toolkit.sizing.kelly`: Kelly-optimal stakes from the exact payout distribution, one bet or several jointly;
+* :mod:`~toolkit.sizing.plays`: Kelly plays, table limits and chips, back-counting, counting errors;
+* :mod:`~toolkit.sizing.risk`: risk of ruin, trip risk, the goal before ruin, by formula and by simulation;
+* :mod:`~toolkit.sizing.report`: :func:`bankroll`, everything for one counter and one bankroll.
+"""
+
+from toolkit.sizing.kelly import (
+    PayoutOutcomes,
+    growth_rate,
+    kelly_fractions,
+    kelly_stakes,
+    outcome_probabilities,
+    payout_outcomes,
+)
+from toolkit.sizing.plays import (
+    BackCount,
+    Gate,
+    KellyPlay,
+    LimitedPlay,
+    Limits,
+    MiscountedPlay,
+    SeatBet,
+    kelly_ramp,
+    kelly_strategy,
+)
+from toolkit.sizing.report import BankrollReport, bankroll, sized_strategy
+from toolkit.sizing.risk import (
+    SimulatedRisk,
+    adjustment_coefficient,
+    bankroll_paths,
+    gamblers_ruin,
+    goal_diffusion,
+    halving_probability,
+    ruin_diffusion,
+    session_results,
+    simulate_fractional_kelly,
+    simulate_risk,
+    skip_free_ruin,
+    trip_ruin_diffusion,
+)
+
+__all__ = (
+    "BackCount",
+    "BankrollReport",
+    "Gate",
+    "KellyPlay",
+    "LimitedPlay",
+    "Limits",
+    "MiscountedPlay",
+    "PayoutOutcomes",
+    "SeatBet",
+    "SimulatedRisk",
+    "adjustment_coefficient",
+    "bankroll",
+    "bankroll_paths",
+    "gamblers_ruin",
+    "goal_diffusion",
+    "growth_rate",
+    "halving_probability",
+    "kelly_fractions",
+    "kelly_ramp",
+    "kelly_stakes",
+    "kelly_strategy",
+    "outcome_probabilities",
+    "payout_outcomes",
+    "ruin_diffusion",
+    "session_results",
+    "simulate_fractional_kelly",
+    "simulate_risk",
+    "sized_strategy",
+    "skip_free_ruin",
+    "trip_ruin_diffusion",
+)

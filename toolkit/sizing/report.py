@@ -1,0 +1,350 @@
+r"""One counter, one bankroll: :func:`bankroll` plays a sized strategy through simulated shoes and reports its risks.
+
+The strategy is a count system's bet, staked flat, by a ramp of units, or at a
+fraction of Kelly (:mod:`toolkit.sizing.plays`), on a bankroll of ``B`` units.
+It is played through ``n_shoes`` dealt shoes by the counting harness
+(:func:`toolkit.counting.harness.run_strategies`: exact expected values, the
+look-ahead check); from the per-shoe results come
+
+* ``risk_of_ruin``, ``trip_risk`` (ruin within one session of
+  ``hours_per_session`` hours at ``hands_per_hour``), ``p_goal`` (reaching the
+  bankroll ``goal`` before ruin): each by the diffusion formula with the
+  expected win ``mu`` and the standard deviation ``sigma`` per shoe, and by
+  simulation of paths of resampled shoes (:mod:`toolkit.sizing.risk`), with
+  an interval;
+* ``win_per_hour`` (expected units per hand times hands per hour: every coup
+  dealt takes the counter's time, bet or not);
+* ``score``: Schlesinger's SCORE, :math:`10^6 (\mathrm{EV}/\mathrm{SD})^2` per
+  hand, the expected win per 100 hands of a player betting optimally with a
+  bankroll of 10,000 bet units (*Blackjack Attack*, 3rd ed., ch. 10; the same as
+  :attr:`toolkit.counting.results.Results.score`, independent of the bet unit),
+  given the sign of the expected win (SCORE is a rate of win: a losing game has a negative one);
+* ``certainty_equivalent``: the sure win per hour worth as much to a
+  log-utility (Kelly) player with this bankroll, :math:`\mathrm{EV}_h -
+  \sigma_h^2 / (2B)` per hour (the quadratic approximation of the log; Schlesinger, ch. 10);
+* ``mean_bet`` (units per bet placed) and ``units_per_shoe`` (expected).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from toolkit._check import one_of, positive_int
+from toolkit.bets import Bet
+from toolkit.counting.harness import run_strategies
+from toolkit.counting.results import Estimate, Results
+from toolkit.counting.strategies import Ramp, Strategy, count_strategy
+from toolkit.counting.systems import CountSystem, get_count_system
+from toolkit.dealing import Dealing
+from toolkit.parallel import SeedLike, as_seed_sequence
+from toolkit.sizing._args import positive
+from toolkit.sizing.plays import Gate, LimitedPlay, Limits, kelly_ramp, kelly_strategy
+from toolkit.sizing.risk import (
+    adjustment_coefficient,
+    bankroll_paths,
+    goal_diffusion,
+    ruin_diffusion,
+    session_results,
+    simulate_risk,
+    trip_ruin_diffusion,
+)
+
+__all__ = ["BankrollReport", "bankroll", "sized_strategy"]
+
+
+def sized_strategy(
+    system: CountSystem | str,
+    bet: str | Bet | None = None,
+    threshold: float | None = None,
+    bankroll: float = 1000.0,
+    kelly: float | None = None,
+    ramp: Ramp | Mapping[float, float] | None = None,
+    units: float = 1.0,
+    limits: Limits | None = None,
+    kelly_by: str = "shoe",
+    ramp_shoes: int = 2000,
+    seed: SeedLike = None,
+    dealing: Dealing = Dealing(),
+) -> Strategy:
+    """A count system's bet, flat (``units`` at ``threshold``), by a ``ramp``, or at ``kelly`` of Kelly on ``bankroll``.
+
+    ``kelly_by="shoe"`` sizes each Kelly stake from the exact payout
+    distribution before the coup (:class:`~toolkit.sizing.plays.KellyPlay`, when
+    the count is at ``threshold``); ``kelly_by="count"`` from the distribution
+    at the true count, as a counter can (:func:`~toolkit.sizing.plays.kelly_ramp`
+    over ``ramp_shoes`` shoes dealt from ``seed``).
+
+    >>> sized_strategy("dragon7", kelly=0.5, bankroll=2000).describe()
+    'dragon7: 0.5 Kelly of 2000 when TC dragon7 >= 4'
+    """
+    s = get_count_system(system)
+    target = bet if bet is not None else s.bet
+    if target is None:
+        raise ValueError(f"count system {s.name!r} names no bet; give bet=")
+    if kelly is not None and ramp is not None:
+        raise ValueError("give kelly= or ramp=, not both")
+    one_of(kelly_by, ("shoe", "count"), "kelly_by")
+    if kelly is not None and kelly_by == "count":
+        ramp = kelly_ramp(s, bankroll, kelly, target, threshold, ramp_shoes, dealing, seed)
+        name = f"{s.name} {kelly:g} Kelly by count of {bankroll:g}"
+        strategy = count_strategy(s, bet=target, ramp=ramp, name=name)
+        return strategy if limits is None else Strategy(name, tuple(LimitedPlay(p, limits) for p in strategy.plays))
+    if kelly is not None:
+        t = s.threshold if threshold is None else threshold
+        if t is None:
+            raise ValueError(f"count system {s.name!r} has no published threshold; give threshold=")
+        return kelly_strategy(target, bankroll, kelly, Gate(s, t, s.trigger), limits)
+    label = None
+    if ramp is not None:
+        steps = Ramp.from_any(ramp).steps
+        label = f"{s.name} ramp " + ",".join(f"{a:g}:{u:g}" for a, u in steps)
+    strategy = count_strategy(s, threshold, bet=target, ramp=ramp, units=units, name=label)
+    if limits is None:
+        return strategy
+    return Strategy(strategy.name, tuple(LimitedPlay(p, limits) for p in strategy.plays))
+
+
+def _triple(formula: float, simulated: Estimate | None) -> dict[str, object]:
+    if simulated is None:
+        return {"formula": formula, "simulated": None, "simulated_ci": None}
+    return {"formula": formula, "simulated": simulated.value, "simulated_ci": simulated.ci}
+
+
+@dataclass(frozen=True, eq=False)
+class BankrollReport:
+    """What :func:`bankroll` found: the harness's :class:`~toolkit.counting.results.Results` and the risks."""
+
+    results: Results
+    bankroll: float
+    goal: float
+    hands_per_hour: float
+    hours_per_session: float
+    risk: dict[str, dict[str, object]]
+    seed: np.random.SeedSequence
+
+    @property
+    def mu(self) -> float:
+        """Expected units per shoe."""
+        return self.results.units_per_shoe_ev.value
+
+    @property
+    def sigma(self) -> float:
+        """Standard deviation per shoe."""
+        return self.results.sd_per_shoe
+
+    @property
+    def shoes_per_session(self) -> int:
+        return max(1, round(self.hours_per_session * self.hands_per_hour / self.results.hands_per_shoe.value))
+
+    @property
+    def win_per_hour(self) -> Estimate:
+        return self.results.units_per_hand_ev.scaled(self.hands_per_hour)
+
+    @property
+    def sd_per_hour(self) -> float:
+        return self.results.sd_per_hand * math.sqrt(self.hands_per_hour)
+
+    @property
+    def certainty_equivalent(self) -> float:
+        """Sure units per hour worth as much to a log-utility player: ``EV_h - SD_h^2 / (2 B)``."""
+        return self.win_per_hour.value - self.sd_per_hour**2 / (2 * self.bankroll)
+
+    @property
+    def score(self) -> Estimate:
+        """:attr:`~toolkit.counting.results.Results.score` with the sign of the expected win (negative if it loses)."""
+        s = self.results.score
+        return s if self.results.units_per_hand_ev.value >= 0 else s.scaled(-1.0)
+
+    @property
+    def mean_bet(self) -> float:
+        t = self.results.totals
+        return float(t.staked.sum() / t.bets.sum()) if t.bets.sum() else 0.0
+
+    def won(self) -> np.ndarray:
+        """Per-shoe results recentred on the expected win (the realised mean is the noisier estimate)."""
+        r = self.results
+        return r.totals.won + (r.units_per_shoe_ev.value - r.units_per_shoe.value)
+
+    def paths(self, sessions: int = 50, paths: int = 2000, seed: SeedLike = None) -> pl.DataFrame:
+        """Quantiles of the bankroll after each session (:func:`~toolkit.sizing.risk.bankroll_paths`)."""
+        return bankroll_paths(
+            self.won(), self.bankroll, sessions, self.shoes_per_session, paths, seed=seed, low=self.results.totals.low
+        )
+
+    def sessions(self, sessions: int = 10_000, seed: SeedLike = None) -> pl.DataFrame:
+        """Results of simulated sessions (:func:`~toolkit.sizing.risk.session_results`), in units."""
+        return session_results(self.won(), self.shoes_per_session, sessions, seed)
+
+    def risk_curve(self, bankrolls: Iterable[float], paths: int = 0, seed: SeedLike = None) -> pl.DataFrame:
+        """Risk of ruin against the bankroll: ``bankroll, formula`` and, with ``paths``, ``simulated, low, high``."""
+        rows = []
+        gen = np.random.default_rng(as_seed_sequence(seed))
+        for value in bankrolls:
+            b = positive(value, "bankroll")
+            row: dict[str, object] = {"bankroll": b, "formula": ruin_diffusion(self.mu, self.sigma, b)}
+            if paths:
+                sim = simulate_risk(self.won(), b, self.results.totals.low, paths=paths, seed=gen).ruin
+                row.update({"simulated": sim.value, "low": sim.low, "high": sim.high})
+            rows.append(row)
+        return pl.DataFrame(rows)
+
+    def as_dict(self) -> dict[str, object]:
+        """Everything as plain data (the JSON of ``baccarat bankroll``)."""
+        r = self.results
+        w = self.win_per_hour
+        out: dict[str, object] = {
+            "strategy": r.strategy,
+            "description": r.description,
+            "shoes": r.shoes,
+            "bankroll": self.bankroll,
+            "goal": self.goal,
+            "hands_per_hour": self.hands_per_hour,
+            "hours_per_session": self.hours_per_session,
+            "shoes_per_session": self.shoes_per_session,
+            **self.risk,
+            "win_per_hour": w.value,
+            "win_per_hour_ci": w.ci,
+            "sd_per_hour": self.sd_per_hour,
+            "score": self.score.value,
+            "score_ci": self.score.ci,
+            "certainty_equivalent": self.certainty_equivalent,
+            "mean_bet": self.mean_bet,
+            "bets_per_shoe": r.bets_per_shoe.value,
+            "units_per_shoe": r.units_per_shoe_ev.value,
+            "units_per_shoe_ci": r.units_per_shoe_ev.ci,
+            "sd_per_shoe": r.sd_per_shoe,
+        }
+        return {k: _plain(v) for k, v in out.items()}
+
+    def frame(self) -> pl.DataFrame:
+        """The figures as rows ``figure, formula, simulated, ci_low, ci_high``."""
+        rows = []
+        for name in ("risk_of_ruin", "trip_risk", "p_goal"):
+            d = self.risk[name]
+            ci = d["simulated_ci"] if isinstance(d["simulated_ci"], list) else [None, None]
+            rows.append({"figure": name, "formula": d["formula"], "simulated": d["simulated"],
+                         "ci_low": ci[0], "ci_high": ci[1]})  # fmt: skip
+        w = self.win_per_hour
+        for name, value, ci in (
+            ("win_per_hour", w.value, w.ci),
+            ("score", self.score.value, self.score.ci),
+            ("certainty_equivalent", self.certainty_equivalent, [None, None]),
+            ("mean_bet", self.mean_bet, [None, None]),
+            ("units_per_shoe", self.mu, self.results.units_per_shoe_ev.ci),
+        ):
+            rows.append({"figure": name, "formula": None, "simulated": value, "ci_low": ci[0], "ci_high": ci[1]})
+        return pl.DataFrame(rows, schema={"figure": pl.String, "formula": pl.Float64, "simulated": pl.Float64,
+                                          "ci_low": pl.Float64, "ci_high": pl.Float64})  # fmt: skip
+
+
+def _plain(v: object) -> object:
+    if isinstance(v, float) and not math.isfinite(v):
+        return None if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    return v
+
+
+def bankroll(
+    system: CountSystem | str = "dragon7",
+    bet: str | Bet | None = None,
+    threshold: float | None = None,
+    bankroll: float = 1000.0,
+    goal: float | None = None,
+    kelly: float | None = None,
+    ramp: Ramp | Mapping[float, float] | None = None,
+    units: float = 1.0,
+    limits: Limits | None = None,
+    kelly_by: str = "shoe",
+    strategy: Strategy | None = None,
+    hours_per_session: float = 4.0,
+    hands_per_hour: float = 60.0,
+    n_shoes: int = 10_000,
+    paths: int = 2000,
+    dealing: Dealing = Dealing(),
+    seed: SeedLike = None,
+    workers: int | None = 1,
+    progress: bool = True,
+    confidence: float = 0.95,
+) -> BankrollReport:
+    """Bet sizing, risk of ruin, trip risk, the goal, win per hour, SCORE and certainty equivalent of a counter.
+
+    Parameters
+    ----------
+    system, bet, threshold
+        The count system, the bet it is for (default: the system's) and the
+        count at which to bet (default: the system's published trigger).
+    bankroll, goal
+        Bankroll in bet units, and the bankroll to reach before ruin (default: twice ``bankroll``).
+    kelly, ramp, units
+        Stake ``kelly`` of the Kelly stake on ``bankroll`` (from the exact payout
+        distribution before each coup, when the count is at ``threshold``), or
+        a ramp of units by count (``{4: 1, 6: 2, 8: 4}``), or ``units`` flat.
+    kelly_by
+        ``"shoe"`` (the exact distribution before each coup) or ``"count"``
+        (the Kelly stake at each true count, :func:`~toolkit.sizing.plays.kelly_ramp`,
+        from 2,000 shoes dealt from the seed's third child).
+    limits
+        Table minimum, maximum and chip (:class:`~toolkit.sizing.plays.Limits`).
+    strategy
+        Any strategy instead (several bets, back-counting, counting errors: see
+        :mod:`toolkit.sizing.plays`); then ``system`` ... ``limits`` are not used.
+    hours_per_session, hands_per_hour
+        A session (the trip of the trip risk) and the dealing speed.
+    n_shoes, paths, dealing, seed, workers, progress, confidence
+        Shoes dealt, simulated bankroll paths, the dealing procedure, the seed
+        (shoes from its first child, paths from the second), worker processes,
+        a progress bar, the confidence of the intervals.
+
+    Examples
+    --------
+    >>> rep = bankroll("dragon7", bankroll=200, n_shoes=400, paths=200, seed=1, progress=False)
+    >>> sorted(rep.risk), round(rep.mean_bet, 3)
+    (['p_goal', 'risk_of_ruin', 'trip_risk'], 1.0)
+    """
+    b = positive(bankroll, "bankroll")
+    g = 2 * b if goal is None else positive(goal, "goal")
+    if not g > b:
+        raise ValueError(f"goal ({g:g}) must exceed the bankroll ({b:g})")
+    hours = positive(hours_per_session, "hours_per_session")
+    rate = positive(hands_per_hour, "hands_per_hour")
+    n_shoes = positive_int(n_shoes, "n_shoes")
+    if n_shoes < 2:
+        raise ValueError(f"n_shoes must be at least 2 (a standard deviation needs two shoes), got {n_shoes}")
+    paths = positive_int(paths, "paths")
+    root = as_seed_sequence(seed)
+    shoes_seed, paths_seed, ramp_seed = root.spawn(3)
+    if strategy is None:
+        strategy = sized_strategy(
+            system, bet, threshold, b, kelly, ramp, units, limits, kelly_by, seed=ramp_seed, dealing=dealing
+        )
+    elif not isinstance(strategy, Strategy):
+        raise TypeError(f"strategy must be a Strategy, got {type(strategy).__name__}")
+    (res,) = run_strategies(
+        [strategy], n_shoes, dealing, shoes_seed, workers=workers, progress=progress, confidence=confidence
+    )
+    report = BankrollReport(res, b, g, rate, hours, {}, root)
+    mu, sigma = report.mu, report.sigma
+    if not sigma > 0:
+        raise ValueError(f"strategy {res.strategy!r} placed no bets in {n_shoes} shoes: nothing to size")
+    trip = report.shoes_per_session
+    sim = simulate_risk(report.won(), b, res.totals.low, goal=g, trip=trip, paths=paths, seed=paths_seed,
+                        confidence=confidence)  # fmt: skip
+    ror = _triple(ruin_diffusion(mu, sigma, b), sim.ruin)
+    r = adjustment_coefficient(report.won()) if mu > 0 else 0.0
+    ror["lundberg"] = math.exp(-r * b) if r > 0 else 1.0
+    report.risk.update(
+        {
+            "risk_of_ruin": ror,
+            "trip_risk": {**_triple(trip_ruin_diffusion(mu, sigma, b, trip), sim.trip_ruin), "shoes": trip},
+            "p_goal": _triple(goal_diffusion(mu, sigma, b, g), sim.goal),
+        }
+    )
+    return report
