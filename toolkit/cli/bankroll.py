@@ -14,21 +14,20 @@ from enum import Enum
 
 import typer
 
+from toolkit._coup import Burn, LastHand
 from toolkit.cli._common import (
-    BURN,
     BURN_ACE,
     BURN_CARDS,
+    BURN_OPTION,
     COUPS,
     CUT_CARD,
     DECKS,
     FORMAT_OPTION,
-    LAST_HAND,
+    LAST_HAND_OPTION,
     PROGRESS,
     SEED_OPTION,
     SHOES_OPTION,
     WORKERS,
-    Burn,
-    LastHand,
     OutputFormat,
     check_run,
     dealing_from_options,
@@ -120,11 +119,11 @@ def bankroll(
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
     decks: int = DECKS,
-    burn: Burn = BURN,
+    burn: Burn = BURN_OPTION,
     burn_ace: int = BURN_ACE,
     burn_cards: int = BURN_CARDS,
     cut_card: int = CUT_CARD,
-    last_hand: LastHand = LAST_HAND,
+    last_hand: LastHand = LAST_HAND_OPTION,
     coups: int | None = COUPS,
     confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
     workers: int | None = WORKERS,
