@@ -5,12 +5,15 @@ The layers, each calling only the ones above it in this list:
 * **core** (top-level modules): :mod:`toolkit.cards`, :mod:`toolkit.rules`, :mod:`toolkit.outcomes`,
   :mod:`toolkit.engine`, :mod:`toolkit.bets`, :mod:`toolkit.eor`, :mod:`toolkit.known_card`,
   :mod:`toolkit.edges`, :mod:`toolkit.dealing`, :mod:`toolkit.parallel`, :mod:`toolkit.reference`;
-* **subjects**: :mod:`toolkit.counting` (count systems, strategies), :mod:`toolkit.records`
-  (recorded shoes, replay, randomness), :mod:`toolkit.games` (chemin de fer, baccarat banque);
-* **bet sizing**: :mod:`toolkit.sizing` (Kelly stakes, risk of ruin, a counter's bankroll; uses counting);
-* **studies**: :mod:`toolkit.studies` (Thorp's end-of-shoe study);
+* **subjects**: :mod:`toolkit.counting` (count systems, strategies) and :mod:`toolkit.games`
+  (chemin de fer, baccarat banque); above counting, :mod:`toolkit.records` (recorded shoes,
+  replay, randomness) and :mod:`toolkit.sizing` (Kelly stakes, risk of ruin, a counter's bankroll);
+* **studies**: :mod:`toolkit.studies` (Thorp's end-of-shoe study), and :mod:`toolkit.live` (a live
+  shoe followed card by card);
 * **plots**: :mod:`toolkit.plots`;
-* **command line**: :mod:`toolkit.cli`.
+* **front ends**: :mod:`toolkit.cli` (the ``baccarat`` command) and :mod:`toolkit.widgets` (Jupyter).
+
+``tests/test_architecture.py`` checks that each layer calls only the layers before it.
 
 The public API below is re-exported here and loaded on first use, so ``import toolkit`` (and the
 ``baccarat`` command) stays fast; the names are listed statically for editors and type checkers.
