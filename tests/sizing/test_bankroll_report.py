@@ -155,3 +155,15 @@ def test_a_losing_game_has_a_negative_score():
     assert rep.mu < 0
     assert rep.as_dict()["score"] == pytest.approx(-rep.results.score.value)
     assert rep.risk["risk_of_ruin"]["formula"] == 1.0
+
+
+def test_a_trip_given_in_shoes_bounds_the_trip_risk():
+    """Ruin within one shoe is part of ruin within forty: on the same simulated paths the trip risk can only grow."""
+    kw = {"bankroll": 30, "n_shoes": 300, "paths": 300, "seed": 5, "progress": False}
+    short = bankroll("dragon7", trip_shoes=1, **kw)
+    long = bankroll("dragon7", trip_shoes=40, **kw)
+    assert (short.shoes_per_session, long.shoes_per_session) == (1, 40)
+    assert short.risk["trip_risk"]["simulated"] <= long.risk["trip_risk"]["simulated"]
+    assert long.risk["trip_risk"]["simulated"] <= long.risk["risk_of_ruin"]["simulated"]
+    with pytest.raises(ValueError, match="trip_shoes"):
+        bankroll("dragon7", trip_shoes=0, **kw)

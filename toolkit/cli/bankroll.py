@@ -115,6 +115,9 @@ def bankroll(
     chip: float = typer.Option(0.0, "--chip", help="Smallest chip: stakes are rounded down to multiples of it."),
     hours_per_session: float = typer.Option(4.0, "--hours-per-session", help="Hours in a session (the trip)."),
     hands_per_hour: float = typer.Option(60.0, "--hands-per-hour", help="Coups dealt per hour."),
+    trip_shoes: int | None = typer.Option(
+        None, "--trip-shoes", help="The trip as a number of shoes (instead of --hours-per-session)."
+    ),
     paths: int = typer.Option(2000, "--paths", help="Simulated bankroll paths."),
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
@@ -198,6 +201,7 @@ def bankroll(
         bankroll=bankroll_units,
         goal=goal,
         hours_per_session=hours_per_session,
+        trip_shoes=trip_shoes,
         hands_per_hour=hands_per_hour,
         n_shoes=shoes,
         paths=paths,
@@ -212,8 +216,12 @@ def bankroll(
         r = report.results
         sys.stdout.write(
             f"{r.strategy}: {r.shoes} shoes, seed {s}; {strategy.describe()}\n"
-            f"bankroll {bankroll_units:g} units, goal {report.goal:g}; session {hours_per_session:g} h at "
-            f"{hands_per_hour:g} hands/h = {report.shoes_per_session} shoes\n"
+            f"bankroll {bankroll_units:g} units, goal {report.goal:g}; "
+            + (
+                f"trip {trip_shoes} shoes\n"
+                if trip_shoes is not None
+                else f"session {hours_per_session:g} h at {hands_per_hour:g} hands/h = {report.shoes_per_session} shoes\n"
+            )
         )
         emit(report.frame(), fmt)
     else:

@@ -126,6 +126,7 @@ class BankrollReport:
     hours_per_session: float
     risk: dict[str, dict[str, object]]
     seed: np.random.SeedSequence
+    trip_shoes: int | None = None
 
     @property
     def mu(self) -> float:
@@ -139,6 +140,9 @@ class BankrollReport:
 
     @property
     def shoes_per_session(self) -> int:
+        """Shoes in a session (the trip of the trip risk): ``trip_shoes``, else the hours at the dealing speed."""
+        if self.trip_shoes is not None:
+            return self.trip_shoes
         return max(1, round(self.hours_per_session * self.hands_per_hour / self.results.hands_per_shoe.value))
 
     @property
@@ -266,6 +270,7 @@ def bankroll(
     strategy: Strategy | None = None,
     hours_per_session: float = 4.0,
     hands_per_hour: float = 60.0,
+    trip_shoes: int | None = None,
     n_shoes: int = 10_000,
     paths: int = 2000,
     dealing: Dealing = Dealing(),
@@ -298,6 +303,8 @@ def bankroll(
         :mod:`toolkit.sizing.plays`); then ``system`` ... ``limits`` are not used.
     hours_per_session, hands_per_hour
         A session (the trip of the trip risk) and the dealing speed.
+    trip_shoes
+        The trip as a number of shoes instead (then ``hours_per_session`` only scales nothing).
     n_shoes, paths, dealing, seed, workers, progress, confidence
         Shoes dealt, simulated bankroll paths, the dealing procedure, the seed
         (shoes from its first child, paths from the second), worker processes,
@@ -330,7 +337,8 @@ def bankroll(
     (res,) = run_strategies(
         [strategy], n_shoes, dealing, shoes_seed, workers=workers, progress=progress, confidence=confidence
     )
-    report = BankrollReport(res, b, g, rate, hours, {}, root)
+    trip_n = None if trip_shoes is None else positive_int(trip_shoes, "trip_shoes")
+    report = BankrollReport(res, b, g, rate, hours, {}, root, trip_n)
     mu, sigma = report.mu, report.sigma
     if not sigma > 0:
         raise ValueError(f"strategy {res.strategy!r} placed no bets in {n_shoes} shoes: nothing to size")
