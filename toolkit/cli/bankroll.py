@@ -220,7 +220,8 @@ def bankroll(
             + (
                 f"trip {trip_shoes} shoes\n"
                 if trip_shoes is not None
-                else f"session {hours_per_session:g} h at {hands_per_hour:g} hands/h = {report.shoes_per_session} shoes\n"
+                else f"session {hours_per_session:g} h at {hands_per_hour:g} hands/h "
+                f"= {report.shoes_per_session} shoes\n"
             )
         )
         emit(report.frame(), fmt)
