@@ -165,3 +165,23 @@ def test_installed_command_lists_thorp_and_reproduce() -> None:
     assert done.returncode == 0
     assert "--scheduler" in done.stdout
     assert "--resume" in done.stdout
+
+
+def test_thorp_device_option(capsys, tmp_path: Path) -> None:
+    from toolkit._gpu import available
+
+    code, _, err = run(capsys, "thorp", "--out", str(tmp_path), "--device", "tpu", "--no-progress")
+    assert code == 2
+    assert "'tpu' is not one of 'cpu', 'gpu'" in err
+    args = ("thorp", "--shoes", "3", "--seed", "1", "--no-figures", *NO_COUNTS, *FAST)
+    code, _, err = run(capsys, *args, "--out", str(tmp_path / "cpu"), "--device", "cpu")
+    assert code == 0, err
+    if available():
+        pytest.skip("a CUDA GPU (or numba's simulator) is present: --device gpu would run")
+    code, _, err = run(capsys, *args, "--out", str(tmp_path / "gpu"), "--device", "gpu")
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "baccarat: error: --device gpu: no CUDA GPU was found; on a machine with an NVIDIA GPU install the extra, "
+        'pip install -e ".[gpu]", or use --device cpu'
+    ]
+    assert not (tmp_path / "gpu").exists()

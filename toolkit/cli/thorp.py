@@ -43,6 +43,23 @@ class Observer(str, Enum):
     both = "both"
 
 
+class Device(str, Enum):
+    cpu = "cpu"
+    gpu = "gpu"
+
+
+def _check_device(device: Device, scheduler: str | None) -> None:
+    """``--device gpu`` here needs a CUDA GPU (with ``--scheduler`` the workers need one, not this machine)."""
+    if device == Device.gpu and scheduler is None:
+        from toolkit._gpu import available
+
+        if not available():
+            fail(
+                "--device gpu: no CUDA GPU was found; on a machine with an NVIDIA GPU install the extra, "
+                'pip install -e ".[gpu]", or use --device cpu'
+            )
+
+
 def _seed(seed: int | None, out: Path, resume: bool) -> int:
     """The seed given, else the one of the checkpoint being resumed, else a fresh one (printed)."""
 
@@ -82,6 +99,11 @@ def thorp(
     ),
     workers: int | None = typer.Option(None, "--workers", "-w", help="Local worker processes (default: every core)."),
     scheduler: str | None = SCHEDULER,
+    device: Device = typer.Option(
+        Device.cpu,
+        "--device",
+        help='Where the exact EVs are computed: cpu, or gpu (a CUDA GPU; pip install -e ".[gpu]").',
+    ),
     resume: bool = typer.Option(
         True, "--resume/--no-resume", help="Pick up an interrupted run from the checkpoint in --out."
     ),
@@ -104,9 +126,12 @@ def thorp(
         fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
     if workers is not None and workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
+    _check_device(device, scheduler)
     dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand)
     observers = ("unseen", "remaining") if observer == Observer.both else (observer.value,)
-    study = ThorpStudy(shoes=shoes, seed=_seed(seed, out, resume), dealing=dealing, observers=observers)
+    study = ThorpStudy(
+        shoes=shoes, seed=_seed(seed, out, resume), dealing=dealing, observers=observers, device=device.value
+    )
     result = run_study(
         study,
         workers=workers,

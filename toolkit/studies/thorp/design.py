@@ -25,9 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from toolkit._check import integer, positive_int
+from toolkit._check import integer, one_of, positive_int
 from toolkit.bets import Bet, get_bet, standard_bets
 from toolkit.dealing import Dealing
+from toolkit.engine import DEVICES
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, as_seed_sequence, block_plan
 from toolkit.rules import Rules
 
@@ -106,6 +107,11 @@ class ThorpStudy:
         for Player and Banker (Jacobson's setting).
     block_size
         Shoes per block (part of what a seed means: keep it fixed to compare runs).
+    device
+        Where the expectations are computed: ``"cpu"`` or ``"gpu"`` (a CUDA GPU,
+        the ``gpu`` extra; see :func:`toolkit.engine.expected_values`).  Not part
+        of :meth:`fingerprint`: both devices give the same results within the
+        engine's error bound, with exact signs, so a run may resume on the other.
     """
 
     shoes: int = 3000
@@ -116,6 +122,7 @@ class ThorpStudy:
     observers: tuple[str, ...] = ("unseen",)
     jacobson_depths: tuple[int, ...] = JACOBSON_DEPTHS
     block_size: int = DEFAULT_BLOCK_SIZE
+    device: str = "cpu"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "shoes", positive_int(self.shoes, "ThorpStudy.shoes"))
@@ -150,6 +157,7 @@ class ThorpStudy:
             raise ValueError(f"ThorpStudy.jacobson_depths must be 6..{self.dealing.cards} cards, got {depths}")
         object.__setattr__(self, "jacobson_depths", depths)
         object.__setattr__(self, "block_size", positive_int(self.block_size, "ThorpStudy.block_size"))
+        object.__setattr__(self, "device", one_of(self.device, DEVICES, "ThorpStudy.device"))
 
     @property
     def bet_names(self) -> tuple[str, ...]:

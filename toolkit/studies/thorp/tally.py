@@ -55,6 +55,7 @@ class BlockSpec:
     observers: tuple[str, ...]
     jacobson_depths: tuple[int, ...]
     bet_names: tuple[str, ...]
+    device: str = "cpu"
 
 
 def block_spec(study: ThorpStudy) -> BlockSpec:
@@ -67,6 +68,7 @@ def block_spec(study: ThorpStudy) -> BlockSpec:
         observers=study.observers,
         jacobson_depths=study.jacobson_depths,
         bet_names=study.bet_names,
+        device=study.device,
     )
 
 
@@ -206,7 +208,7 @@ def _jacobson_tally(shoes: np.ndarray, spec: BlockSpec, tally: Tally) -> None:
     evaluate = evaluator(spec.jacobson_payoffs, spec.dealing.tableau)
     a = tally.arrays
     for j, depth in enumerate(spec.jacobson_depths):
-        ev = evaluate(_rank_counts(shoes[:, shoes.shape[1] - depth :]))
+        ev = evaluate(_rank_counts(shoes[:, shoes.shape[1] - depth :]), device=spec.device)
         a["jac_positive"][j] = (ev > EDGE_EPSILON).sum(axis=0)
         a["jac_sum"][j] = ev.sum(axis=0)
         a["jac_sum2"][j] = (ev * ev).sum(axis=0)
@@ -235,9 +237,9 @@ def tally_block(block: Block, spec: BlockSpec, records: bool = False, coups: boo
             seconds["deal"] += t1 - t0
             evaluate = evaluator(spec.payoffs, dealing.tableau)
             full = np.full((1, 13), 4 * dealing.decks)
-            ev0 = evaluate(full)[0]
+            ev0 = evaluate(full)[0]  # on the CPU, as StudyResult computes it
             comps = {"unseen": dealt.unseen, "remaining": dealt.remaining() if "remaining" in spec.observers else None}
-            evs = {o: evaluate(comps[o].astype(np.int64)) for o in spec.observers}
+            evs = {o: evaluate(comps[o].astype(np.int64), device=spec.device) for o in spec.observers}
             t2 = time.perf_counter()
             seconds["ev"] += t2 - t1
             _tally_dealt(dealt, evs, ev0, spec, tally)
