@@ -239,7 +239,17 @@ def test_how_unbalanced_dragon7_count_is_recorded_as_published() -> None:
     # S. How, "Unbalanced Dragon 7 Count" (2012): A +1, 4-7 -1, 8-9 +2; start at -32; count the exposed burn card
     row = load_reference("count_systems").filter(pl.col("system") == "dragon7_how_unbalanced").row(0, named=True)
     assert [row[f"tag_{r}"] for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")] == [
-        1, 0, 0, -1, -1, -1, -1, 2, 2, 0]
+        1,
+        0,
+        0,
+        -1,
+        -1,
+        -1,
+        -1,
+        2,
+        2,
+        0,
+    ]
     assert row["initial_running_count"] == -32
     assert "exposed burn card" in row["cards_counted"]
     assert row["bet_rule"] == "running count >= 0"

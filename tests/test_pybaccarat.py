@@ -52,11 +52,15 @@ def pair(request, calculator):
     shoe = SHOES[request.param]
     calculator.recompute(list(shoe))
     counts = {
-        "banker": calculator.count_banker, "player": calculator.count_player, "tie": calculator.count_tie,
-        "dragon7": calculator.count_banker_3card7, "panda8": calculator.count_player_3card8,
+        "banker": calculator.count_banker,
+        "player": calculator.count_player,
+        "tie": calculator.count_tie,
+        "dragon7": calculator.count_banker_3card7,
+        "panda8": calculator.count_player_3card8,
         "dragon_bonus_banker": calculator.count_banker_dragon[0],
         "dragon_bonus_player": calculator.count_player_dragon[0],
-        "pair": calculator.count_pair, "pair_total": calculator.count_pair + calculator.count_nonpair,
+        "pair": calculator.count_pair,
+        "pair_total": calculator.count_pair + calculator.count_nonpair,
     }
     return bt.Composition(shoe), counts
 

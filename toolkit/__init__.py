@@ -31,33 +31,6 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 __version__ = "0.1.0"
 
 if _TYPE_CHECKING:
-    from toolkit.cards import (
-        Composition,
-        RANKS,
-        card_value,
-        parse_card,
-        parse_cards,
-    )
-    from toolkit.rules import (
-        PUNTO_BANCO,
-        Rules,
-        Tableau,
-    )
-    from toolkit.outcomes import (
-        Outcome,
-        class_index,
-        outcome_frame,
-        outcomes,
-    )
-    from toolkit.engine import (
-        combination_counts,
-        compiled_bets,
-        distribution,
-        expected_values,
-        main_probabilities,
-        pair_probabilities,
-        zero_pair_probabilities,
-    )
     from toolkit.bets import (
         Bet,
         BetStats,
@@ -67,35 +40,12 @@ if _TYPE_CHECKING:
         panel_expected_values,
         standard_bets,
     )
-    from toolkit.eor import (
-        effect_of_removal,
-        eor_matrix,
-    )
-    from toolkit.known_card import (
-        known_card_edges,
-        known_card_gain,
-    )
-    from toolkit.edges import (
-        depletion_by_value,
-        edges_by_decks,
-        random_depletion,
-    )
-    from toolkit.reference import (
-        Reproduced,
-        compare_published,
-        load_reference,
-        reference_dir,
-    )
-    from toolkit.dealing import (
-        Dealing,
-        DealtShoes,
-        deal,
-        deal_block,
-        shuffled_shoes,
-    )
-    from toolkit.parallel import (
-        block_plan,
-        map_blocks,
+    from toolkit.cards import (
+        RANKS,
+        Composition,
+        card_value,
+        parse_card,
+        parse_cards,
     )
     from toolkit.counting import (
         COUNT_SYSTEMS,
@@ -124,6 +74,70 @@ if _TYPE_CHECKING:
         threshold_sweep,
         with_counts,
     )
+    from toolkit.dealing import (
+        Dealing,
+        DealtShoes,
+        deal,
+        deal_block,
+        shuffled_shoes,
+    )
+    from toolkit.edges import (
+        depletion_by_value,
+        edges_by_decks,
+        random_depletion,
+    )
+    from toolkit.engine import (
+        combination_counts,
+        compiled_bets,
+        distribution,
+        expected_values,
+        main_probabilities,
+        pair_probabilities,
+        zero_pair_probabilities,
+    )
+    from toolkit.eor import (
+        effect_of_removal,
+        eor_matrix,
+    )
+    from toolkit.games import (
+        RESTRICTED_BANKER_OPTIONS,
+        BankerStrategy,
+        BanqueBanker,
+        BanqueValue,
+        ChemSolution,
+        ChemValue,
+        PlayerStrategy,
+        banque_banker_best_response,
+        banque_value,
+        chemin_banker_best_response,
+        chemin_option_values,
+        chemin_player_best_response,
+        chemin_value,
+        simulate_banque_shoes,
+        simulate_chemin_shoes,
+        solve_chemin,
+    )
+    from toolkit.known_card import (
+        known_card_edges,
+        known_card_gain,
+    )
+    from toolkit.live import (
+        LiveShoe,
+        Panel,
+        ShoeSteps,
+        Snapshot,
+        Tracker,
+    )
+    from toolkit.outcomes import (
+        Outcome,
+        class_index,
+        outcome_frame,
+        outcomes,
+    )
+    from toolkit.parallel import (
+        block_plan,
+        map_blocks,
+    )
     from toolkit.records import (
         Problem,
         RecordError,
@@ -143,12 +157,25 @@ if _TYPE_CHECKING:
         records_from_frame,
         records_from_orders,
         repeated_sequences,
-        replay as replay_records,
         runs_test,
         simulate_records,
         streak_test,
         tracking_test,
         write_records,
+    )
+    from toolkit.records import (
+        replay as replay_records,
+    )
+    from toolkit.reference import (
+        Reproduced,
+        compare_published,
+        load_reference,
+        reference_dir,
+    )
+    from toolkit.rules import (
+        PUNTO_BANCO,
+        Rules,
+        Tableau,
     )
     from toolkit.sizing import (
         BackCount,
@@ -170,31 +197,6 @@ if _TYPE_CHECKING:
         summary,
         verdicts,
         write_outputs,
-    )
-    from toolkit.games import (
-        BankerStrategy,
-        BanqueBanker,
-        BanqueValue,
-        ChemSolution,
-        ChemValue,
-        PlayerStrategy,
-        RESTRICTED_BANKER_OPTIONS,
-        banque_banker_best_response,
-        banque_value,
-        chemin_banker_best_response,
-        chemin_option_values,
-        chemin_player_best_response,
-        chemin_value,
-        simulate_banque_shoes,
-        simulate_chemin_shoes,
-        solve_chemin,
-    )
-    from toolkit.live import (
-        LiveShoe,
-        Panel,
-        ShoeSteps,
-        Snapshot,
-        Tracker,
     )
     from toolkit.widgets import (
         ShoeExplorer,
@@ -339,6 +341,10 @@ _WHERE: dict[str, tuple[str, str]] = {
 }
 
 __all__ = (
+    "COUNT_SYSTEMS",
+    "PUNTO_BANCO",
+    "RANKS",
+    "RESTRICTED_BANKER_OPTIONS",
     "BackCount",
     "BankerStrategy",
     "BankrollReport",
@@ -346,7 +352,6 @@ __all__ = (
     "BanqueValue",
     "Bet",
     "BetStats",
-    "COUNT_SYSTEMS",
     "ChemSolution",
     "ChemValue",
     "Composition",
@@ -360,15 +365,12 @@ __all__ = (
     "LookAheadError",
     "MiscountedPlay",
     "Outcome",
-    "PUNTO_BANCO",
     "Panel",
     "PerfectPlay",
     "Play",
     "PlayerStrategy",
     "PreCoup",
     "Problem",
-    "RANKS",
-    "RESTRICTED_BANKER_OPTIONS",
     "Ramp",
     "RecordError",
     "Records",

@@ -210,4 +210,3 @@ def random_depletion(
         removed_key.append(removed)
     shoes = np.concatenate(blocks)
     return _long(shoes, chosen, rules, {"path": np.concatenate(path_key), "cards_removed": np.concatenate(removed_key)})
-

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import numpy as np
 from tqdm.auto import tqdm
 
-__all__ = ["Block", "block_plan", "default_workers", "SeedLike", "as_generator", "as_seed_sequence", "map_blocks"]
+__all__ = ["Block", "SeedLike", "as_generator", "as_seed_sequence", "block_plan", "default_workers", "map_blocks"]
 
 T = TypeVar("T")
 

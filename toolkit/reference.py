@@ -59,7 +59,10 @@ REFERENCE_TABLES: dict[str, dict[str, type[pl.DataType]]] = {
     "eor_8deck": {"decks": pl.Int64, "card": pl.Int64, "value": pl.Float64},
     "count_systems": {
         **{f"tag_{r}": pl.Int64 for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")},
-        "balanced": pl.Boolean, "initial_running_count": pl.Int64, "decks": pl.Int64, "cut_card": pl.Int64,
+        "balanced": pl.Boolean,
+        "initial_running_count": pl.Int64,
+        "decks": pl.Int64,
+        "cut_card": pl.Int64,
     },
     "count_results": {"value": pl.Float64, "decks": pl.Int64, "cut_card": pl.Int64, "shoes_simulated": pl.Int64},
     "jacobson_perfect": {"unseen_cards": pl.Int64, "decks": pl.Int64, "shoes_simulated": pl.Int64},
@@ -382,11 +385,26 @@ def compare_published(
             else:
                 pending = PENDING[name]
             shown, verdict = (None, None) if pending else _judge(row, toolkit, matches)
-            rows.append({
-                "figure": figure, "table": name, "source": row["source"], "published": printed,
-                "unit": row.get("unit"), "toolkit": shown, "matches": verdict,
-                "status": _status(role, verdict, pending, note),
-            })
-    schema = {"figure": pl.String, "table": pl.String, "source": pl.String, "published": pl.String,
-              "unit": pl.String, "toolkit": pl.String, "matches": pl.Boolean, "status": pl.String}
+            rows.append(
+                {
+                    "figure": figure,
+                    "table": name,
+                    "source": row["source"],
+                    "published": printed,
+                    "unit": row.get("unit"),
+                    "toolkit": shown,
+                    "matches": verdict,
+                    "status": _status(role, verdict, pending, note),
+                }
+            )
+    schema = {
+        "figure": pl.String,
+        "table": pl.String,
+        "source": pl.String,
+        "published": pl.String,
+        "unit": pl.String,
+        "toolkit": pl.String,
+        "matches": pl.Boolean,
+        "status": pl.String,
+    }
     return pl.DataFrame(rows, schema=schema)
