@@ -497,7 +497,7 @@ def repeated_sequences(
     expected = _expected_runs(lengths, k, consecutive)
     found = matches.height
     p_value = float(stats.poisson.sf(found - 1, expected)) if found else 1.0
-    longest = int(matches["length"].max()) if found else 0
+    longest = int(matches["length"].to_numpy().max()) if found else 0
     across = "in consecutive shoes" if consecutive else "across shoes"
     detail = f"{found} runs of {k}+ cards repeated {across} (expected {expected:.2f} by chance); longest {longest}"
     table = pl.DataFrame({"k": [k], "found": [found], "expected": [expected], "longest": [longest]})

@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from toolkit._check import positive_int
@@ -84,7 +86,7 @@ def big_road(records: Records, shoe: object, rows: int = 6) -> pl.DataFrame:
     rows = positive_int(rows, "rows")
     coups = _shoe_coups(records, shoe)
     taken: set[tuple[int, int]] = set()
-    cells: list[dict[str, object]] = []
+    cells: list[dict[str, Any]] = []
     leading_ties = 0
     streak_col = col = row = -1
     last = None

@@ -21,7 +21,7 @@ import polars as pl
 
 from toolkit._coup import HiddenBurn
 from toolkit.cards import RANKS
-from toolkit.dealing import DealtShoes
+from toolkit.dealing import DealtShoes, concat
 from toolkit.parallel import SeedLike, block_plan
 from toolkit.records.header import ShoeHeader
 from toolkit.records.model import Records
@@ -95,29 +95,14 @@ def _concat(parts: list[Records]) -> Records:
         return first
     offsets = np.cumsum([0] + [p.n_shoes for p in parts[:-1]])
     dealts = [p.dealt for p in parts]
-    dealt = DealtShoes(
-        shoe=np.concatenate([d.shoe + o for d, o in zip(dealts, offsets, strict=True)]),
-        **{
-            f: np.concatenate([getattr(d, f) for d in dealts])
-            for f in (
-                "coup",
-                "start",
-                "cards",
-                "seen",
-                "left",
-                "unseen_count",
-                "unseen",
-                "burn_card",
-                "burned",
-                "burned_ranks",
-            )
-        },
-    )
+    if any(d is None for d in dealts):
+        raise ValueError("only records that hold their dealt coups can be joined")
+    dealt = concat([replace(d, shoe=d.shoe + o) for d, o in zip(dealts, offsets, strict=True) if d is not None])
     return replace(
         first,
         headers=sum((p.headers for p in parts), ()),
         shoes=pl.concat([p.shoes for p in parts]),
-        cards=pl.concat([p.cards for p in parts]),
+        cards=pl.concat([p.cards for p in parts if p.cards is not None]) if first.cards is not None else None,
         coups=pl.concat([p.coups for p in parts]),
         bets=pl.concat([p.bets for p in parts]),
         dealt=dealt,

@@ -270,7 +270,7 @@ class StudyResult:
         self._observer_index(observer)
         stats = self._stats(self._grid()).filter((pl.col("observer") == observer) & (pl.col("hands") > 1))
         depths = np.arange(1, self.study.dealing.cards + 1)
-        predicted = linear_variance(depths, self.study.dealing.decks, self.study.bets, self.study.rules)  # type: ignore[arg-type]
+        predicted = linear_variance(depths, self.study.dealing.decks, self.study.bets, self.study.rules)
         pred = pl.DataFrame(
             {
                 "bet": np.repeat(np.array(self.study.bet_names), len(depths)),

@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from toolkit._check import positive_int
+from toolkit.bets import get_bet
 from toolkit.dealing import Dealing
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, SeedLike, map_blocks
 from toolkit.rules import Rules
@@ -147,7 +148,7 @@ def jacobson_setting(
         seed=seed,
         dealing=dealing,
         rules=rules,
-        bets=("banker",),
+        bets=(get_bet("banker", rules),),
         jacobson_depths=tuple(depths),
         block_size=block_size,
     )

@@ -238,7 +238,9 @@ def tally_block(block: Block, spec: BlockSpec, records: bool = False, coups: boo
             evaluate = evaluator(spec.payoffs, dealing.tableau)
             full = np.full((1, 13), 4 * dealing.decks)
             ev0 = evaluate(full)[0]  # on the CPU, as StudyResult computes it
-            comps = {"unseen": dealt.unseen, "remaining": dealt.remaining() if "remaining" in spec.observers else None}
+            comps = {"unseen": dealt.unseen}
+            if "remaining" in spec.observers:
+                comps["remaining"] = dealt.remaining()
             evs = {o: evaluate(comps[o].astype(np.int64), device=spec.device) for o in spec.observers}
             t2 = time.perf_counter()
             seconds["ev"] += t2 - t1

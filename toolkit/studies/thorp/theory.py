@@ -80,7 +80,9 @@ def linear_variance(
     from toolkit.eor import effect_of_removal
 
     bets = tuple(standard_bets(rules) if bets is None else bets)
-    n = np.atleast_1d(np.asarray(list(cards_left) if not np.isscalar(cards_left) else [cards_left], dtype=float))
+    n = np.atleast_1d(
+        np.asarray([cards_left] if isinstance(cards_left, (int, np.integer)) else list(cards_left), dtype=float)
+    )
     total = 52 * decks
     if np.any((n < 1) | (n > total)):
         raise ValueError(f"cards_left must be 1..{total} for {decks} decks, got {n.min():g}..{n.max():g}")
