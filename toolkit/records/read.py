@@ -55,14 +55,12 @@ instead.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
 import polars as pl
 
 from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container
-from toolkit.records._load import fatal, load
-from toolkit.records.header import ShoeHeader
+from toolkit.records._load import HeaderArg, caller_header, fatal, load
 from toolkit.records.model import Records
 
 __all__ = ["read_bets", "read_records", "records_from_frame"]
@@ -70,24 +68,28 @@ __all__ = ["read_bets", "read_records", "records_from_frame"]
 
 def records_from_frame(
     frame: pl.DataFrame,
-    header: ShoeHeader | Mapping[str, object] | None = None,
+    header: HeaderArg = None,
     source: str = "<memory>",
     strict: bool = False,
 ) -> Records:
     """Check and load a record held in a polars frame (any layout; see the module notes).
 
     ``header`` gives the shoe header (a :class:`ShoeHeader`, or ``key=value``
-    settings over the default); lines are the frame's row numbers from 1 unless
-    it has a ``line`` column.
+    settings over the default, as a mapping or as text ``"decks=6 burn=none"``);
+    lines are the frame's row numbers from 1 unless it has a ``line`` column.
     """
+    header = caller_header(header)
     data = frame if "line" in frame.columns else frame.with_row_index("line", offset=1)
-    data = canonical_columns(data.rename({c: c.strip().lower() for c in data.columns}))
+    try:
+        data = canonical_columns(data.rename({c: c.strip().lower() for c in data.columns}))
+    except UnreadableError as err:
+        return fatal(source, err, strict)
     return load(Raw(data.with_columns(pl.col("line").cast(pl.Int64))), source, header, strict)
 
 
 def read_records(
     path: str | Path,
-    header: ShoeHeader | Mapping[str, object] | None = None,
+    header: HeaderArg = None,
     strict: bool = False,
     bets: str | Path | pl.DataFrame | None = None,
 ) -> Records:
@@ -99,8 +101,10 @@ def read_records(
         The file.  A file that cannot be opened raises :class:`OSError`; anything
         wrong *in* it is a :class:`~toolkit.records.validation.Problem`.
     header
-        A :class:`ShoeHeader` the file's own header keys apply over, or a mapping
-        of ``key=value`` settings applied over the file's.
+        A :class:`ShoeHeader` the file's own header keys apply over, or
+        ``key=value`` settings applied over the file's (a mapping, or their text
+        ``"decks=6 burn=none"``).  Anything else raises :class:`TypeError`; text
+        that is not ``key=value`` words raises :class:`ValueError`.
     strict
         Raise :class:`~toolkit.records.validation.RecordError` at the first problem
         (in file order) instead of setting bad shoes aside.
@@ -122,6 +126,7 @@ def read_records(
     /...shoes.csv:6: shoe 1: unknown card code 'X': expected a rank A,2-9,T/10,J,Q,K, ...
     """
     source = str(path)
+    header = caller_header(header)
     data = Path(path).read_bytes()
     try:
         raw = read_container(data)

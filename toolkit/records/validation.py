@@ -42,8 +42,9 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from toolkit._coup import Burn, burn_count
+from toolkit._coup import Burn, LastHand, burn_count, code, cut_card_after, may_start
 from toolkit.cards import RANK_VALUES, RANKS, parse_card
+from toolkit.dealing import Dealing
 from toolkit.records._rebuild import (
     AFTER_NATURAL,
     AFTER_UNDEALT,
@@ -69,8 +70,10 @@ __all__ = [
     "check_cards",
     "check_sequence",
     "check_winners",
+    "escape_controls",
     "first_problem",
     "kernel_message",
+    "max_coups",
     "parse_cards",
     "parse_road",
 ]
@@ -111,12 +114,15 @@ class Problem:
     message: str
     fatal: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", escape_controls(self.message))
+
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        where = f"{escape_controls(self.file)}:{self.line}" if self.line is not None else escape_controls(self.file)
         parts = [
             p
             for p in (
-                f"shoe {self.shoe}" if self.shoe is not None else "",
+                f"shoe {escape_controls(self.shoe)}" if self.shoe is not None else "",
                 f"coup {self.coup}" if self.coup is not None else "",
             )
             if p
@@ -133,6 +139,20 @@ class Problem:
             "code": self.code,
             "message": self.message,
         }
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every character that does not print (controls, bidirectional formatting) as an escape.
+
+    Problem messages quote file content; a card code holding a terminal escape sequence
+    must not reach a terminal raw.
+
+    >>> print(escape_controls("unknown card '\\x1b[31mK'"))
+    unknown card '\\x1b[31mK'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 class RecordError(ValueError):
@@ -457,10 +477,14 @@ def check_sequence(frame: pl.DataFrame, column: str, checker: Checker) -> None:
 def as_int(frame: pl.DataFrame, column: str, checker: Checker, allow_missing: bool = False) -> pl.DataFrame:
     """``column`` as integers; a value that is not one is a problem (and becomes null).
 
-    With ``allow_missing``, an empty value is no problem (it stays null).
+    Whole numbers written as decimals (``2.0``, as pandas writes integers beside a
+    missing value) are integers; ``2.5`` is not.  With ``allow_missing``, an empty value is no problem (it stays null).
     """
     text = pl.col(column).cast(pl.String).str.strip_chars()
-    out = frame.with_columns(text.cast(pl.Int64, strict=False).alias("_int"), text.fill_null("").alias("_text"))
+    number = text.cast(pl.Float64, strict=False)
+    whole = number.is_finite() & (number == number.floor()) & (number.abs() < 2.0**53)
+    integer = pl.coalesce(text.cast(pl.Int64, strict=False), pl.when(whole).then(number.cast(pl.Int64)))
+    out = frame.with_columns(integer.alias("_int"), text.fill_null("").alias("_text"))
     bad = out.filter(pl.col("_int").is_null())
     empty = pl.col("_text") == ""
     if not allow_missing:
@@ -554,3 +578,32 @@ def check_bets(bets: pl.DataFrame, coups: pl.DataFrame, known: Sequence[str], ch
     have = coups.select(pl.col("shoe").cast(pl.String), pl.col("coup").cast(pl.Int64), pl.lit(True).alias("_ok"))
     orphan = frame.join(have, on=["shoe", "coup"], how="left").filter(pl.col("_ok").is_null())
     checker.add_rows(orphan, "bad_bet", "bet on a coup that is not in the record (or was set aside)", "coup")
+
+
+def max_coups(dealing: Dealing, burn_card: str | None = None) -> tuple[int, int]:
+    """The most coups a shoe dealt by ``dealing`` can hold, and the fewest cards burned before them.
+
+    Every coup takes at least four cards; the burn takes at least one exposed card
+    and the fewest face-down cards its rule allows (the exact count when the exposed
+    ``burn_card`` is known); the coups then run by the dealing's cut card and
+    last-hand rule (:func:`toolkit._coup.may_start`, :func:`toolkit._coup.cut_card_after`).
+
+    >>> max_coups(Dealing())  # 416 cards, an ace exposed and one card burned, the cut card 14 from the end
+    (101, 2)
+    """
+    cards = 52 * dealing.decks
+    if dealing.burn == Burn.STANDARD:
+        counts = [burn_count(parse_card(burn_card), dealing.burn_ace)] if burn_card else None
+        burned = 1 + min(counts or [burn_count(r, dealing.burn_ace) for r in range(13)])
+    elif dealing.burn == Burn.FIXED:
+        burned = dealing.burn_cards
+    else:
+        burned = 0
+    mode = code(LastHand(dealing.last_hand))
+    position, coups, last = burned, 0, False
+    while may_start(cards - position, coups, 0, mode):
+        start, position, coups = position, position + 4, coups + 1
+        stop, last = cut_card_after(start, position, cards - dealing.cut_card, last, mode, 0)
+        if stop:
+            break
+    return coups, burned
