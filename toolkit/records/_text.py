@@ -75,6 +75,17 @@ def decode(data: bytes) -> tuple[str, LineProblem | None]:
         if b"\x00" in data:
             encoding = _utf16_without_bom(data)
             text = data.decode(encoding, errors="strict") if encoding else None  # type: ignore[arg-type]
+            if text is None and data.count(b"\x00") * 100 < len(data):  # text with a few stray NUL bytes
+                at = data.index(b"\x00")
+                text, note = decode(data.replace(b"\x00", "\ufffd".encode()))
+                note = note or LineProblem(
+                    _line_of(data, at),
+                    None,
+                    "encoding",
+                    f"the file holds NUL bytes (the first at byte {at + 1}, line {_line_of(data, at)}); "
+                    "they were read as U+FFFD",
+                )
+                return text, note
             if text is None:
                 raise UnreadableError(
                     "not_text",
@@ -254,18 +265,20 @@ def _read_csv_by_line(lines: list[str]) -> Raw:
     for number, row in records[1:]:
         normed = [_norm(c) for c in row]
         if "shoe" in normed and set(normed) <= _COLUMN_NAMES | set(index):
-            if set(normed) != set(index):
+            if set(normed) == set(index) and len(normed) == len(index):  # the same names again (files joined)
+                mapping = [index[c] for c in normed]
+                width = len(row)
+            else:
                 raw.problems.append(
                     LineProblem(
                         number,
                         None,
                         "bad_line",
                         f"line {number} holds other column names ({', '.join(row)}) than line {names_line} "
-                        f"({', '.join(names)}): the rows after it are read by its names",
+                        f"({', '.join(names)}); it is skipped and the rows after it are read by the names of "
+                        f"line {names_line}",
                     )
                 )
-            mapping = [index.get(c, -1) for c in normed]
-            width = len(row)
             continue
         if len(row) > width:
             shoe = row[mapping.index(shoe_at)] if shoe_at in mapping else None
