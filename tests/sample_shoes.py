@@ -248,9 +248,9 @@ MALFORMED.update(
         ),
         "road_twice.csv": ("shoe,road\n1,BPBP\n2,PPB\n1,BB\n", [(4, "1", None, "duplicate_shoe")]),
         "road_too_long.csv": ("# decks=8\nshoe,road\n1," + "B" * 200 + "\n2,BPT\n", [(3, "1", None, "too_many_coups")]),
-        "utf16_bom.csv": (("# burn=none\nshoe,position,card\n" + _long("1")).encode("utf-16"), []),
-        "utf16_no_bom.csv": (("# burn=none\nshoe,position,card\n" + _long("1")).encode("utf-16-le"), []),
-        "latin1.csv": (
+        "utf16_bom.txt": (("# burn=none\nshoe,position,card\n" + _long("1")).encode("utf-16"), []),
+        "utf16_no_bom.txt": (("# burn=none\nshoe,position,card\n" + _long("1")).encode("utf-16-le"), []),
+        "latin1.txt": (
             ("# relev\xe9 au casino\n# burn=none\nshoe,position,card\n" + _long("caf\xe9") + _long("2")).encode(
                 "latin-1"
             ),
@@ -280,9 +280,9 @@ LOADED: dict[str, list[str]] = {
     "float_positions.parquet": ["1"],
     "road_twice.csv": ["2"],
     "road_too_long.csv": ["2"],
-    "utf16_bom.csv": ["1"],
-    "utf16_no_bom.csv": ["1"],
-    "latin1.csv": ["café", "2"],
+    "utf16_bom.txt": ["1"],
+    "utf16_no_bom.txt": ["1"],
+    "latin1.txt": ["café", "2"],
     "cr_only.csv": ["1", "2"],
     "quoted_break.csv": ["1"],
     "control_chars.csv": ["2"],

@@ -11,7 +11,6 @@ applied, and the header text has no tableau key, so all the shoes of a file shar
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -23,6 +22,8 @@ from toolkit.bets import standard_bets
 from toolkit.dealing import DealtShoes
 from toolkit.records._raw import BET_FIELDS, Raw, UnreadableError
 from toolkit.records._rebuild import ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
+from toolkit.records._road import road_coups
+from toolkit.records._sections import HeaderArg, caller_header, line_problems, section_headers, shoe_headers
 from toolkit.records.header import ShoeHeader
 from toolkit.records.model import LAYOUTS, Records, _cast_shoe, _empty_bets, _select_dealt
 from toolkit.records.validation import (
@@ -37,36 +38,10 @@ from toolkit.records.validation import (
     check_winners,
     first_problem,
     kernel_message,
-    max_coups,
     parse_cards,
-    parse_road,
 )
 
 __all__ = ["HeaderArg", "caller_header", "fatal", "load"]
-
-#: What ``header=`` takes: a :class:`ShoeHeader`, ``key=value`` settings, or their text (``"decks=6 burn=none"``).
-HeaderArg = ShoeHeader | Mapping[str, object] | str | None
-
-
-def caller_header(header: HeaderArg) -> ShoeHeader | Mapping[str, object] | None:
-    """The ``header=`` argument of the readers, its text form parsed; anything else is refused.
-
-    >>> caller_header("decks=6 burn=none")
-    {'decks': '6', 'burn': 'none'}
-    """
-    if header is None or isinstance(header, (ShoeHeader, Mapping)):
-        return header
-    if isinstance(header, str):
-        words = header.strip().lstrip("#").split()
-        if not all("=" in w and not w.startswith("=") for w in words):
-            raise ValueError(f"header must be key=value words, e.g. 'decks=6 burn=none'; got {header!r}")
-        values: dict[str, object] = {}
-        for key, value in (w.split("=", 1) for w in words):
-            if key in values and values[key] != value:
-                raise ValueError(f"header key {key} is given twice, as {values[key]!r} and {value!r}")
-            values[key] = value
-        return values
-    raise TypeError(f"header must be a ShoeHeader, a mapping of header keys or their text; got {type(header).__name__}")
 
 
 def _rank_frame(order: list[str]) -> pl.DataFrame:
@@ -82,89 +57,6 @@ def _in_order(frame: pl.DataFrame, order: list[str], column: str) -> pl.DataFram
     if np.all((s[1:] > s[:-1]) | ((s[1:] == s[:-1]) & (c[1:] >= c[:-1]))):
         return frame
     return frame.with_columns(keys["_s"]).sort(["_s", column], maintain_order=True, nulls_last=False).drop("_s")
-
-
-def _shoe_headers(raw: Raw, bases: Mapping[str, ShoeHeader], checker: Checker) -> dict[str, ShoeHeader]:
-    """The header of every shoe with keys of its own (over its section's); a bad one is a problem of that shoe."""
-    headers: dict[str, ShoeHeader] = {}
-    for shoe, values in raw.shoe_meta.items():
-        if shoe not in bases:
-            continue
-        try:
-            headers[shoe] = bases[shoe].updated(values)
-        except (ValueError, TypeError) as err:
-            checker.add(raw.meta_lines.get(shoe), shoe, None, "bad_header", f"shoe header: {err}")
-    return headers
-
-
-def _section_headers(
-    raw: Raw,
-    frame: pl.DataFrame,
-    order: list[str],
-    base: ShoeHeader,
-    over: Mapping[str, object] | None,
-    file_header: ShoeHeader,
-    checker: Checker,
-) -> dict[str, ShoeHeader]:
-    """Each shoe's header before its own keys: the file's, or that of the header section its rows come after.
-
-    A header line after the first rows applies to the shoes that begin after it; a
-    shoe with rows on both sides of one is a problem of that shoe, as is a section
-    whose keys conflict or are wrong.
-    """
-    if not raw.sections:
-        return dict.fromkeys(order, file_header)
-    starts = [s.line for s in raw.sections]
-    spans = frame.group_by("shoe", maintain_order=True).agg(
-        pl.col("line").min().alias("a"), pl.col("line").max().alias("b")
-    )
-    span = {s: (a, b) for s, a, b in spans.iter_rows()}
-    made: dict[int, ShoeHeader | str] = {0: file_header}
-    out: dict[str, ShoeHeader] = {}
-    for shoe in order:
-        first, last = span[shoe]
-        k = bisect_left(starts, first)
-        if bisect_left(starts, last) != k:
-            line = starts[k]
-            checker.add(
-                line,
-                shoe,
-                None,
-                "bad_header",
-                f"the header at line {line} falls among the rows of shoe {shoe} (lines {first} to {last}): "
-                "a header applies to the shoes after it",
-            )
-            continue
-        if k not in made:
-            section = raw.sections[k - 1]
-            try:
-                if section.error:
-                    raise ValueError(section.error)
-                header = base.updated(section.values)
-                made[k] = header.updated(over) if over else header
-            except (ValueError, TypeError) as err:
-                made[k] = f"shoe header: {err}"
-        header = made[k]
-        if isinstance(header, str):
-            checker.add(raw.sections[k - 1].line, shoe, None, "bad_header", f"{header} (the header of this shoe)")
-        else:
-            out[shoe] = header
-    return out
-
-
-def _line_problems(raw: Raw, frame: pl.DataFrame, checker: Checker) -> None:
-    """The problems of lines that could not be read; a lost line between two rows of one shoe is that shoe's."""
-    if not raw.problems:
-        return
-    ordered = frame.select("line", "shoe").sort("line")
-    lines, shoes = ordered["line"].to_numpy(), ordered["shoe"].to_list()
-    for p in raw.problems:
-        shoe = p.shoe
-        if shoe is None and p.code == "bad_line" and p.line is not None and len(lines):
-            k = int(np.searchsorted(lines, p.line))
-            if 0 < k < len(lines) and shoes[k - 1] == shoes[k]:
-                shoe = shoes[k]
-        checker.add(p.line, shoe, None, p.code, p.message)
 
 
 def _params(headers: Sequence[ShoeHeader]) -> dict[str, np.ndarray]:
@@ -343,64 +235,6 @@ def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str]) -> pl.D
     )
 
 
-def _road_coups(frame: pl.DataFrame, headers: Mapping[str, ShoeHeader], checker: Checker) -> pl.DataFrame:
-    """The coups of bead roads; a shoe's road may run on over consecutive rows, not over two separate blocks."""
-    rows = []
-    count: dict[str, int] = {}
-    where: dict[str, tuple[int, int]] = {}  # first and last line of each shoe's road
-    previous = None
-    for shoe, road, line in frame.select("shoe", pl.col("road").cast(pl.String), "line").iter_rows():
-        if shoe in where and previous != shoe:
-            checker.add(
-                line,
-                shoe,
-                None,
-                "duplicate_shoe",
-                f"shoe {shoe} was given a road at line {where[shoe][0]} and again here, after other shoes: "
-                "a shoe's road is one row (or consecutive rows)",
-            )
-        previous = shoe
-        coups, errors = parse_road(road or "")
-        for message in errors:
-            checker.add(line, shoe, None, "bad_road", message)
-        if not coups and not errors:
-            checker.add(line, shoe, None, "bad_road", "empty road: expected B, P or T per coup")
-        done = count.get(shoe, 0)
-        rows.extend((shoe, done + i, w, pp, bp) for i, (w, pp, bp) in enumerate(coups, start=1))
-        count[shoe] = done + len(coups)
-        where[shoe] = (where.get(shoe, (line, line))[0], line)
-    for shoe, n in count.items():
-        if shoe not in headers:
-            continue
-        header = headers[shoe]
-        most, burned = max_coups(header.dealing, header.burn_card)
-        if n > most:
-            d = header.dealing
-            checker.add(
-                where[shoe][1],
-                shoe,
-                None,
-                "too_many_coups",
-                f"the road holds {n} coups; a shoe of {d.decks} deck(s) holds at most {most}: {52 * d.decks} cards, "
-                f"at least {burned} burned ({d.burn} burn), at least 4 cards a coup, and the cut card "
-                f"{d.cut_card} from the end ({d.last_hand})",
-            )
-    schema = {
-        "shoe": pl.String,
-        "coup": pl.Int32,
-        "winner": pl.String,
-        "player_pair": pl.Boolean,
-        "banker_pair": pl.Boolean,
-    }
-    return pl.DataFrame(rows, schema=schema, orient="row").with_columns(
-        pl.lit(None, pl.List(pl.String)).alias("player"),
-        pl.lit(None, pl.List(pl.String)).alias("banker"),
-        pl.lit(None, pl.Int8).alias("player_total"),
-        pl.lit(None, pl.Int8).alias("banker_total"),
-        pl.lit(None, pl.Boolean).alias("natural"),
-    )
-
-
 def _bets_column(frame: pl.DataFrame) -> pl.DataFrame:
     """The ``bets`` column of a per-coup record as a table ``shoe, coup, who, bet, amount, line`` (text)."""
     if "bets" not in frame.columns:
@@ -451,9 +285,9 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
     order = frame["shoe"].unique(maintain_order=True).to_list()
     if not order:
         return fatal(source, UnreadableError("empty_file", "the file holds no rows with a shoe id"), strict)
-    _line_problems(raw, frame, checker)
-    sections = _section_headers(raw, frame, order, base, over, file_header, checker)
-    own = _shoe_headers(raw, sections, checker)
+    line_problems(raw, frame, checker)
+    sections = section_headers(raw, frame, order, base, over, file_header, checker)
+    own = shoe_headers(raw, sections, checker)
     headers = {s: own.get(s, sections.get(s, file_header)) for s in order}
     limits = pl.DataFrame(
         {"shoe": pl.Series(order, dtype=pl.String), "decks": [headers[s].dealing.decks for s in order]}
@@ -461,7 +295,7 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
     cards = dealt = None
     bets = pl.DataFrame()
     if layout == "road":
-        coups = _road_coups(frame, headers, checker)
+        coups = road_coups(frame, headers, checker)
     else:
         if layout == "cards":
             rows, has_roles, has_coups = _long_form_rows(frame, order, checker)

@@ -37,6 +37,11 @@ The number of decks and the house rules, as ``key=value`` pairs (the keys of
   words that are not ``key=value`` are free text.
 * JSON lines: a line ``{"meta": {"decks": 8, ...}}``; ``{"meta": {"shoe": 17, ...}}``
   for one shoe.
+* A header line after the first rows (two files joined with ``cat``) begins a new
+  header section: its keys, over the defaults (or the ``header`` argument), apply to
+  the shoes that begin after it; a shoe with rows on both sides of it is a problem of
+  that shoe.  A repeated column-name row is skipped.  A key given twice with two values
+  (``# decks=8 decks=6``) is a problem: the last one never wins.
 * Parquet: the file's key-value metadata ``baccarat`` holds
   ``{"header": {...}, "shoes": {"17": {...}}}``.
 
@@ -45,7 +50,14 @@ The coups of a card-level record are rebuilt under the header's tableau
 is located in a :class:`~toolkit.records.validation.ValidationReport`
 (``records.report``) and the shoes it touches are set aside; ``strict=True``
 raises :class:`~toolkit.records.validation.RecordError` at the first problem
-instead.
+instead.  A line that cannot be read is a problem of that line (and its shoe):
+every other shoe loads.
+
+Text is read as UTF-8 (a byte-order mark is dropped), UTF-16 or UTF-32 by their
+byte-order mark, UTF-16 without one by its zero bytes, and any other encoding as
+charset-normalizer detects it (a problem names it); CRLF, CR-only and mixed line
+endings all end lines.  Whole-number floats (``2.0``, as pandas writes integers)
+are integers in ``shoe``, ``position`` and ``coup``.
 
 >>> import polars as pl
 >>> frame = pl.DataFrame({"shoe": [1, 1], "coup": [1, 2], "player": ["9 K", "K 2 3"], "banker": ["6 K", "K 6"]})

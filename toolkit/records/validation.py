@@ -9,8 +9,20 @@ order) by raising :class:`RecordError`, which carries it.
 
 Problem codes
 -------------
-``unreadable``, ``not_text``, ``empty_file``, ``bad_header``, ``missing_column``
-    The file as a whole cannot be read (*fatal*: no shoe of it loads).
+``unreadable``, ``not_text``, ``empty_file``, ``bad_header``, ``missing_column``, ``bad_column``
+    The file as a whole cannot be read (*fatal*: no shoe of it loads).  ``bad_header``
+    is fatal only in the file's first header; in a later header section or a shoe's own
+    keys it is a problem of the shoes it concerns.  ``bad_column``: a list or struct in a
+    column that holds one value a row (``shoe``, ``position``, ``card``, ...).
+``bad_line``
+    A line that cannot be read (invalid JSON, not an object, a key given twice, too
+    many CSV fields, an unterminated quote, a second row of other column names): that
+    line is skipped; its shoe (named in the line, or the shoe whose rows surround it) is
+    set aside and every other shoe loads.
+``encoding``
+    The file is not UTF-8 (nor UTF-16/32 with a byte-order mark, nor UTF-16 without one):
+    it was read in the encoding charset-normalizer detects, which the message names.  No
+    shoe is set aside for it.
 ``bad_value``, ``unknown_card``, ``too_many_cards``, ``duplicate_position``,
 ``missing_position``, ``duplicate_coup``, ``missing_coup``, ``bad_hand``
     A row or a shoe does not make sense as written.
@@ -23,6 +35,12 @@ Problem codes
 ``bad_bet``, ``bad_road``
     A bet that names no known bet, coup or amount; a bead road symbol that is
     not ``B``, ``P``, ``T`` or a pair mark.
+``duplicate_shoe``, ``too_many_coups``
+    A bead road given to one shoe in two separate blocks of rows; a road with more
+    coups than its shoe can hold (:func:`toolkit.records._road.max_coups`).
+
+Messages quote the file's content with every character that does not print
+(terminal escape sequences, bidirectional controls) escaped (:func:`escape_controls`).
 
 The coups of a card-level shoe are rebuilt by a numba kernel
 (:func:`toolkit.records._rebuild.rebuild`): it deals the recorded cards by the tableau
@@ -42,9 +60,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from toolkit._coup import Burn, LastHand, burn_count, code, cut_card_after, may_start
+from toolkit._coup import Burn, burn_count
 from toolkit.cards import RANK_VALUES, RANKS, parse_card
-from toolkit.dealing import Dealing
 from toolkit.records._rebuild import (
     AFTER_NATURAL,
     AFTER_UNDEALT,
@@ -73,7 +90,6 @@ __all__ = [
     "escape_controls",
     "first_problem",
     "kernel_message",
-    "max_coups",
     "parse_cards",
     "parse_road",
 ]
@@ -578,32 +594,3 @@ def check_bets(bets: pl.DataFrame, coups: pl.DataFrame, known: Sequence[str], ch
     have = coups.select(pl.col("shoe").cast(pl.String), pl.col("coup").cast(pl.Int64), pl.lit(True).alias("_ok"))
     orphan = frame.join(have, on=["shoe", "coup"], how="left").filter(pl.col("_ok").is_null())
     checker.add_rows(orphan, "bad_bet", "bet on a coup that is not in the record (or was set aside)", "coup")
-
-
-def max_coups(dealing: Dealing, burn_card: str | None = None) -> tuple[int, int]:
-    """The most coups a shoe dealt by ``dealing`` can hold, and the fewest cards burned before them.
-
-    Every coup takes at least four cards; the burn takes at least one exposed card
-    and the fewest face-down cards its rule allows (the exact count when the exposed
-    ``burn_card`` is known); the coups then run by the dealing's cut card and
-    last-hand rule (:func:`toolkit._coup.may_start`, :func:`toolkit._coup.cut_card_after`).
-
-    >>> max_coups(Dealing())  # 416 cards, an ace exposed and one card burned, the cut card 14 from the end
-    (101, 2)
-    """
-    cards = 52 * dealing.decks
-    if dealing.burn == Burn.STANDARD:
-        counts = [burn_count(parse_card(burn_card), dealing.burn_ace)] if burn_card else None
-        burned = 1 + min(counts or [burn_count(r, dealing.burn_ace) for r in range(13)])
-    elif dealing.burn == Burn.FIXED:
-        burned = dealing.burn_cards
-    else:
-        burned = 0
-    mode = code(LastHand(dealing.last_hand))
-    position, coups, last = burned, 0, False
-    while may_start(cards - position, coups, 0, mode):
-        start, position, coups = position, position + 4, coups + 1
-        stop, last = cut_card_after(start, position, cards - dealing.cut_card, last, mode, 0)
-        if stop:
-            break
-    return coups, burned
