@@ -196,8 +196,8 @@ def read_csv(text: str, data: bytes) -> Raw:
     if frame is not None and len(numbers) == frame.height and not _names_again(frame):
         raw = Raw()
         comments = [(int(i) + 1, lines[i]) for i in np.flatnonzero(comment)]
-        data_rows = [int(n) for n in numbers if lines[n - 1].strip()]
-        _comment_lines(raw, comments, data_rows[0] - 1 if data_rows else None)
+        first_row = next((int(n) for n in numbers if lines[n - 1].strip()), None)
+        _comment_lines(raw, comments, first_row - 1 if first_row is not None else None)
         lines_col = pl.Series("line", numbers, dtype=pl.Int64)
         raw.frame = canonical_columns(frame).with_columns(lines_col)
         return raw
@@ -383,9 +383,9 @@ def read_jsonl(text: str) -> Raw:
         raise UnreadableError("empty_file", "the file holds no records")
     columns: dict[str, list] = {}
     for i, obj in enumerate(rows):
-        for key in obj:
-            columns.setdefault(key, [None] * len(rows))
         for key, value in obj.items():
+            if key not in columns:  # not setdefault: its default would be built for every row
+                columns[key] = [None] * len(rows)
             columns[key][i] = value
     frame = pl.DataFrame([column(k, v) for k, v in columns.items()])
     raw.frame = frame.with_columns(pl.Series("line", lines, dtype=pl.Int64))
