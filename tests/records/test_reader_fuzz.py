@@ -267,3 +267,21 @@ def _renumber(rows: list[str], i: int, row: str) -> str:
     fields = row.split(",")
     fields[1] = str(n)
     return ",".join(fields)
+
+
+@FUZZ
+@given(
+    data=st.data(),
+    encoding=st.sampled_from(["utf-16", "utf-16-le", "utf-16-be", "utf-32", "latin-1", "utf-8-sig"]),
+)
+def test_damaged_files_in_other_encodings_never_raise(data: st.DataObject, encoding: str, tmp_path: Path) -> None:
+    """Any encoding the reader knows, with random bytes overwritten: a report, never a traceback."""
+    text = _good()["cards_csv"].decode().encode(encoding)
+    raw = bytearray(text)
+    for _ in range(data.draw(st.integers(0, 3))):
+        raw[data.draw(st.integers(0, len(raw) - 1))] = data.draw(st.integers(0, 255))
+    path = tmp_path / "damaged.csv"
+    path.write_bytes(bytes(raw))
+    records = read_records(path)
+    for problem in records.report.problems:
+        assert problem.message.isprintable()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -84,7 +85,7 @@ class Raw:
     def with_frame(self, frame: pl.DataFrame) -> Raw:
         return Raw(frame, self.meta, self.shoe_meta, self.meta_lines, self.sections, self.problems)
 
-    def add_meta(self, values: dict[str, object], line: int | None, started: bool = False) -> None:
+    def add_meta(self, values: Mapping[str, object], line: int | None, started: bool = False) -> None:
         """Header keys found at ``line`` (a shoe's own keys when they name a ``shoe``).
 
         Keys for the whole file after the first rows (``started``) begin a new :class:`Section`.
@@ -110,7 +111,7 @@ class Raw:
             self.meta.update(values)
             self.meta_lines.setdefault(None, line)
 
-    def extend_section(self, values: dict[str, object], line: int | None) -> None:
+    def extend_section(self, values: Mapping[str, object], line: int | None) -> None:
         """More keys for the section begun by the previous header line (consecutive header lines are one header)."""
         values = {k: v for k, v in values.items() if k != "shoe"}
         section = self.sections[-1]

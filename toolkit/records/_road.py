@@ -49,7 +49,7 @@ def max_coups(dealing: Dealing, burn_card: str | None = None) -> tuple[int, int]
 
 def road_coups(frame: pl.DataFrame, headers: Mapping[str, ShoeHeader], checker: Checker) -> pl.DataFrame:
     """The coups of bead roads; a shoe's road may run on over consecutive rows, not over two separate blocks."""
-    rows = []
+    rows: list[tuple[str, int, str, bool, bool]] = []
     count: dict[str, int] = {}
     where: dict[str, tuple[int, int]] = {}  # first and last line of each shoe's road
     previous = None

@@ -100,15 +100,15 @@ def section_headers(
             try:
                 if section.error:
                     raise ValueError(section.error)
-                header = base.updated(section.values)
-                made[k] = header.updated(over) if over else header
+                section_header = base.updated(section.values)
+                made[k] = section_header.updated(over) if over else section_header
             except (ValueError, TypeError) as err:
                 made[k] = f"shoe header: {err}"
-        header = made[k]
-        if isinstance(header, str):
-            checker.add(raw.sections[k - 1].line, shoe, None, "bad_header", f"{header} (the header of this shoe)")
+        made_k = made[k]
+        if isinstance(made_k, str):
+            checker.add(raw.sections[k - 1].line, shoe, None, "bad_header", f"{made_k} (the header of this shoe)")
         else:
-            out[shoe] = header
+            out[shoe] = made_k
     return out
 
 

@@ -17,6 +17,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Mapping
 
 import numpy as np
 import polars as pl
@@ -73,9 +74,12 @@ def decode(data: bytes) -> tuple[str, LineProblem | None]:
             break
     else:
         if b"\x00" in data:
-            encoding = _utf16_without_bom(data)
-            text = data.decode(encoding, errors="strict") if encoding else None  # type: ignore[arg-type]
-            if text is None and data.count(b"\x00") * 100 < len(data):  # text with a few stray NUL bytes
+            utf16 = _utf16_without_bom(data)
+            try:
+                decoded = data.decode(utf16) if utf16 is not None else None
+            except UnicodeDecodeError:  # zero bytes where UTF-16 has them, but not UTF-16
+                decoded = None
+            if decoded is None and data.count(b"\x00") * 100 < len(data):  # text with a few stray NUL bytes
                 at = data.index(b"\x00")
                 text, note = decode(data.replace(b"\x00", "\ufffd".encode()))
                 note = note or LineProblem(
@@ -86,12 +90,13 @@ def decode(data: bytes) -> tuple[str, LineProblem | None]:
                     "they were read as U+FFFD",
                 )
                 return text, note
-            if text is None:
+            if decoded is None:
                 raise UnreadableError(
                     "not_text",
                     "the file is not text (it holds NUL bytes): expected CSV, JSON lines or Parquet",
                     _line_of(data, data.index(b"\x00")),
                 )
+            text = decoded
         else:
             try:
                 text = data.decode("utf-8")
@@ -133,7 +138,7 @@ def _header_words(text: str) -> dict[str, str] | None:
     out: dict[str, str] = {}
     for key, value in (w.split("=", 1) for w in words):
         if key in out and out[key] != value:
-            out[key] = _Clash(out[key], value)  # type: ignore[assignment]
+            out[key] = _Clash(out[key], value)
         else:
             out[key] = value
     return out
@@ -142,13 +147,15 @@ def _header_words(text: str) -> dict[str, str] | None:
 class _Clash(str):
     """Two values for one key on one header line (``# decks=8 decks=6``)."""
 
+    first: str
+
     def __new__(cls, first: str, second: str) -> _Clash:
         self = super().__new__(cls, second)
         self.first = first
         return self
 
 
-def _add_header_line(raw: Raw, words: dict[str, object], line: int, started: bool, continues: bool) -> None:
+def _add_header_line(raw: Raw, words: Mapping[str, object], line: int, started: bool, continues: bool) -> None:
     """One header line: the file's header, a shoe's keys, or (after the first rows) a new or continued section."""
     for key, value in words.items():
         if isinstance(value, _Clash):
@@ -289,8 +296,8 @@ def _read_csv_by_line(lines: list[str]) -> Raw:
         for k, value in enumerate(row):
             if mapping[k] >= 0 and value != "":
                 values[mapping[k]] = value
-        for k, value in enumerate(values):
-            columns[k].append(value)
+        for k, cell in enumerate(values):
+            columns[k].append(cell)
         numbers.append(number)
     for number, fields, named, message in bad:
         shoe = fields[shoe_at] if named is None and shoe_at is not None and len(fields) > shoe_at else named
