@@ -154,12 +154,147 @@ MALFORMED: dict[str, tuple[str | bytes, list[tuple[int | None, str | None, int |
     "not_text.csv": (b"PK\x03\x04\x00\x00\x08\x00binary", [(1, None, None, "not_text")]),
     "bad_header.csv": ("# decks=eight\nshoe,position,card\n1,1,K\n", [(1, None, None, "bad_header")]),
     "unknown_columns.csv": ("shoe,card_no,rank\n1,1,K\n", [(1, None, None, "missing_column")]),
-    "ragged.csv": ("shoe,position,card\n1,1,K\n1,2,9,extra\n", [(3, None, None, "unreadable")]),
+    "ragged.csv": ("shoe,position,card\n1,1,K\n1,2,9,extra\n", [(3, "1", None, "bad_line")]),
+}
+
+
+_GOOD = "8,3,K,4"  # one coup without a burn: Player's natural 8 against Banker 7
+
+
+def _long(shoe: str, cards: str = _GOOD) -> str:
+    return "".join(f"{shoe},{i},{c}\n" for i, c in enumerate(cards.split(","), start=1))
+
+
+def _parquet(frame: pl.DataFrame) -> bytes:
+    import io
+
+    out = io.BytesIO()
+    frame.write_parquet(out, metadata={"baccarat": '{"header": {"burn": "none"}}'})
+    return out.getvalue()
+
+
+_ROWS = "\n".join
+#: Files of the readers' hardening: bad lines, headers, Parquet types, bead roads, encodings, line breaks.
+MALFORMED.update(
+    {
+        "bad_json_line.jsonl": (
+            _ROWS(
+                [
+                    '{"meta": {"burn": "none"}}',
+                    '{"shoe": 1, "coup": 1, "player": ["9", "K"], "banker": ["6", "K"]}',
+                    "{not json",
+                    "[1, 2]",
+                    '{"shoe": 2, "coup": 1, "player": ["9", "K"], "banker": ["6", "K"]}',
+                    '{"shoe": 3, "coup": 1, "player": ["9", "K"], "banker": ["6", "K"]}',
+                    '{"shoe": 3, "coup": 2, "player": ["9", "K"], "banker"',
+                    '{"shoe": 3, "coup": 3, "player": ["9", "K"], "banker": ["6", "K"]}',
+                    '{"shoe": 4, "coup": 1, "player": ["9", "K"], "banker": ["6", "K"], "shoe": 5}',
+                    '{"shoe": 6, "coup": 1, "player": ["9", "K"], "banker": ["6", "K"]}',
+                ]
+            )
+            + "\n",
+            [
+                (3, None, None, "bad_line"),
+                (4, None, None, "bad_line"),
+                (7, "3", None, "bad_line"),
+                (8, "3", None, "missing_coup"),
+                (9, "4", None, "bad_line"),
+            ],
+        ),
+        "header_middle.csv": (
+            "# burn=none\nshoe,position,card\n" + _long("1") + "# decks=6 burn=none\n" + _long("2"),
+            [],
+        ),
+        "header_inside_shoe.csv": (
+            "# burn=none\nshoe,position,card\n1,1,8\n1,2,3\n# decks=6 burn=none\n1,3,K\n1,4,4\n" + _long("2"),
+            [(5, "1", None, "bad_header")],
+        ),
+        "repeated_key.csv": (
+            "# decks=8 decks=6 burn=none\nshoe,position,card\n" + _long("1"),
+            [(1, None, None, "bad_header")],
+        ),
+        "joined.csv": (
+            "# burn=none\nshoe,position,card\n"
+            + _long("1")
+            + "# decks=6 burn=none cut_card=16\nshoe,position,card\n"
+            + _long("2"),
+            [],
+        ),
+        "joined_same_ids.csv": (
+            "# burn=none\nshoe,position,card\n" + _long("1") + "# decks=6 burn=none\nshoe,position,card\n" + _long("1"),
+            [
+                (7, "1", None, "bad_header"),
+                (9, "1", None, "duplicate_position"),
+                (10, "1", None, "duplicate_position"),
+                (11, "1", None, "duplicate_position"),
+                (12, "1", None, "duplicate_position"),
+            ],
+        ),
+        "float_positions.parquet": (
+            _parquet(
+                pl.DataFrame(
+                    {
+                        "shoe": [1, 1, 1, 1, 2, 2, 2, 2],
+                        "position": [1.0, 2.0, 3.0, 4.0, 1.0, 2.5, 3.0, 4.0],
+                        "card": ["8", "3", "K", "4"] * 2,
+                    }
+                )
+            ),
+            [(6, "2", None, "bad_value"), (7, "2", None, "missing_position")],
+        ),
+        "list_shoe.parquet": (
+            _parquet(pl.DataFrame({"shoe": [[1]] * 4, "position": [1, 2, 3, 4], "card": ["8", "3", "K", "4"]})),
+            [(None, None, None, "bad_column")],
+        ),
+        "road_twice.csv": ("shoe,road\n1,BPBP\n2,PPB\n1,BB\n", [(4, "1", None, "duplicate_shoe")]),
+        "road_too_long.csv": ("# decks=8\nshoe,road\n1," + "B" * 200 + "\n2,BPT\n", [(3, "1", None, "too_many_coups")]),
+        "utf16_bom.txt": (("# burn=none\nshoe,position,card\n" + _long("1")).encode("utf-16"), []),
+        "utf16_no_bom.txt": (("# burn=none\nshoe,position,card\n" + _long("1")).encode("utf-16-le"), []),
+        "latin1.txt": (
+            ("# relev\xe9 au casino\n# burn=none\nshoe,position,card\n" + _long("caf\xe9") + _long("2")).encode(
+                "latin-1"
+            ),
+            [(1, None, None, "encoding")],
+        ),
+        "cr_only.csv": (("# burn=none\nshoe,position,card\n" + _long("1") + _long("2")).replace("\n", "\r"), []),
+        "quoted_break.csv": (
+            '# burn=none\nshoe,position,card,note\n1,1,8,"two\nlines"\n1,2,3,\n1,3,K,\n1,4,4,\n'
+            "2,1,8,\n2,2,Z,\n2,3,K,\n2,4,4,\n",
+            [(9, "2", None, "unknown_card")],
+        ),
+        "control_chars.csv": (
+            "# burn=none\nshoe,position,card\n1,1,8\n1,2,\x1b[31m3\n1,3,K\n1,4,4\n" + _long("2"),
+            [(4, "1", None, "unknown_card")],
+        ),
+    }
+)
+
+
+#: The shoes of each malformed file that load (every shoe its defect does not touch), in file order.
+LOADED: dict[str, list[str]] = {
+    "bad_road.csv": ["1"],
+    "bad_json_line.jsonl": ["1", "2", "6"],
+    "header_middle.csv": ["1", "2"],
+    "header_inside_shoe.csv": ["2"],
+    "joined.csv": ["1", "2"],
+    "float_positions.parquet": ["1"],
+    "road_twice.csv": ["2"],
+    "road_too_long.csv": ["2"],
+    "utf16_bom.txt": ["1"],
+    "utf16_no_bom.txt": ["1"],
+    "latin1.txt": ["café", "2"],
+    "cr_only.csv": ["1", "2"],
+    "quoted_break.csv": ["1"],
+    "control_chars.csv": ["2"],
 }
 
 
 def write_malformed(folder: Path) -> list[Path]:
-    """Write the malformed files and ``expected.csv`` (file, line, shoe, coup, code of each problem)."""
+    """Write the malformed files and ``expected.csv``.
+
+    ``expected.csv`` holds a row ``file, line, shoe, coup, code`` for each problem, in the order
+    of the report, and a row with the code ``loaded`` for each shoe that loads (no line, no coup).
+    """
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     rows = []
@@ -173,6 +308,9 @@ def write_malformed(folder: Path) -> list[Path]:
         rows += [
             {"file": name, "line": line, "shoe": shoe, "coup": coup, "code": code}
             for line, shoe, coup, code in problems
+        ]
+        rows += [
+            {"file": name, "line": None, "shoe": shoe, "coup": None, "code": "loaded"} for shoe in LOADED.get(name, [])
         ]
     expected = folder / "expected.csv"
     schema = {"file": pl.String, "line": pl.Int64, "shoe": pl.String, "coup": pl.Int64, "code": pl.String}

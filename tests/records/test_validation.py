@@ -31,10 +31,13 @@ EXPECTED = pl.read_csv(MALFORMED / "expected.csv", schema_overrides={"shoe": pl.
 
 @pytest.mark.parametrize("name", EXPECTED["file"].unique(maintain_order=True).to_list())
 def test_each_malformed_file_gets_its_located_problem(name: str) -> None:
+    """The problems of each file, where they are, and the shoes that load (``code == "loaded"``)."""
     records = read_records(MALFORMED / name)
     got = [(p.line, p.shoe, p.coup, p.code) for p in records.report.problems]
-    want = [tuple(r) for r in EXPECTED.filter(pl.col("file") == name).select("line", "shoe", "coup", "code").rows()]
+    rows = EXPECTED.filter(pl.col("file") == name)
+    want = [tuple(r) for r in rows.filter(pl.col("code") != "loaded").select("line", "shoe", "coup", "code").rows()]
     assert got == want, records.report.problems
+    assert [str(s) for s in records.shoe_ids] == rows.filter(pl.col("code") == "loaded")["shoe"].to_list()
     for p in records.report.problems:
         assert p.file == str(MALFORMED / name)
         assert p.message
@@ -186,3 +189,129 @@ def test_any_text_is_read_without_a_traceback(text: str, suffix: str, tmp_path_f
     path.write_text(text, encoding="utf-8")
     records = read_records(path)
     assert records.report.ok or records.report.problems
+
+
+# ------------------------------------------------------------------ the readers' hardening, class by class
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("bad_json_line.jsonl", ["line 3 is not valid JSON", "line 4 holds a JSON list, not an object"]),
+        ("header_inside_shoe.csv", ["header at line 5 falls among the rows of shoe 1"]),
+        ("repeated_key.csv", ["key decks is given twice, as '8' and '6'"]),
+        ("float_positions.parquet", ["position '2.5' is not an integer"]),
+        ("list_shoe.parquet", ["column 'shoe' holds List(Int64) values"]),
+        ("road_twice.csv", ["shoe 1 was given a road at line 2 and again here"]),
+        (
+            "road_too_long.csv",
+            ["holds 200 coups", "at most 101", "416 cards", "at least 4 cards a coup", "cut card 14"],
+        ),
+        ("latin1.txt", ["not UTF-8 (byte 8, line 1)", "it was read as", "charset-normalizer"]),
+    ],
+)
+def test_hardening_messages_say_what_was_found(name: str, words: list[str]) -> None:
+    messages = " | ".join(p.message for p in read_records(MALFORMED / name).report.problems)
+    for word in words:
+        assert word in messages
+
+
+def test_one_bad_json_line_loses_only_its_shoe(tmp_path: Path) -> None:
+    """20,000 good shoes and one bad line: 19,999 load, the bad line is located."""
+    good = '{"shoe": %d, "coup": 1, "player": ["9", "K"], "banker": ["6", "K"]}'
+    lines = ['{"meta": {"burn": "none"}}'] + [good % i for i in range(1, 20_001)]
+    lines[5_000] = lines[5_000][:-9]  # shoe 5000 lost its end
+    path = tmp_path / "big.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    records = read_records(path)
+    assert records.n_shoes == 19_999
+    assert [(p.line, p.shoe, p.code) for p in records.report.problems] == [(5_001, "5000", "bad_line")]
+
+
+def test_a_header_applies_to_the_shoes_after_it() -> None:
+    middle = read_records(MALFORMED / "header_middle.csv")
+    assert [h.dealing.decks for h in middle.headers] == [8, 6]
+    joined = read_records(MALFORMED / "joined.csv")
+    assert [(h.dealing.decks, h.dealing.cut_card) for h in joined.headers] == [(8, 14), (6, 16)]
+    assert joined.shoe_ids == [1, 2]  # the second column-name row is no shoe "shoe"
+
+
+def test_the_header_argument_is_honoured_or_refused(tmp_path: Path) -> None:
+    path = tmp_path / "shoes.csv"
+    path.write_text("shoe,position,card\n1,1,8\n1,2,3\n1,3,K\n1,4,4\n")
+    as_text = read_records(path, header="decks=6 burn=none")
+    assert as_text.report.ok
+    assert as_text.header.dealing.decks == 6
+    assert as_text.header == read_records(path, header={"decks": 6, "burn": "none"}).header
+    frame = pl.read_csv(path)
+    assert records_from_frame(frame, "decks=6 burn=none").header.dealing.decks == 6
+    with pytest.raises(ValueError, match="key=value"):
+        read_records(path, header="six decks")
+    with pytest.raises(TypeError, match="header must be"):
+        read_records(path, header=6)  # type: ignore[arg-type]
+    unknown = read_records(path, header="decks=6 colour=red").report.problems
+    assert [p.code for p in unknown] == ["bad_header"]
+
+
+def test_parquet_whole_number_floats_are_positions_and_list_ids_are_refused() -> None:
+    floats = read_records(MALFORMED / "float_positions.parquet")
+    assert floats.shoe_ids == [1]
+    assert floats.coups["winner"].to_list() == ["player"]
+    lists = read_records(MALFORMED / "list_shoe.parquet")
+    assert lists.report.fatal
+    assert lists.n_shoes == 0
+    frame = pl.DataFrame({"shoe": [1.0] * 4, "position": [1.0, 2.0, 3.0, 4.0], "card": ["8", "3", "K", "4"]})
+    assert records_from_frame(frame, "burn=none").shoe_ids == [1]
+    assert records_from_frame(frame.with_columns(pl.concat_list("shoe").alias("shoe"))).report.fatal
+
+
+def _long_form(ending: str = "\n") -> str:
+    rows = ["# burn=none", "shoe,position,card", "1,1,8", "1,2,3", "1,3,K", "1,4,4", "2,1,9", "2,2,6", "2,3,K", "2,4,K"]
+    return ending.join(rows) + ending
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        _long_form().encode("utf-16"),
+        _long_form().encode("utf-16-le"),
+        _long_form().encode("utf-16-be"),
+        _long_form().encode("utf-32"),
+        b"\xef\xbb\xbf" + _long_form().encode(),
+        _long_form("\r\n").encode(),
+        _long_form("\r").encode(),
+        _long_form().replace("1,3,K\n", "1,3,K\r\n").replace("2,2,6\n", "2,2,6\r").encode(),
+    ],
+    ids=["utf16-bom", "utf16le", "utf16be", "utf32", "utf8-bom", "crlf", "cr", "mixed"],
+)
+def test_encodings_and_line_endings_read_as_utf8_lf(data: bytes, tmp_path: Path) -> None:
+    plain = tmp_path / "plain.csv"
+    plain.write_text(_long_form())
+    other = tmp_path / "other.csv"
+    other.write_bytes(data)
+    a, b = read_records(plain), read_records(other)
+    assert b.report.ok, b.report.problems
+    assert a.coups.equals(b.coups)
+    assert [p.line for p in read_records(tmp_path / "plain.csv").report.problems] == []
+
+
+def test_one_latin1_byte_is_one_note_and_every_shoe_loads() -> None:
+    records = read_records(MALFORMED / "latin1.txt")
+    assert [str(s) for s in records.shoe_ids] == ["café", "2"]
+    assert [(p.code, p.line, p.shoe) for p in records.report.problems] == [("encoding", 1, None)]
+
+
+def test_line_numbers_stay_right_after_a_quoted_line_break() -> None:
+    problem = read_records(MALFORMED / "quoted_break.csv").report.problems[0]
+    assert (problem.line, problem.shoe, problem.code) == (9, "2", "unknown_card")
+
+
+def test_control_characters_in_file_content_are_escaped_in_problems(tmp_path: Path) -> None:
+    records = read_records(MALFORMED / "control_chars.csv")
+    problem = records.report.problems[0]
+    assert "\x1b" not in problem.message
+    assert "\\x1b[31m3" in problem.message
+    path = tmp_path / "ids.csv"
+    path.write_text("# burn=none\nshoe,position,card\n\x1b]0;x\x07,1,8\n\x1b]0;x\x07,2,Z\n")
+    text = str(read_records(path).report.problems[0])
+    assert text.isprintable()
+    assert "\\x1b]0;x\\x07" in text
+    assert Problem("f", 1, "s", None, "c", "bidi \u202e here").message == "bidi \\u202e here"

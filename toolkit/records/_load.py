@@ -20,8 +20,10 @@ import pyarrow as pa
 from toolkit._coup import Burn, HiddenBurn, LastHand, code
 from toolkit.bets import standard_bets
 from toolkit.dealing import DealtShoes
-from toolkit.records._io import BET_FIELDS, Raw, UnreadableError
+from toolkit.records._raw import BET_FIELDS, Raw, UnreadableError
 from toolkit.records._rebuild import ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
+from toolkit.records._road import road_coups
+from toolkit.records._sections import HeaderArg, caller_header, line_problems, section_headers, shoe_headers
 from toolkit.records.header import ShoeHeader
 from toolkit.records.model import LAYOUTS, Records, _cast_shoe, _empty_bets, _select_dealt
 from toolkit.records.validation import (
@@ -37,10 +39,9 @@ from toolkit.records.validation import (
     first_problem,
     kernel_message,
     parse_cards,
-    parse_road,
 )
 
-__all__ = ["fatal", "load"]
+__all__ = ["HeaderArg", "caller_header", "fatal", "load"]
 
 
 def _rank_frame(order: list[str]) -> pl.DataFrame:
@@ -56,17 +57,6 @@ def _in_order(frame: pl.DataFrame, order: list[str], column: str) -> pl.DataFram
     if np.all((s[1:] > s[:-1]) | ((s[1:] == s[:-1]) & (c[1:] >= c[:-1]))):
         return frame
     return frame.with_columns(keys["_s"]).sort(["_s", column], maintain_order=True, nulls_last=False).drop("_s")
-
-
-def _shoe_headers(raw: Raw, base: ShoeHeader, checker: Checker) -> dict[str, ShoeHeader]:
-    """The header of every shoe with keys of its own; a bad one is a problem of that shoe."""
-    headers: dict[str, ShoeHeader] = {}
-    for shoe, values in raw.shoe_meta.items():
-        try:
-            headers[shoe] = base.updated(values)
-        except (ValueError, TypeError) as err:
-            checker.add(raw.meta_lines.get(shoe), shoe, None, "bad_header", f"shoe header: {err}")
-    return headers
 
 
 def _params(headers: Sequence[ShoeHeader]) -> dict[str, np.ndarray]:
@@ -245,31 +235,6 @@ def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str]) -> pl.D
     )
 
 
-def _road_coups(frame: pl.DataFrame, checker: Checker) -> pl.DataFrame:
-    rows = []
-    for shoe, road, line in frame.select("shoe", pl.col("road").cast(pl.String), "line").iter_rows():
-        coups, errors = parse_road(road or "")
-        for message in errors:
-            checker.add(line, shoe, None, "bad_road", message)
-        if not coups and not errors:
-            checker.add(line, shoe, None, "bad_road", "empty road: expected B, P or T per coup")
-        rows.extend((shoe, i, w, pp, bp) for i, (w, pp, bp) in enumerate(coups, start=1))
-    schema = {
-        "shoe": pl.String,
-        "coup": pl.Int32,
-        "winner": pl.String,
-        "player_pair": pl.Boolean,
-        "banker_pair": pl.Boolean,
-    }
-    return pl.DataFrame(rows, schema=schema, orient="row").with_columns(
-        pl.lit(None, pl.List(pl.String)).alias("player"),
-        pl.lit(None, pl.List(pl.String)).alias("banker"),
-        pl.lit(None, pl.Int8).alias("player_total"),
-        pl.lit(None, pl.Int8).alias("banker_total"),
-        pl.lit(None, pl.Boolean).alias("natural"),
-    )
-
-
 def _bets_column(frame: pl.DataFrame) -> pl.DataFrame:
     """The ``bets`` column of a per-coup record as a table ``shoe, coup, who, bet, amount, line`` (text)."""
     if "bets" not in frame.columns:
@@ -284,13 +249,15 @@ def _bets_column(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def load(raw: Raw, source: str, header: ShoeHeader | Mapping[str, object] | None, strict: bool) -> Records:
+def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
     """Check the rows of a record (any layout) and load its valid shoes (see :mod:`toolkit.records.read`)."""
+    header = caller_header(header)
     base = header if isinstance(header, ShoeHeader) else ShoeHeader()
+    over = header if isinstance(header, Mapping) else None
     try:
         file_header = base.updated(raw.meta) if raw.meta else base
-        if isinstance(header, Mapping):
-            file_header = file_header.updated(header)
+        if over:
+            file_header = file_header.updated(over)
     except (ValueError, TypeError) as err:
         return fatal(source, UnreadableError("bad_header", f"shoe header: {err}", raw.meta_lines.get(None)), strict)
     frame = raw.frame.rename({c: c.strip().lower() for c in raw.frame.columns if c != "line"})
@@ -318,15 +285,17 @@ def load(raw: Raw, source: str, header: ShoeHeader | Mapping[str, object] | None
     order = frame["shoe"].unique(maintain_order=True).to_list()
     if not order:
         return fatal(source, UnreadableError("empty_file", "the file holds no rows with a shoe id"), strict)
-    own = _shoe_headers(raw, file_header, checker)
-    headers = {s: own.get(s, file_header) for s in order}
+    line_problems(raw, frame, checker)
+    sections = section_headers(raw, frame, order, base, over, file_header, checker)
+    own = shoe_headers(raw, sections, checker)
+    headers = {s: own.get(s, sections.get(s, file_header)) for s in order}
     limits = pl.DataFrame(
         {"shoe": pl.Series(order, dtype=pl.String), "decks": [headers[s].dealing.decks for s in order]}
     )
     cards = dealt = None
     bets = pl.DataFrame()
     if layout == "road":
-        coups = _road_coups(frame, checker)
+        coups = road_coups(frame, headers, checker)
     else:
         if layout == "cards":
             rows, has_roles, has_coups = _long_form_rows(frame, order, checker)

@@ -37,6 +37,11 @@ The number of decks and the house rules, as ``key=value`` pairs (the keys of
   words that are not ``key=value`` are free text.
 * JSON lines: a line ``{"meta": {"decks": 8, ...}}``; ``{"meta": {"shoe": 17, ...}}``
   for one shoe.
+* A header line after the first rows (two files joined with ``cat``) begins a new
+  header section: its keys, over the defaults (or the ``header`` argument), apply to
+  the shoes that begin after it; a shoe with rows on both sides of it is a problem of
+  that shoe.  A repeated column-name row is skipped.  A key given twice with two values
+  (``# decks=8 decks=6``) is a problem: the last one never wins.
 * Parquet: the file's key-value metadata ``baccarat`` holds
   ``{"header": {...}, "shoes": {"17": {...}}}``.
 
@@ -45,7 +50,14 @@ The coups of a card-level record are rebuilt under the header's tableau
 is located in a :class:`~toolkit.records.validation.ValidationReport`
 (``records.report``) and the shoes it touches are set aside; ``strict=True``
 raises :class:`~toolkit.records.validation.RecordError` at the first problem
-instead.
+instead.  A line that cannot be read is a problem of that line (and its shoe):
+every other shoe loads.
+
+Text is read as UTF-8 (a byte-order mark is dropped), UTF-16 or UTF-32 by their
+byte-order mark, UTF-16 without one by its zero bytes, and any other encoding as
+charset-normalizer detects it (a problem names it); CRLF, CR-only and mixed line
+endings all end lines.  Whole-number floats (``2.0``, as pandas writes integers)
+are integers in ``shoe``, ``position`` and ``coup``.
 
 >>> import polars as pl
 >>> frame = pl.DataFrame({"shoe": [1, 1], "coup": [1, 2], "player": ["9 K", "K 2 3"], "banker": ["6 K", "K 6"]})
@@ -55,14 +67,12 @@ instead.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 
 import polars as pl
 
 from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container
-from toolkit.records._load import fatal, load
-from toolkit.records.header import ShoeHeader
+from toolkit.records._load import HeaderArg, caller_header, fatal, load
 from toolkit.records.model import Records
 
 __all__ = ["read_bets", "read_records", "records_from_frame"]
@@ -70,24 +80,28 @@ __all__ = ["read_bets", "read_records", "records_from_frame"]
 
 def records_from_frame(
     frame: pl.DataFrame,
-    header: ShoeHeader | Mapping[str, object] | None = None,
+    header: HeaderArg = None,
     source: str = "<memory>",
     strict: bool = False,
 ) -> Records:
     """Check and load a record held in a polars frame (any layout; see the module notes).
 
     ``header`` gives the shoe header (a :class:`ShoeHeader`, or ``key=value``
-    settings over the default); lines are the frame's row numbers from 1 unless
-    it has a ``line`` column.
+    settings over the default, as a mapping or as text ``"decks=6 burn=none"``);
+    lines are the frame's row numbers from 1 unless it has a ``line`` column.
     """
+    header = caller_header(header)
     data = frame if "line" in frame.columns else frame.with_row_index("line", offset=1)
-    data = canonical_columns(data.rename({c: c.strip().lower() for c in data.columns}))
+    try:
+        data = canonical_columns(data.rename({c: c.strip().lower() for c in data.columns}))
+    except UnreadableError as err:
+        return fatal(source, err, strict)
     return load(Raw(data.with_columns(pl.col("line").cast(pl.Int64))), source, header, strict)
 
 
 def read_records(
     path: str | Path,
-    header: ShoeHeader | Mapping[str, object] | None = None,
+    header: HeaderArg = None,
     strict: bool = False,
     bets: str | Path | pl.DataFrame | None = None,
 ) -> Records:
@@ -99,8 +113,10 @@ def read_records(
         The file.  A file that cannot be opened raises :class:`OSError`; anything
         wrong *in* it is a :class:`~toolkit.records.validation.Problem`.
     header
-        A :class:`ShoeHeader` the file's own header keys apply over, or a mapping
-        of ``key=value`` settings applied over the file's.
+        A :class:`ShoeHeader` the file's own header keys apply over, or
+        ``key=value`` settings applied over the file's (a mapping, or their text
+        ``"decks=6 burn=none"``).  Anything else raises :class:`TypeError`; text
+        that is not ``key=value`` words raises :class:`ValueError`.
     strict
         Raise :class:`~toolkit.records.validation.RecordError` at the first problem
         (in file order) instead of setting bad shoes aside.
@@ -122,6 +138,7 @@ def read_records(
     /...shoes.csv:6: shoe 1: unknown card code 'X': expected a rank A,2-9,T/10,J,Q,K, ...
     """
     source = str(path)
+    header = caller_header(header)
     data = Path(path).read_bytes()
     try:
         raw = read_container(data)

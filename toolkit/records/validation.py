@@ -9,8 +9,20 @@ order) by raising :class:`RecordError`, which carries it.
 
 Problem codes
 -------------
-``unreadable``, ``not_text``, ``empty_file``, ``bad_header``, ``missing_column``
-    The file as a whole cannot be read (*fatal*: no shoe of it loads).
+``unreadable``, ``not_text``, ``empty_file``, ``bad_header``, ``missing_column``, ``bad_column``
+    The file as a whole cannot be read (*fatal*: no shoe of it loads).  ``bad_header``
+    is fatal only in the file's first header; in a later header section or a shoe's own
+    keys it is a problem of the shoes it concerns.  ``bad_column``: a list or struct in a
+    column that holds one value a row (``shoe``, ``position``, ``card``, ...).
+``bad_line``
+    A line that cannot be read (invalid JSON, not an object, a key given twice, too
+    many CSV fields, an unterminated quote, a second row of other column names): that
+    line is skipped; its shoe (named in the line, or the shoe whose rows surround it) is
+    set aside and every other shoe loads.
+``encoding``
+    The file is not UTF-8 (nor UTF-16/32 with a byte-order mark, nor UTF-16 without one):
+    it was read in the encoding charset-normalizer detects, which the message names.  No
+    shoe is set aside for it.
 ``bad_value``, ``unknown_card``, ``too_many_cards``, ``duplicate_position``,
 ``missing_position``, ``duplicate_coup``, ``missing_coup``, ``bad_hand``
     A row or a shoe does not make sense as written.
@@ -23,6 +35,12 @@ Problem codes
 ``bad_bet``, ``bad_road``
     A bet that names no known bet, coup or amount; a bead road symbol that is
     not ``B``, ``P``, ``T`` or a pair mark.
+``duplicate_shoe``, ``too_many_coups``
+    A bead road given to one shoe in two separate blocks of rows; a road with more
+    coups than its shoe can hold (:func:`toolkit.records._road.max_coups`).
+
+Messages quote the file's content with every character that does not print
+(terminal escape sequences, bidirectional controls) escaped (:func:`escape_controls`).
 
 The coups of a card-level shoe are rebuilt by a numba kernel
 (:func:`toolkit.records._rebuild.rebuild`): it deals the recorded cards by the tableau
@@ -69,6 +87,7 @@ __all__ = [
     "check_cards",
     "check_sequence",
     "check_winners",
+    "escape_controls",
     "first_problem",
     "kernel_message",
     "parse_cards",
@@ -111,12 +130,15 @@ class Problem:
     message: str
     fatal: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", escape_controls(self.message))
+
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        where = f"{escape_controls(self.file)}:{self.line}" if self.line is not None else escape_controls(self.file)
         parts = [
             p
             for p in (
-                f"shoe {self.shoe}" if self.shoe is not None else "",
+                f"shoe {escape_controls(self.shoe)}" if self.shoe is not None else "",
                 f"coup {self.coup}" if self.coup is not None else "",
             )
             if p
@@ -133,6 +155,20 @@ class Problem:
             "code": self.code,
             "message": self.message,
         }
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with every character that does not print (controls, bidirectional formatting) as an escape.
+
+    Problem messages quote file content; a card code holding a terminal escape sequence
+    must not reach a terminal raw.
+
+    >>> print(escape_controls("unknown card '\\x1b[31mK'"))
+    unknown card '\\x1b[31mK'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 class RecordError(ValueError):
@@ -457,10 +493,14 @@ def check_sequence(frame: pl.DataFrame, column: str, checker: Checker) -> None:
 def as_int(frame: pl.DataFrame, column: str, checker: Checker, allow_missing: bool = False) -> pl.DataFrame:
     """``column`` as integers; a value that is not one is a problem (and becomes null).
 
-    With ``allow_missing``, an empty value is no problem (it stays null).
+    Whole numbers written as decimals (``2.0``, as pandas writes integers beside a
+    missing value) are integers; ``2.5`` is not.  With ``allow_missing``, an empty value is no problem (it stays null).
     """
     text = pl.col(column).cast(pl.String).str.strip_chars()
-    out = frame.with_columns(text.cast(pl.Int64, strict=False).alias("_int"), text.fill_null("").alias("_text"))
+    number = text.cast(pl.Float64, strict=False)
+    whole = number.is_finite() & (number == number.floor()) & (number.abs() < 2.0**53)
+    integer = pl.coalesce(text.cast(pl.Int64, strict=False), pl.when(whole).then(number.cast(pl.Int64)))
+    out = frame.with_columns(integer.alias("_int"), text.fill_null("").alias("_text"))
     bad = out.filter(pl.col("_int").is_null())
     empty = pl.col("_text") == ""
     if not allow_missing:
