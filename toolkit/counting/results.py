@@ -36,7 +36,7 @@ from toolkit._check import positive_int
 from toolkit._stats import normal_quantile, wilson_interval
 from toolkit.parallel import SeedLike, as_generator
 
-__all__ = ["LOOKAHEAD_Z", "Estimate", "LookAheadError", "Results", "ShoeTotals", "summarize"]
+__all__ = ["LOOKAHEAD_Z", "Estimate", "LookAheadError", "Results", "ShoeTotals", "ruin_paths", "summarize"]
 
 #: ``|z|`` above which the realised win is declared inconsistent with pre-coup expectations.
 LOOKAHEAD_Z = 6.0
@@ -305,28 +305,8 @@ class Results:
         if recentre and self.shoes:
             won = won + (self.units_per_shoe_ev.value - self.units_per_shoe.value)
         mu, var = self.units_per_shoe_ev.value, self.sd_per_shoe**2
-        safe = bankroll + (var * math.log(1e4) / (2 * mu) if mu > 0 and var > 0 else math.inf)
-        bank = np.full(paths, float(bankroll))
-        alive = np.ones(paths, bool)
-        ruined = np.zeros(paths, bool)
-        played = 0
-        while alive.any() and played < max_shoes:
-            step = min(256, max_shoes - played)
-            idx = np.flatnonzero(alive)
-            draw = gen.integers(0, len(won), size=(step, len(idx)))
-            path = bank[idx] + np.cumsum(won[draw], axis=0)
-            before = np.vstack([bank[idx][None, :], path[:-1]])
-            broke = (before + low[draw]) <= 0
-            done_safe = path >= safe
-            first_broke = np.where(broke.any(axis=0), broke.argmax(axis=0), step)
-            first_safe = np.where(done_safe.any(axis=0), done_safe.argmax(axis=0), step)
-            hit = first_broke < step
-            is_ruined = hit & (first_broke <= first_safe)
-            ruined[idx[is_ruined]] = True
-            finished = is_ruined | (first_safe < step)
-            alive[idx[finished]] = False
-            bank[idx] = path[-1]
-            played += step
+        ruined_at, _ = ruin_paths(won, low, float(bankroll), mu, var, paths, max_shoes, gen)
+        ruined = np.isfinite(ruined_at)
         k = int(ruined.sum())
         low, high = wilson_interval(k, paths, self.confidence)
         p = k / paths
@@ -445,3 +425,53 @@ def summarize(
     if check:
         res.check()
     return res
+
+
+def ruin_paths(
+    won: np.ndarray,
+    low: np.ndarray,
+    bankroll: float,
+    mu: float,
+    var: float,
+    paths: int,
+    max_shoes: int,
+    gen: np.random.Generator,
+    goal: float | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Bankroll paths of shoes drawn with replacement from ``won``: when each was ruined, and reached ``goal``.
+
+    Ruin is checked at each shoe's lowest point ``low``; the goal at the end of
+    each shoe.  A path stops once ruined, or once its bankroll is so high (and
+    past the goal) that the diffusion formula with mean ``mu`` and variance
+    ``var`` per shoe puts its risk below 1e-4, or after ``max_shoes`` shoes.
+    Returns the shoe (from 1) of ruin and of the goal for every path, ``inf``
+    where it did not happen.
+    """
+    safe = bankroll + (var * math.log(1e4) / (2 * mu) if mu > 0 and var > 0 else math.inf)
+    safe = max(safe, goal if goal is not None else -math.inf)
+    bank = np.full(paths, bankroll)
+    alive = np.ones(paths, bool)
+    ruined_at = np.full(paths, np.inf)
+    goal_at = np.full(paths, np.inf)
+    played = 0
+    while alive.any() and played < max_shoes:
+        step = min(256, max_shoes - played)
+        idx = np.flatnonzero(alive)
+        draw = gen.integers(0, len(won), size=(step, len(idx)))
+        path = bank[idx] + np.cumsum(won[draw], axis=0)
+        before = np.vstack([bank[idx][None, :], path[:-1]])
+        broke = (before + low[draw]) <= 0
+        first_broke = np.where(broke.any(axis=0), broke.argmax(axis=0), step)
+        if goal is not None:
+            reached = path >= goal
+            first_goal = np.where(reached.any(axis=0), reached.argmax(axis=0), step)
+            new_goal = (first_goal < step) & np.isinf(goal_at[idx]) & (first_goal < first_broke)
+            goal_at[idx[new_goal]] = played + first_goal[new_goal] + 1
+        over = path >= safe
+        first_safe = np.where(over.any(axis=0), over.argmax(axis=0), step)
+        is_ruined = (first_broke < step) & (first_broke <= first_safe)
+        ruined_at[idx[is_ruined]] = played + first_broke[is_ruined] + 1
+        alive[idx[is_ruined | (first_safe < first_broke) & (first_safe < step)]] = False
+        bank[idx] = path[-1]
+        played += step
+    return ruined_at, goal_at

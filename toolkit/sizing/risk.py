@@ -66,7 +66,7 @@ import scipy.stats
 
 from toolkit._check import positive_int
 from toolkit._stats import wilson_interval
-from toolkit.counting.results import Estimate
+from toolkit.counting.results import Estimate, ruin_paths
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.sizing._args import finite, positive
 
@@ -257,33 +257,7 @@ def simulate_risk(
     max_shoes = positive_int(max_shoes, "max_shoes")
     gen = as_generator(seed)
     mu, var = float(won.mean()), float(won.var(ddof=1))
-    safe = b + (var * math.log(1e4) / (2 * mu) if mu > 0 and var > 0 else math.inf)
-    safe = max(safe, goal if goal is not None else -math.inf)
-    bank = np.full(paths, b)
-    alive = np.ones(paths, bool)
-    ruined_at = np.full(paths, np.inf)
-    goal_at = np.full(paths, np.inf)
-    played = 0
-    while alive.any() and played < max_shoes:
-        step = min(256, max_shoes - played)
-        idx = np.flatnonzero(alive)
-        draw = gen.integers(0, len(won), size=(step, len(idx)))
-        path = bank[idx] + np.cumsum(won[draw], axis=0)
-        before = np.vstack([bank[idx][None, :], path[:-1]])
-        broke = (before + low[draw]) <= 0
-        first_broke = np.where(broke.any(axis=0), broke.argmax(axis=0), step)
-        if goal is not None:
-            reached = path >= goal
-            first_goal = np.where(reached.any(axis=0), reached.argmax(axis=0), step)
-            new_goal = (first_goal < step) & np.isinf(goal_at[idx]) & (first_goal < first_broke)
-            goal_at[idx[new_goal]] = played + first_goal[new_goal] + 1
-        over = path >= safe
-        first_safe = np.where(over.any(axis=0), over.argmax(axis=0), step)
-        is_ruined = (first_broke < step) & (first_broke <= first_safe)
-        ruined_at[idx[is_ruined]] = played + first_broke[is_ruined] + 1
-        alive[idx[is_ruined | (first_safe < first_broke) & (first_safe < step)]] = False
-        bank[idx] = path[-1]
-        played += step
+    ruined_at, goal_at = ruin_paths(won, low, b, mu, var, paths, max_shoes, gen, goal)
     ruin = _proportion(int(np.isfinite(ruined_at).sum()), paths, confidence)
     trip_est = None if trip is None else _proportion(int((ruined_at <= trip).sum()), paths, confidence)
     goal_est = None if goal is None else _proportion(int((goal_at < ruined_at).sum()), paths, confidence)
