@@ -243,6 +243,8 @@ def count(
             f"units per shoe {res.units_per_shoe.value:+.4f} realised, {res.units_per_shoe_ev.value:+.4f} expected "
             f"({confidence:.0%} CI {res.units_per_shoe_ev.low:+.4f} .. {res.units_per_shoe_ev.high:+.4f})\n"
         )
+        if res.note is not None:
+            sys.stdout.write(f"note: {res.note}\n")
         frame = res.frame().drop("strategy")
         if bankroll is not None:
             ror = res.risk_of_ruin(bankroll)
