@@ -301,3 +301,19 @@ def test_more_decks_than_the_limit_are_refused():
 
     with pytest.raises(ValueError, match="at most 10,000"):
         Dealing(decks=MAX_DECKS + 1)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: deal(2, "8 decks"), TypeError, "dealing must be a Dealing, got str '8 decks'"),
+        (lambda: deal(2.5), TypeError, "number of shoes must be an integer, got 2.5"),
+        (lambda: deal(2, seed=True), TypeError, "seed must be an integer"),
+        (lambda: Dealing(cut_card=14.5), TypeError, r"Dealing.cut_card must be an integer, got 14\.5"),
+        (lambda: Dealing(coups=2.5), TypeError, r"Dealing.coups must be an integer, got 2\.5"),
+        (lambda: Dealing(burn="x"), ValueError, "Dealing.burn must be one of"),
+    ],
+)
+def test_bad_python_calls_to_deal_name_the_argument(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

@@ -453,6 +453,8 @@ def deal(
     >>> bool(np.array_equal(b.cards, c.cards)), a.n_shoes
     (True, 5)
     """
+    if not isinstance(dealing, Dealing):
+        raise TypeError(f"dealing must be a Dealing, got {type(dealing).__name__} {dealing!r}")
     plan = block_plan(n_shoes, block_size, seed)
     parts = list(map_blocks(partial(_deal_one_block, dealing=dealing), plan, workers, scheduler, progress, "dealing"))
     return concat(parts)
