@@ -26,13 +26,16 @@ for _name in COMMAND_MODULES:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app, turning usage errors and bad values into one line on stderr."""
+    from toolkit.cli._common import ARGS
+
+    ARGS[:] = list(sys.argv[1:] if argv is None else argv)
     command = typer.main.get_command(app)
     try:
         code = command.main(args=argv, prog_name="baccarat", standalone_mode=False)
     except typer.Exit as stop:
         sys.exit(stop.exit_code)
-    except typer.Abort:
-        typer.echo("baccarat: aborted", err=True)
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("baccarat: interrupted", err=True)
         sys.exit(130)
     except Exception as err:
         # click's usage errors (typer may vendor its own copy of click, so match by shape)
@@ -41,8 +44,9 @@ def main(argv: list[str] | None = None) -> None:
             if message:  # empty when the help was printed for a bare command
                 typer.echo(f"baccarat: error: {message}", err=True)
             sys.exit(2)
-        if isinstance(err, (ValueError, TypeError, OSError)):
-            typer.echo(f"baccarat: error: {err}", err=True)
+        if isinstance(err, (ValueError, TypeError, OSError, ArithmeticError)):
+            lines = str(err).strip().splitlines() or [type(err).__name__]
+            typer.echo(f"baccarat: error: {lines[0]}", err=True)
             sys.exit(2)
         raise
     sys.exit(code if isinstance(code, int) else 0)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from toolkit._files import atomic_write, refuse_symlink
 from toolkit.studies.thorp.design import ThorpStudy
 from toolkit.studies.thorp.tally import Tally, empty_tally
 
@@ -34,12 +35,10 @@ CHECKPOINT = "checkpoint.npz"
 
 def save_checkpoint(folder: Path, study: ThorpStudy, tally: Tally, done: int, seconds: dict[str, float]) -> None:
     """Save ``tally`` after ``done`` blocks of ``study`` (and the worker seconds so far) to ``folder``, atomically."""
+    refuse_symlink(folder, "checkpoint folder")
     folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / (CHECKPOINT + ".tmp")
     meta = json.dumps({"fingerprint": study.fingerprint(), "blocks_done": done, "seconds": seconds})
-    with open(tmp, "wb") as fh:
-        np.savez(fh, __meta__=np.array(meta), **tally.arrays)
-    os.replace(tmp, folder / CHECKPOINT)
+    atomic_write(folder / CHECKPOINT, lambda fh: np.savez(fh, __meta__=np.array(meta), **tally.arrays), "checkpoint")
 
 
 def load_checkpoint(folder: Path, study: ThorpStudy) -> tuple[Tally, int, dict[str, float]] | None:
@@ -47,9 +46,15 @@ def load_checkpoint(folder: Path, study: ThorpStudy) -> tuple[Tally, int, dict[s
     path = folder / CHECKPOINT
     if not path.is_file():
         return None
-    with np.load(path, allow_pickle=False) as data:
-        meta = json.loads(str(data["__meta__"]))
-        arrays = {k: data[k] for k in data.files if k != "__meta__"}
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["__meta__"]))
+            arrays = {k: data[k] for k in data.files if k != "__meta__"}
+        saved_fingerprint, blocks_done = meta["fingerprint"], int(meta["blocks_done"])
+    except Exception as err:  # a truncated or foreign file: zipfile, numpy and json errors alike
+        raise ValueError(_unreadable(path, err)) from None
+    meta["blocks_done"] = blocks_done
+    meta["fingerprint"] = saved_fingerprint
     saved = json.loads(json.dumps(meta["fingerprint"]))
     wanted = json.loads(json.dumps(study.fingerprint()))
     if saved != wanted:
@@ -72,5 +77,13 @@ def checkpoint_seed(folder: str | os.PathLike) -> int | None:
     try:
         with np.load(path, allow_pickle=False) as data:
             return int(json.loads(str(data["__meta__"]))["fingerprint"]["seed"])
-    except (OSError, KeyError, ValueError) as err:
-        raise ValueError(f"{path} is not a readable study checkpoint ({err}); remove it or start afresh") from None
+    except Exception as err:  # a truncated or foreign file: zipfile, numpy and json errors alike
+        raise ValueError(_unreadable(path, err)) from None
+
+
+def _unreadable(path: Path, err: BaseException) -> str:
+    reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    return (
+        f"{path} is not a readable study checkpoint ({reason}); "
+        "start afresh with --no-resume (resume=False), or remove the file"
+    )
