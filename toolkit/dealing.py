@@ -103,6 +103,11 @@ class Dealing:
         if not 0 <= cut_card < cards:
             raise ValueError(f"Dealing.cut_card must be 0..{cards - 1} cards from the end, got {cut_card}")
         coups = None if self.coups is None else positive_int(self.coups, "Dealing.coups")
+        if coups is not None and coups > cards // 4:
+            raise ValueError(
+                f"Dealing.coups must be at most {cards // 4} (a coup takes at least four of the {cards} cards), "
+                f"got {coups}"
+            )
         for name, value in (
             ("decks", decks),
             ("burn", burn),

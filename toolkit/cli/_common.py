@@ -32,6 +32,9 @@ FORMAT_OPTION = typer.Option(OutputFormat.table, "--format", "-f", help="Output 
 #: The arguments of the command running (set by :func:`toolkit.cli.app.main`; for the resume line of a run).
 ARGS: list[str] = []
 
+#: The most local worker processes a command starts.
+MAX_WORKERS = 1024
+
 #: The most shoes ``count`` (and ``thorp --count-shoes``) plays: it keeps six numbers a shoe (about 5 GB here).
 MAX_COUNT_SHOES = 100_000_000
 
@@ -142,6 +145,8 @@ def check_run(shoes: int, workers: int | None, limit: int | None = None) -> None
         fail(f"--shoes must be at most {limit:,}, got {shoes:,}")
     if workers is not None and workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
+    if workers is not None and workers > MAX_WORKERS:
+        fail(f"--workers must be at most {MAX_WORKERS}, got {workers}")
 
 
 def distinct(values: list[str], option: str) -> list[str]:

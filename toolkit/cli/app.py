@@ -30,6 +30,7 @@ def main(argv: list[str] | None = None) -> None:
 
     ARGS[:] = list(sys.argv[1:] if argv is None else argv)
     command = typer.main.get_command(app)
+    _finite_floats(command)
     try:
         code = command.main(args=argv, prog_name="baccarat", standalone_mode=False)
     except typer.Exit as stop:
@@ -50,6 +51,29 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(2)
         raise
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _finite_floats(command: object) -> None:
+    """Every float option of every command refuses NaN and the infinities (one rule for commands to come)."""
+    import math
+
+    for sub in getattr(command, "commands", {}).values():
+        _finite_floats(sub)
+    for param in getattr(command, "params", ()):
+        annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+        if annotation is not float or getattr(param, "_finite", False):
+            continue
+        original = param.callback
+
+        def check(ctx, par, value, original=original):  # type: ignore[no-untyped-def]
+            values = value if isinstance(value, (list, tuple)) else [value]
+            for v in values:
+                if isinstance(v, float) and not math.isfinite(v):
+                    raise ValueError(f"{par.opts[0]} must be a finite number, got {v}")
+            return original(ctx, par, value) if original is not None else value
+
+        param.callback = check
+        param._finite = True
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -207,8 +207,7 @@ def reproduce(
         fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
     if seed < 0:
         fail(f"--seed must be a non-negative integer, got {seed}")
-    if workers is not None and workers < 1:
-        fail(f"--workers must be at least 1, got {workers}")
+    check_run(max(shoes, study_shoes), workers)
     jacobson = jacobson_setting(shoes, seed=seed, workers=workers, progress=progress)
     result = run_study(ThorpStudy(shoes=study_shoes, seed=seed), workers=workers, progress=progress)
     counts = count_providers(count_shoes, seed=seed, workers=workers, progress=progress) if count_shoes else None
