@@ -43,7 +43,7 @@ def save_checkpoint(folder: Path, study: ThorpStudy, tally: Tally, done: int, se
 
 def load_checkpoint(folder: Path, study: ThorpStudy) -> tuple[Tally, int, dict[str, float]] | None:
     """The tally, blocks done and seconds checkpointed in ``folder`` (``None`` when none); refuses another study's."""
-    path = folder / CHECKPOINT
+    path = refuse_symlink(folder / CHECKPOINT, "checkpoint")
     if not path.is_file():
         return None
     try:
@@ -71,7 +71,7 @@ def load_checkpoint(folder: Path, study: ThorpStudy) -> tuple[Tally, int, dict[s
 
 def checkpoint_seed(folder: str | os.PathLike) -> int | None:
     """The seed of the study checkpointed in ``folder`` (``None`` when there is no checkpoint)."""
-    path = Path(folder) / CHECKPOINT
+    path = refuse_symlink(Path(folder) / CHECKPOINT, "checkpoint")
     if not path.is_file():
         return None
     try:
