@@ -155,3 +155,10 @@ def test_as_fraction_accepts_numpy_float64():
     # numpy float64 payouts or commissions (e.g. from an array) must work like Python floats
     assert as_fraction(np.float64(0.95)) == Fraction(19, 20)
     assert Rules(commission=np.float64(0.05)).commission == Fraction(1, 20)
+
+
+def test_a_huge_tie_payout_is_shown_short():
+    from fractions import Fraction
+
+    with pytest.raises(ValueError, match=r"got 1\.000e\+400$"):
+        Rules(tie_pays=Fraction(10) ** 400)

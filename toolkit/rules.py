@@ -128,6 +128,16 @@ def _number(value: object, where: str) -> Fraction:
         raise type(err)(f"{where}: {err}") from None
 
 
+def _shown(value: object, exact: Fraction) -> str:
+    """``value`` for a message: as given when short, else in scientific notation (a 400-digit number is not)."""
+    text = repr(value)
+    if len(text) <= 40:
+        return text
+    from decimal import Decimal
+
+    return f"{Decimal(exact.numerator) / Decimal(exact.denominator):.3e}"
+
+
 @dataclass(frozen=True)
 class Rules:
     """House rules of a punto banco table.
@@ -157,7 +167,7 @@ class Rules:
         tie = _number(self.tie_pays, "Rules.tie_pays")
         if not 0 < tie <= MAX_TIE_PAYS:
             raise ValueError(
-                f"Rules.tie_pays must be positive and at most {MAX_TIE_PAYS:,} to one, got {self.tie_pays!r}"
+                f"Rules.tie_pays must be positive and at most {MAX_TIE_PAYS:,} to one, got {_shown(self.tie_pays, tie)}"
             )
         if not isinstance(self.tableau, Tableau):
             raise TypeError(f"Rules.tableau must be a Tableau, got {type(self.tableau).__name__} {self.tableau!r}")

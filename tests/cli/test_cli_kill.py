@@ -98,10 +98,12 @@ def test_killed_thorp_leaves_no_orphans_and_resumes_to_the_same_result(tmp_path,
         assert proc.returncode == 130
         lines = err.strip().splitlines()
         assert len(lines) == 1, err
-        assert str(out / "checkpoint.npz") in lines[0]
-        assert "resume with baccarat thorp" in lines[0]
         assert "Traceback" not in err
-        assert (out / "checkpoint.npz").is_file()
+        if (out / "checkpoint.npz").is_file():  # blocks had finished: saved, and the line says where
+            assert str(out / "checkpoint.npz") in lines[0]
+            assert "resume with baccarat thorp" in lines[0]
+        else:  # interrupted during the first blocks (a busy machine)
+            assert "nothing saved): start again with baccarat thorp" in lines[0]
     else:
         assert proc.returncode == -signal.SIGKILL
     done = subprocess.run(_command(out), check=False, env=_env(), capture_output=True, text=True, timeout=600)

@@ -108,6 +108,8 @@ def dealing_from_options(
         fail(f"--burn-cards {burn_cards} is used only with --burn fixed (got --burn {burn.value})")
     if burn != Burn.STANDARD and burn_ace != 1:
         fail(f"--burn-ace {burn_ace} is used only with --burn standard (got --burn {burn.value})")
+    if coups is not None and cut_card != 14:
+        fail(f"--cut-card {cut_card} is ignored with --coups {coups} (exactly that many coups are dealt); give one")
     try:
         return Dealing(
             decks=decks,
@@ -132,6 +134,12 @@ def seed_or_fresh(seed: int | None) -> int:
     chosen = int(np.random.SeedSequence().entropy % (2**63))
     typer.echo(f"baccarat: seed {chosen} (pass --seed {chosen} to repeat this run)", err=True)
     return chosen
+
+
+def check_scheduler(workers: int | None, scheduler: str | None) -> None:
+    """Refuse ``--workers`` beside ``--scheduler`` (the cluster's workers run the blocks; the count is ignored)."""
+    if scheduler is not None and workers is not None:
+        fail("--workers is ignored with --scheduler (the cluster's workers run the blocks); give one")
 
 
 def check_run(shoes: int, workers: int | None, limit: int | None = None) -> None:

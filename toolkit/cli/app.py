@@ -65,7 +65,7 @@ def _finite_floats(command: object) -> None:
             continue
         original = param.callback
 
-        def check(ctx, par, value, original=original):  # type: ignore[no-untyped-def]
+        def check(ctx, par, value, original=original):
             values = value if isinstance(value, (list, tuple)) else [value]
             for v in values:
                 if isinstance(v, float) and not math.isfinite(v):

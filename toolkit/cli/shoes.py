@@ -30,6 +30,7 @@ from toolkit.cli._common import (
     WORKERS,
     OutputFormat,
     check_run,
+    check_scheduler,
     dealing_from_options,
     distinct,
     emit,
@@ -110,6 +111,7 @@ def simulate(
     from toolkit.parallel import block_plan, map_blocks
 
     check_run(shoes, workers)
+    check_scheduler(workers, scheduler)
     dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
     systems: tuple = ()
     if counts:
@@ -189,6 +191,7 @@ def count(
     from toolkit.rules import Rules
 
     check_run(shoes, workers, MAX_COUNT_SHOES)
+    check_scheduler(workers, scheduler)
     if not 0 < confidence < 1:
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if bankroll is not None and not bankroll > 0:

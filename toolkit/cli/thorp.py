@@ -28,6 +28,7 @@ from toolkit.cli._common import (
     SCHEDULER,
     OutputFormat,
     check_run,
+    check_scheduler,
     dealing_from_options,
     emit,
     fail,
@@ -103,6 +104,7 @@ def thorp(
     from toolkit.studies import ThorpStudy, run_study, verdicts, write_outputs
 
     check_run(shoes, workers)
+    check_scheduler(workers, scheduler)
     if count_shoes < 0:
         fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
     check_run(max(count_shoes, 1), workers, MAX_COUNT_SHOES)
@@ -126,7 +128,10 @@ def thorp(
         )
     except KeyboardInterrupt:
         again = _resume_command(out, study.seed)
-        fail(f"interrupted; the finished blocks are saved in {out / 'checkpoint.npz'}: resume with {again}", 130)
+        saved = out / "checkpoint.npz"
+        if saved.is_file():
+            fail(f"interrupted; the finished blocks are saved in {saved}: resume with {again}", 130)
+        fail(f"interrupted before a block was finished (nothing saved): start again with {again}", 130)
     counts = None
     if count_shoes:
         from toolkit.studies import count_providers
