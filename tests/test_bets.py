@@ -249,3 +249,40 @@ def test_edge_table_matches_bet_stats(panel):
 def test_panel_expected_values_is_the_panel(panel):
     shoes = np.array([ref.full_shoe(1), (3, 0, 2, 5, 4, 1, 0, 3, 3, 2, 0, 0, 4)])
     assert np.array_equal(panel_expected_values(shoes), expected_values(shoes, panel))
+
+
+def test_bad_python_calls_name_the_argument():
+    import polars as pl
+    import pytest
+
+    from toolkit.bets import Bet, bet_stats, edge_table, get_bet
+
+    assert bet_stats("banker", 8) == bet_stats(get_bet("banker"), 8)
+    with pytest.raises(TypeError, match="bet must be a Bet or a bet name, got int 3"):
+        bet_stats(3, 8)
+    with pytest.raises(ValueError, match="unknown bet 'bankr'"):
+        bet_stats("bankr", 8)
+    with pytest.raises(TypeError, match="rules must be a Rules, got str 'x'"):
+        edge_table(8, rules="x")
+    with pytest.raises(ValueError, match=r"unknown column, 'nope'; the columns are class, player_total"):
+        Bet.from_expr("x", pl.col("nope"))
+    with pytest.raises(TypeError, match="expr must be a polars expression"):
+        Bet.from_expr("x", "player_total")
+
+
+def test_effects_of_removal_of_a_huge_shoe_are_exact():
+    import polars as pl
+
+    from toolkit.eor import EXACT_ABOVE, effect_of_removal
+
+    big = effect_of_removal([10**12] * 13, bets=[get_bet("banker")])
+    assert "eor_exact" in big.columns  # the exact path was taken
+    small = effect_of_removal([EXACT_ABOVE // 13] * 13, bets=[get_bet("banker")])
+    assert "eor_exact" not in small.columns
+    # the effect scales as 1 / cards: the two agree once scaled
+    ratio = (
+        big.filter(pl.col("card") == "4")["eor"].item()
+        * 10**12
+        / (small.filter(pl.col("card") == "4")["eor"].item() * (EXACT_ABOVE // 13))
+    )
+    assert abs(ratio - 1) < 1e-5

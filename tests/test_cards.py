@@ -107,7 +107,11 @@ def test_decks_in_every_spelling(decks):
 
 
 def test_mapping_spellings():
-    assert Composition.from_any({"A": 2, "10": 1, "k": 1, "T": 1}).by_rank == (2,) + (0,) * 8 + (2, 0, 0, 1)
+    assert Composition.from_any({"A": 2, "10": 2, "k": 1}).by_rank == (2,) + (0,) * 8 + (2, 0, 0, 1)
+    # two spellings of one rank conflict (which count is meant?): refused, never summed
+    for mapping in ({"A": 2, "10": 1, "k": 1, "T": 1}, {"T": 4, "10": -2}, {"k": 1, "K": 1}):
+        with pytest.raises(ValueError, match="both name rank"):
+            Composition.from_any(mapping)
     assert Composition.from_any({9: 3, 0: 5}).by_rank == (0,) * 8 + (3, 2, 1, 1, 1)
     assert Composition.from_any({2: 1}).by_rank[1] == 1  # int keys are values
 
@@ -242,3 +246,16 @@ def test_random_removal_takes_exactly_n_cards_that_were_there() -> None:
     assert full.random_removal(10, seed=3) == full.random_removal(10, seed=3)
     with pytest.raises(ValueError, match="cannot remove 53"):
         full.random_removal(53)
+
+
+def test_remove_value_refuses_bad_arguments():
+    shoe = Composition.from_decks(8)
+    with pytest.raises(ValueError, match="remove_value: count must be a non-negative integer, got -3"):
+        shoe.remove_value(1, -3)
+    with pytest.raises(TypeError, match=r"remove_value: count must be an integer, got 2\.5"):
+        shoe.remove_value(1, 2.5)
+    with pytest.raises(TypeError, match="remove_value: value must be an integer"):
+        shoe.remove_value("1")
+    with pytest.raises(ValueError, match=r"remove_value: value must be 0\.\.9, got 10"):
+        shoe.remove_value(10)
+    assert shoe.remove_value(1, 0) == shoe

@@ -86,3 +86,25 @@ def test_one_of_names_the_choices() -> None:
         one_of("up", ("none", "floor"), "rounding")
     with pytest.raises(ValueError, match="must be one of"):
         one_of(1, ("1", "2"), "choice")
+
+
+def test_count_matrix_refuses_what_it_would_truncate():
+    import numpy as np
+    import pytest
+
+    from toolkit._check import count_matrix
+
+    assert count_matrix(np.array([[4, 2]], dtype=np.int16), "shoe counts").dtype == np.int64
+    assert count_matrix(np.array([[4.0, 2.0]]), "shoe counts").tolist() == [[4, 2]]
+    with pytest.raises(ValueError, match=r"whole numbers of cards, got 2\.5 at \[1, 0\]"):
+        count_matrix(np.array([[4.0, 2.0], [2.5, 1.0]]), "shoe counts")
+    with pytest.raises(ValueError, match="whole numbers of cards, got nan"):
+        count_matrix(np.array([[np.nan]]), "shoe counts")
+    with pytest.raises(ValueError, match=r"non-negative, got -3 at \[0, 1\]"):
+        count_matrix(np.array([[4, -3]]), "shoe counts")
+    with pytest.raises(ValueError, match="at most"):
+        count_matrix(np.array([[2**63]], dtype=np.uint64), "shoe counts")
+    with pytest.raises(TypeError, match="integer counts, got an array of <U1"):
+        count_matrix(np.array([["a"]]), "shoe counts")
+    with pytest.raises(TypeError, match="integer counts, got an array of bool"):
+        count_matrix(np.array([[True]]), "shoe counts")

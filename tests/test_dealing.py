@@ -23,7 +23,7 @@ from threadpoolctl import threadpool_limits
 
 from toolkit.bets import Bet
 from toolkit.cards import RANKS
-from toolkit.dealing import Dealing, deal, deal_block, shuffled_shoes
+from toolkit.dealing import MAX_DECKS, Dealing, deal, deal_block, shuffled_shoes
 from toolkit.engine import expected_values
 from toolkit.outcomes import outcome_frame
 
@@ -281,3 +281,39 @@ def test_simulated_frequencies_agree_with_the_exact_engine() -> None:
         # the average over depleted shoes stays close to the full-shoe probability (a removal-effect-sized shift)
         assert abs(p[:, j].mean() - full[j]) < 0.02 * full[j] + 1e-3, name
     assert frame.height == 1600
+
+
+def test_unseen_counts_do_not_wrap_at_8192_decks():
+    from toolkit.dealing import Dealing, deal
+
+    for decks in (8191, 8192, MAX_DECKS):
+        dealt = deal(1, Dealing(decks=decks, coups=3), seed=1, progress=False)
+        assert dealt.unseen.min() >= 0
+        assert dealt.unseen.max() <= 4 * decks
+        assert (dealt.unseen.sum(axis=1) == dealt.unseen_count).all()
+        frame = dealt.frame(compositions=True)
+        assert frame["unseen_A"].min() >= 0
+        assert frame["unseen_A"].dtype == (pl.Int16 if decks < 8192 else pl.Int32)
+
+
+def test_more_decks_than_the_limit_are_refused():
+    from toolkit.dealing import Dealing
+
+    with pytest.raises(ValueError, match="at most 10,000"):
+        Dealing(decks=MAX_DECKS + 1)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: deal(2, "8 decks"), TypeError, "dealing must be a Dealing, got str '8 decks'"),
+        (lambda: deal(2.5), TypeError, "number of shoes must be an integer, got 2.5"),
+        (lambda: deal(2, seed=True), TypeError, "seed must be an integer"),
+        (lambda: Dealing(cut_card=14.5), TypeError, r"Dealing.cut_card must be an integer, got 14\.5"),
+        (lambda: Dealing(coups=2.5), TypeError, r"Dealing.coups must be an integer, got 2\.5"),
+        (lambda: Dealing(burn="x"), ValueError, "Dealing.burn must be one of"),
+    ],
+)
+def test_bad_python_calls_to_deal_name_the_argument(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

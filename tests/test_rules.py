@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import reference_enumerator as ref
 
-from toolkit.rules import PUNTO_BANCO, Rules, Tableau, as_fraction
+from toolkit.rules import MAX_TIE_PAYS, PUNTO_BANCO, Rules, Tableau, as_fraction
 
 NON_NATURAL = range(8)
 
@@ -97,8 +97,6 @@ def test_rules_normalise_numbers_to_fractions():
     ("kwargs", "message"),
     [
         ({"decks": 0}, "decks must be a positive integer"),
-        ({"decks": 2.0}, "decks must be a positive integer"),
-        ({"decks": True}, "decks must be a positive integer"),
         ({"commission": 1}, r"commission must be in \[0, 1\)"),
         ({"commission": -0.01}, r"commission must be in \[0, 1\)"),
         ({"tie_pays": 0}, "tie_pays must be positive"),
@@ -108,6 +106,33 @@ def test_rules_normalise_numbers_to_fractions():
 def test_bad_rules_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=message):
         Rules(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"decks": 2.0}, r"Rules\.decks must be an integer, got 2\.0"),
+        ({"decks": True}, r"Rules\.decks must be an integer, got True"),
+        ({"commission": None}, r"Rules\.commission: expected a number"),
+        ({"tableau": "x"}, r"Rules\.tableau must be a Tableau, got str 'x'"),
+    ],
+)
+def test_rules_of_the_wrong_type_are_type_errors(kwargs, message):
+    with pytest.raises(TypeError, match=message):
+        Rules(**kwargs)
+
+
+@pytest.mark.parametrize("tie", [1e308, "1e400", MAX_TIE_PAYS + 1])
+def test_a_tie_payout_beyond_the_limit_is_refused(tie):
+    with pytest.raises(ValueError, match="at most 1,000,000 to one"):
+        Rules(tie_pays=tie)
+
+
+def test_a_tie_payout_at_the_limit_gives_finite_odds():
+    from toolkit.bets import edge_table
+
+    table = edge_table(8, rules=Rules(tie_pays=MAX_TIE_PAYS))
+    assert table["expected_value"].is_finite().all()
 
 
 def test_as_fraction():
@@ -130,3 +155,10 @@ def test_as_fraction_accepts_numpy_float64():
     # numpy float64 payouts or commissions (e.g. from an array) must work like Python floats
     assert as_fraction(np.float64(0.95)) == Fraction(19, 20)
     assert Rules(commission=np.float64(0.05)).commission == Fraction(1, 20)
+
+
+def test_a_huge_tie_payout_is_shown_short():
+    from fractions import Fraction
+
+    with pytest.raises(ValueError, match=r"got 1\.000e\+400$"):
+        Rules(tie_pays=Fraction(10) ** 400)

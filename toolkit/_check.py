@@ -23,7 +23,7 @@ from typing import SupportsFloat
 
 import numpy as np
 
-__all__ = ["as_fraction", "integer", "non_negative_int", "one_of", "positive_int", "probability"]
+__all__ = ["as_fraction", "count_matrix", "integer", "non_negative_int", "one_of", "positive_int", "probability"]
 
 
 def integer(value: object, where: str) -> int:
@@ -92,3 +92,33 @@ def one_of(value: object, choices: Iterable[str], where: str) -> str:
     if not isinstance(value, str) or value not in options:
         raise ValueError(f"{where} must be one of {', '.join(options)}, got {value!r}")
     return value
+
+
+def count_matrix(counts: np.ndarray, where: str) -> np.ndarray:
+    """An array of card counts as ``int64``: whole, finite and non-negative (never truncated).
+
+    Integer arrays pass (unsigned ones must fit in ``int64``); float arrays pass
+    only when every entry is a whole number; anything else is refused.
+
+    >>> count_matrix(np.array([[4.0, 2.0]]), "shoe counts").dtype
+    dtype('int64')
+    >>> count_matrix(np.array([[4.5, 2.0]]), "shoe counts")
+    Traceback (most recent call last):
+    ...
+    ValueError: shoe counts must be whole numbers of cards, got 4.5 at [0, 0]
+    """
+    arr = np.asarray(counts)
+    if arr.dtype == np.bool_ or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
+        raise TypeError(f"{where} must be integer counts, got an array of {arr.dtype}")
+    if np.issubdtype(arr.dtype, np.floating):
+        bad = ~np.isfinite(arr) | (arr != np.floor(arr)) | (np.abs(arr) > 2.0**53)
+        if bad.any():
+            at = [int(i) for i in np.argwhere(bad)[0]]
+            raise ValueError(f"{where} must be whole numbers of cards, got {float(arr[tuple(at)])!r} at {at}")
+    elif arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{where} must be at most {np.iinfo(np.int64).max} cards, got {int(arr.max())}")
+    out = arr.astype(np.int64, copy=False)
+    if out.size and out.min() < 0:
+        at = [int(i) for i in np.argwhere(out < 0)[0]]
+        raise ValueError(f"{where} must be non-negative, got {int(out[tuple(at)])} at {at}")
+    return out

@@ -19,6 +19,7 @@ The standard panel (:func:`standard_bets`) holds every bet the toolkit names.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -77,7 +78,18 @@ class Bet:
     @classmethod
     def from_expr(cls, name: str, expr: pl.Expr, description: str = "") -> Bet:
         """From a polars expression evaluated over :func:`~toolkit.outcomes.outcome_frame`."""
-        values = outcome_frame().select(expr.alias("payout"))["payout"]
+        if not isinstance(expr, pl.Expr):
+            raise TypeError(f"bet {name!r}: expr must be a polars expression, got {type(expr).__name__} {expr!r}")
+        frame = outcome_frame()
+        try:
+            values = frame.select(expr.alias("payout"))["payout"]
+        except pl.exceptions.ColumnNotFoundError as err:
+            found = re.search(r'column "([^"]*)"', str(err))
+            missing = repr(found.group(1)) if found else "a column"
+            raise ValueError(
+                f"bet {name!r}: the expression names an unknown column, {missing}; "
+                f"the columns are {', '.join(frame.columns)}"
+            ) from None
         if values.null_count():
             raise ValueError(
                 f"bet {name!r}: the expression leaves {values.null_count()} outcome classes without a payout"
@@ -197,6 +209,10 @@ def standard_bets(rules: Rules = Rules()) -> tuple[Bet, ...]:
 
 def get_bet(name: str, rules: Rules = Rules()) -> Bet:
     """A bet of the standard panel by name; the error lists the known names."""
+    if not isinstance(name, str):
+        raise TypeError(f"bet name must be a string, got {type(name).__name__} {name!r}")
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, got {type(rules).__name__} {rules!r}")
     for bet in standard_bets(rules):
         if bet.name == name:
             return bet
@@ -234,12 +250,21 @@ class BetStats:
         }
 
 
-def bet_stats(bet: Bet, shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = True) -> BetStats:
+def bet_stats(
+    bet: Bet | str, shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = True
+) -> BetStats:
     """Probability of each payout, expectation, standard deviation and hit frequency.
 
+    ``bet``: a :class:`Bet` or the name of a standard bet (priced by the default rules).
     With ``exact=True`` (the default) the sums are done in rationals and
     ``exact_expected_value`` is set; the float fields are the rounded values.
     """
+    if isinstance(bet, str):
+        bet = get_bet(bet)
+    if not isinstance(bet, Bet):
+        raise TypeError(f"bet must be a Bet or a bet name, got {type(bet).__name__} {bet!r}")
+    if not isinstance(tableau, Tableau):
+        raise TypeError(f"tableau must be a Tableau, got {type(tableau).__name__} {tableau!r}")
     p = distribution(shoe, tableau, exact=exact)
     payouts: dict[Any, Any] = {}
     zero: Any = Fraction(0) if exact else 0.0
@@ -269,7 +294,12 @@ def edge_table(
     >>> edge_table(8).filter(pl.col("bet") == "banker")["house_edge"].round(6).item()
     0.010579
     """
-    bets = standard_bets(rules) if bets is None else tuple(bets)
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, got {type(rules).__name__} {rules!r}")
+    bets = standard_bets(rules) if bets is None else tuple(get_bet(b, rules) if isinstance(b, str) else b for b in bets)
+    wrong = [b for b in bets if not isinstance(b, Bet)]
+    if wrong:
+        raise TypeError(f"bets must be Bets or bet names, got {type(wrong[0]).__name__} {wrong[0]!r}")
     rows = []
     for bet in bets:
         s = bet_stats(bet, shoe, rules.tableau, exact=exact)

@@ -33,6 +33,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from toolkit.parallel import SeedLike
+from toolkit._check import integer, non_negative_int
 
 __all__ = [
     "RANKS",
@@ -190,9 +191,16 @@ class Composition:
                 values[int(key)] = count
             return cls.from_values(values)
         counts = [0] * 13
+        named: dict[int, object] = {}
         for key, count in mapping.items():
             index = parse_card(str(key) if isinstance(key, (int, np.integer)) else key)
-            counts[index] += count
+            if index in named:
+                raise ValueError(
+                    f"shoe mapping: keys {named[index]!r} and {key!r} both name rank {RANKS[index]}; "
+                    "give each rank once"
+                )
+            named[index] = key
+            counts[index] = count
         return cls(tuple(counts))
 
     @classmethod
@@ -301,8 +309,10 @@ class Composition:
 
     def remove_value(self, value: int, count: int = 1) -> Composition:
         """Remove ``count`` cards of a baccarat value; zero-valued cards come from the most plentiful of T, J, Q, K."""
+        value = integer(value, "remove_value: value")
         if not 0 <= value <= 9:
-            raise ValueError(f"card value must be 0..9, got {value}")
+            raise ValueError(f"remove_value: value must be 0..9, got {value}")
+        count = non_negative_int(count, "remove_value: count")
         counts = list(self.by_rank)
         for _ in range(count):
             if value == 0:

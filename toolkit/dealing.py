@@ -54,10 +54,16 @@ from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, as_generator, block_plan, map_blocks
 from toolkit.rules import PLAYER_STOOD, PUNTO_BANCO, Tableau
 
-__all__ = ["Burn", "Dealing", "DealtShoes", "LastHand", "deal", "deal_block", "shuffled_shoes"]
+__all__ = ["MAX_DECKS", "Burn", "Dealing", "DealtShoes", "LastHand", "deal", "deal_block", "shuffled_shoes"]
 
 #: Hand slots in the ``cards`` array: Player's three cards, then Banker's.
 SLOTS = ("player_1", "player_2", "player_3", "banker_1", "banker_2", "banker_3")
+
+
+#: The most decks a dealt shoe may hold.  Counts of unseen cards are 32-bit, so they cannot wrap below
+#: this; the kernel's arrays for a block of shoes grow with the decks (about 1.2 MB a shoe per 1,000
+#: decks), which bounds the memory of a block.
+MAX_DECKS = 10_000
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,8 @@ class Dealing:
 
     def __post_init__(self) -> None:
         decks = positive_int(self.decks, "Dealing.decks")
+        if decks > MAX_DECKS:
+            raise ValueError(f"Dealing.decks must be at most {MAX_DECKS:,} (the dealing arrays' limit), got {decks:,}")
         cards = 52 * decks
         burn = Burn(one_of(self.burn, Burn, "Dealing.burn"))
         burn_ace = integer(self.burn_ace, "Dealing.burn_ace")
@@ -95,6 +103,11 @@ class Dealing:
         if not 0 <= cut_card < cards:
             raise ValueError(f"Dealing.cut_card must be 0..{cards - 1} cards from the end, got {cut_card}")
         coups = None if self.coups is None else positive_int(self.coups, "Dealing.coups")
+        if coups is not None and coups > cards // 4:
+            raise ValueError(
+                f"Dealing.coups must be at most {cards // 4} (a coup takes at least four of the {cards} cards), "
+                f"got {coups}"
+            )
         for name, value in (
             ("decks", decks),
             ("burn", burn),
@@ -327,8 +340,11 @@ class DealtShoes:
         }
         frame = pl.DataFrame(data, schema_overrides={"burn_card": pl.String, "burned": pl.Int32})
         if compositions:
+            # 16-bit columns while every count fits (shoes of up to 8,191 decks), else 32-bit
+            fits = self.unseen.size == 0 or int(self.unseen.max()) <= np.iinfo(np.int16).max
+            width = np.int16 if fits else np.int32
             frame = frame.with_columns(
-                [pl.Series(f"unseen_{r}", self.unseen[:, i].astype(np.int16)) for i, r in enumerate(RANKS)]
+                [pl.Series(f"unseen_{r}", self.unseen[:, i].astype(width)) for i, r in enumerate(RANKS)]
             )
         return frame
 
@@ -351,10 +367,10 @@ def deal_block(shoes: np.ndarray, dealing: Dealing = Dealing(), first_shoe: int 
     coup_seen = np.empty(max_coups, np.int32)
     coup_left = np.empty(max_coups, np.int32)
     coup_unseen = np.empty(max_coups, np.int32)
-    unseen = np.empty((max_coups, 13), np.int16)
+    unseen = np.empty((max_coups, 13), np.int32)
     burn_up = np.empty(n, np.int8)
     burned = np.empty(n, np.int32)
-    burned_ranks = np.empty((n, 13), np.int16)
+    burned_ranks = np.empty((n, 13), np.int32)
     count = _deal_kernel(
         shoes,
         np.array(RANK_VALUES, np.int64),
@@ -442,6 +458,8 @@ def deal(
     >>> bool(np.array_equal(b.cards, c.cards)), a.n_shoes
     (True, 5)
     """
+    if not isinstance(dealing, Dealing):
+        raise TypeError(f"dealing must be a Dealing, got {type(dealing).__name__} {dealing!r}")
     plan = block_plan(n_shoes, block_size, seed)
     parts = list(map_blocks(partial(_deal_one_block, dealing=dealing), plan, workers, scheduler, progress, "dealing"))
     return concat(parts)

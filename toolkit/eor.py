@@ -27,7 +27,12 @@ from toolkit.cards import RANKS, ZERO_RANKS, Composition, CompositionLike
 from toolkit.engine import distribution, expected_values
 from toolkit.rules import Rules
 
-__all__ = ["effect_of_removal", "eor_matrix", "get_bet"]
+__all__ = ["EXACT_ABOVE", "effect_of_removal", "eor_matrix", "get_bet"]
+
+#: Above this many cards, :func:`effect_of_removal` uses exact rationals: a float64 difference of
+#: expectations keeps about ``16 - log10(cards)`` digits, so at 10 million cards an effect still
+#: has about nine.
+EXACT_ABOVE = 10_000_000
 
 
 def _removals(comp: Composition) -> list[tuple[int, Composition]]:
@@ -54,6 +59,9 @@ def effect_of_removal(
     exact
         Use the rational path (slower; the ``eor`` column is then rounded from
         exact fractions, and ``eor_exact`` holds the fractions as strings).
+        Shoes of more than :data:`EXACT_ABOVE` cards always take it: an effect
+        of removal is a difference of two expectations that agree to about
+        ``1 / cards``, so in floats it would keep too few digits.
 
     Returns
     -------
@@ -68,6 +76,7 @@ def effect_of_removal(
     bets = tuple(standard_bets(rules) if bets is None else bets)
     removals = _removals(comp)
     shoes = [comp] + [c for _, c in removals]
+    exact = exact or comp.total > EXACT_ABOVE
     if exact:
         ev = []
         for s in shoes:

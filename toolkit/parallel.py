@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -22,7 +25,18 @@ from typing import Any, TypeVar
 import numpy as np
 from tqdm.auto import tqdm
 
-__all__ = ["Block", "SeedLike", "as_generator", "as_seed_sequence", "block_plan", "default_workers", "map_blocks"]
+__all__ = [
+    "MAX_SHOES",
+    "Block",
+    "BlockPlan",
+    "SeedLike",
+    "as_generator",
+    "as_seed_sequence",
+    "block_plan",
+    "block_seed",
+    "default_workers",
+    "map_blocks",
+]
 
 T = TypeVar("T")
 
@@ -61,8 +75,10 @@ def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
         return np.random.SeedSequence(int(seed.integers(0, 2**63)))
     if seed is None:
         return np.random.SeedSequence()
-    if isinstance(seed, (list, tuple)) and seed and all(
-        isinstance(s, (int, np.integer)) and not isinstance(s, (bool, np.bool_)) and s >= 0 for s in seed
+    if (
+        isinstance(seed, (list, tuple))
+        and seed
+        and all(isinstance(s, (int, np.integer)) and not isinstance(s, (bool, np.bool_)) and s >= 0 for s in seed)
     ):
         return np.random.SeedSequence([int(s) for s in seed])  # entropy words: (study seed, replicate), say
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
@@ -87,19 +103,106 @@ class Block:
         return np.random.default_rng(self.seed)
 
 
-def block_plan(n_shoes: int, block_size: int = DEFAULT_BLOCK_SIZE, seed: SeedLike = None) -> list[Block]:
-    """Cut ``n_shoes`` into blocks, each with a child of ``SeedSequence(seed)``."""
-    if isinstance(n_shoes, bool) or not isinstance(n_shoes, (int, np.integer)) or n_shoes < 0:
+#: The most shoes one run may deal (a billion: weeks of work on one machine).  The plan of blocks is
+#: built lazily, so its memory does not grow with the number of shoes.
+MAX_SHOES = 10**9
+
+#: Children spawned at a time while a reused SeedSequence is advanced past a plan's blocks.
+_SPAWN_CHUNK = 1 << 16
+
+
+def block_seed(root: np.random.SeedSequence, i: int) -> np.random.SeedSequence:
+    """Child ``i`` of ``root``: the same sequence as ``root.spawn(i + 1)[i]`` of a fresh ``root``.
+
+    Built directly (``spawn_key = root.spawn_key + (i,)``), so a plan of many
+    blocks never holds all their seeds at once.
+
+    >>> root = np.random.SeedSequence(7)
+    >>> block_seed(root, 2).state == np.random.SeedSequence(7).spawn(3)[2].state
+    True
+    """
+    return np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, int(i)), pool_size=root.pool_size)
+
+
+class BlockPlan(Sequence[Block]):
+    """The blocks of a run, made on demand: a sequence of :class:`Block` of constant size in memory.
+
+    ``plan[i]``, ``len(plan)``, iteration and slices (``plan[done:]``, another
+    plan) behave as on the list of blocks they stand for.
+    """
+
+    def __init__(
+        self, n_shoes: int, block_size: int, root: np.random.SeedSequence, first: int = 0, offset: int = 0
+    ) -> None:
+        self.n_total = int(n_shoes)
+        self.block_size = int(block_size)
+        self.root = root
+        self.first = int(first)  # index of this plan's first block
+        self.offset = int(offset)  # children the root had spawned before this plan
+        self.n_blocks = -(-self.n_total // self.block_size)
+
+    def __len__(self) -> int:
+        return max(0, self.n_blocks - self.first)
+
+    @property
+    def n_shoes(self) -> int:
+        """Shoes in the blocks of this plan (or slice)."""
+        return max(0, self.n_total - self.first * self.block_size)
+
+    def _block(self, i: int) -> Block:
+        start = i * self.block_size
+        return Block(i, start, min(self.block_size, self.n_total - start), block_seed(self.root, self.offset + i))
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return [self[j] for j in range(start, stop, step)]
+            if stop <= start:
+                return BlockPlan(0, self.block_size, self.root)
+            sub = BlockPlan(min(self.n_total, (self.first + stop) * self.block_size), self.block_size, self.root)
+            sub.first, sub.offset = self.first + start, self.offset
+            return sub
+        i = int(index)
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(f"block {index} of a plan of {len(self)} blocks")
+        return self._block(self.first + i)
+
+    def __iter__(self) -> Iterator[Block]:
+        for i in range(self.first, self.n_blocks):
+            yield self._block(i)
+
+    def __repr__(self) -> str:
+        return f"BlockPlan({len(self)} blocks of up to {self.block_size} shoes, {self.n_shoes} shoes)"
+
+
+def block_plan(n_shoes: int, block_size: int = DEFAULT_BLOCK_SIZE, seed: SeedLike = None) -> BlockPlan:
+    """Cut ``n_shoes`` (at most :data:`MAX_SHOES`) into blocks, block ``i`` seeded by child ``i`` of the seed.
+
+    The blocks are made lazily (:class:`BlockPlan`); their seeds are those of
+    ``SeedSequence(seed).spawn(n_blocks)``.  A SeedSequence passed in is advanced
+    past the plan's children, as ``spawn`` would (a fresh root, from an integer, is not).
+    """
+    if isinstance(n_shoes, (bool, np.bool_)) or not isinstance(n_shoes, (int, np.integer)):
+        raise TypeError(f"number of shoes must be an integer, got {n_shoes!r}")
+    if n_shoes < 0:
         raise ValueError(f"number of shoes must be a non-negative integer, got {n_shoes!r}")
+    if n_shoes > MAX_SHOES:
+        raise ValueError(f"number of shoes must be at most {MAX_SHOES:,} (one run), got {int(n_shoes):,}")
+    if isinstance(block_size, (bool, np.bool_)) or not isinstance(block_size, (int, np.integer)):
+        raise TypeError(f"block size must be an integer, got {block_size!r}")
     if block_size < 1:
         raise ValueError(f"block size must be positive, got {block_size}")
     root = as_seed_sequence(seed)
-    n_blocks = -(-int(n_shoes) // block_size)
-    children = root.spawn(n_blocks)
-    return [
-        Block(i, i * block_size, min(block_size, int(n_shoes) - i * block_size), child)
-        for i, child in enumerate(children)
-    ]
+    plan = BlockPlan(int(n_shoes), int(block_size), root, offset=root.n_children_spawned)
+    left = plan.n_blocks if isinstance(seed, np.random.SeedSequence) else 0
+    while left:  # advance the caller's root as spawn(n_blocks) would, without keeping the children
+        step = min(left, _SPAWN_CHUNK)
+        root.spawn(step)
+        left -= step
+    return plan
 
 
 def default_workers() -> int:
@@ -132,7 +235,7 @@ def map_blocks(
     progress
         Show a tqdm bar counted in shoes, with the time left.
     """
-    total = sum(b.n_shoes for b in blocks)
+    total = blocks.n_shoes if isinstance(blocks, BlockPlan) else sum(b.n_shoes for b in blocks)
     bar = tqdm(total=total, unit="shoe", desc=description, disable=not progress, smoothing=0.1)
     try:
         if scheduler is not None:
@@ -148,7 +251,12 @@ def map_blocks(
                 yield result
             return
         # "spawn": forked children of a process that has used polars (or numba threads) can deadlock
-        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with ProcessPoolExecutor(
+            max_workers=n,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_exit_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
             # keep at most 2 blocks per worker in flight so memory stays flat
             pending: dict[int, Any] = {}
             next_submit = 0
@@ -163,13 +271,49 @@ def map_blocks(
         bar.close()
 
 
+def _exit_with_parent(parent: int) -> None:  # pragma: no cover - runs in the worker processes
+    """Worker initializer: end this worker when the process that started it dies (even by SIGKILL).
+
+    On Linux the kernel sends SIGKILL when the parent goes (``prctl(PR_SET_PDEATHSIG)``);
+    everywhere a daemon thread also checks the parent every half second.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def _map_dask(fn: Callable[[Block], T], blocks: Sequence[Block], scheduler: str | Any, bar: tqdm) -> Iterator[T]:
     from distributed import Client
 
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
     try:
-        futures = client.map(fn, blocks, pure=False)
-        for block, future in zip(blocks, futures, strict=True):
+        # keep a bounded window of blocks in flight (two per worker thread) so memory stays flat
+        window = max(2, 2 * sum(client.nthreads().values()))
+        pending: dict[int, Any] = {}
+        upcoming = iter(enumerate(blocks))
+        for i, block in enumerate(blocks):
+            while len(pending) < window:
+                nxt = next(upcoming, None)
+                if nxt is None:
+                    break
+                pending[nxt[0]] = client.submit(fn, nxt[1], pure=False)
+            future = pending.pop(i)
             result = future.result()
             future.release()
             bar.update(block.n_shoes)

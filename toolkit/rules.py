@@ -31,9 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from toolkit._check import as_fraction
+from toolkit._check import as_fraction, positive_int
 
-__all__ = ["PUNTO_BANCO", "Rules", "Tableau", "as_fraction"]
+__all__ = ["MAX_TIE_PAYS", "PUNTO_BANCO", "Rules", "Tableau", "as_fraction"]
 
 #: Column of :attr:`Tableau.banker` used when Player stood (took no third card).
 PLAYER_STOOD = 10
@@ -116,6 +116,28 @@ class Tableau:
 PUNTO_BANCO = Tableau()
 
 
+#: The largest Tie payout accepted (to one): the exact odds hold any, but a float of the expected
+#: value overflows beyond about 1e300, and no table pays more than a few dozen to one.
+MAX_TIE_PAYS = 1_000_000
+
+
+def _number(value: object, where: str) -> Fraction:
+    try:
+        return as_fraction(value)
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"{where}: {err}") from None
+
+
+def _shown(value: object, exact: Fraction) -> str:
+    """``value`` for a message: as given when short, else in scientific notation (a 400-digit number is not)."""
+    text = repr(value)
+    if len(text) <= 40:
+        return text
+    from decimal import Decimal
+
+    return f"{Decimal(exact.numerator) / Decimal(exact.denominator):.3e}"
+
+
 @dataclass(frozen=True)
 class Rules:
     """House rules of a punto banco table.
@@ -138,13 +160,16 @@ class Rules:
     tableau: Tableau = PUNTO_BANCO
 
     def __post_init__(self) -> None:
-        if isinstance(self.decks, bool) or not isinstance(self.decks, int) or self.decks < 1:
-            raise ValueError(f"Rules.decks must be a positive integer, got {self.decks!r}")
-        commission = as_fraction(self.commission)
+        object.__setattr__(self, "decks", positive_int(self.decks, "Rules.decks"))
+        commission = _number(self.commission, "Rules.commission")
         if not 0 <= commission < 1:
             raise ValueError(f"Rules.commission must be in [0, 1), got {self.commission!r}")
-        tie = as_fraction(self.tie_pays)
-        if tie <= 0:
-            raise ValueError(f"Rules.tie_pays must be positive, got {self.tie_pays!r}")
+        tie = _number(self.tie_pays, "Rules.tie_pays")
+        if not 0 < tie <= MAX_TIE_PAYS:
+            raise ValueError(
+                f"Rules.tie_pays must be positive and at most {MAX_TIE_PAYS:,} to one, got {_shown(self.tie_pays, tie)}"
+            )
+        if not isinstance(self.tableau, Tableau):
+            raise TypeError(f"Rules.tableau must be a Tableau, got {type(self.tableau).__name__} {self.tableau!r}")
         object.__setattr__(self, "commission", commission)
         object.__setattr__(self, "tie_pays", tie)

@@ -22,8 +22,20 @@ from toolkit.cli.app import main
 from toolkit.reference import load_reference, printed_number, printed_tolerance
 
 REQUIRED_BETS = (
-    "banker", "player", "tie", "tie_9to1", "super6_banker", "ez_banker", "dragon7", "panda8", "player_pair",
-    "banker_pair", "natural8", "natural9", "dragon_bonus_player", "dragon_bonus_banker",
+    "banker",
+    "player",
+    "tie",
+    "tie_9to1",
+    "super6_banker",
+    "ez_banker",
+    "dragon7",
+    "panda8",
+    "player_pair",
+    "banker_pair",
+    "natural8",
+    "natural9",
+    "dragon_bonus_player",
+    "dragon_bonus_banker",
 )
 FIELDS = ("expected_value", "house_edge", "std_dev", "hit_frequency")
 EIGHT_DECKS_BY_VALUE = ",".join(["128"] + ["32"] * 9)
@@ -189,7 +201,10 @@ def _installed_command() -> str:
 def test_installed_command_prints_json() -> None:
     result = subprocess.run(
         [_installed_command(), "edge", "--decks", "8", "--format", "json"],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert (result.returncode, result.stderr) == (0, "")
     assert round(json.loads(result.stdout)["banker"]["house_edge"] * 100, 4) == 1.0579  # Wizard of Odds

@@ -133,3 +133,36 @@ def test_seedless_runs_report_their_seed(capsys, tmp_path) -> None:
     assert run(capsys, "simulate", "-n", "2", "-o", str(again), "--seed", str(seed), "--no-progress")[0] == 0
     assert np.array_equal(pl.read_parquet(path)["coup"].to_numpy(), pl.read_parquet(again)["coup"].to_numpy())
     assert pl.read_parquet(path).equals(pl.read_parquet(again))
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ("--system", "dragon7", "--threshold", "1000"),
+        ("--system", "dragon7", "--threshold", "1000", "--bankroll", "100"),
+        ("--system", "perfect", "--bet", "banker", "--threshold", "1000"),
+    ],
+)
+@pytest.mark.parametrize("fmt", ["table", "json"])
+def test_count_that_never_bets_reports_zero_bets(capsys, extra, fmt):
+    import json
+
+    code, out, err = run(
+        capsys, "count", *extra, "--shoes", "3", "--seed", "1", "--no-progress", "--workers", "1", "-f", fmt
+    )
+    assert code == 0, err
+    assert "Traceback" not in err
+    if fmt == "json":
+        data = json.loads(out)
+        assert data["bets"] == 0
+        assert data["di"] is None
+        assert "no bet was placed" in data["note"]
+    else:
+        assert "note: no bet was placed in 3 shoe(s)" in out
+
+
+@pytest.mark.parametrize("system", ["dragon7", "perfect"])
+def test_count_refuses_a_nan_threshold(capsys, system):
+    code, _, err = run(capsys, "count", "--system", system, "--bet", "banker", "--threshold", "nan", "--shoes", "2")
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1

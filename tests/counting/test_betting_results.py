@@ -98,3 +98,40 @@ def test_simulated_risk_of_ruin_takes_a_seed_or_a_generator() -> None:
         res.simulated_risk_of_ruin(100, paths=0)
     with pytest.raises(ValueError, match="confidence"):
         summarize("bad", res.totals, confidence=1.0)
+
+
+def test_a_strategy_that_never_bets_is_a_result_with_undefined_ratios():
+    import json
+    import math
+
+    import numpy as np
+
+    from toolkit.counting.results import ShoeTotals, summarize
+
+    n = 40
+    zero = np.zeros(n)
+    res = summarize("never", ShoeTotals(np.full(n, 80), zero, zero, zero, zero, zero))
+    assert res.n_bets == 0
+    assert "no bet was placed in 40 shoe(s)" in res.note
+    assert math.isnan(res.di.value)
+    assert math.isnan(res.score.value)
+    assert math.isnan(res.n0.value)
+    assert math.isnan(res.mean_edge.value)
+    assert res.risk_of_ruin(100).value == 0.0
+    data = res.as_dict(bankroll=100)
+    json.dumps(data, allow_nan=False)
+    assert data["di"] is None
+    assert data["n0"] is None
+    assert data["mean_edge"] is None
+    assert data["bets"] == 0
+    assert data["note"] == res.note
+    assert res.frame().height > 0
+
+
+def test_perfect_play_refuses_a_nan_threshold():
+    import pytest
+
+    from toolkit.counting import perfect_strategy
+
+    with pytest.raises(ValueError, match="min_ev"):
+        perfect_strategy("banker", min_ev=float("nan"))

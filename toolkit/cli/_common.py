@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,16 @@ SHOE_OPTION = typer.Option(
     None, "--shoe", help="Remaining shoe: 10 comma-separated counts by value 0-9, or 13 by rank A,2,...,9,T,J,Q,K."
 )
 FORMAT_OPTION = typer.Option(OutputFormat.table, "--format", "-f", help="Output format.")
+
+
+#: The arguments of the command running (set by :func:`toolkit.cli.app.main`; for the resume line of a run).
+ARGS: list[str] = []
+
+#: The most local worker processes a command starts.
+MAX_WORKERS = 1024
+
+#: The most shoes ``count`` (and ``thorp --count-shoes``) plays: it keeps six numbers a shoe (about 5 GB here).
+MAX_COUNT_SHOES = 100_000_000
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -93,6 +104,12 @@ def dealing_from_options(
     """The :class:`~toolkit.dealing.Dealing` named by the dealing options (bad values: one line, exit 2)."""
     from toolkit.dealing import Dealing
 
+    if burn != Burn.FIXED and burn_cards != 0:
+        fail(f"--burn-cards {burn_cards} is used only with --burn fixed (got --burn {burn.value})")
+    if burn != Burn.STANDARD and burn_ace != 1:
+        fail(f"--burn-ace {burn_ace} is used only with --burn standard (got --burn {burn.value})")
+    if coups is not None and cut_card != 14:
+        fail(f"--cut-card {cut_card} is ignored with --coups {coups} (exactly that many coups are dealt); give one")
     try:
         return Dealing(
             decks=decks,
@@ -119,9 +136,45 @@ def seed_or_fresh(seed: int | None) -> int:
     return chosen
 
 
-def check_run(shoes: int, workers: int | None) -> None:
-    """Reject a non-positive number of shoes or workers."""
+def check_scheduler(workers: int | None, scheduler: str | None) -> None:
+    """Refuse ``--workers`` beside ``--scheduler`` (the cluster's workers run the blocks; the count is ignored)."""
+    if scheduler is not None and workers is not None:
+        fail("--workers is ignored with --scheduler (the cluster's workers run the blocks); give one")
+
+
+def check_run(shoes: int, workers: int | None, limit: int | None = None) -> None:
+    """Reject a non-positive number of shoes or workers, or more shoes than ``limit`` (a run's limit by default)."""
+    from toolkit.parallel import MAX_SHOES
+
+    limit = MAX_SHOES if limit is None else limit
     if shoes < 1:
         fail(f"--shoes must be at least 1, got {shoes}")
+    if shoes > limit:
+        fail(f"--shoes must be at most {limit:,}, got {shoes:,}")
     if workers is not None and workers < 1:
         fail(f"--workers must be at least 1, got {workers}")
+    if workers is not None and workers > MAX_WORKERS:
+        fail(f"--workers must be at most {MAX_WORKERS}, got {workers}")
+
+
+def distinct(values: list[str], option: str) -> list[str]:
+    """``values`` when no name repeats; else one line naming the repeated one."""
+    seen: set[str] = set()
+    for v in values:
+        if v in seen:
+            fail(f"{option} names {v!r} twice; give each once")
+        seen.add(v)
+    return values
+
+
+def output_path(text: str, option: str = "--out") -> Path:
+    """A non-empty output path that is not a symbolic link (a link's target would be overwritten)."""
+    from toolkit._files import refuse_symlink
+
+    if not text.strip():
+        fail(f"{option} must name a file or folder, got an empty string (use {option} . for this folder)")
+    try:
+        return refuse_symlink(Path(text), option)
+    except ValueError as err:
+        fail(str(err))
+    raise AssertionError("unreachable")

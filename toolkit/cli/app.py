@@ -26,13 +26,17 @@ for _name in COMMAND_MODULES:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app, turning usage errors and bad values into one line on stderr."""
+    from toolkit.cli._common import ARGS
+
+    ARGS[:] = list(sys.argv[1:] if argv is None else argv)
     command = typer.main.get_command(app)
+    _finite_floats(command)
     try:
         code = command.main(args=argv, prog_name="baccarat", standalone_mode=False)
     except typer.Exit as stop:
         sys.exit(stop.exit_code)
-    except typer.Abort:
-        typer.echo("baccarat: aborted", err=True)
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("baccarat: interrupted", err=True)
         sys.exit(130)
     except Exception as err:
         # click's usage errors (typer may vendor its own copy of click, so match by shape)
@@ -41,11 +45,35 @@ def main(argv: list[str] | None = None) -> None:
             if message:  # empty when the help was printed for a bare command
                 typer.echo(f"baccarat: error: {message}", err=True)
             sys.exit(2)
-        if isinstance(err, (ValueError, TypeError, OSError)):
-            typer.echo(f"baccarat: error: {err}", err=True)
+        if isinstance(err, (ValueError, TypeError, OSError, ArithmeticError)):
+            lines = str(err).strip().splitlines() or [type(err).__name__]
+            typer.echo(f"baccarat: error: {lines[0]}", err=True)
             sys.exit(2)
         raise
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _finite_floats(command: object) -> None:
+    """Every float option of every command refuses NaN and the infinities (one rule for commands to come)."""
+    import math
+
+    for sub in getattr(command, "commands", {}).values():
+        _finite_floats(sub)
+    for param in getattr(command, "params", ()):
+        annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+        if annotation is not float or getattr(param, "_finite", False):
+            continue
+        original = param.callback
+
+        def check(ctx, par, value, original=original):
+            values = value if isinstance(value, (list, tuple)) else [value]
+            for v in values:
+                if isinstance(v, float) and not math.isfinite(v):
+                    raise ValueError(f"{par.opts[0]} must be a finite number, got {v}")
+            return original(ctx, par, value) if original is not None else value
+
+        param.callback = check
+        param._finite = True
 
 
 if __name__ == "__main__":  # pragma: no cover

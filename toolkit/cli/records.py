@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from toolkit.cli._common import fail
+from toolkit.cli._common import distinct, fail, output_path
 
 __all__ = ["register"]
 
@@ -99,7 +99,7 @@ def replay(
     system: list[str] = typer.Option([], "--system", help="A count system to add (repeatable): dragon7, panda8, ..."),
     bet: list[str] = typer.Option([], "--bet", help="A bet to evaluate (repeatable); default every standard bet."),
     fmt: ReplayFormat = typer.Option(ReplayFormat.table, "--format", "-f", help="Output format."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file (required for parquet)."),
+    out_text: str | None = typer.Option(None, "--out", "-o", help="Write to this file (required for parquet)."),
     header: str | None = HEADER_OPTION,
 ) -> None:
     """Replay one shoe coup by coup: unseen cards, counts and exact edges before each coup, then the outcome."""
@@ -108,8 +108,11 @@ def replay(
     from toolkit.records import read_records
     from toolkit.records import replay as replay_shoe
 
+    out = None if out_text is None else output_path(out_text)
     if fmt == ReplayFormat.parquet and out is None:
         fail("--format parquet needs --out FILE")
+    distinct(system, "--system")
+    distinct(bet, "--bet")
     records = read_records(file, header=_header(header))
     if records.report.fatal:
         fail(str(records.report.problems[0]))
@@ -127,7 +130,7 @@ def replay(
         fail(str(err))
     if fmt == ReplayFormat.parquet:
         assert out is not None
-        frame.write_parquet(out)
+        _write(out, frame.write_parquet)
         return
     if fmt == ReplayFormat.json:
         text = json.dumps(frame.to_dicts(), indent=2) + "\n"
@@ -142,7 +145,20 @@ def replay(
     if out is None:
         sys.stdout.write(text)
     else:
-        out.write_text(text, encoding="utf-8")
+        _write(out, text)
+
+
+def _write(out: Path, data) -> None:
+    """Write ``data`` to ``out`` atomically; a failure is one line (no half-written file is left)."""
+    from toolkit._files import atomic_write
+
+    try:
+        atomic_write(out, data, "--out")
+    except (OSError, ValueError) as err:
+        fail(f"--out: cannot write {str(out)!r}: {getattr(err, 'strerror', None) or err}")
+    except Exception as err:  # polars reports a failed write in its own exception types
+        lines = str(err).strip().splitlines() or [type(err).__name__]
+        fail(f"--out: cannot write {str(out)!r}: {lines[0]}")
 
 
 def register(app: typer.Typer) -> None:

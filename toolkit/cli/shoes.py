@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
-from pathlib import Path
 
 import typer
 
@@ -23,6 +22,7 @@ from toolkit.cli._common import (
     DECKS,
     FORMAT_OPTION,
     LAST_HAND_OPTION,
+    MAX_COUNT_SHOES,
     PROGRESS,
     SCHEDULER,
     SEED_OPTION,
@@ -30,9 +30,12 @@ from toolkit.cli._common import (
     WORKERS,
     OutputFormat,
     check_run,
+    check_scheduler,
     dealing_from_options,
+    distinct,
     emit,
     fail,
+    output_path,
     seed_or_fresh,
 )
 
@@ -75,7 +78,9 @@ def _frame(dealt, compositions: bool, systems: tuple):
 
 
 def simulate(
-    out: Path = typer.Option(..., "--out", "-o", help="Parquet file to write the coups to."),
+    out_text: str = typer.Option(
+        ..., "--out", "-o", help="Parquet file to write the coups to (written whole, then renamed into place)."
+    ),
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
     decks: int = DECKS,
@@ -96,6 +101,8 @@ def simulate(
     progress: bool = PROGRESS,
 ) -> None:
     """Deal shoes as a casino does and write every coup to a Parquet file."""
+    import os
+    import tempfile
     from functools import partial
 
     import pyarrow.parquet as pq
@@ -104,13 +111,16 @@ def simulate(
     from toolkit.parallel import block_plan, map_blocks
 
     check_run(shoes, workers)
+    check_scheduler(workers, scheduler)
     dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
     systems: tuple = ()
     if counts:
         try:
-            systems = tuple(get_count_system(name.strip()) for name in counts.split(",") if name.strip())
+            names = distinct([name.strip() for name in counts.split(",") if name.strip()], "--counts")
+            systems = tuple(get_count_system(name) for name in names)
         except (ValueError, TypeError) as err:
             fail(f"--counts: {err}")
+    out = output_path(out_text)
     if out.suffix.lower() != ".parquet":
         fail(f"--out must name a .parquet file, got {str(out)!r}")
     if not out.parent.exists():
@@ -120,17 +130,26 @@ def simulate(
     fn = partial(_deal_block, dealing=dealing)
     writer = None
     rows = 0
+    # write beside the final name, then rename: an interrupted run leaves any earlier file whole
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    os.close(fd)
     try:
-        for dealt in map_blocks(fn, plan, workers, scheduler, progress, "dealing"):
-            frame = _frame(dealt, compositions, systems)
-            table = frame.to_arrow()
-            if writer is None:
-                writer = pq.ParquetWriter(out, table.schema)
-            writer.write_table(table.cast(writer.schema))
-            rows += frame.height
-    finally:
+        try:
+            for dealt in map_blocks(fn, plan, workers, scheduler, progress, "dealing"):
+                frame = _frame(dealt, compositions, systems)
+                table = frame.to_arrow()
+                if writer is None:
+                    writer = pq.ParquetWriter(tmp, table.schema)
+                writer.write_table(table.cast(writer.schema))
+                rows += frame.height
+        finally:
+            if writer is not None:
+                writer.close()
         if writer is not None:
-            writer.close()
+            os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
     typer.echo(f"wrote {rows} coups of {shoes} shoes to {out} (seed {s})")
 
 
@@ -171,7 +190,8 @@ def count(
     from toolkit.counting import LookAheadError, count_strategy, get_count_system, perfect_strategy, run_strategies
     from toolkit.rules import Rules
 
-    check_run(shoes, workers)
+    check_run(shoes, workers, MAX_COUNT_SHOES)
+    check_scheduler(workers, scheduler)
     if not 0 < confidence < 1:
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if bankroll is not None and not bankroll > 0:
@@ -243,6 +263,8 @@ def count(
             f"units per shoe {res.units_per_shoe.value:+.4f} realised, {res.units_per_shoe_ev.value:+.4f} expected "
             f"({confidence:.0%} CI {res.units_per_shoe_ev.low:+.4f} .. {res.units_per_shoe_ev.high:+.4f})\n"
         )
+        if res.note is not None:
+            sys.stdout.write(f"note: {res.note}\n")
         frame = res.frame().drop("strategy")
         if bankroll is not None:
             ror = res.risk_of_ruin(bankroll)

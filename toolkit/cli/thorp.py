@@ -15,6 +15,7 @@ import typer
 
 from toolkit._coup import Burn, LastHand
 from toolkit.cli._common import (
+    ARGS,
     BURN_ACE,
     BURN_CARDS,
     BURN_OPTION,
@@ -22,12 +23,16 @@ from toolkit.cli._common import (
     DECKS,
     FORMAT_OPTION,
     LAST_HAND_OPTION,
+    MAX_COUNT_SHOES,
     PROGRESS,
     SCHEDULER,
     OutputFormat,
+    check_run,
+    check_scheduler,
     dealing_from_options,
     emit,
     fail,
+    output_path,
     seed_or_fresh,
 )
 
@@ -84,7 +89,7 @@ def thorp(
     seed: int | None = typer.Option(
         None, "--seed", "-s", help="Seed (default: the resumed run's, else fresh and printed)."
     ),
-    out: Path = typer.Option(Path("thorp-out"), "--out", "-o", help="Folder for the tables, figures and report."),
+    out_text: str = typer.Option("thorp-out", "--out", "-o", help="Folder for the tables, figures and report."),
     decks: int = DECKS,
     burn: Burn = BURN_OPTION,
     burn_ace: int = BURN_ACE,
@@ -120,27 +125,38 @@ def thorp(
     """Do baccarat edges appear only in the last 5-20 cards? Exact edges before every coup of many shoes."""
     from toolkit.studies import ThorpStudy, run_study, verdicts, write_outputs
 
-    if shoes < 1:
-        fail(f"--shoes must be at least 1, got {shoes}")
+    check_run(shoes, workers)
+    check_scheduler(workers, scheduler)
     if count_shoes < 0:
         fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
-    if workers is not None and workers < 1:
-        fail(f"--workers must be at least 1, got {workers}")
+    check_run(max(count_shoes, 1), workers, MAX_COUNT_SHOES)
     _check_device(device, scheduler)
+    out = output_path(out_text)
+    if out.exists() and not out.is_dir():
+        fail(f"--out {str(out)!r} is a file; it must name a folder")
     dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand)
+    if not resume:
+        _clear_earlier_run(out)
     observers = ("unseen", "remaining") if observer == Observer.both else (observer.value,)
     study = ThorpStudy(
         shoes=shoes, seed=_seed(seed, out, resume), dealing=dealing, observers=observers, device=device.value
     )
-    result = run_study(
-        study,
-        workers=workers,
-        scheduler=scheduler,
-        progress=progress,
-        checkpoint=out,
-        resume=resume,
-        records=out / "records" if records else None,
-    )
+    try:
+        result = run_study(
+            study,
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+            checkpoint=out,
+            resume=resume,
+            records=out / "records" if records else None,
+        )
+    except KeyboardInterrupt:
+        again = _resume_command(out, study.seed)
+        saved = out / "checkpoint.npz"
+        if saved.is_file():
+            fail(f"interrupted; the finished blocks are saved in {saved}: resume with {again}", 130)
+        fail(f"interrupted before a block was finished (nothing saved): start again with {again}", 130)
     counts = None
     if count_shoes:
         from toolkit.studies import count_providers
@@ -167,6 +183,36 @@ def thorp(
         typer.echo(f"report: {paths['report']}")
 
 
+#: What a run writes in its folder (the earlier run's are removed by ``--no-resume``).
+_RUN_FILES = ("checkpoint.npz", "summary.json", "report.md", "reproduce.csv")
+_RUN_PARTS = (("tables", "*.parquet"), ("tables", "*.csv"), ("figures", "*.png"), ("records", "part-*.parquet"))
+
+
+def _clear_earlier_run(out: Path) -> None:
+    """Remove what an earlier run wrote in ``out`` (its files only, never through a link), so none is mixed in."""
+    from toolkit._files import remove_files
+
+    if not out.is_dir():
+        return
+    try:
+        for name in _RUN_FILES:
+            remove_files(out, name)
+        for sub, pattern in _RUN_PARTS:
+            remove_files(out / sub, pattern)
+    except (OSError, ValueError) as err:
+        fail(f"--no-resume: cannot clear the earlier run in {str(out)!r}: {err}")
+
+
+def _resume_command(out: Path, seed: int) -> str:
+    """The command line that resumes this run: the one given, with the seed made explicit."""
+    import shlex
+
+    args = [a for a in ARGS if a != "--no-resume"]
+    if not any(a in ("--seed", "-s") or a.startswith("--seed=") for a in args):
+        args += ["--seed", str(seed)]
+    return "baccarat " + shlex.join(args)
+
+
 def reproduce(
     fmt: OutputFormat = FORMAT_OPTION,
     shoes: int = typer.Option(
@@ -191,8 +237,7 @@ def reproduce(
         fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
     if seed < 0:
         fail(f"--seed must be a non-negative integer, got {seed}")
-    if workers is not None and workers < 1:
-        fail(f"--workers must be at least 1, got {workers}")
+    check_run(max(shoes, study_shoes), workers)
     jacobson = jacobson_setting(shoes, seed=seed, workers=workers, progress=progress)
     result = run_study(ThorpStudy(shoes=study_shoes, seed=seed), workers=workers, progress=progress)
     counts = count_providers(count_shoes, seed=seed, workers=workers, progress=progress) if count_shoes else None

@@ -236,9 +236,27 @@ class Results:
 
     # ------------------------------------------------------- risk measures
     @property
+    def n_bets(self) -> int:
+        """Bets placed over all the shoes (0: the strategy never bet, and its ratios are undefined)."""
+        return int(self.totals.bets.sum())
+
+    @property
+    def note(self) -> str | None:
+        """Why some figures are undefined (``None`` when every figure is defined)."""
+        if self.n_bets == 0:
+            return (
+                f"no bet was placed in {self.shoes} shoe(s): the edge, DI, SCORE and N0 are undefined "
+                "(null), and nothing was won or lost"
+            )
+        return None
+
+    @property
     def di(self) -> Estimate:
-        """Desirability index: 1000 x expected win per hand / SD per hand."""
-        return self.units_per_hand_ev.scaled(1000.0 / self.sd_per_hand)
+        """Desirability index: 1000 x expected win per hand / SD per hand (undefined, NaN, when the SD is 0)."""
+        sd = self.sd_per_hand
+        if not sd > 0:
+            return Estimate(math.nan, math.nan, math.nan, math.nan)
+        return self.units_per_hand_ev.scaled(1000.0 / sd)
 
     @property
     def score(self) -> Estimate:
@@ -253,6 +271,8 @@ class Results:
     def n0(self) -> Estimate:
         """N0 = (SD / EV)^2 per hand: hands to play before the expected win equals one SD."""
         s = self.score
+        if math.isnan(s.value):
+            return Estimate(math.nan, math.nan, math.nan, math.nan)
         inv = [1e6 / v if v > 0 else math.inf for v in (s.value, s.high, s.low)]
         return Estimate(inv[0], inv[0] * s.se / s.value if s.value > 0 else math.inf, inv[1], inv[2])
 
@@ -268,7 +288,9 @@ class Results:
         var = self.sd_per_shoe**2
 
         def ror(m: float) -> float:
-            return 1.0 if m <= 0 or var == 0 else math.exp(-2 * m * bankroll / var)
+            if var == 0:  # no risk taken: ruin only by a sure loss
+                return 1.0 if m < 0 else 0.0
+            return 1.0 if m <= 0 else math.exp(-2 * m * bankroll / var)
 
         value = ror(mu.value)
         se = value * 2 * bankroll / var * mu.se if var > 0 and mu.value > 0 else 0.0
@@ -363,7 +385,10 @@ class Results:
             "n0": est(self.n0),
             "n0_ci": self.n0.ci,
             "lookahead_z": self.lookahead_z,
+            "bets": self.n_bets,
         }
+        if self.note is not None:
+            out["note"] = self.note
         if bankroll is not None:
             ror = self.risk_of_ruin(bankroll)
             out.update({"bankroll": bankroll, "risk_of_ruin": ror.value, "risk_of_ruin_ci": ror.ci})

@@ -155,8 +155,12 @@ class PerfectPlay:
     def __post_init__(self) -> None:
         if isinstance(self.bet, str):
             get_bet(self.bet)
-        if not self.units > 0:
-            raise ValueError(f"PerfectPlay.units must be positive, got {self.units!r}")
+        if not self.units > 0 or not math.isfinite(self.units):
+            raise ValueError(f"PerfectPlay.units must be positive (and finite), got {self.units!r}")
+        if isinstance(self.min_ev, (bool, np.bool_)) or not isinstance(self.min_ev, (int, float, np.number)):
+            raise TypeError(f"PerfectPlay.min_ev must be a number, got {self.min_ev!r}")
+        if math.isnan(self.min_ev):
+            raise ValueError(f"PerfectPlay.min_ev must be a number, got {self.min_ev!r}")
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
         ev = info.expected_values(resolve_bet(self.bet, rules))

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from toolkit._files import atomic_write, refuse_symlink
 from toolkit.studies.thorp.design import ThorpStudy
 from toolkit.studies.thorp.tally import Tally, empty_tally
 
@@ -34,22 +35,26 @@ CHECKPOINT = "checkpoint.npz"
 
 def save_checkpoint(folder: Path, study: ThorpStudy, tally: Tally, done: int, seconds: dict[str, float]) -> None:
     """Save ``tally`` after ``done`` blocks of ``study`` (and the worker seconds so far) to ``folder``, atomically."""
+    refuse_symlink(folder, "checkpoint folder")
     folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / (CHECKPOINT + ".tmp")
     meta = json.dumps({"fingerprint": study.fingerprint(), "blocks_done": done, "seconds": seconds})
-    with open(tmp, "wb") as fh:
-        np.savez(fh, __meta__=np.array(meta), **tally.arrays)
-    os.replace(tmp, folder / CHECKPOINT)
+    atomic_write(folder / CHECKPOINT, lambda fh: np.savez(fh, __meta__=np.array(meta), **tally.arrays), "checkpoint")
 
 
 def load_checkpoint(folder: Path, study: ThorpStudy) -> tuple[Tally, int, dict[str, float]] | None:
     """The tally, blocks done and seconds checkpointed in ``folder`` (``None`` when none); refuses another study's."""
-    path = folder / CHECKPOINT
+    path = refuse_symlink(folder / CHECKPOINT, "checkpoint")
     if not path.is_file():
         return None
-    with np.load(path, allow_pickle=False) as data:
-        meta = json.loads(str(data["__meta__"]))
-        arrays = {k: data[k] for k in data.files if k != "__meta__"}
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["__meta__"]))
+            arrays = {k: data[k] for k in data.files if k != "__meta__"}
+        saved_fingerprint, blocks_done = meta["fingerprint"], int(meta["blocks_done"])
+    except Exception as err:  # a truncated or foreign file: zipfile, numpy and json errors alike
+        raise ValueError(_unreadable(path, err)) from None
+    meta["blocks_done"] = blocks_done
+    meta["fingerprint"] = saved_fingerprint
     saved = json.loads(json.dumps(meta["fingerprint"]))
     wanted = json.loads(json.dumps(study.fingerprint()))
     if saved != wanted:
@@ -66,11 +71,19 @@ def load_checkpoint(folder: Path, study: ThorpStudy) -> tuple[Tally, int, dict[s
 
 def checkpoint_seed(folder: str | os.PathLike) -> int | None:
     """The seed of the study checkpointed in ``folder`` (``None`` when there is no checkpoint)."""
-    path = Path(folder) / CHECKPOINT
+    path = refuse_symlink(Path(folder) / CHECKPOINT, "checkpoint")
     if not path.is_file():
         return None
     try:
         with np.load(path, allow_pickle=False) as data:
             return int(json.loads(str(data["__meta__"]))["fingerprint"]["seed"])
-    except (OSError, KeyError, ValueError) as err:
-        raise ValueError(f"{path} is not a readable study checkpoint ({err}); remove it or start afresh") from None
+    except Exception as err:  # a truncated or foreign file: zipfile, numpy and json errors alike
+        raise ValueError(_unreadable(path, err)) from None
+
+
+def _unreadable(path: Path, err: BaseException) -> str:
+    reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    return (
+        f"{path} is not a readable study checkpoint ({reason}); "
+        "start afresh with --no-resume (resume=False), or remove the file"
+    )

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from toolkit._files import atomic_write, refuse_symlink
 from toolkit.studies.thorp.report import markdown_report, summary, verdicts
 from toolkit.studies.thorp.reproduce import reproduce_table
 from toolkit.studies.thorp.result import StudyResult
@@ -59,7 +60,8 @@ def write_outputs(
             "write_outputs(figures=...) takes the function that draws the figures, such as "
             f"toolkit.plots.save_study_figures, or None; got {figures!r}"
         )
-    folder = Path(out)
+    folder = refuse_symlink(out, "output folder")
+    refuse_symlink(folder / "tables", "output folder")
     (folder / "tables").mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {}
     frames: dict[str, pl.DataFrame] = {
@@ -78,23 +80,24 @@ def write_outputs(
         frames["variance"] = result.variance()
         frames["variance_by_bucket"] = result.variance_by_bucket()
     for name, frame in frames.items():
-        frame.write_parquet(folder / "tables" / f"{name}.parquet")
-        frame.write_csv(folder / "tables" / f"{name}.csv")
+        atomic_write(folder / "tables" / f"{name}.parquet", frame.write_parquet)
+        atomic_write(folder / "tables" / f"{name}.csv", frame.write_csv)
         paths[name] = folder / "tables" / f"{name}.parquet"
     paths["summary"] = folder / "summary.json"
-    paths["summary"].write_text(json.dumps(summary(result), indent=2, default=_json_default) + "\n")
+    atomic_write(paths["summary"], json.dumps(summary(result), indent=2, default=_json_default) + "\n")
     table = None
     if reproduce:
         table = reproduce_table(result, jacobson, counts)
-        table.write_csv(folder / "reproduce.csv")
+        atomic_write(folder / "reproduce.csv", table.write_csv)
         paths["reproduce"] = folder / "reproduce.csv"
     shown: dict[str, str] = {}
     if figures is not None:
+        refuse_symlink(folder / "figures", "figures folder")
         for title, path in figures(frames, folder / "figures").items():
             shown[title] = str(path.relative_to(folder))
             paths[f"figure:{path.stem}"] = path
     paths["report"] = folder / "report.md"
-    paths["report"].write_text(markdown_report(result, table, shown))
+    atomic_write(paths["report"], markdown_report(result, table, shown))
     return paths
 
 

@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from toolkit._check import positive_int
+from toolkit._files import atomic_write, refuse_symlink, remove_files
 from toolkit.bets import get_bet
 from toolkit.dealing import Dealing
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, SeedLike, map_blocks
@@ -86,10 +87,10 @@ def run_study(
             tally, done, seconds = loaded
     record_dir = Path(records) if records is not None else None
     if record_dir is not None:
+        refuse_symlink(record_dir, "records folder")
         record_dir.mkdir(parents=True, exist_ok=True)
-        if done == 0:  # a fresh run: parts left by an earlier run would be mixed in
-            for old in record_dir.glob("part-*.parquet"):
-                old.unlink()
+        if done == 0:  # a fresh run: parts left by an earlier run would be mixed in (links are refused)
+            remove_files(record_dir, "part-*.parquet")
     start = time.perf_counter()
     coups = 0
     since_save = 0
@@ -102,7 +103,7 @@ def run_study(
         for output in map_blocks(fn, plan[done:], workers, scheduler, progress, "thorp study"):
             index = done
             if record_dir is not None and output.records is not None:
-                output.records.write_parquet(record_dir / f"part-{index:06d}.parquet")
+                atomic_write(record_dir / f"part-{index:06d}.parquet", output.records.write_parquet)
             tally = tally.merged(output.tally)
             done += 1
             coups += output.coups

@@ -1,0 +1,111 @@
+"""Killed runs: SIGINT and SIGKILL of ``thorp --workers 2``, then resume: same result, no orphan process."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals and /proc as on Linux")
+
+
+def _command(out: Path) -> list[str]:
+    return [
+        sys.executable, "-m", "toolkit.cli", "thorp", "--shoes", "4000", "--seed", "11", "--workers", "2",
+        "--out", str(out), "--no-figures", "--count-shoes", "0", "--no-progress", "--format", "json",
+    ]  # fmt: skip
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return env
+
+
+def _summary(folder: Path) -> dict:
+    data = json.loads((folder / "summary.json").read_text())
+    data.pop("timing_seconds")
+    return data
+
+
+def _workers_started(proc: subprocess.Popen, timeout: float = 120) -> list[psutil.Process]:
+    """The worker processes of ``proc`` once two are running (and have begun to work)."""
+    parent = psutil.Process(proc.pid)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        children = [c for c in parent.children(recursive=True) if c.is_running()]
+        workers = [c for c in children if "multiprocessing" in " ".join(c.cmdline())]
+        if len(workers) >= 2:
+            time.sleep(3)  # let them take their first blocks
+            return workers
+        if proc.poll() is not None:
+            break
+        time.sleep(0.2)
+    pytest.fail(f"no workers came up (exit {proc.poll()})")
+
+
+def _gone(processes: list[psutil.Process], timeout: float = 15) -> list[int]:
+    """The pids among ``processes`` still alive (not zombies) after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    alive = processes
+    while time.monotonic() < deadline:
+        alive = []
+        for p in processes:
+            try:
+                if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                    alive.append(p)
+            except psutil.NoSuchProcess:
+                pass
+        if not alive:
+            return []
+        time.sleep(0.2)
+    return [p.pid for p in alive]
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> dict:
+    out = tmp_path_factory.mktemp("reference")
+    subprocess.run(_command(out), env=_env(), check=True, capture_output=True, timeout=600)
+    return _summary(out)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
+def test_killed_thorp_leaves_no_orphans_and_resumes_to_the_same_result(tmp_path, reference, sig):
+    out = tmp_path / "run"
+    proc = subprocess.Popen(
+        _command(out), env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        workers = _workers_started(proc)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: the whole foreground group
+        else:
+            proc.send_signal(signal.SIGKILL)  # the parent only: its workers must notice
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert _gone(workers) == [], "worker processes survived their parent"
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130
+        lines = err.strip().splitlines()
+        assert len(lines) == 1, err
+        assert "Traceback" not in err
+        if (out / "checkpoint.npz").is_file():  # blocks had finished: saved, and the line says where
+            assert str(out / "checkpoint.npz") in lines[0]
+            assert "resume with baccarat thorp" in lines[0]
+        else:  # interrupted during the first blocks (a busy machine)
+            assert "nothing saved): start again with baccarat thorp" in lines[0]
+    else:
+        assert proc.returncode == -signal.SIGKILL
+    done = subprocess.run(_command(out), check=False, env=_env(), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert _summary(out) == reference

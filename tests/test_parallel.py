@@ -1,0 +1,73 @@
+"""Block plans: lazy, flat in memory, and the very streams of ``SeedSequence.spawn``."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from toolkit.parallel import MAX_SHOES, BlockPlan, block_plan, block_seed
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**63 - 1, [3, 4]])
+def test_block_seeds_are_the_spawned_children(seed):
+    children = np.random.SeedSequence(seed).spawn(2500)
+    plan = block_plan(2_499_001, 1000, seed)
+    assert len(plan) == 2500
+    assert [b.seed.state for b in plan] == [c.state for c in children]
+    assert plan[-1].n_shoes == 1
+    assert plan[-1].first_shoe == 2_499_000
+
+
+def test_block_seed_of_a_child_sequence():
+    child = np.random.SeedSequence(9).spawn(2)[1]
+    again = np.random.SeedSequence(9).spawn(2)[1]
+    assert [block_seed(child, i).state for i in range(40)] == [c.state for c in again.spawn(40)]
+
+
+def test_a_callers_seed_sequence_advances_as_spawn_would():
+    mine, theirs = np.random.SeedSequence(4), np.random.SeedSequence(4)
+    mine.spawn(5)
+    theirs.spawn(5)
+    plan = block_plan(3000, 1000, mine)
+    assert mine.n_children_spawned == 8
+    assert [b.seed.state for b in plan] == [c.state for c in theirs.spawn(3)]
+
+
+def test_slices_keep_the_global_block_numbers():
+    plan = block_plan(10_500, 1000, 3)
+    tail = plan[4:]
+    assert isinstance(tail, BlockPlan)
+    assert len(tail) == 7
+    assert tail.n_shoes == 6500
+    assert [b.index for b in tail] == list(range(4, 11))
+    assert [b.seed.state for b in tail] == [b.seed.state for b in list(plan)[4:]]
+    assert [b.index for b in plan[2:5]] == [2, 3, 4]
+    assert len(plan[9:2]) == 0
+    with pytest.raises(IndexError):
+        plan[11]
+
+
+def test_the_largest_plan_is_flat_in_memory():
+    tracemalloc.start()
+    try:
+        plan = block_plan(MAX_SHOES, 1000, 1)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(plan) == MAX_SHOES // 1000
+    assert peak < 1_000_000
+    assert plan[len(plan) - 1].seed.state == block_seed(np.random.SeedSequence(1), len(plan) - 1).state
+
+
+@pytest.mark.parametrize("n", [MAX_SHOES + 1, 10**12])
+def test_more_shoes_than_the_limit_are_refused_at_once(n):
+    with pytest.raises(ValueError, match="at most 1,000,000,000"):
+        block_plan(n, 1000, 1)
+
+
+@pytest.mark.parametrize("bad", [2.5, "10", True, None])
+def test_a_number_of_shoes_of_the_wrong_type_is_a_type_error(bad):
+    with pytest.raises(TypeError, match="number of shoes"):
+        block_plan(bad, 1000, 1)
