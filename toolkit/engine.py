@@ -34,7 +34,7 @@ from math import perm  # falling factorial (n)_k = n! / (n - k)!; 0 when k > n
 import numba
 import numpy as np
 
-from toolkit._check import one_of
+from toolkit._check import count_matrix, one_of
 from toolkit._exact_sign import ExactBets, as_exact, general_bounds, int_products, pair_bounds
 from toolkit._kernels import event_table, pair_split
 from toolkit._tables import coup_table, ext_to_main, multisets
@@ -247,9 +247,7 @@ def as_rank_matrix(shoes) -> np.ndarray:
     composition-like values.
     """
     if isinstance(shoes, np.ndarray) and shoes.ndim == 2 and shoes.shape[1] in (10, 13):
-        arr = shoes.astype(np.int64, copy=False)
-        if np.any(arr < 0):
-            raise ValueError("shoe counts must be non-negative")
+        arr = count_matrix(shoes, "shoe counts")
         if arr.shape[1] == 13:
             return arr
         zeros = arr[:, 0]

@@ -111,7 +111,9 @@ def bankroll(
     ramp: str | None = typer.Option(None, "--ramp", help="Units by count, COUNT:UNITS,... (e.g. 4:1,6:2,8:4)."),
     units: float = typer.Option(1.0, "--units", help="Flat stake in units (without --kelly or --ramp)."),
     table_min: float = typer.Option(0.0, "--table-min", help="Table minimum (smaller stakes are not placed)."),
-    table_max: float = typer.Option(math.inf, "--table-max", help="Table maximum (larger stakes are cut to it)."),
+    table_max: float | None = typer.Option(
+        None, "--table-max", help="Table maximum (larger stakes are cut to it; default: none)."
+    ),
     chip: float = typer.Option(0.0, "--chip", help="Smallest chip: stakes are rounded down to multiples of it."),
     hours_per_session: float = typer.Option(4.0, "--hours-per-session", help="Hours in a session (the trip)."),
     hands_per_hour: float = typer.Option(60.0, "--hands-per-hour", help="Coups dealt per hour."),
@@ -172,7 +174,8 @@ def bankroll(
     levels = limits_ * n if len(limits_) == 1 else limits_ or [None] * n
     s = seed_or_fresh(seed)
     try:
-        limits = Limits(table_min, table_max, chip) if (table_min or chip or math.isfinite(table_max)) else None
+        top = math.inf if table_max is None else table_max
+        limits = Limits(table_min, top, chip) if (table_min or chip or table_max is not None) else None
         steps = parse_ramp(ramp) if ramp is not None else None
         if n == 1:
             strategy = sized_strategy(

@@ -88,6 +88,8 @@ def replay(
         records = records.select([shoe])
     dealt = records.dealt
     assert dealt is not None
+    # the same width rule as DealtShoes.frame: 16 bits while the counts fit (up to 8,191 decks), else 32
+    width = np.int16 if dealt.unseen.size == 0 or int(dealt.unseen.max()) <= np.iinfo(np.int16).max else np.int32
     ids = records.shoes["shoe"]
     frame = pl.DataFrame(
         {
@@ -97,7 +99,7 @@ def replay(
             "cards_left": dealt.left.astype(np.int32),
             "cards_unseen": dealt.unseen_count.astype(np.int32),
         }
-    ).with_columns([pl.Series(f"unseen_{r}", dealt.unseen[:, i].astype(np.int16)) for i, r in enumerate(RANKS)])
+    ).with_columns([pl.Series(f"unseen_{r}", dealt.unseen[:, i].astype(width)) for i, r in enumerate(RANKS)])
     decks = np.array([h.dealing.decks for h in records.headers], dtype=np.int64)[dealt.shoe]
     burn = dealt.burn_card.astype(np.int64)[dealt.shoe]
     columns = []
