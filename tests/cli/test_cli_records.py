@@ -35,7 +35,9 @@ def test_validate_exits_1_when_some_shoes_are_not(capsys) -> None:
     assert "20 of 20 shoe(s) valid" in out
 
 
-@pytest.mark.parametrize("name", ["not_text.csv", "empty.csv", "bad_header.csv", "repeated_key.csv", "list_shoe.parquet"])
+@pytest.mark.parametrize(
+    "name", ["not_text.csv", "empty.csv", "bad_header.csv", "repeated_key.csv", "list_shoe.parquet"]
+)
 def test_validate_exits_2_when_a_file_cannot_be_read(capsys, name: str) -> None:
     code, out, _ = run(capsys, "validate", str(SHOES / "cards_observed.csv"), str(MALFORMED / name))
     assert code == 2

@@ -6,7 +6,7 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, cast
 
 import numpy as np
 import polars as pl
@@ -39,7 +39,7 @@ MAX_WORKERS = 1024
 MAX_COUNT_SHOES = 100_000_000
 
 
-def fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = 2) -> NoReturn:
     """Print one clear line to stderr and exit."""
     typer.echo(f"baccarat: error: {message}", err=True)
     raise typer.Exit(code)
@@ -131,7 +131,7 @@ def seed_or_fresh(seed: int | None) -> int:
         if seed < 0:
             fail(f"--seed must be a non-negative integer, got {seed}")
         return seed
-    chosen = int(np.random.SeedSequence().entropy % (2**63))
+    chosen = int(cast(int, np.random.SeedSequence().entropy)) % (2**63)
     typer.echo(f"baccarat: seed {chosen} (pass --seed {chosen} to repeat this run)", err=True)
     return chosen
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import polars as pl
 import typer
 
+from toolkit._check import as_fraction
 from toolkit.cli._common import DECKS_OPTION, FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
 from toolkit.rules import Rules
 
@@ -16,7 +17,7 @@ TIE_OPTION = typer.Option(8.0, "--tie-pays", help="Tie payout, to one.")
 
 def _rules(decks: int | None, commission: float, tie_pays: float) -> Rules:
     try:
-        return Rules(decks=decks or 8, commission=commission, tie_pays=tie_pays)
+        return Rules(decks=decks or 8, commission=as_fraction(commission), tie_pays=as_fraction(tie_pays))
     except (ValueError, TypeError) as err:
         fail(str(err))
     raise AssertionError("unreachable")

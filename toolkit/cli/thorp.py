@@ -138,9 +138,8 @@ def thorp(
     if not resume:
         _clear_earlier_run(out)
     observers = ("unseen", "remaining") if observer == Observer.both else (observer.value,)
-    study = ThorpStudy(
-        shoes=shoes, seed=_seed(seed, out, resume), dealing=dealing, observers=observers, device=device.value
-    )
+    chosen_seed = _seed(seed, out, resume)
+    study = ThorpStudy(shoes=shoes, seed=chosen_seed, dealing=dealing, observers=observers, device=device.value)
     try:
         result = run_study(
             study,
@@ -152,7 +151,7 @@ def thorp(
             records=out / "records" if records else None,
         )
     except KeyboardInterrupt:
-        again = _resume_command(out, study.seed)
+        again = _resume_command(out, chosen_seed)
         saved = out / "checkpoint.npz"
         if saved.is_file():
             fail(f"interrupted; the finished blocks are saved in {saved}: resume with {again}", 130)

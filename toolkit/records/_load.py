@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -180,10 +181,10 @@ def _rebuild_rows(
         names = rows["canon"].to_list()
         lines = rows["line"].to_list()
         written_roles = rows["role"].to_list() if has_roles else [None] * len(names)
-        ids = coup_ids.tolist() if has_coups else None
+        ids = coup_ids.tolist() if coup_ids is not None else None
         for s in np.flatnonzero(~result.good):
             a, b = int(offsets[s]), int(offsets[s + 1])
-            h = headers[s]
+            h = headers[int(s)]
             code, message = kernel_message(
                 int(result.err_code[s]),
                 names[a:b],
@@ -345,7 +346,7 @@ def _int_ids(ids: list[str]) -> bool:
     return bool(ids) and all(re.fullmatch(r"-?[1-9]\d{0,16}|0", s) is not None for s in ids)
 
 
-_COUPS_SCHEMA = {
+_COUPS_SCHEMA: dict[Any, Any] = {
     "shoe": pl.String,
     "coup": pl.Int32,
     "player": pl.List(pl.String),
@@ -357,7 +358,7 @@ _COUPS_SCHEMA = {
     "banker_pair": pl.Boolean,
     "natural": pl.Boolean,
 }
-_SHOES_SCHEMA = {"shoe": pl.String, "coups": pl.Int32, "cards_seen": pl.Int32, "burn_card": pl.String}
+_SHOES_SCHEMA: dict[str, Any] = {"shoe": pl.String, "coups": pl.Int32, "cards_seen": pl.Int32, "burn_card": pl.String}
 
 
 def _assemble(
@@ -373,7 +374,7 @@ def _assemble(
     bets: pl.DataFrame,
     checker: Checker,
 ) -> Records:
-    dtype = pl.Int64 if _int_ids(order) else pl.String
+    dtype: pl.DataType = pl.Int64() if _int_ids(order) else pl.String()
     keep = pl.col("shoe").is_in(good)
     coups = coups.select(list(_COUPS_SCHEMA)).cast(_COUPS_SCHEMA).filter(keep)
     if cards is not None:
@@ -383,7 +384,10 @@ def _assemble(
         table = bets.filter(keep).select(
             "shoe", pl.col("coup").cast(pl.Int64), "who", "bet", pl.col("amount").str.strip_chars().cast(pl.Float64)
         )
+    n_coups: Any
+    seen: Any
     if dealt is not None:
+        assert cards is not None  # card-level records carry both
         n_coups = np.bincount(dealt.shoe, minlength=len(good))
         seen = np.zeros(len(good), np.int64)
         if len(dealt):

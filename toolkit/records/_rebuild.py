@@ -381,7 +381,7 @@ def rebuild(
     err_index = np.empty(n_shoes, np.int64)
     err_start = np.empty(n_shoes, np.int64)
     err_coup = np.empty(n_shoes, np.int32)
-    count = _rebuild_kernel(
+    count = _rebuild_kernel(  # type: ignore[call-arg]  # numba's Dispatcher is typed as taking no arguments
         np.ascontiguousarray(ranks, dtype=np.int8),
         roles_arr,
         coups_arr,

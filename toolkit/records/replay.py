@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
@@ -34,6 +35,9 @@ from toolkit.engine import expected_values
 from toolkit.outcomes import class_index
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.records.model import Records
+
+if TYPE_CHECKING:
+    from toolkit.counting import CountSystem
 
 __all__ = ["TrackingResult", "bet_edges", "replay", "tracking_test"]
 
@@ -55,7 +59,7 @@ def _bets_for(records: Records, bets: Iterable[Bet | str] | None, row: int) -> t
 def replay(
     records: Records,
     shoe: object | None = None,
-    systems: Iterable[object] = (),
+    systems: Iterable[str | CountSystem] = (),
     bets: Iterable[Bet | str] | None = None,
 ) -> pl.DataFrame:
     """One row per coup: what was known before it, the exact edges, the counts, then what happened.
@@ -159,9 +163,9 @@ def bet_edges(records: Records) -> pl.DataFrame:
     if records.bets.height == 0:
         raise ValueError(f"{records.source}: the record carries no bets")
     names = records.bets["bet"].unique(maintain_order=True).to_list()
-    systems = {}
+    systems: dict[str, str] = {}
     for system in count_systems():
-        if system.bet in names:
+        if system.bet is not None and system.bet in names:
             systems.setdefault(system.bet, system.name)
     frame = replay(records, systems=sorted(set(systems.values())), bets=names)
     long = pl.concat(

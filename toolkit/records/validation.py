@@ -57,6 +57,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 
@@ -363,7 +364,7 @@ class Checker:
     source: str
     problems: list[Problem] = field(default_factory=list)
 
-    def add(self, line: object, shoe: object, coup: object, code: str, message: str, fatal: bool = False) -> None:
+    def add(self, line: Any, shoe: Any, coup: Any, code: str, message: str, fatal: bool = False) -> None:
         self.problems.append(
             Problem(
                 self.source,
@@ -408,7 +409,9 @@ def parse_cards(frame: pl.DataFrame) -> pl.DataFrame:
 
     Each distinct text is parsed once by :func:`toolkit.cards.parse_card`.
     """
-    texts, ranks, canon = [], [], []
+    texts: list[str] = []
+    ranks: list[int | None] = []
+    canon: list[str | None] = []
     for text in frame["card"].drop_nulls().unique().to_list():
         texts.append(text)
         try:

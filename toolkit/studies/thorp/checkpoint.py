@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +39,8 @@ def save_checkpoint(folder: Path, study: ThorpStudy, tally: Tally, done: int, se
     refuse_symlink(folder, "checkpoint folder")
     folder.mkdir(parents=True, exist_ok=True)
     meta = json.dumps({"fingerprint": study.fingerprint(), "blocks_done": done, "seconds": seconds})
-    atomic_write(folder / CHECKPOINT, lambda fh: np.savez(fh, __meta__=np.array(meta), **tally.arrays), "checkpoint")
+    arrays: dict[str, Any] = {"__meta__": np.array(meta), **tally.arrays}
+    atomic_write(folder / CHECKPOINT, lambda fh: np.savez(fh, **arrays), "checkpoint")
 
 
 def load_checkpoint(folder: Path, study: ThorpStudy) -> tuple[Tally, int, dict[str, float]] | None:

@@ -29,7 +29,7 @@ from toolkit._check import integer, one_of, positive_int
 from toolkit.bets import Bet, get_bet, standard_bets
 from toolkit.dealing import Dealing
 from toolkit.engine import DEVICES
-from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, as_seed_sequence, block_plan
+from toolkit.parallel import DEFAULT_BLOCK_SIZE, BlockPlan, SeedLike, as_seed_sequence, block_plan
 from toolkit.rules import Rules
 
 __all__ = [
@@ -167,7 +167,7 @@ class ThorpStudy:
     def n_blocks(self) -> int:
         return -(-self.shoes // self.block_size)
 
-    def blocks(self) -> list[Block]:
+    def blocks(self) -> BlockPlan:
         """The plan: blocks of shoes, each with its own seed."""
         return block_plan(self.shoes, self.block_size, self.seed)
 
