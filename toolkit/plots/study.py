@@ -262,13 +262,15 @@ def save_study_figures(frames: Mapping[str, pl.DataFrame], folder: str | Path, d
     """
     from matplotlib.figure import Figure
 
-    out = Path(folder)
+    from toolkit._files import atomic_write, refuse_symlink
+
+    out = refuse_symlink(Path(folder), "figures folder")
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
 
     def save(fig: Figure, name: str, title: str) -> None:
-        path = out / f"{name}.png"
-        fig.savefig(path, dpi=dpi)
+        # through a temporary file renamed into place: never half written, never through a planted link
+        path = atomic_write(out / f"{name}.png", lambda fh: fig.savefig(fh, dpi=dpi, format="png"), "figure")
         written[title] = path
 
     by_unseen = frames["by_unseen"]
