@@ -19,7 +19,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="si
 
 def _command(out: Path) -> list[str]:
     return [
-        sys.executable, "-m", "toolkit.cli", "thorp", "--shoes", "4000", "--seed", "11", "--workers", "2",
+        sys.executable, "-m", "toolkit.cli", "thorp", "--shoes", "20000", "--seed", "11", "--workers", "2",
         "--out", str(out), "--no-figures", "--count-shoes", "0", "--no-progress", "--format", "json",
     ]  # fmt: skip
 
@@ -44,7 +44,7 @@ def _workers_started(proc: subprocess.Popen, timeout: float = 120) -> list[psuti
         children = [c for c in parent.children(recursive=True) if c.is_running()]
         workers = [c for c in children if "multiprocessing" in " ".join(c.cmdline())]
         if len(workers) >= 2:
-            time.sleep(3)  # let them take their first blocks
+            time.sleep(1)  # let them take their first blocks (the whole run takes several seconds)
             return workers
         if proc.poll() is not None:
             break
