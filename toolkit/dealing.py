@@ -54,7 +54,19 @@ from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, as_generator, block_plan, map_blocks
 from toolkit.rules import PLAYER_STOOD, PUNTO_BANCO, Tableau
 
-__all__ = ["MAX_DECKS", "Burn", "Dealing", "DealtShoes", "LastHand", "deal", "deal_block", "shuffled_shoes"]
+__all__ = [
+    "COUP_FIELDS",
+    "MAX_DECKS",
+    "SHOE_FIELDS",
+    "Burn",
+    "Dealing",
+    "DealtShoes",
+    "LastHand",
+    "coup_buffers",
+    "deal",
+    "deal_block",
+    "shuffled_shoes",
+]
 
 #: Hand slots in the ``cards`` array: Player's three cards, then Banker's.
 SLOTS = ("player_1", "player_2", "player_3", "banker_1", "banker_2", "banker_3")
@@ -360,17 +372,7 @@ def deal_block(shoes: np.ndarray, dealing: Dealing = Dealing(), first_shoe: int 
     player_draw = np.array(tab.player, dtype=np.bool_)
     banker_draw = np.array(tab.banker, dtype=np.bool_)
     assert banker_draw.shape[1] == PLAYER_STOOD + 1
-    coup_shoe = np.empty(max_coups, np.int64)
-    coup_no = np.empty(max_coups, np.int32)
-    coup_start = np.empty(max_coups, np.int32)
-    coup_cards = np.empty((max_coups, 6), np.int8)
-    coup_seen = np.empty(max_coups, np.int32)
-    coup_left = np.empty(max_coups, np.int32)
-    coup_unseen = np.empty(max_coups, np.int32)
-    unseen = np.empty((max_coups, 13), np.int32)
-    burn_up = np.empty(n, np.int8)
-    burned = np.empty(n, np.int32)
-    burned_ranks = np.empty((n, 13), np.int32)
+    out = coup_buffers(max_coups, n)
     count = _deal_kernel(
         shoes,
         np.array(RANK_VALUES, np.int64),
@@ -382,32 +384,36 @@ def deal_block(shoes: np.ndarray, dealing: Dealing = Dealing(), first_shoe: int 
         dealing.cut_card,
         code(dealing.last_hand),
         dealing.coups or 0,
-        coup_shoe,
-        coup_no,
-        coup_start,
-        coup_cards,
-        coup_seen,
-        coup_left,
-        coup_unseen,
-        unseen,
-        burn_up,
-        burned,
-        burned_ranks,
+        *(out[k] for k in COUP_FIELDS + SHOE_FIELDS),
     )
-    return DealtShoes(
-        shoe=coup_shoe[:count] + first_shoe,
-        coup=coup_no[:count],
-        start=coup_start[:count],
-        cards=coup_cards[:count],
-        seen=coup_seen[:count],
-        left=coup_left[:count],
-        unseen_count=coup_unseen[:count],
-        unseen=unseen[:count],
-        burn_card=burn_up,
-        burned=burned,
-        burned_ranks=burned_ranks,
-        first_shoe=first_shoe,
-    )
+    coups = {k: out[k][:count] for k in COUP_FIELDS}
+    coups["shoe"] = coups["shoe"] + first_shoe
+    return DealtShoes(**coups, **{k: out[k] for k in SHOE_FIELDS}, first_shoe=first_shoe)
+
+
+#: The per-coup and the per-shoe arrays of :class:`DealtShoes`, in the order the kernels fill them.
+COUP_FIELDS = ("shoe", "coup", "start", "cards", "seen", "left", "unseen_count", "unseen")
+SHOE_FIELDS = ("burn_card", "burned", "burned_ranks")
+
+
+def coup_buffers(max_coups: int, n_shoes: int) -> dict[str, np.ndarray]:
+    """The empty arrays the dealing kernels fill, by :class:`DealtShoes` field: their widths written once.
+
+    Counts are 32-bit, so no accepted number of decks can wrap them.
+    """
+    return {
+        "shoe": np.empty(max_coups, np.int64),
+        "coup": np.empty(max_coups, np.int32),
+        "start": np.empty(max_coups, np.int32),
+        "cards": np.empty((max_coups, 6), np.int8),
+        "seen": np.empty(max_coups, np.int32),
+        "left": np.empty(max_coups, np.int32),
+        "unseen_count": np.empty(max_coups, np.int32),
+        "unseen": np.empty((max_coups, 13), np.int32),
+        "burn_card": np.empty(n_shoes, np.int8),
+        "burned": np.empty(n_shoes, np.int32),
+        "burned_ranks": np.empty((n_shoes, 13), np.int32),
+    }
 
 
 def _deal_one_block(block: Block, dealing: Dealing) -> DealtShoes:
@@ -418,21 +424,9 @@ def concat(parts: list[DealtShoes]) -> DealtShoes:
     """Join blocks of dealt shoes (in order) into one."""
     if not parts:
         return deal_block(np.empty((0, 52 * 8), np.int8))
-    fields = (
-        "shoe",
-        "coup",
-        "start",
-        "cards",
-        "seen",
-        "left",
-        "unseen_count",
-        "unseen",
-        "burn_card",
-        "burned",
-        "burned_ranks",
-    )
     return DealtShoes(
-        **{f: np.concatenate([getattr(p, f) for p in parts]) for f in fields}, first_shoe=parts[0].first_shoe
+        **{f: np.concatenate([getattr(p, f) for p in parts]) for f in COUP_FIELDS + SHOE_FIELDS},
+        first_shoe=parts[0].first_shoe,
     )
 
 

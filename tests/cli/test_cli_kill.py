@@ -85,6 +85,11 @@ def test_killed_thorp_leaves_no_orphans_and_resumes_to_the_same_result(tmp_path,
     )
     try:
         workers = _workers_started(proc)
+        # wait for the first checkpoint (10 of the 20 blocks): the signal then lands mid-run, whatever the load
+        deadline = time.monotonic() + 120
+        while not (out / "checkpoint.npz").is_file() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before it could be interrupted"
         if sig == signal.SIGINT:
             os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C does: the whole foreground group
         else:

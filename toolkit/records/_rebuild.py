@@ -31,7 +31,7 @@ from toolkit._coup import (
     player_draws,
 )
 from toolkit.cards import RANK_VALUES
-from toolkit.dealing import DealtShoes
+from toolkit.dealing import COUP_FIELDS, SHOE_FIELDS, DealtShoes, coup_buffers
 from toolkit.rules import Tableau
 
 __all__ = ["Rebuilt", "rebuild", "slot_roles"]
@@ -365,18 +365,8 @@ def rebuild(
     max_coups = n // 4 + 1
     card_coup = np.empty(n, np.int32)
     card_slot = np.empty(n, np.int8)
-    coup_shoe = np.empty(max_coups, np.int64)
-    coup_no = np.empty(max_coups, np.int32)
-    coup_start = np.empty(max_coups, np.int32)
-    coup_cards = np.empty((max_coups, 6), np.int8)
-    coup_seen = np.empty(max_coups, np.int32)
-    coup_left = np.empty(max_coups, np.int32)
-    coup_unseen = np.empty(max_coups, np.int32)
+    out = coup_buffers(max_coups, n_shoes)
     coup_first = np.empty(max_coups, np.int64)
-    unseen = np.empty((max_coups, 13), np.int32)
-    burn_up = np.empty(n_shoes, np.int8)
-    burned = np.empty(n_shoes, np.int32)
-    burned_ranks = np.empty((n_shoes, 13), np.int32)
     err_code = np.empty(n_shoes, np.int8)
     err_index = np.empty(n_shoes, np.int64)
     err_start = np.empty(n_shoes, np.int64)
@@ -394,18 +384,10 @@ def rebuild(
         np.array(tableau.banker, dtype=np.bool_),
         card_coup,
         card_slot,
-        coup_shoe,
-        coup_no,
-        coup_start,
-        coup_cards,
-        coup_seen,
-        coup_left,
-        coup_unseen,
+        *(out[k] for k in COUP_FIELDS[:-1]),
         coup_first,
-        unseen,
-        burn_up,
-        burned,
-        burned_ranks,
+        out["unseen"],
+        *(out[k] for k in SHOE_FIELDS),
         err_code,
         err_index,
         err_start,
@@ -413,19 +395,9 @@ def rebuild(
     )
     good = err_code == OK
     renumber = np.cumsum(good) - 1
-    dealt = DealtShoes(
-        shoe=renumber[coup_shoe[:count]],
-        coup=coup_no[:count],
-        start=coup_start[:count],
-        cards=coup_cards[:count],
-        seen=coup_seen[:count],
-        left=coup_left[:count],
-        unseen_count=coup_unseen[:count],
-        unseen=unseen[:count],
-        burn_card=burn_up[good],
-        burned=burned[good],
-        burned_ranks=burned_ranks[good],
-    )
+    coups = {k: out[k][:count] for k in COUP_FIELDS}
+    coups["shoe"] = renumber[coups["shoe"]]
+    dealt = DealtShoes(**coups, **{k: out[k][good] for k in SHOE_FIELDS}, first_shoe=0)
     return Rebuilt(dealt, card_coup, card_slot, coup_first[:count], good, err_code, err_index, err_start, err_coup)
 
 
