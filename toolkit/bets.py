@@ -30,17 +30,25 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from toolkit.bet_files import BetSpec, pay_table, read_bet_file
 from toolkit.cards import CompositionLike
+from toolkit.catalogue import catalogue_names, catalogue_spec
+from toolkit.coup_bets import CoupBet, coup_distribution, coup_expected_values
 from toolkit.engine import distribution, expected_values
 from toolkit.outcomes import N_CLASSES, Outcome, outcome_frame, outcomes
 from toolkit.rules import PUNTO_BANCO, Rules, Tableau, as_fraction
 
 __all__ = [
+    "AnyBet",
     "Bet",
     "BetStats",
+    "bet_expected_values",
+    "bet_from_file",
+    "bet_names",
     "bet_stats",
     "edge_table",
     "get_bet",
+    "make_bet",
     "standard_bets",
 ]
 
@@ -207,8 +215,75 @@ def standard_bets(rules: Rules = Rules()) -> tuple[Bet, ...]:
     return tuple(Bet.from_function(name, fn, desc) for name, fn, desc in specs)
 
 
-def get_bet(name: str, rules: Rules = Rules()) -> Bet:
-    """A bet of the standard panel by name; the error lists the known names."""
+#: A bet of either kind: a pay table over the outcome classes, or a payout over the coup fields.
+AnyBet = Bet | CoupBet
+
+
+def make_bet(
+    name: str, payout: pl.Expr | Sequence[tuple[str, object]], default: object = -1, description: str = ""
+) -> AnyBet:
+    """A bet from a payout expression or a pay table over the coup fields (:data:`toolkit.coup_fields.FIELDS`).
+
+    Parameters
+    ----------
+    name
+        The bet's name.
+    payout
+        A polars expression giving the payout, or pay-table rows
+        ``[(sql_condition, pays), ...]`` (first match pays, see
+        :func:`toolkit.bet_files.pay_table`).
+    default
+        With rows: what the bet pays when no row holds.
+    description
+        One line for tables.
+
+    Returns
+    -------
+    Bet or CoupBet
+        A :class:`Bet` (fast engine) when the payout names only outcome-class
+        fields, else a :class:`~toolkit.coup_bets.CoupBet`.
+
+    Examples
+    --------
+    >>> make_bet("tiger_tie", [("winner = 'tie' AND player_total = 6", 45)]).name
+    'tiger_tie'
+    >>> type(make_bet("suited", [("player_suited_pair", 25)])).__name__
+    'CoupBet'
+    """
+    expr = payout if isinstance(payout, pl.Expr) else pay_table(list(payout), default, name)
+    bet = CoupBet(name, expr, description)
+    return Bet.from_expr(name, expr, description) if bet.class_level else bet
+
+
+def _from_spec(spec: BetSpec) -> AnyBet:
+    return make_bet(spec.name, spec.expr, description=spec.description)
+
+
+def bet_from_file(path: str) -> AnyBet:
+    """A bet defined in a TOML file (see :mod:`toolkit.bet_files`); errors name the file and the row."""
+    return _from_spec(read_bet_file(path))
+
+
+def bet_names(rules: Rules = Rules()) -> tuple[str, ...]:
+    """Every bet :func:`get_bet` knows: the standard panel, then the side-bet catalogue."""
+    return tuple(b.name for b in standard_bets(rules)) + catalogue_names()
+
+
+@lru_cache(maxsize=64)
+def _catalogue_bet(name: str) -> AnyBet:
+    return _from_spec(catalogue_spec(name))
+
+
+def get_bet(name: str, rules: Rules = Rules()) -> AnyBet:
+    """A bet of the standard panel or of the side-bet catalogue (:mod:`toolkit.catalogue`) by name.
+
+    The error lists the known names.
+
+    >>> get_bet("dragon7").description
+    'Banker wins with a three-card 7: pays 40:1'
+    >>> get_bet("perfect_pair").name
+    'perfect_pair'
+    """
     if not isinstance(name, str):
         raise TypeError(f"bet name must be a string, got {type(name).__name__} {name!r}")
     if not isinstance(rules, Rules):
@@ -216,8 +291,9 @@ def get_bet(name: str, rules: Rules = Rules()) -> Bet:
     for bet in standard_bets(rules):
         if bet.name == name:
             return bet
-    known = ", ".join(b.name for b in standard_bets(rules))
-    raise ValueError(f"unknown bet {name!r}; known bets: {known}")
+    if name in catalogue_names():
+        return _catalogue_bet(name)
+    raise ValueError(f"unknown bet {name!r}; known bets: {', '.join(bet_names(rules))}")
 
 
 # ------------------------------------------------------------------ statistics
@@ -251,28 +327,51 @@ class BetStats:
 
 
 def bet_stats(
-    bet: Bet | str, shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = True
+    bet: AnyBet | str,
+    shoe: CompositionLike = 8,
+    tableau: Tableau = PUNTO_BANCO,
+    exact: bool = True,
+    decks: int | None = None,
 ) -> BetStats:
     """Probability of each payout, expectation, standard deviation and hit frequency.
 
-    ``bet``: a :class:`Bet` or the name of a standard bet (priced by the default rules).
-    With ``exact=True`` (the default) the sums are done in rationals and
-    ``exact_expected_value`` is set; the float fields are the rounded values.
+    Parameters
+    ----------
+    bet
+        A :class:`Bet`, a :class:`~toolkit.coup_bets.CoupBet`, or the name of
+        a bet of :func:`bet_names` (priced by the default rules).
+    shoe
+        The cards left; for a bet on suits also a :class:`~toolkit.suits.SuitedShoe`.
+    tableau
+        Drawing rules.
+    exact
+        ``True`` (the default): the sums are done in rationals and
+        ``exact_expected_value`` is set; the float fields are the rounded values.
+    decks
+        For a bet on suits priced on a shoe by rank: the full decks its suits
+        are drawn from (see :func:`toolkit.suits.suit_counts`).
+
+    Returns
+    -------
+    BetStats
     """
     if isinstance(bet, str):
         bet = get_bet(bet)
-    if not isinstance(bet, Bet):
-        raise TypeError(f"bet must be a Bet or a bet name, got {type(bet).__name__} {bet!r}")
+    if not isinstance(bet, Bet | CoupBet):
+        raise TypeError(f"bet must be a Bet, a CoupBet or a bet name, got {type(bet).__name__} {bet!r}")
     if not isinstance(tableau, Tableau):
         raise TypeError(f"tableau must be a Tableau, got {type(tableau).__name__} {tableau!r}")
-    p = distribution(shoe, tableau, exact=exact)
-    payouts: dict[Any, Any] = {}
     zero: Any = Fraction(0) if exact else 0.0
-    for prob, pay in zip(p, bet.payoffs, strict=True):
-        if prob:
-            key = pay if exact else float(pay)
-            payouts[key] = payouts.get(key, zero) + prob
-    payouts = dict(sorted(payouts.items()))
+    payouts: dict[Any, Any] = {}
+    if isinstance(bet, CoupBet):
+        payouts = coup_distribution(bet, shoe, tableau, exact=exact, decks=decks)
+    else:
+        p = distribution(shoe, tableau, exact=exact)
+        for prob, pay in zip(p, bet.payoffs, strict=True):
+            if prob:
+                key = pay if exact else float(pay)
+                payouts[key] = payouts.get(key, zero) + prob
+        payouts = dict(sorted(payouts.items()))
     ev = sum((k * v for k, v in payouts.items()), zero)
     second = sum((k * k * v for k, v in payouts.items()), zero)
     hit = sum((v for k, v in payouts.items() if k > 0), zero)
@@ -287,7 +386,7 @@ def bet_stats(
 
 
 def edge_table(
-    shoe: CompositionLike = 8, bets: Iterable[Bet] | None = None, rules: Rules = Rules(), exact: bool = True
+    shoe: CompositionLike = 8, bets: Iterable[AnyBet | str] | None = None, rules: Rules = Rules(), exact: bool = True
 ) -> pl.DataFrame:
     """One row per bet: expected value, house edge, standard deviation, hit frequency.
 
@@ -297,7 +396,7 @@ def edge_table(
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules, got {type(rules).__name__} {rules!r}")
     bets = standard_bets(rules) if bets is None else tuple(get_bet(b, rules) if isinstance(b, str) else b for b in bets)
-    wrong = [b for b in bets if not isinstance(b, Bet)]
+    wrong = [b for b in bets if not isinstance(b, Bet | CoupBet)]
     if wrong:
         raise TypeError(f"bets must be Bets or bet names, got {type(wrong[0]).__name__} {wrong[0]!r}")
     rows = []
@@ -316,7 +415,35 @@ def edge_table(
     return pl.DataFrame(rows)
 
 
-def panel_expected_values(shoes, bets: Sequence[Bet] | None = None, rules: Rules = Rules()) -> np.ndarray:
+def panel_expected_values(shoes, bets: Sequence[AnyBet] | None = None, rules: Rules = Rules()) -> np.ndarray:
     """Batched float EVs of ``bets`` (default: the standard panel) for many shoes."""
     bets = standard_bets(rules) if bets is None else tuple(bets)
-    return expected_values(shoes, bets, rules.tableau)
+    return bet_expected_values(shoes, bets, rules.tableau)
+
+
+def bet_expected_values(
+    shoes, bets: Sequence[AnyBet], tableau: Tableau = PUNTO_BANCO, *, decks: int | None = None, **options: Any
+) -> np.ndarray:
+    """Float expected values of bets of either kind for many shoes: ``(B, len(bets))``.
+
+    Pay tables go through the batched engine (:func:`toolkit.engine.expected_values`,
+    ``options`` passed on); bets over coup fields are priced shoe by shoe
+    (:func:`toolkit.coup_bets.coup_expected_values`).
+    """
+    bets = tuple(bets)
+    plain = [i for i, b in enumerate(bets) if isinstance(b, Bet)]
+    rich = [i for i, b in enumerate(bets) if isinstance(b, CoupBet)]
+    if len(plain) + len(rich) != len(bets):
+        wrong = next(b for b in bets if not isinstance(b, Bet | CoupBet))
+        raise TypeError(f"bets must be Bets or CoupBets, got {type(wrong).__name__} {wrong!r}")
+    if not rich:
+        return expected_values(shoes, bets, tableau, **options)
+    from toolkit.engine import as_rank_matrix
+
+    ranks = as_rank_matrix(shoes)
+    out = np.empty((ranks.shape[0], len(bets)))
+    if plain:
+        out[:, plain] = expected_values(ranks, [bets[i] for i in plain], tableau, **options)
+    for i in rich:
+        out[:, i] = coup_expected_values(ranks, bets[i], tableau, decks=decks)  # type: ignore[arg-type]
+    return out

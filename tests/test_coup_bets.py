@@ -1,0 +1,155 @@
+"""Bets on suits, ranks and card positions against the independent card-by-card oracle (tests/card_oracle.py)."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import card_oracle
+import polars as pl
+import pytest
+
+from toolkit.bets import Bet, bet_stats, get_bet, make_bet
+from toolkit.coup_bets import CoupBet, coup_distribution, coup_expected_values
+from toolkit.suits import CARDS, SuitedShoe
+
+
+def _random_shoe(rng: random.Random, types: int, cards: int) -> dict[str, int]:
+    chosen = rng.sample(CARDS, types)
+    counts = dict.fromkeys(chosen, 1)
+    for _ in range(cards - types):
+        counts[rng.choice(chosen)] += 1
+    return counts
+
+
+def _suited(shoe: dict[str, int]) -> SuitedShoe:
+    return SuitedShoe(tuple(shoe.get(c, 0) for c in CARDS))
+
+
+def _ev(bet: CoupBet | Bet, shoe: dict[str, int]) -> Fraction:
+    return bet_stats(bet, _suited(shoe) if isinstance(bet, CoupBet) else _suited(shoe).ranks).exact_expected_value
+
+
+# shoes with pairs of equal cards, equal ranks of different suits, and zero-valued ranks mixed
+SHOES = [_random_shoe(random.Random(seed), types, cards) for seed, types, cards in [(1, 5, 9), (2, 6, 10), (3, 7, 9)]]
+SHOES.append({"Ks": 3, "Kh": 2, "Qs": 2, "Ts": 1, "3c": 2})  # zero ranks and suits that repeat
+SHOES.append({"8s": 2, "8h": 1, "3c": 2, "Ad": 2, "Kc": 2})  # where three giving eight can happen
+
+
+@pytest.mark.parametrize("name", sorted(card_oracle.ORACLE_BETS))
+@pytest.mark.parametrize("shoe", SHOES, ids=[f"shoe{i}" for i in range(len(SHOES))])
+def test_catalogue_bet_is_exact_against_the_card_oracle(name: str, shoe: dict[str, int]) -> None:
+    bet = get_bet(name)
+    expected = card_oracle.expected_value(card_oracle.ORACLE_BETS[name], shoe)
+    got = bet_stats(bet, _suited(shoe)).exact_expected_value if isinstance(bet, CoupBet) else None
+    if got is None:  # a pay table over the outcome classes: the shoe by rank is all it sees
+        got = bet_stats(bet, _suited(shoe).ranks).exact_expected_value
+    assert got == expected
+
+
+POSITIONAL = {
+    "red_first_card": (
+        CoupBet("red", pl.when(pl.col("player_1_suit").is_in(["h", "d"])).then(1).otherwise(-1)),
+        card_oracle.red_first_card,
+    ),
+    "banker_third_ace": (
+        CoupBet("ace3", pl.when(pl.col("banker_3_rank") == "A").then(10).otherwise(-1)),
+        card_oracle.banker_third_ace,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONAL))
+@pytest.mark.parametrize("shoe", SHOES, ids=[f"shoe{i}" for i in range(len(SHOES))])
+def test_positional_bets_on_suits_and_ranks_are_exact(name: str, shoe: dict[str, int]) -> None:
+    bet, oracle = POSITIONAL[name]
+    assert bet_stats(bet, _suited(shoe)).exact_expected_value == card_oracle.expected_value(oracle, shoe)
+
+
+def test_a_payout_mixing_suits_ranks_and_totals_on_all_positions() -> None:
+    """Every position named at once, card level on four of them, against the oracle."""
+    expr = (
+        pl.when(pl.col("player_1_suit") == pl.col("banker_2_suit"))
+        .then(pl.col("player_total") % 3)
+        .when((pl.col("player_3_rank") == pl.col("banker_1_rank")) & (pl.col("banker_3_value") > 4))
+        .then(7)
+        .when(pl.col("player_2_value") == pl.col("banker_1_value"))
+        .then(pl.col("player_2_value"))
+        .otherwise(-1)
+    )
+    bet = CoupBet("mixed", expr)
+
+    def oracle(d: card_oracle.Deal) -> int:
+        if d.player_1[1] == d.banker_2[1]:
+            return d.player_total % 3
+        third = d.player_3 is not None and d.banker_3 is not None
+        if third and d.player_3[0] == d.banker_1[0] and card_oracle.value(d.banker_3) > 4:
+            return 7
+        if card_oracle.value(d.player_2) == card_oracle.value(d.banker_1):
+            return card_oracle.value(d.player_2)
+        return -1
+
+    for shoe in SHOES[:3]:
+        assert bet_stats(bet, _suited(shoe)).exact_expected_value == card_oracle.expected_value(oracle, shoe)
+
+
+def test_float_and_batched_paths_agree_with_exact() -> None:
+    shoe = _suited(SHOES[3])
+    for name in ("perfect_pair", "tiger_pair", "three_giving_eight"):
+        bet = get_bet(name)
+        exact = float(bet_stats(bet, shoe).exact_expected_value)
+        assert bet_stats(bet, shoe, exact=False).expected_value == pytest.approx(exact, abs=1e-12)
+    ranks = [[32] * 13, [30, 32, 31, 32, 29, 32, 32, 30, 32, 28, 32, 31, 30]]
+    bet = get_bet("tiger_pair")
+    batched = coup_expected_values(ranks, bet)
+    one = [float(bet_stats(bet, r).exact_expected_value) for r in ranks]
+    assert batched == pytest.approx(one, abs=1e-12)
+
+
+def test_a_bet_on_class_fields_is_the_same_as_its_pay_table() -> None:
+    """The same rule through the rich engine and through the 1,600-class engine gives the same fraction."""
+    expr = pl.when(pl.col("player_pair") & (pl.col("winner") == "banker")).then(11).otherwise(-1)
+    rich, plain = CoupBet("pp_b", expr), make_bet("pp_b", expr)
+    assert isinstance(plain, Bet)
+    for shoe in (8, [1, 4, 0, 3, 2, 5, 1, 0, 2, 3, 1, 2, 4], [0] * 9 + [3, 2, 1, 2]):
+        assert bet_stats(rich, shoe).exact_expected_value == bet_stats(plain, shoe).exact_expected_value
+
+
+def test_suit_blind_reading_of_a_shoe_by_rank() -> None:
+    """A full shoe by rank is the full suited shoe; a depleted one averages the unseen suits of the dealt cards."""
+    bet = get_bet("perfect_pair")
+    assert bet_stats(bet, 2).exact_expected_value == bet_stats(bet, SuitedShoe.from_decks(2)).exact_expected_value
+    # one deck less two kings of unknown suits: the average over the six ways to pick their suits
+    full = SuitedShoe.from_decks(1).by_card
+    kings = [i for i, c in enumerate(CARDS) if c[0] == "K"]
+    total = Fraction(0)
+    pairs = [(a, b) for a in kings for b in kings if a < b]
+    for a, b in pairs:
+        counts = list(full)
+        counts[a] -= 1
+        counts[b] -= 1
+        total += bet_stats(bet, SuitedShoe(tuple(counts))).exact_expected_value
+    by_rank = [4] * 12 + [2]
+    assert bet_stats(bet, by_rank, decks=1).exact_expected_value == total / len(pairs)
+
+
+def test_published_perfect_pair_combinations() -> None:
+    """Wizard of Odds, "Perfect Pairs (Version 1)" and "(Version 2)", eight decks: ordered four-card counts."""
+    p = coup_distribution(get_bet("perfect_pair_v2"), 8)
+    total = 7_379_583_120  # the page's total: (416)_4 / 4
+    assert p[250] == Fraction(2_101_008, total)
+    assert p[25] == Fraction(244_747_776, total)
+    assert p[-1] == Fraction(7_132_734_336, total)
+
+
+def test_errors_name_the_field() -> None:
+    with pytest.raises(ValueError, match="unknown field 'player_4_suit'"):
+        CoupBet("x", pl.when(pl.col("player_4_suit") == "h").then(1).otherwise(-1))
+    with pytest.raises(ValueError, match="undefined"):
+        bet_stats(CoupBet("y", pl.when(pl.col("player_3_value") == 1).then(1)), 8)
+    positions = ("player_1", "player_2", "banker_1", "banker_2", "player_3")
+    every_suit = pl.concat_str([pl.col(f"{p}_suit") for p in positions])
+    with pytest.raises(ValueError, match="more than 20,000,000"):
+        bet_stats(CoupBet("colours", pl.when(every_suit == "hhhhh").then(100).otherwise(-1)), 8)
+    with pytest.raises(ValueError, match="below -1"):
+        bet_stats(CoupBet("z", pl.when(pl.col("player_pair")).then(1).otherwise(-2)), 8)

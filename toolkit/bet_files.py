@@ -1,0 +1,148 @@
+"""Pay tables written as rows of conditions, in Python or in a TOML file.
+
+A side bet is usually printed as a pay table: "Banker wins with a two-card 6:
+12 to 1; with a three-card 6: 20 to 1; otherwise the bet loses".  Here each row
+is a *condition* over the coup fields (:data:`toolkit.coup_fields.FIELDS`)
+written as a SQL expression, and what it pays; the first row that holds pays,
+else the default.  Conditions are parsed by polars' SQL engine
+(:func:`polars.sql_expr`), never by Python's ``eval``.
+
+A bet file:
+
+.. code-block:: toml
+
+    name = "three_giving_eight"
+    description = "Banker's two-card 3 and Player's third card an 8"
+    default = -1
+
+    [[pays]]
+    when = "banker_two_card_total = 3 AND player_3_value = 8"
+    pays = 200
+
+>>> expr = pay_table([("winner = 'banker' AND banker_total = 6", 12)], default=-1, name="tiger6")
+>>> expr.meta.root_names()
+['winner', 'banker_total']
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import polars as pl
+
+from toolkit._check import as_fraction
+from toolkit.coup_fields import FIELDS
+
+__all__ = ["BetSpec", "pay_table", "read_bet_file"]
+
+
+@dataclass(frozen=True)
+class BetSpec:
+    """A bet read from rows or a file: its name, payout expression and description."""
+
+    name: str
+    expr: pl.Expr
+    description: str = ""
+
+
+def _payout(value: object, where: str) -> Fraction:
+    try:
+        return as_fraction(value)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"{where}: {err}") from None
+
+
+def _condition(text: object, where: str) -> pl.Expr:
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"{where}: a condition must be a non-empty SQL expression, got {text!r}")
+    try:
+        expr = pl.sql_expr(text)
+    except Exception as err:  # polars raises several error types for bad SQL
+        raise ValueError(f"{where}: cannot parse {text!r}: {str(err).splitlines()[0]}") from None
+    unknown = [n for n in expr.meta.root_names() if n not in FIELDS]
+    if unknown:
+        raise ValueError(f"{where}: unknown field {unknown[0]!r} in {text!r}; the fields are {', '.join(FIELDS)}")
+    return expr
+
+
+def pay_table(
+    rows: Sequence[tuple[str, object]], default: object = -1, name: str = "bet", where: str | None = None
+) -> pl.Expr:
+    """The payout expression of a pay table: ``[(condition, pays), ...]``, first match pays, else ``default``.
+
+    Parameters
+    ----------
+    rows
+        ``(condition, payout)`` pairs: a SQL condition over the coup fields and
+        the payout to one (a number or a fraction string such as ``"3/2"``).
+    default
+        What the bet pays when no row holds (``-1``: it loses; ``0``: a push).
+    name
+        The bet's name, for error messages.
+    where
+        Where the rows come from (a file name), for error messages.
+
+    Returns
+    -------
+    polars.Expr
+        The payout over the coup fields.
+    """
+    place = where or f"bet {name!r}"
+    if not rows:
+        raise ValueError(f"{place}: a pay table needs at least one row")
+    chain = None
+    for i, row in enumerate(rows, start=1):
+        if not isinstance(row, tuple | list) or len(row) != 2:
+            raise ValueError(f"{place}: row {i} must be (condition, payout), got {row!r}")
+        cond = _condition(row[0], f"{place}, row {i}")
+        pays = float(_payout(row[1], f"{place}, row {i}"))
+        chain = pl.when(cond).then(pl.lit(pays)) if chain is None else chain.when(cond).then(pl.lit(pays))
+    base = float(_payout(default, f"{place}, default"))
+    return chain.otherwise(pl.lit(base))  # type: ignore[union-attr]
+
+
+def read_bet_file(path: str | Path) -> BetSpec:
+    """Read a bet from a TOML file (see the module notes); errors name the file and the key.
+
+    Parameters
+    ----------
+    path
+        The file.
+
+    Returns
+    -------
+    BetSpec
+        Name, payout expression and description.
+    """
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ValueError(f"{p}: cannot read the bet file: {err.strerror or err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ValueError(f"{p}: not valid TOML: {err}") from None
+    known = {"name", "description", "default", "pays"}
+    extra = sorted(set(data) - known)
+    if extra:
+        raise ValueError(f"{p}: unknown key {extra[0]!r}; a bet file has {', '.join(sorted(known))}")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"{p}: 'name' must be a non-empty string, got {name!r}")
+    pays = data.get("pays")
+    if not isinstance(pays, list) or not pays:
+        raise ValueError(f"{p}: give at least one [[pays]] row with 'when' and 'pays'")
+    rows = []
+    for i, row in enumerate(pays, start=1):
+        if not isinstance(row, dict) or set(row) != {"when", "pays"}:
+            keys = sorted(row) if isinstance(row, dict) else row
+            raise ValueError(f"{p}: pays row {i} must have exactly 'when' and 'pays', got {keys!r}")
+        rows.append((row["when"], row["pays"]))
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise ValueError(f"{p}: 'description' must be a string, got {description!r}")
+    expr = pay_table(rows, data.get("default", -1), name, where=f"{p}: pays")
+    return BetSpec(name.strip(), expr, description)

@@ -1,0 +1,412 @@
+"""Bets on anything visible in the coup, priced exactly: suits, ranks and card positions.
+
+A :class:`CoupBet` is a payout expression over the fields of
+:mod:`toolkit.coup_fields` (each card's value, rank and suit; totals; winner;
+naturals; cards per hand).  Bets that name only the outcome-class fields are
+plain pay tables (:class:`toolkit.bets.Bet`) and take the fast engine; the
+others are priced here, exactly, by extending the pair trick of
+:mod:`toolkit._tables`.
+
+**The method.**  Let the bet name the rank or the card of some positions
+(the *expanded* positions).  For an ordered value sequence ``s`` the tableau
+can deal, P(s) is a normalised falling product of the shoe's counts by value.
+Given the values, the expanded positions' cards are a uniform ordered draw
+without replacement from the shoe's cards of those values (exchangeability),
+so, taking the expanded positions in a fixed order, the probability that they
+hold ranks ``r_i`` (and suits ``s_i`` where the card is named) is
+
+    prod_i (n[r_i] - h_i) / (n[v_i] - g_i)  x  (w[r_i, s_i] - c_i) / (W[r_i] - e_i)
+
+where ``n`` are the counts by rank and by value, ``w`` the suit weights of
+each rank (:func:`toolkit.suits.suit_counts`), ``h_i``/``g_i`` the earlier
+expanded positions of the same rank / value, and ``c_i``/``e_i`` the earlier
+*card-level* positions of the same card / rank.  A row of the bet's table is
+then one value-level group (the value-level fields the bet names, and the
+values at the expanded positions), with one rank or card per expanded
+position; its probability is P(group) x the product above.  The payout is
+evaluated once per row, when the bet is compiled; rows that pay the bet's
+most common payout are dropped (their probability is one minus the rest).
+
+Every path is tested against an independent card-by-card enumerator over
+suited shoes (``tests/card_oracle.py``).
+
+>>> import polars as pl
+>>> three8 = CoupBet("three_giving_eight", pl.when(
+...     (pl.col("banker_two_card_total") == 3) & (pl.col("player_3_value") == 8)).then(200).otherwise(-1))
+>>> p = coup_distribution(three8, 8)
+>>> round(float(-sum(pay * q for pay, q in p.items())), 6)
+0.086823
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import perm
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from toolkit._check import as_fraction
+from toolkit._exact_sign import int_products
+from toolkit._tables import multisets
+from toolkit.cards import RANK_VALUES, RANKS, VALUE_TO_RANK
+from toolkit.coup_fields import CARD, CLASS_FIELDS, FIELDS, expansions, value_sequence_table
+from toolkit.engine import _features
+from toolkit.rules import PUNTO_BANCO, Tableau
+from toolkit.suits import SUITS, SuitedShoe, suit_counts
+
+__all__ = ["CoupBet", "coup_distribution", "coup_expected_values"]
+
+_WINNERS = ("player", "banker", "tie")
+#: The largest table a bet may compile to (a bet naming every card's suit would need about 10**10 rows).
+MAX_ROWS = 20_000_000
+_BOOLEAN = {"player_natural", "banker_natural", "natural"}
+
+
+@dataclass(frozen=True, eq=False)
+class CoupBet:
+    """A bet: a name, a payout expression over the coup fields, and a description.
+
+    Parameters
+    ----------
+    name
+        The bet's name.
+    expr
+        A polars expression giving the payout, in units to one (-1 a loss,
+        0 a push), for every coup; it may name any field of
+        :data:`toolkit.coup_fields.FIELDS`.
+    description
+        One line for tables.
+    """
+
+    name: str
+    expr: pl.Expr = field(repr=False)
+    description: str = ""
+    _compiled: dict = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"a bet needs a non-empty name, got {self.name!r}")
+        if not isinstance(self.expr, pl.Expr):
+            raise TypeError(f"bet {self.name!r}: expr must be a polars expression, got {type(self.expr).__name__}")
+        unknown = sorted(set(self.fields) - set(FIELDS))
+        if unknown:
+            raise ValueError(f"bet {self.name!r}: unknown field {unknown[0]!r}; the fields are {', '.join(FIELDS)}")
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The coup fields the payout names."""
+        return tuple(dict.fromkeys(self.expr.meta.root_names()))
+
+    @property
+    def class_level(self) -> bool:
+        """True when the bet names only outcome-class fields (a plain pay table)."""
+        return set(self.fields) <= CLASS_FIELDS
+
+    @property
+    def needs_suits(self) -> bool:
+        """True when the bet looks at some card's suit."""
+        return CARD in expansions(self.fields).values()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CoupBet) and (self.name, self.expr.meta.serialize(format="json")) == (
+            other.name,
+            other.expr.meta.serialize(format="json"),
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.expr.meta.serialize(format="json")))
+
+    def compiled(self, tableau: Tableau = PUNTO_BANCO) -> _Table:
+        """The bet's table of rows under ``tableau`` (built once, then cached)."""
+        if tableau not in self._compiled:
+            self._compiled[tableau] = _compile(self, tableau)
+        return self._compiled[tableau]
+
+
+# ----------------------------------------------------------------- compiling
+@dataclass(frozen=True)
+class _Table:
+    """A compiled bet: value-level groups, rows that pay other than ``default``, and their draws."""
+
+    default: Fraction
+    payouts: tuple[Fraction, ...]  # distinct payouts other than the default
+    n_groups: int
+    gm_group: np.ndarray  # (group, multiset) pairs with the number of sequences of each
+    gm_mset: np.ndarray
+    gm_count: np.ndarray
+    row_group: np.ndarray
+    row_pay: np.ndarray  # index into payouts
+    draws: tuple[tuple[np.ndarray, ...], ...]  # per expanded position: rank, suit, value, h, g, c, e
+    all_payouts: tuple[Fraction, ...]
+
+
+def _group_keys(seq: Any, fields: tuple[str, ...], expanded: dict[str, int]) -> list[np.ndarray]:
+    keys = [seq.columns[f] for f in fields if f in seq.columns]
+    keys += [seq.values[f[: -len("_value")]] for f in fields if f.endswith("_value")]
+    keys += [seq.values[p] for p in expanded]
+    return keys
+
+
+def _expand(values: np.ndarray, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each row's value at one position: how many labels, and each label's rank and suit (-1 none)."""
+    n = np.where(values < 0, 1, np.where(values == 0, 4, 1) * (4 if level == CARD else 1))
+    parent = np.repeat(np.arange(len(values)), n)
+    offset = np.arange(len(parent)) - np.repeat(np.cumsum(n) - n, n)
+    v = values[parent]
+    to_rank = np.array(VALUE_TO_RANK)
+    if level == CARD:
+        rank = np.where(v == 0, 9 + offset // 4, to_rank[np.maximum(v, 0)])
+        suit = np.where(v < 0, -1, offset % 4)
+    else:
+        rank = np.where(v == 0, 9 + offset, to_rank[np.maximum(v, 0)])
+        suit = np.full(len(parent), -1)
+    return parent, np.where(v < 0, -1, rank), suit
+
+
+def _compile(bet: CoupBet, tableau: Tableau) -> _Table:
+    seq = value_sequence_table(tableau)
+    fields = bet.fields
+    expanded = expansions(fields)
+    keys = _group_keys(seq, fields, expanded)
+    if keys:
+        _, first, group = np.unique(np.stack(keys, axis=1), axis=0, return_index=True, return_inverse=True)
+        group = group.ravel()
+    else:
+        first, group = np.zeros(1, dtype=np.int64), np.zeros(len(seq), dtype=np.int64)
+    n_groups = len(first)
+    n_ms = len(multisets().codes)
+    gm, gm_count = np.unique(group * n_ms + seq.mset, return_counts=True)
+
+    # rows: one per group and choice of rank / card at each expanded position
+    size = np.ones(n_groups)
+    for p, level in expanded.items():
+        v = seq.values[p][first]
+        size *= np.where(v < 0, 1, np.where(v == 0, 4, 1) * (4 if level == CARD else 1))
+    if size.sum() > MAX_ROWS:
+        raise ValueError(
+            f"bet {bet.name!r} names the rank or suit of {len(expanded)} positions ({', '.join(expanded)}): "
+            f"its table would hold {size.sum():,.0f} rows, more than {MAX_ROWS:,}; name fewer positions' suits"
+        )
+    row_group = np.arange(n_groups)
+    ranks: dict[str, np.ndarray] = {}
+    suits: dict[str, np.ndarray] = {}
+    for p, level in expanded.items():
+        parent, rank, suit = _expand(seq.values[p][first][row_group], level)
+        row_group = row_group[parent]
+        ranks = {q: r[parent] for q, r in ranks.items()}
+        suits = {q: s[parent] for q, s in suits.items()}
+        ranks[p], suits[p] = rank, suit
+    frame = _row_frame(seq, first[row_group], fields, ranks, suits)
+    try:
+        pays = frame.select(bet.expr.alias("payout"))["payout"]
+    except pl.exceptions.PolarsError as err:
+        raise ValueError(f"bet {bet.name!r}: cannot evaluate its payout: {str(err).splitlines()[0]}") from None
+    if pays.null_count():
+        raise ValueError(f"bet {bet.name!r}: the payout is undefined (null) for some coups; give a default")
+    if not pays.dtype.is_numeric() and pays.dtype != pl.Boolean:
+        raise ValueError(f"bet {bet.name!r}: the payout must be a number, got {pays.dtype}")
+    pays = pays.cast(pl.Float64)
+    distinct = np.sort(pays.unique().to_numpy())
+    code = pays.replace_strict(dict(zip(distinct.tolist(), range(len(distinct)), strict=True))).to_numpy()
+    tally = np.bincount(code, minlength=len(distinct))
+    exact = tuple(as_fraction(float(v)) for v in distinct)
+    if any(p < -1 for p in exact):
+        raise ValueError(f"bet {bet.name!r}: a payout below -1 would lose more than the stake")
+    d = int(np.argmax(tally))
+    keep = np.flatnonzero(code != d)
+    others = [i for i in range(len(exact)) if i != d]
+    remap = np.full(len(exact), -1)
+    remap[others] = np.arange(len(others))
+    draws = _draw_indices(expanded, ranks, suits, keep)
+    return _Table(
+        default=exact[d],
+        payouts=tuple(exact[i] for i in others),
+        n_groups=n_groups,
+        gm_group=gm // n_ms,
+        gm_mset=gm % n_ms,
+        gm_count=gm_count.astype(np.int64),
+        row_group=row_group[keep],
+        row_pay=remap[code[keep]],
+        draws=draws,
+        all_payouts=exact,
+    )
+
+
+def _row_frame(seq: Any, rep: np.ndarray, fields: tuple[str, ...], ranks: dict, suits: dict) -> pl.DataFrame:
+    """The fields a bet names, one row per row of its table."""
+    rank_enum, suit_enum = pl.Enum(list(RANKS)), pl.Enum(list(SUITS))
+    cols: dict[str, pl.Series] = {}
+    for f in fields:
+        if f in seq.columns:
+            x = seq.columns[f][rep]
+            if f == "winner":
+                cols[f] = pl.Series(f, x).replace_strict(dict(enumerate(_WINNERS)), return_dtype=pl.String)
+            elif f in _BOOLEAN:
+                cols[f] = pl.Series(f, x.astype(bool))
+            else:
+                cols[f] = pl.Series(f, x)
+        elif f.endswith("_value"):
+            x = seq.values[f[: -len("_value")]][rep]
+            cols[f] = pl.Series(f, np.where(x < 0, 0, x)).set(pl.Series(x < 0), None)
+        elif f.endswith(("_rank", "_suit")):
+            p, labels, enum = (f[:-5], ranks, rank_enum) if f.endswith("_rank") else (f[:-5], suits, suit_enum)
+            x = labels[p]
+            series = pl.Series(f, np.maximum(x, 0)).replace_strict(dict(enumerate(enum.categories)), return_dtype=enum)
+            cols[f] = series.set(pl.Series(x < 0), None)
+        else:  # pairs, from the expanded ranks and suits
+            a, b = ("player_1", "player_2") if f.startswith("player") else ("banker_1", "banker_2")
+            same = ranks[a] == ranks[b]
+            if f.endswith("suited_pair"):
+                same &= suits[a] == suits[b]
+            cols[f] = pl.Series(f, same)
+    return pl.DataFrame(list(cols.values())) if cols else pl.DataFrame({"_": np.zeros(len(rep))})
+
+
+def _draw_indices(expanded: dict[str, int], ranks: dict, suits: dict, keep: np.ndarray) -> tuple:
+    """Per expanded position (in order): rank, suit, value and the counts of earlier positions (see module)."""
+    out = []
+    to_value = np.array((*RANK_VALUES, -1))
+    earlier: list[tuple[np.ndarray, np.ndarray]] = []
+    for p in expanded:
+        r, s = ranks[p][keep], suits[p][keep]
+        v = to_value[r]  # r == -1 reads the sentinel
+        h = sum((q == r) & (r >= 0) for q, _ in earlier) if earlier else np.zeros(len(r), np.int64)
+        g = sum((to_value[q] == v) & (r >= 0) & (q >= 0) for q, _ in earlier) if earlier else np.zeros(len(r), np.int64)
+        c = sum((q == r) & (t == s) & (s >= 0) for q, t in earlier) if earlier else np.zeros(len(r), np.int64)
+        e = sum((q == r) & (t >= 0) & (s >= 0) for q, t in earlier) if earlier else np.zeros(len(r), np.int64)
+        out.append(tuple(np.asarray(a, dtype=np.int64) for a in (r, s, v, h, g, c, e)))
+        earlier.append((r, s))
+    return tuple(out)
+
+
+# ----------------------------------------------------------------- pricing
+def _shoe(shoe: object, decks: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Counts by rank (13,), by value (10,) and suit weights (13, 4) of a shoe."""
+    comp, weights = suit_counts(shoe, decks)  # type: ignore[arg-type]
+    comp.require_coup()
+    return np.array(comp.by_rank, dtype=np.int64), np.array(comp.by_value, dtype=np.int64), weights
+
+
+def _row_probabilities(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The probability of each row of the bet's table on one shoe (floats)."""
+    feats = _features(values[None, :])[:, 0]
+    pg = np.bincount(table.gm_group, weights=table.gm_count * feats[table.gm_mset], minlength=table.n_groups)
+    q = pg[table.row_group]
+    total = weights.sum(axis=1)
+    for r, s, v, h, g, c, e in table.draws:
+        num = np.where(r >= 0, ranks[r] - h, 1).astype(np.float64)
+        den = np.where(r >= 0, values[v] - g, 1)
+        num2 = np.where(s >= 0, weights[r, s] - c, 1)
+        den2 = np.where(s >= 0, total[r] - e, 1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = q * np.where((den > 0) & (den2 > 0), num * num2 / (den * den2), 0.0)
+    return q
+
+
+def _float_probabilities(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """P(payout) for each payout other than the default, on one shoe (floats)."""
+    q = _row_probabilities(table, ranks, values, weights)
+    return np.bincount(table.row_pay, weights=q, minlength=len(table.payouts))
+
+
+def _exact_combinations(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> list[Fraction]:
+    """Ordered six-card combinations (see :func:`toolkit.engine.combination_counts`) of each non-default payout.
+
+    Python integers throughout (numpy object arrays): the value-level count of a group is divisible by the
+    falling factorials of the expanded positions' values, so only the suit weights leave a denominator.
+    """
+    by_value = [int(x) for x in values]
+    n = sum(by_value)
+    prods = int_products(by_value)
+    sizes = multisets().size.tolist()
+    combos = [0] * table.n_groups
+    for g, j, k in zip(table.gm_group.tolist(), table.gm_mset.tolist(), table.gm_count.tolist(), strict=True):
+        if prods[j]:
+            combos[g] += k * prods[j] * perm(n - sizes[j], 6 - sizes[j])
+    # only the rows a shoe can deal (small shoes leave most at zero)
+    live_rows = np.flatnonzero(_row_probabilities(table, ranks, values, weights) > 0)
+    rows = len(live_rows)
+    count = np.array([*combos, 0], dtype=object)[table.row_group[live_rows]]
+    num1, den1, num2, den2 = (np.ones(rows, dtype=object) for _ in range(4))
+    rk = np.array([*(int(x) for x in ranks), 1], dtype=object)
+    vl = np.array([*by_value, 1], dtype=object)
+    w = np.array([[*(int(x) for x in row), 1] for row in weights.tolist()] + [[1] * 5], dtype=object)
+    tw = np.array([*(int(x) for x in weights.sum(axis=1)), 1], dtype=object)
+    for draw in table.draws:
+        r, s, v, h, g, c, e = (a[live_rows] for a in draw)
+        on, card = r >= 0, s >= 0
+        num1 = num1 * np.where(on, rk[r] - h, 1)
+        den1 = den1 * np.where(on, vl[v] - g, 1)
+        num2 = num2 * np.where(card, w[r, s] - c, 1)
+        den2 = den2 * np.where(card, tw[r] - e, 1)
+    live = (den1 > 0) & (den2 > 0) & (count != 0)
+    part = np.zeros(rows, dtype=object)
+    part[live] = count[live] // den1[live] * num1[live] * num2[live]
+    out = [Fraction(0)] * len(table.payouts)
+    dens = den2.astype(np.int64) if rows else np.zeros(0, np.int64)
+    row_pay = table.row_pay[live_rows]
+    for p in range(len(table.payouts)):
+        mine = row_pay == p
+        for d in np.unique(dens[mine & live]).tolist():
+            out[p] += Fraction(int(part[mine & live & (dens == d)].sum()), d)
+    return out
+
+
+def coup_distribution(
+    bet: CoupBet, shoe: object = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = True, decks: int | None = None
+) -> dict[Any, Any]:
+    """Probability of each payout of ``bet`` on ``shoe`` (a :class:`~toolkit.suits.SuitedShoe` or a shoe by rank).
+
+    Parameters
+    ----------
+    bet
+        The bet.
+    shoe
+        The cards left: a :class:`~toolkit.suits.SuitedShoe` (52 counts), or
+        anything :meth:`toolkit.cards.Composition.from_any` reads (suits then
+        read suit-blind from ``decks`` full decks, see :func:`toolkit.suits.suit_counts`).
+    tableau
+        Drawing rules.
+    exact
+        Fractions (``True``) or floats.
+    decks
+        For a shoe by rank and a bet on suits: the decks its suits come from.
+
+    Returns
+    -------
+    dict
+        ``{payout: probability}``, payouts in increasing order.
+    """
+    table = bet.compiled(tableau)
+    ranks, values, weights = _shoe(shoe, decks)
+    if exact:
+        combos = _exact_combinations(table, ranks, values, weights)
+        total = perm(int(values.sum()), 6)
+        probs: list[Any] = [c / total for c in combos]
+        rest: Any = 1 - sum(probs, Fraction(0))
+    else:
+        probs = list(_float_probabilities(table, ranks, values, weights))
+        rest = 1.0 - float(np.sum(probs))
+    out: dict[Any, Any] = {}
+    for pay, p in zip((*table.payouts, table.default), (*probs, rest), strict=True):
+        key = pay if exact else float(pay)
+        out[key] = out.get(key, 0) + p
+    return {k: out[k] for k in sorted(out) if out[k]}
+
+
+def coup_expected_values(
+    shoes: object, bet: CoupBet, tableau: Tableau = PUNTO_BANCO, decks: int | None = None
+) -> np.ndarray:
+    """Float expected values of one bet for many shoes: ``(B, 13)`` counts by rank or a sequence of shoes."""
+    table = bet.compiled(tableau)
+    pays = np.array([float(p) for p in table.payouts]) - float(table.default)
+    items = list(shoes)  # type: ignore[call-overload]
+    out = np.empty(len(items))
+    for i, s in enumerate(items):
+        shoe = s if isinstance(s, SuitedShoe) else tuple(int(x) for x in s) if isinstance(s, np.ndarray) else s
+        ranks, values, weights = _shoe(shoe, decks)
+        out[i] = float(table.default) + float(_float_probabilities(table, ranks, values, weights) @ pays)
+    return out

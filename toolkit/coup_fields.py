@@ -1,0 +1,190 @@
+"""The fields of a coup that a bet may look at, and every value sequence of the tableau.
+
+A coup deals two to three cards to each hand.  The *positions* are
+``player_1, player_2, player_3, banker_1, banker_2, banker_3`` (deal order:
+player_1, banker_1, player_2, banker_2, then Player's third card if Player
+draws, then Banker's).  A bet over coup fields (:class:`toolkit.coup_bets.CoupBet`)
+may name any of:
+
+=============================  ===========================================================
+field                          meaning
+=============================  ===========================================================
+``<position>_value``           the card's baccarat value 0..9 (null when not dealt)
+``<position>_rank``            its rank ``A, 2, ..., 9, T, J, Q, K`` (null when not dealt)
+``<position>_suit``            its suit ``s, h, d, c`` (null when not dealt)
+``player_total``               Player's final total (0..9); ``banker_total`` likewise
+``player_two_card_total``      the total of Player's first two cards; ``banker_...`` likewise
+``player_cards``               cards in Player's hand (2 or 3); ``banker_cards`` likewise
+``cards_dealt``                cards used by the coup (4, 5 or 6)
+``winner``                     ``"player"``, ``"banker"`` or ``"tie"``
+``player_natural``             Player's first two cards total 8 or 9; ``banker_natural``
+``natural``                    either hand is a natural
+``margin``                     winning total minus losing total (0 for a tie)
+``player_pair``                Player's first two cards share a rank; ``banker_pair``
+``player_suited_pair``         Player's first two cards are the same card (rank and suit)
+``banker_suited_pair``         likewise for Banker
+=============================  ===========================================================
+
+The fields of the 1,600 outcome classes (:mod:`toolkit.outcomes`) are a
+subset: a bet that names only those is a plain pay table and takes the fast
+engine.  The others are priced exactly by :mod:`toolkit.coup_bets`, which
+starts from :func:`value_sequence_table`, every ordered sequence of card values
+the tableau can deal.
+
+>>> sorted(expansions(["player_1_suit", "banker_pair", "winner"]).items())
+[('banker_1', 1), ('banker_2', 1), ('player_1', 2)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from toolkit._tables import multiset_index, value_sequences
+from toolkit.rules import PUNTO_BANCO, Tableau
+
+__all__ = [
+    "CLASS_FIELDS",
+    "FIELDS",
+    "POSITIONS",
+    "SequenceFields",
+    "expansions",
+    "value_sequence_table",
+]
+
+#: The six card positions of a coup.
+POSITIONS: tuple[str, ...] = ("player_1", "player_2", "player_3", "banker_1", "banker_2", "banker_3")
+
+#: Fields of the outcome classes: bets naming only these take the fast engine.
+CLASS_FIELDS: frozenset[str] = frozenset(
+    {
+        "player_total",
+        "banker_total",
+        "player_cards",
+        "banker_cards",
+        "player_pair",
+        "banker_pair",
+        "winner",
+        "player_natural",
+        "banker_natural",
+        "natural",
+        "margin",
+        "cards_dealt",
+    }
+)
+
+#: Every field a bet may name, with what it means.
+FIELDS: dict[str, str] = {
+    **{f"{p}_value": f"value 0..9 of {p.replace('_', ' card ')} (null when not dealt)" for p in POSITIONS},
+    **{f"{p}_rank": f"rank A..K of {p.replace('_', ' card ')} (null when not dealt)" for p in POSITIONS},
+    **{f"{p}_suit": f"suit s/h/d/c of {p.replace('_', ' card ')} (null when not dealt)" for p in POSITIONS},
+    "player_total": "Player's final total, 0..9",
+    "banker_total": "Banker's final total, 0..9",
+    "player_two_card_total": "total of Player's first two cards",
+    "banker_two_card_total": "total of Banker's first two cards",
+    "player_cards": "cards in Player's hand, 2 or 3",
+    "banker_cards": "cards in Banker's hand, 2 or 3",
+    "cards_dealt": "cards used by the coup, 4, 5 or 6",
+    "winner": "'player', 'banker' or 'tie'",
+    "player_natural": "Player's first two cards total 8 or 9",
+    "banker_natural": "Banker's first two cards total 8 or 9",
+    "natural": "either hand is a natural",
+    "margin": "winning total minus losing total (0 for a tie)",
+    "player_pair": "Player's first two cards share a rank",
+    "banker_pair": "Banker's first two cards share a rank",
+    "player_suited_pair": "Player's first two cards are the same card (rank and suit)",
+    "banker_suited_pair": "Banker's first two cards are the same card (rank and suit)",
+}
+
+#: Level of detail a field needs at a position: 1 the rank, 2 the card (rank and suit).
+RANK, CARD = 1, 2
+_DERIVED: dict[str, tuple[tuple[str, ...], int]] = {
+    "player_pair": (("player_1", "player_2"), RANK),
+    "banker_pair": (("banker_1", "banker_2"), RANK),
+    "player_suited_pair": (("player_1", "player_2"), CARD),
+    "banker_suited_pair": (("banker_1", "banker_2"), CARD),
+}
+
+
+def expansions(fields: Iterable[str]) -> dict[str, int]:
+    """The positions whose rank (1) or card (2) the fields need; value-level fields need none."""
+    out: dict[str, int] = {}
+    for name in fields:
+        if name in _DERIVED:
+            positions, level = _DERIVED[name]
+        elif name.endswith("_rank"):
+            positions, level = (name[: -len("_rank")],), RANK
+        elif name.endswith("_suit"):
+            positions, level = (name[: -len("_suit")],), CARD
+        else:
+            continue
+        for p in positions:
+            out[p] = max(out.get(p, 0), level)
+    return out
+
+
+@dataclass(frozen=True)
+class SequenceFields:
+    """Every ordered value sequence a coup can deal under a tableau, with its value-level fields.
+
+    ``values[p]`` holds the value at position ``p`` (``-1`` when not dealt);
+    ``columns`` the value-level fields (winner coded 0 player, 1 banker, 2 tie;
+    booleans as 0/1); ``mset`` the index (see :func:`toolkit._tables.multisets`)
+    of the multiset of values the coup uses, whose normalised falling product
+    is the probability of the sequence.
+    """
+
+    values: dict[str, np.ndarray]
+    columns: dict[str, np.ndarray]
+    mset: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.mset)
+
+
+@lru_cache(maxsize=4)
+def value_sequence_table(tableau: Tableau = PUNTO_BANCO) -> SequenceFields:
+    """The 339,400 value sequences of punto banco (fewer or more under other tableaux).
+
+    >>> len(value_sequence_table())
+    339400
+    """
+    seq = value_sequences(tableau)
+    c = seq.cards.astype(np.int64)
+    k = seq.used
+    keep = ((k >= 5) | (c[4] == 0)) & ((k >= 6) | (c[5] == 0))
+    c, ext, used = c[:, keep], seq.ext[keep], k[keep]
+    main = ext // 9
+    pdraw = (main // 2) % 2 == 1
+    bdraw = main % 2 == 1
+    pt, bt = main // 40, (main // 4) % 10
+    absent = np.full(len(used), -1, dtype=np.int64)
+    values = {
+        "player_1": c[0],
+        "banker_1": c[1],
+        "player_2": c[2],
+        "banker_2": c[3],
+        "player_3": np.where(pdraw, c[4], absent),
+        "banker_3": np.where(bdraw, np.where(pdraw, c[5], c[4]), absent),
+    }
+    p2, b2 = (c[0] + c[2]) % 10, (c[1] + c[3]) % 10
+    columns = {
+        "player_total": pt,
+        "banker_total": bt,
+        "player_two_card_total": p2,
+        "banker_two_card_total": b2,
+        "player_cards": 2 + pdraw,
+        "banker_cards": 2 + bdraw,
+        "cards_dealt": used,
+        "winner": np.where(pt > bt, 0, np.where(bt > pt, 1, 2)),
+        "player_natural": (p2 >= 8).astype(np.int64),
+        "banker_natural": (b2 >= 8).astype(np.int64),
+        "natural": ((p2 >= 8) | (b2 >= 8)).astype(np.int64),
+        "margin": np.abs(pt - bt),
+    }
+    powers = 7 ** np.arange(10, dtype=np.int64)
+    code = sum(np.where(v >= 0, powers[np.maximum(v, 0)], 0) for v in values.values())
+    return SequenceFields(values, columns, multiset_index(np.asarray(code)))
