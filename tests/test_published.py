@@ -79,7 +79,7 @@ def test_wizard_of_odds_8_deck_house_edges(bet: str, printed: str) -> None:
 
 
 def test_tie_9_to_1_misprint_of_4_80_is_not_reproduced() -> None:
-    # one web page prints 4.80 % for the 9:1 Tie: a typo for 4.844 % (team's list of published figures)
+    # one web page prints 4.80 % for the 9:1 Tie: a typo for 4.844 %
     assert round(float(edge_percent("tie_9to1")), 2) != 4.80
 
 

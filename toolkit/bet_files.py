@@ -47,6 +47,8 @@ class BetSpec:
     name: str
     expr: pl.Expr
     description: str = ""
+    rows: tuple[tuple[str, object], ...] = ()
+    default: object = -1
 
 
 def _payout(value: object, where: str) -> Fraction:
@@ -145,4 +147,4 @@ def read_bet_file(path: str | Path) -> BetSpec:
     if not isinstance(description, str):
         raise ValueError(f"{p}: 'description' must be a string, got {description!r}")
     expr = pay_table(rows, data.get("default", -1), name, where=f"{p}: pays")
-    return BetSpec(name.strip(), expr, description)
+    return BetSpec(name.strip(), expr, description, tuple(rows), data.get("default", -1))

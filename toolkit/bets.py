@@ -60,6 +60,8 @@ class Bet:
     name: str
     payoffs: tuple[Fraction, ...] = field(repr=False)
     description: str = ""
+    #: ``(condition, payout)`` rows the bet was written from, if any (labels of :func:`toolkit.ca.ca_table`).
+    events: tuple[tuple[str, Fraction], ...] = field(default=(), repr=False, compare=False)
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -250,13 +252,20 @@ def make_bet(
     >>> type(make_bet("suited", [("player_suited_pair", 25)])).__name__
     'CoupBet'
     """
-    expr = payout if isinstance(payout, pl.Expr) else pay_table(list(payout), default, name)
-    bet = CoupBet(name, expr, description)
-    return Bet.from_expr(name, expr, description) if bet.class_level else bet
+    if isinstance(payout, pl.Expr):
+        expr, events = payout, ()
+    else:
+        expr = pay_table(list(payout), default, name)
+        events = tuple((str(c), as_fraction(p)) for c, p in payout)
+    bet = CoupBet(name, expr, description, events=events)
+    if not bet.class_level:
+        return bet
+    plain = Bet.from_expr(name, expr, description)
+    return Bet(plain.name, plain.payoffs, plain.description, events=events)
 
 
 def _from_spec(spec: BetSpec) -> AnyBet:
-    return make_bet(spec.name, spec.expr, description=spec.description)
+    return make_bet(spec.name, spec.rows or spec.expr, spec.default, description=spec.description)
 
 
 def bet_from_file(path: str) -> AnyBet:

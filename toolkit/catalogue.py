@@ -94,5 +94,5 @@ def catalogue_spec(name: str) -> BetSpec:
     """The catalogue bet ``name`` as a :class:`~toolkit.bet_files.BetSpec`; the error lists the names."""
     for bet, rows, description in CATALOGUE:
         if bet == name:
-            return BetSpec(bet, pay_table(list(rows), -1, bet), description)
+            return BetSpec(bet, pay_table(list(rows), -1, bet), description, rows, -1)
     raise ValueError(f"unknown catalogue bet {name!r}; the catalogue holds {', '.join(catalogue_names())}")

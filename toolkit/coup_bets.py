@@ -84,6 +84,7 @@ class CoupBet:
     name: str
     expr: pl.Expr = field(repr=False)
     description: str = ""
+    events: tuple[tuple[str, Fraction], ...] = field(default=(), repr=False)
     _compiled: dict = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:

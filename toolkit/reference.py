@@ -272,6 +272,8 @@ class _Engine:
             return hit if quantity == "hit_frequency" else hit * self.combinations(decks)["total"]
         if quantity == "std_dev":
             return self.stats(row["bet"], decks).std_dev
+        if quantity == "variance":
+            return self.stats(row["bet"], decks).std_dev ** 2
         if quantity == "eor":
             return self.eor(decks)[(row["bet"], row["card"])]
         if quantity == "p_player_decrease":
