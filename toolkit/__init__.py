@@ -34,12 +34,17 @@ if _TYPE_CHECKING:
     from toolkit.bets import (
         Bet,
         BetStats,
+        bet_expected_values,
+        bet_from_file,
+        bet_names,
         bet_stats,
         edge_table,
         get_bet,
+        make_bet,
         panel_expected_values,
         standard_bets,
     )
+    from toolkit.ca import CATable, ca_summary, ca_table
     from toolkit.cards import (
         RANKS,
         Composition,
@@ -74,6 +79,7 @@ if _TYPE_CHECKING:
         threshold_sweep,
         with_counts,
     )
+    from toolkit.coup_bets import CoupBet, coup_distribution
     from toolkit.dealing import (
         Dealing,
         DealtShoes,
@@ -198,6 +204,7 @@ if _TYPE_CHECKING:
         verdicts,
         write_outputs,
     )
+    from toolkit.suits import SuitedShoe
     from toolkit.widgets import (
         ShoeExplorer,
         ShoeStepper,
@@ -338,6 +345,16 @@ _WHERE: dict[str, tuple[str, str]] = {
     "write_outputs": ("toolkit.studies", "write_outputs"),
     "write_records": ("toolkit.records", "write_records"),
     "zero_pair_probabilities": ("toolkit.engine", "zero_pair_probabilities"),
+    "CoupBet": ("toolkit.coup_bets", "CoupBet"),
+    "coup_distribution": ("toolkit.coup_bets", "coup_distribution"),
+    "SuitedShoe": ("toolkit.suits", "SuitedShoe"),
+    "CATable": ("toolkit.ca", "CATable"),
+    "ca_table": ("toolkit.ca", "ca_table"),
+    "ca_summary": ("toolkit.ca", "ca_summary"),
+    "make_bet": ("toolkit.bets", "make_bet"),
+    "bet_from_file": ("toolkit.bets", "bet_from_file"),
+    "bet_names": ("toolkit.bets", "bet_names"),
+    "bet_expected_values": ("toolkit.bets", "bet_expected_values"),
 }
 
 __all__ = (
@@ -352,11 +369,13 @@ __all__ = (
     "BanqueValue",
     "Bet",
     "BetStats",
+    "CATable",
     "ChemSolution",
     "ChemValue",
     "Composition",
     "CountPlay",
     "CountSystem",
+    "CoupBet",
     "Dealing",
     "DealtShoes",
     "Estimate",
@@ -385,6 +404,7 @@ __all__ = (
     "Snapshot",
     "Strategy",
     "StudyResult",
+    "SuitedShoe",
     "Tableau",
     "ThorpStudy",
     "Tracker",
@@ -394,10 +414,15 @@ __all__ = (
     "banque_value",
     "bead_plate",
     "bet_edges",
+    "bet_expected_values",
+    "bet_from_file",
+    "bet_names",
     "bet_stats",
     "betting_correlation",
     "big_road",
     "block_plan",
+    "ca_summary",
+    "ca_table",
     "card_value",
     "chemin_banker_best_response",
     "chemin_option_values",
@@ -412,6 +437,7 @@ __all__ = (
     "count_quality",
     "count_strategy",
     "count_systems",
+    "coup_distribution",
     "cut_card_test",
     "deal",
     "deal_block",
@@ -436,6 +462,7 @@ __all__ = (
     "linear_variance",
     "load_reference",
     "main_probabilities",
+    "make_bet",
     "map_blocks",
     "outcome_frame",
     "outcomes",
