@@ -1,0 +1,45 @@
+"""``baccarat ca``: the combinatorial-analysis table from the command line."""
+
+from __future__ import annotations
+
+import json
+from math import perm
+
+from cli_helpers import run
+
+
+def test_ca_json_rows_sum_to_the_six_card_total_and_the_ev(capsys) -> None:
+    code, out, _ = run(capsys, "ca", "--bet", "lucky6", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert sum(r["combinations"] for r in data["rows"]) == perm(416, 6)
+    assert abs(sum(r["return"] for r in data["rows"]) + data["house_edge"]) < 1e-15
+    assert round(data["house_edge"] * 100, 2) == 11.70  # Wizard of Odds, "Lucky 6", Las Vegas pay table
+
+
+def test_ca_on_a_shoe_of_52_counts_and_a_bet_file(capsys, tmp_path) -> None:
+    bet = tmp_path / "red.toml"
+    bet.write_text("name = \"red_first\"\n[[pays]]\nwhen = \"player_1_suit IN ('h', 'd')\"\npays = 1\n")
+    counts = ",".join(["1"] * 52)
+    code, out, _ = run(capsys, "ca", "--bet-file", str(bet), "--shoe", counts, "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert sum(r["combinations"] for r in data["rows"]) == perm(52, 6)
+    assert abs(data["house_edge"]) < 1e-15  # half the deck is red: an even-money bet with no edge
+
+
+def test_ca_table_and_csv(capsys) -> None:
+    code, out, _ = run(capsys, "ca", "--bet", "dragon7", "--decks", "6")
+    assert code == 0
+    assert "house edge" in out
+    assert "combinations" in out
+    code, out, _ = run(capsys, "ca", "--bet", "dragon7", "--format", "csv")
+    assert code == 0
+    assert out.splitlines()[0] == "outcome,pays,combinations,probability,return"
+
+
+def test_ca_errors_are_one_line(capsys) -> None:
+    for args in (("ca",), ("ca", "--bet", "nope"), ("ca", "--bet", "dragon7", "--shoe", "1,2,3")):
+        code, _, err = run(capsys, *args)
+        assert code == 2, args
+        assert len(err.strip().splitlines()) == 1, args

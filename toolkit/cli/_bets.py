@@ -1,0 +1,63 @@
+"""The bet options every bet-taking command shares: ``--bet NAME`` (repeatable) and ``--bet-file F``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from toolkit.cli._common import fail, shoe_from_options
+
+__all__ = ["BET_FILE_OPTION", "BET_OPTION", "bets_from_options", "shoe_for_bets"]
+
+BET_OPTION = typer.Option(
+    [],
+    "--bet",
+    help="A bet to add beyond the standard panel, by name (repeatable): the panel's and the side-bet catalogue's"
+    " (perfect_pair, tiger_pair, lucky6, three_giving_eight, ...; see 'baccarat ca --help').",
+)
+BET_FILE_OPTION = typer.Option(
+    [], "--bet-file", help="A bet defined in a TOML file: name, [[pays]] rows of 'when' (SQL) and 'pays' (repeatable)."
+)
+
+
+def bets_from_options(names: list[str], files: list[Path], rules=None) -> list:
+    """The bets named by ``--bet`` and defined by ``--bet-file`` (a bad one: one line, exit 2)."""
+    from toolkit.bets import bet_from_file, get_bet
+    from toolkit.rules import Rules
+
+    rules = Rules() if rules is None else rules
+    out = []
+    for name in names:
+        for part in (p.strip() for p in name.split(",")):
+            if not part:
+                continue
+            try:
+                out.append(get_bet(part, rules))
+            except (ValueError, TypeError) as err:
+                fail(f"--bet: {err}")
+    for path in files:
+        try:
+            out.append(bet_from_file(str(path)))
+        except (ValueError, TypeError) as err:
+            fail(f"--bet-file: {err}")
+    seen: set[str] = set()
+    for bet in out:
+        if bet.name in seen:
+            fail(f"bet {bet.name!r} is given twice")
+        seen.add(bet.name)
+    return out
+
+
+def shoe_for_bets(decks: int | None, shoe: str | None):
+    """Like :func:`~toolkit.cli._common.shoe_from_options`, and 52 counts by card read as a suited shoe."""
+    if shoe is not None and len([p for p in shoe.split(",") if p.strip()]) == 52:
+        if decks is not None:
+            fail("give either --decks or --shoe, not both")
+        from toolkit.suits import SuitedShoe
+
+        try:
+            return SuitedShoe.from_any([int(p) for p in shoe.split(",") if p.strip()])
+        except ValueError as err:
+            fail(f"--shoe: {err}")
+    return shoe_from_options(decks, shoe)

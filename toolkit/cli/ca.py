@@ -1,0 +1,57 @@
+"""``baccarat ca``: the combinatorial-analysis table of a bet, in exact integers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from toolkit.cli._bets import shoe_for_bets
+from toolkit.cli._common import DECKS_OPTION, FORMAT_OPTION, OutputFormat, emit, fail
+
+__all__ = ["register"]
+
+SHOE_52_OPTION = typer.Option(
+    None,
+    "--shoe",
+    help="Remaining shoe: 10 counts by value 0-9, 13 by rank A..K, or 52 by card (As,Ah,Ad,Ac,2s,...,Kc).",
+)
+
+
+def ca(
+    bet: str | None = typer.Option(None, "--bet", help="The bet, by name (standard panel or side-bet catalogue)."),
+    bet_file: Path | None = typer.Option(None, "--bet-file", help="The bet, defined in a TOML file."),
+    decks: int | None = DECKS_OPTION,
+    shoe: str | None = SHOE_52_OPTION,
+    fmt: OutputFormat = FORMAT_OPTION,
+) -> None:
+    """One row per payout: combinations (ordered six cards), probability, return; then edge, SD, hit frequency."""
+    from toolkit.bets import bet_from_file, bet_names, get_bet
+    from toolkit.ca import ca_summary
+
+    if (bet is None) == (bet_file is None):
+        fail(f"give one of --bet NAME or --bet-file FILE; the named bets are {', '.join(bet_names())}")
+    comp = shoe_for_bets(decks, shoe)
+    if comp.total < 6:
+        fail(f"the shoe holds {comp.total} card(s); a coup may need six (two hands of up to three cards)")
+    try:
+        chosen = get_bet(bet) if bet is not None else bet_from_file(str(bet_file))
+        summary = ca_summary(chosen, comp, decks=decks)
+    except (ValueError, TypeError) as err:
+        fail(str(err))
+    if fmt == OutputFormat.json:
+        emit(summary.rows, fmt, summary.as_dict())
+        return
+    if fmt == OutputFormat.csv:
+        emit(summary.rows, fmt)
+        return
+    typer.echo(f"{summary.bet}: combinations count every coup as six ordered cards ({summary.total_combinations:,})")
+    emit(summary.rows, fmt)
+    typer.echo(
+        f"house edge {summary.house_edge:.6%}   standard deviation {summary.std_dev:.4f}   "
+        f"hit frequency {summary.hit_frequency:.6f}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ca")(ca)
