@@ -45,19 +45,30 @@ from fractions import Fraction
 from math import perm
 from typing import Any
 
+import numba
 import numpy as np
 import polars as pl
 
 from toolkit._check import as_fraction
 from toolkit._exact_sign import int_products
 from toolkit._tables import multisets
-from toolkit.cards import RANK_VALUES, RANKS, VALUE_TO_RANK
-from toolkit.coup_fields import CARD, CLASS_FIELDS, FIELDS, expansions, value_sequence_table
+from toolkit.cards import RANK_VALUES, RANKS, VALUE_TO_RANK, Composition
+from toolkit.coup_fields import (
+    CARD,
+    CLASS_FIELDS,
+    FIELDS,
+    POSITIONS,
+    PREFIX_FIELDS,
+    expansions,
+    prefix_table,
+    value_sequence_table,
+)
 from toolkit.engine import _features
+from toolkit.parallel import SeedLike, as_generator
 from toolkit.rules import PUNTO_BANCO, Tableau
 from toolkit.suits import SUITS, SuitedShoe, suit_counts
 
-__all__ = ["CoupBet", "coup_distribution", "coup_expected_values"]
+__all__ = ["CoupBet", "coup_distribution", "coup_expected_values", "coup_payouts"]
 
 _WINNERS = ("player", "banker", "tie")
 #: The largest table a bet may compile to (a bet naming every card's suit would need about 10**10 rows).
@@ -168,8 +179,9 @@ def _expand(values: np.ndarray, level: int) -> tuple[np.ndarray, np.ndarray, np.
 
 
 def _compile(bet: CoupBet, tableau: Tableau) -> _Table:
-    seq = value_sequence_table(tableau)
     fields = bet.fields
+    # a bet on the first four cards only sums over their 10,000 value sequences, whatever follows
+    seq = prefix_table() if set(fields) <= PREFIX_FIELDS else value_sequence_table(tableau)
     expanded = expansions(fields)
     keys = _group_keys(seq, fields, expanded)
     if keys:
@@ -401,13 +413,195 @@ def coup_distribution(
 def coup_expected_values(
     shoes: object, bet: CoupBet, tableau: Tableau = PUNTO_BANCO, decks: int | None = None
 ) -> np.ndarray:
-    """Float expected values of one bet for many shoes: ``(B, 13)`` counts by rank or a sequence of shoes."""
+    """Float expected values of one bet for many shoes: ``(B, 13)`` counts by rank or a sequence of shoes.
+
+    Shoes by rank read their suits suit-blind from ``decks`` full decks (by default the fewest that
+    hold every shoe); a sequence of :class:`~toolkit.suits.SuitedShoe` gives its own.  One compiled
+    pass over the bet's table per block of shoes.
+    """
     table = bet.compiled(tableau)
     pays = np.array([float(p) for p in table.payouts]) - float(table.default)
-    items = list(shoes)  # type: ignore[call-overload]
+    if isinstance(shoes, np.ndarray):
+        items: list = [tuple(int(x) for x in row) for row in shoes]
+    else:
+        items = list(shoes)  # type: ignore[call-overload]
+    if not items:
+        return np.zeros(0)
+    suited = [s for s in items if isinstance(s, SuitedShoe)]
+    if suited and len(suited) != len(items):
+        raise TypeError("give all shoes suited (SuitedShoe) or all by rank, not a mixture")
+    if suited:
+        weights = np.stack([s.suit_matrix for s in suited]).astype(np.int64)
+        ranks = np.array([s.ranks.by_rank for s in suited], dtype=np.int64)
+    else:
+        ranks = np.array([Composition.from_any(s).by_rank for s in items], dtype=np.int64)
+        d = max(1, -(-int(ranks.max()) // 4)) if decks is None else int(decks)
+        if int(ranks.max()) > 4 * d:
+            raise ValueError(f"a shoe holding {int(ranks.max())} cards of one rank cannot come from {d} deck(s)")
+        weights = np.full((len(items), 13, 4), d, dtype=np.int64)
+    totals = ranks.sum(axis=1)
+    if totals.min() < 6:
+        bad = int(np.argmin(totals))
+        raise ValueError(
+            f"shoe {bad} holds {int(totals[bad])} card(s); a coup may need six (two hands of up to three cards)"
+        )
+    values = np.zeros((len(items), 10), dtype=np.int64)
+    for index, value in enumerate(RANK_VALUES):
+        values[:, value] += ranks[:, index]
+    draws = np.array(table.draws, dtype=np.int64).reshape(len(table.draws), 7, len(table.row_group))
     out = np.empty(len(items))
-    for i, s in enumerate(items):
-        shoe = s if isinstance(s, SuitedShoe) else tuple(int(x) for x in s) if isinstance(s, np.ndarray) else s
-        ranks, values, weights = _shoe(shoe, decks)
-        out[i] = float(table.default) + float(_float_probabilities(table, ranks, values, weights) @ pays)
+    for start in range(0, len(items), 512):
+        sl = slice(start, start + 512)
+        feats = _features(values[sl])
+        probs = np.zeros((feats.shape[1], len(table.payouts)))
+        _rows_kernel(
+            feats,
+            table.gm_group,
+            table.gm_mset,
+            table.gm_count.astype(np.float64),
+            table.n_groups,
+            table.row_group,
+            table.row_pay,
+            draws,
+            ranks[sl],
+            values[sl],
+            weights[sl],
+            probs,
+        )
+        out[sl] = float(table.default) + probs @ pays
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _rows_kernel(
+    feats, gm_group, gm_mset, gm_count, n_groups, row_group, row_pay, draws, ranks, values, weights, out
+):  # pragma: no cover - compiled
+    """out[b, p] = sum of the probabilities of the rows paying p on shoe b (see :func:`_row_probabilities`)."""
+    pg = np.empty(n_groups)
+    for b in range(feats.shape[1]):
+        pg[:] = 0.0
+        for i in range(gm_group.shape[0]):
+            pg[gm_group[i]] += gm_count[i] * feats[gm_mset[i], b]
+        for r in range(row_group.shape[0]):
+            q = pg[row_group[r]]
+            if q == 0.0:
+                continue
+            for k in range(draws.shape[0]):
+                rk, su, v = draws[k, 0, r], draws[k, 1, r], draws[k, 2, r]
+                if rk >= 0:
+                    den = values[b, v] - draws[k, 4, r]
+                    q = q * (ranks[b, rk] - draws[k, 3, r]) / den if den > 0 else 0.0
+                if su >= 0:
+                    total = weights[b, rk, 0] + weights[b, rk, 1] + weights[b, rk, 2] + weights[b, rk, 3]
+                    den = total - draws[k, 6, r]
+                    q = q * (weights[b, rk, su] - draws[k, 5, r]) / den if den > 0 else 0.0
+            out[b, row_pay[r]] += q
+
+
+def coup_payouts(
+    bet: CoupBet, cards: np.ndarray, decks: int = 8, seed: SeedLike = None, suits: np.ndarray | None = None
+) -> np.ndarray:
+    """What ``bet`` paid on dealt coups, from their cards (rank indices by position, -1 where no card).
+
+    Parameters
+    ----------
+    bet
+        The bet.
+    cards
+        ``(n, 6)`` rank indices (see :data:`toolkit.cards.RANKS`) in the order of
+        :data:`toolkit.coup_fields.POSITIONS`, -1 where no card was dealt (as
+        :attr:`toolkit.dealing.DealtShoes.cards`).
+    decks
+        The decks the shoe was made of (for suits, see below).
+    seed
+        For a bet on suits when ``suits`` is not given: the simulator deals
+        ranks, so each coup's suits are drawn suit-blind (every suit of a rank
+        weighing ``decks``, without replacement within the coup) from this seed.
+    suits
+        ``(n, 6)`` suit indices (``s, h, d, c`` = 0..3), when they are known.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n,)`` payouts in units.
+    """
+    cards = np.asarray(cards, dtype=np.int64).reshape(-1, 6)
+    if bet.needs_suits and suits is None:
+        suits = _draw_suits(cards, decks, as_generator(seed))
+    frame = _dealt_frame(cards, suits, bet.fields)
+    pays = frame.select(bet.expr.cast(pl.Float64).alias("p"))["p"]
+    if pays.null_count():
+        raise ValueError(f"bet {bet.name!r}: the payout is undefined (null) for some coups; give a default")
+    return pays.to_numpy()
+
+
+def _draw_suits(cards: np.ndarray, decks: int, rng: np.random.Generator) -> np.ndarray:
+    """Suits for dealt ranks, suit-blind: without replacement within each coup from ``decks`` of each suit."""
+    n = len(cards)
+    suits = np.full((n, 6), -1, dtype=np.int64)
+    for i in range(6):
+        used = np.zeros((n, 4))
+        for j in range(i):
+            same = (cards[:, j] == cards[:, i]) & (cards[:, i] >= 0)
+            used[np.flatnonzero(same), suits[same, j]] += 1
+        w = np.maximum(decks - used, 0)
+        cum = np.cumsum(w, axis=1)
+        pick = (rng.random(n) * cum[:, -1])[:, None] < cum
+        suits[:, i] = np.where(cards[:, i] >= 0, np.argmax(pick, axis=1), -1)
+    return suits
+
+
+def _dealt_frame(cards: np.ndarray, suits: np.ndarray | None, fields: tuple[str, ...]) -> pl.DataFrame:
+    """The coup fields of dealt coups (only those named)."""
+    to_value = np.array((*RANK_VALUES, -1))
+    value = {p: to_value[cards[:, i]] for i, p in enumerate(POSITIONS)}
+    v0 = {p: np.maximum(v, 0) for p, v in value.items()}
+    pt = (v0["player_1"] + v0["player_2"] + v0["player_3"]) % 10
+    bt = (v0["banker_1"] + v0["banker_2"] + v0["banker_3"]) % 10
+    p2, b2 = (v0["player_1"] + v0["player_2"]) % 10, (v0["banker_1"] + v0["banker_2"]) % 10
+    pc, bc = 2 + (cards[:, 2] >= 0), 2 + (cards[:, 5] >= 0)
+
+    def same(a: int, b: int, suited: bool) -> np.ndarray:
+        out = cards[:, a] == cards[:, b]
+        return out & (suits[:, a] == suits[:, b]) if suited and suits is not None else out
+
+    columns: dict[str, object] = {
+        "player_total": pt,
+        "banker_total": bt,
+        "player_two_card_total": p2,
+        "banker_two_card_total": b2,
+        "player_cards": pc,
+        "banker_cards": bc,
+        "cards_dealt": pc + bc,
+        "winner": np.where(pt > bt, "player", np.where(bt > pt, "banker", "tie")),
+        "player_natural": p2 >= 8,
+        "banker_natural": b2 >= 8,
+        "natural": (p2 >= 8) | (b2 >= 8),
+        "margin": np.abs(pt - bt),
+        "player_pair": same(0, 1, False),
+        "banker_pair": same(3, 4, False),
+        "player_suited_pair": same(0, 1, True),
+        "banker_suited_pair": same(3, 4, True),
+    }
+    series = []
+    for f in fields:
+        if f in columns:
+            series.append(pl.Series(f, columns[f]))
+            continue
+        p, kind = f.rsplit("_", 1)
+        i = POSITIONS.index(p)
+        absent = pl.Series(cards[:, i] < 0)
+        if kind == "value":
+            series.append(pl.Series(f, v0[p]).set(absent, None))
+        elif kind == "rank":
+            labels = pl.Series(f, np.maximum(cards[:, i], 0)).replace_strict(
+                dict(enumerate(RANKS)), return_dtype=pl.Enum(list(RANKS))
+            )
+            series.append(labels.set(absent, None))
+        else:
+            assert suits is not None
+            labels = pl.Series(f, np.maximum(suits[:, i], 0)).replace_strict(
+                dict(enumerate(SUITS)), return_dtype=pl.Enum(list(SUITS))
+            )
+            series.append(labels.set(absent, None))
+    return pl.DataFrame(series) if series else pl.DataFrame({"_": np.zeros(len(cards))})

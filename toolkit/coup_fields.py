@@ -50,8 +50,10 @@ __all__ = [
     "CLASS_FIELDS",
     "FIELDS",
     "POSITIONS",
+    "PREFIX_FIELDS",
     "SequenceFields",
     "expansions",
+    "prefix_table",
     "value_sequence_table",
 ]
 
@@ -188,3 +190,41 @@ def value_sequence_table(tableau: Tableau = PUNTO_BANCO) -> SequenceFields:
     powers = 7 ** np.arange(10, dtype=np.int64)
     code = sum(np.where(v >= 0, powers[np.maximum(v, 0)], 0) for v in values.values())
     return SequenceFields(values, columns, multiset_index(np.asarray(code)))
+
+
+#: Fields fixed by the first four cards: a bet naming only these is priced over the 10,000 four-card prefixes.
+PREFIX_FIELDS: frozenset[str] = frozenset(
+    {f"{p}_{k}" for p in ("player_1", "player_2", "banker_1", "banker_2") for k in ("value", "rank", "suit")}
+    | {
+        "player_two_card_total",
+        "banker_two_card_total",
+        "player_natural",
+        "banker_natural",
+        "natural",
+        "player_pair",
+        "banker_pair",
+        "player_suited_pair",
+        "banker_suited_pair",
+    }
+)
+
+
+@lru_cache(maxsize=1)
+def prefix_table() -> SequenceFields:
+    """The 10,000 ordered value sequences of the first four cards (the rest summed out: any tableau).
+
+    >>> len(prefix_table())
+    10000
+    """
+    c = np.indices((10,) * 4, dtype=np.int64).reshape(4, -1)
+    values = {"player_1": c[0], "banker_1": c[1], "player_2": c[2], "banker_2": c[3]}
+    p2, b2 = (c[0] + c[2]) % 10, (c[1] + c[3]) % 10
+    columns = {
+        "player_two_card_total": p2,
+        "banker_two_card_total": b2,
+        "player_natural": (p2 >= 8).astype(np.int64),
+        "banker_natural": (b2 >= 8).astype(np.int64),
+        "natural": ((p2 >= 8) | (b2 >= 8)).astype(np.int64),
+    }
+    powers = 7 ** np.arange(10, dtype=np.int64)
+    return SequenceFields(values, columns, multiset_index(powers[c].sum(axis=0)))

@@ -29,10 +29,13 @@ from functools import partial
 import numpy as np
 import polars as pl
 
+from toolkit.bets import AnyBet, Bet
+from toolkit.cards import RANK_INDEX
 from toolkit.counting.results import Results, ShoeTotals, summarize
 from toolkit.counting.strategies import Strategy
 from toolkit.counting.systems import resolve_bet
 from toolkit.counting.tallies import PreCoup
+from toolkit.coup_bets import coup_payouts
 from toolkit.dealing import Dealing, DealtShoes, deal_block, shuffled_shoes
 from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, block_plan, map_blocks
@@ -52,6 +55,30 @@ def _outcome_classes_of_frame(frame: pl.DataFrame) -> np.ndarray:
         frame["player_pair"].to_numpy(),
         frame["banker_pair"].to_numpy(),
     ).astype(np.int64)
+
+
+def _cards_of_frame(frame: pl.DataFrame) -> np.ndarray:
+    """``(n, 6)`` rank indices by position from a coup frame's ``player_cards`` and ``banker_cards`` lists."""
+    out = np.full((frame.height, 6), -1, dtype=np.int64)
+    for side, offset in (("player_cards", 0), ("banker_cards", 3)):
+        for i, hand in enumerate(frame[side].to_list()):
+            for j, card in enumerate(hand):
+                out[i, offset + j] = card if isinstance(card, int) else RANK_INDEX[str(card)[0].upper()]
+    return out
+
+
+def _paid(bet: AnyBet, classes: np.ndarray, cards: np.ndarray | pl.DataFrame, rows: np.ndarray, truth: PreCoup):
+    """What ``bet`` paid on the coups ``rows``: its pay table, or its payout over the coups' cards.
+
+    A bet on suits is settled on suits drawn suit-blind (the simulator deals ranks), from a seed made of
+    the shoe ids, so the same shoes settle the same way.
+    """
+    if isinstance(bet, Bet):
+        return bet.payoff_array[classes[rows]]
+    ranks = _cards_of_frame(cards) if isinstance(cards, pl.DataFrame) else cards
+    decks = int(np.max(truth.decks)) if len(truth.decks) else 8
+    seed = [int(x) for x in np.unique(truth.shoe[rows])[:8]] + [len(rows)]
+    return coup_payouts(bet, ranks[rows], decks=max(decks, 1), seed=seed)
 
 
 def play(
@@ -80,11 +107,13 @@ def play(
         truth = PreCoup.from_dealt(source, rules.tableau)
         classes = source.outcome_classes()
         shoe_ids = source.shoe
+        cards: np.ndarray | pl.DataFrame = source.cards
     elif isinstance(source, pl.DataFrame):
         frame = source.sort("shoe", "coup") if {"shoe", "coup"} <= set(source.columns) else source
         truth = PreCoup.from_frame(frame, tableau=rules.tableau)
         classes = _outcome_classes_of_frame(frame)
         shoe_ids = truth.shoe
+        cards = frame
     else:
         raise TypeError(f"play() takes DealtShoes or a polars coup frame, got {type(source).__name__}")
     if info is None:
@@ -112,7 +141,7 @@ def play(
                     f"strategy {strategy.name!r}: stakes on {bet.name} must be {len(won)} finite values >= 0"
                 )
             rows = np.flatnonzero(stake > 0)
-            won[rows] += stake[rows] * bet.payoff_array[classes[rows]]
+            won[rows] += stake[rows] * _paid(bet, classes, cards, rows, truth)
             ev[rows] += stake[rows] * truth.expected_values_at(bet, rows)
             staked += stake
             bets[rows] += 1

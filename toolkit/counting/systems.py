@@ -44,8 +44,9 @@ from typing import Any
 import numpy as np
 
 from toolkit._check import integer, one_of
-from toolkit.bets import Bet, get_bet
+from toolkit.bets import AnyBet, Bet, get_bet
 from toolkit.cards import RANK_VALUES, RANKS, parse_card
+from toolkit.coup_bets import CoupBet
 from toolkit.rules import Rules
 
 __all__ = [
@@ -345,14 +346,14 @@ def get_count_system(name: str | CountSystem) -> CountSystem:
         raise ValueError(f"unknown count system {name!r}; known systems: {', '.join(COUNT_SYSTEMS)}") from None
 
 
-def resolve_bet(bet: Bet | str, rules: Rules = Rules()) -> Bet:
-    """A :class:`~toolkit.bets.Bet` from a bet or the name of one of the standard panel under ``rules``.
+def resolve_bet(bet: AnyBet | str, rules: Rules = Rules()) -> AnyBet:
+    """A bet from a bet or the name of one (standard panel under ``rules``, or side-bet catalogue).
 
     >>> resolve_bet("dragon7").name
     'dragon7'
     """
-    if isinstance(bet, Bet):
+    if isinstance(bet, Bet | CoupBet):
         return bet
     if not isinstance(bet, str):
-        raise TypeError(f"a bet is a name or a Bet, got {type(bet).__name__} {bet!r}")
+        raise TypeError(f"a bet is a name, a Bet or a CoupBet, got {type(bet).__name__} {bet!r}")
     return get_bet(bet, rules)

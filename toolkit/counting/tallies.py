@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from toolkit.bets import Bet
+from toolkit.bets import AnyBet
 from toolkit.cards import RANK_INDEX, RANKS
 from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.dealing import DealtShoes
@@ -208,25 +208,27 @@ class PreCoup:
             self._cache[key] = count_arrays(system, self.unseen, self.decks, self.burn_card, self.left)
         return self._cache[key]
 
-    def expected_values(self, bet: Bet) -> np.ndarray:
+    def expected_values(self, bet: AnyBet) -> np.ndarray:
         """Exact expected value of ``bet`` before every coup (cached)."""
-        from toolkit.engine import expected_values
-
         key = ("ev", bet)
         if key not in self._cache:
-            self._cache[key] = expected_values(self.unseen, [bet], self.tableau)[:, 0]
+            self._cache[key] = self._values(self.unseen, bet)
         return self._cache[key]
 
-    def expected_values_at(self, bet: Bet, rows: np.ndarray) -> np.ndarray:
-        """Exact expected value of ``bet`` before the coups ``rows`` (reuses the cache when filled)."""
-        from toolkit.engine import expected_values
+    def _values(self, unseen: np.ndarray, bet: AnyBet) -> np.ndarray:
+        from toolkit.bets import bet_expected_values
 
+        decks = int(np.max(self.decks)) if len(self.decks) else None
+        return bet_expected_values(unseen, [bet], self.tableau, decks=decks)[:, 0]
+
+    def expected_values_at(self, bet: AnyBet, rows: np.ndarray) -> np.ndarray:
+        """Exact expected value of ``bet`` before the coups ``rows`` (reuses the cache when filled)."""
         key = ("ev", bet)
         if key in self._cache:
             return self._cache[key][rows]
         if len(rows) == 0:
             return np.zeros(0)
-        return expected_values(self.unseen[rows], [bet], self.tableau)[:, 0]
+        return self._values(self.unseen[rows], bet)
 
 
 def counts(
