@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -96,7 +97,7 @@ def pay_table(
     place = where or f"bet {name!r}"
     if not rows:
         raise ValueError(f"{place}: a pay table needs at least one row")
-    chain = None
+    chain: Any = None
     for i, row in enumerate(rows, start=1):
         if not isinstance(row, tuple | list) or len(row) != 2:
             raise ValueError(f"{place}: row {i} must be (condition, payout), got {row!r}")
@@ -104,7 +105,7 @@ def pay_table(
         pays = float(_payout(row[1], f"{place}, row {i}"))
         chain = pl.when(cond).then(pl.lit(pays)) if chain is None else chain.when(cond).then(pl.lit(pays))
     base = float(_payout(default, f"{place}, default"))
-    return chain.otherwise(pl.lit(base))  # type: ignore[union-attr]
+    return chain.otherwise(pl.lit(base))
 
 
 def read_bet_file(path: str | Path) -> BetSpec:

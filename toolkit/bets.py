@@ -33,7 +33,7 @@ import polars as pl
 from toolkit.bet_files import BetSpec, pay_table, read_bet_file
 from toolkit.cards import CompositionLike
 from toolkit.catalogue import catalogue_names, catalogue_spec
-from toolkit.coup_bets import CoupBet, coup_distribution, coup_expected_values
+from toolkit.coup_bets import CoupBet, coup_distribution, coup_expected_values, coup_payouts
 from toolkit.engine import distribution, expected_values
 from toolkit.outcomes import N_CLASSES, Outcome, outcome_frame, outcomes
 from toolkit.rules import PUNTO_BANCO, Rules, Tableau, as_fraction
@@ -45,9 +45,11 @@ __all__ = [
     "bet_expected_values",
     "bet_from_file",
     "bet_names",
+    "bet_payouts",
     "bet_stats",
     "edge_table",
     "get_bet",
+    "get_plain_bet",
     "make_bet",
     "standard_bets",
 ]
@@ -252,8 +254,9 @@ def make_bet(
     >>> type(make_bet("suited", [("player_suited_pair", 25)])).__name__
     'CoupBet'
     """
+    events: tuple[tuple[str, Fraction], ...] = ()
     if isinstance(payout, pl.Expr):
-        expr, events = payout, ()
+        expr = payout
     else:
         expr = pay_table(list(payout), default, name)
         events = tuple((str(c), as_fraction(p)) for c, p in payout)
@@ -281,6 +284,28 @@ def bet_names(rules: Rules = Rules()) -> tuple[str, ...]:
 @lru_cache(maxsize=64)
 def _catalogue_bet(name: str) -> AnyBet:
     return _from_spec(catalogue_spec(name))
+
+
+def get_plain_bet(name: str | Bet, rules: Rules = Rules(), where: str = "this") -> Bet:
+    """A bet that is a pay table over the outcome classes (the fast engine), by name; a bet on coup fields is refused.
+
+    For the places that need pay tables: the known-card study, the million-shoe study's kernel.
+    """
+    bet = name if isinstance(name, Bet) else get_bet(name, rules)
+    if not isinstance(bet, Bet):
+        raise ValueError(
+            f"bet {bet.name!r} looks at suits or card positions: {where} takes bets that are pay tables over "
+            "the outcome classes (totals, winner, cards per hand, pairs)"
+        )
+    return bet
+
+
+def bet_payouts(bet: AnyBet, classes: np.ndarray, cards: np.ndarray, decks: int = 8, seed: Any = None) -> np.ndarray:
+    """What one unit on ``bet`` paid on dealt coups: its pay table at their outcome ``classes``, or its payout
+    over their ``cards`` (``(n, 6)`` rank indices by position, see :func:`toolkit.coup_bets.coup_payouts`)."""
+    if isinstance(bet, Bet):
+        return bet.payoff_array[np.asarray(classes)]
+    return coup_payouts(bet, cards, decks=decks, seed=seed)
 
 
 def get_bet(name: str, rules: Rules = Rules()) -> AnyBet:

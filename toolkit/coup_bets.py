@@ -565,7 +565,7 @@ def _dealt_frame(cards: np.ndarray, suits: np.ndarray | None, fields: tuple[str,
         out = cards[:, a] == cards[:, b]
         return out & (suits[:, a] == suits[:, b]) if suited and suits is not None else out
 
-    columns: dict[str, object] = {
+    columns: dict[str, np.ndarray] = {
         "player_total": pt,
         "banker_total": bt,
         "player_two_card_total": p2,

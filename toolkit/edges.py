@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import polars as pl
 
-from toolkit.bets import Bet, edge_table, get_bet
+from toolkit.bets import Bet, edge_table, get_plain_bet
 from toolkit.cards import Composition, CompositionLike
 from toolkit.engine import expected_values
 from toolkit.rules import Rules
@@ -54,7 +54,7 @@ def _bets(bets: Iterable[str | Bet] | None, rules: Rules) -> tuple[Bet, ...]:
         if isinstance(bet, Bet):
             out.append(bet)
         elif isinstance(bet, str):
-            out.append(get_bet(bet, rules))
+            out.append(get_plain_bet(bet, rules, "the edge-frequency tables"))
         else:
             raise TypeError(f"a bet must be a Bet or a panel name such as 'banker', got {type(bet).__name__} {bet!r}")
     if not out:

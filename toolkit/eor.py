@@ -22,9 +22,9 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from toolkit.bets import Bet, get_bet, standard_bets
+from toolkit.bets import AnyBet, Bet, bet_expected_values, bet_stats, get_bet, standard_bets
 from toolkit.cards import RANKS, ZERO_RANKS, Composition, CompositionLike
-from toolkit.engine import distribution, expected_values
+from toolkit.engine import distribution
 from toolkit.rules import Rules
 
 __all__ = ["EXACT_ABOVE", "effect_of_removal", "eor_matrix", "get_bet"]
@@ -39,9 +39,15 @@ def _removals(comp: Composition) -> list[tuple[int, Composition]]:
     return [(i, comp.remove(RANKS[i])) for i in range(13) if comp.by_rank[i] > 0]
 
 
+def _exact_ev(bet: AnyBet, shoe: Composition, rules: Rules, decks: int) -> Fraction:
+    ev = bet_stats(bet, shoe, rules.tableau, exact=True, decks=decks).exact_expected_value
+    assert ev is not None  # exact=True sets it
+    return ev
+
+
 def effect_of_removal(
     shoe: CompositionLike = 8,
-    bets: Iterable[Bet] | None = None,
+    bets: Iterable[AnyBet] | None = None,
     rules: Rules = Rules(),
     by: str = "value",
     exact: bool = False,
@@ -77,13 +83,21 @@ def effect_of_removal(
     removals = _removals(comp)
     shoes = [comp] + [c for _, c in removals]
     exact = exact or comp.total > EXACT_ABOVE
+    decks = max(1, -(-max(comp.by_rank) // 4))  # bets on suits: the suits of this many decks (suit-blind)
     if exact:
         ev = []
         for s in shoes:
-            p = distribution(s, rules.tableau, exact=True)  # once per shoe, shared by every bet
-            ev.append([sum((q * x for q, x in zip(p, bet.payoffs, strict=True) if q), Fraction(0)) for bet in bets])
+            p = distribution(s, rules.tableau, exact=True)  # once per shoe, shared by every pay table
+            ev.append(
+                [
+                    sum((q * x for q, x in zip(p, bet.payoffs, strict=True) if q), Fraction(0))
+                    if isinstance(bet, Bet)
+                    else _exact_ev(bet, s, rules, decks)
+                    for bet in bets
+                ]
+            )
     else:
-        ev = expected_values(np.array([s.by_rank for s in shoes]), bets, rules.tableau).tolist()
+        ev = bet_expected_values(np.array([s.by_rank for s in shoes]), bets, rules.tableau, decks=decks).tolist()
     base = ev[0]
     by_rank = {i: [e - b for e, b in zip(ev[k + 1], base, strict=True)] for k, (i, _) in enumerate(removals)}
 

@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._tables import ext_to_main, multiset_index, value_sequences
-from toolkit.bets import Bet, get_bet
+from toolkit.bets import Bet, get_plain_bet
 from toolkit.cards import Composition, CompositionLike
 from toolkit.engine import _features
 from toolkit.outcomes import N_MAIN
@@ -52,7 +52,7 @@ def known_card_edges(
     """
     comp = Composition.from_any(shoe)
     comp.require_coup()
-    bets = tuple(bets) if bets is not None else (get_bet("banker"), get_bet("player"))
+    bets = tuple(bets) if bets is not None else (get_plain_bet("banker"), get_plain_bet("player"))
     seq = value_sequences(tableau)
     weights = _features(np.array([comp.by_value]))[:, 0][multiset_index(seq.code6)]
     main = ext_to_main(seq.ext)

@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
-from toolkit.bets import Bet
+from toolkit.bets import AnyBet, Bet
 from toolkit.cards import CompositionLike
 from toolkit.counting.systems import CountSystem, TagsLike, get_count_system, resolve_bet, tags_by_rank
 from toolkit.counting.tallies import PreCoup
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["betting_correlation", "count_quality", "eor_count"]
 
 
-def _eor_by_rank(bet: Bet, shoe: CompositionLike, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+def _eor_by_rank(bet: AnyBet, shoe: CompositionLike, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """Cards of each rank in ``shoe`` and the bet's effect of removing one of them."""
     from toolkit.eor import effect_of_removal
 

@@ -25,7 +25,7 @@ from typing import Protocol
 import numpy as np
 
 from toolkit._check import one_of
-from toolkit.bets import Bet, get_bet
+from toolkit.bets import AnyBet, get_bet
 from toolkit.counting.systems import CountSystem, get_count_system, resolve_bet
 from toolkit.counting.tallies import PreCoup
 from toolkit.rules import Rules
@@ -105,7 +105,7 @@ class Play(Protocol):
     """One bet of a strategy: units to stake before each coup, from pre-coup information only."""
 
     @property
-    def bet(self) -> str | Bet:
+    def bet(self) -> str | AnyBet:
         """The bet staked on: a name of the standard panel or a :class:`~toolkit.bets.Bet`."""
         ...
 
@@ -114,8 +114,8 @@ class Play(Protocol):
         ...
 
 
-def _bet_name(bet: str | Bet) -> str:
-    return bet.name if isinstance(bet, Bet) else bet
+def _bet_name(bet: str | AnyBet) -> str:
+    return bet if isinstance(bet, str) else bet.name
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ class CountPlay:
     """Stake ``ramp(count)`` units on ``bet``, the count being the system's true or running count."""
 
     system: CountSystem
-    bet: str | Bet
+    bet: str | AnyBet
     ramp: Ramp
     count: str = "true"
 
@@ -148,7 +148,7 @@ class CountPlay:
 class PerfectPlay:
     """Computer-perfect play: stake ``units`` on ``bet`` when its exact EV before the coup exceeds ``min_ev``."""
 
-    bet: str | Bet
+    bet: str | AnyBet
     min_ev: float = 0.0
     units: float = 1.0
 
@@ -193,7 +193,7 @@ class Strategy:
 def count_strategy(
     system: CountSystem | str,
     threshold: float | None = None,
-    bet: str | Bet | None = None,
+    bet: str | AnyBet | None = None,
     ramp: Ramp | Mapping[float, float] | None = None,
     count: str | None = None,
     units: float = 1.0,
@@ -222,7 +222,7 @@ def count_strategy(
     return Strategy(label, (CountPlay(s, target, ramp, which),))
 
 
-def perfect_strategy(*bets: str | Bet, min_ev: float = 0.0, units: float = 1.0, name: str | None = None) -> Strategy:
+def perfect_strategy(*bets: str | AnyBet, min_ev: float = 0.0, units: float = 1.0, name: str | None = None) -> Strategy:
     """Computer-perfect play on each of ``bets``.
 
     >>> perfect_strategy("dragon7", "panda8").name

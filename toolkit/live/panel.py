@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from toolkit.bets import Bet, get_bet, standard_bets
+from toolkit.bets import AnyBet, Bet, get_bet, standard_bets
 from toolkit.cards import MIN_COUP_CARDS, RANKS, Composition, CompositionLike
 from toolkit.counting import CountSystem, count_arrays, get_count_system
 from toolkit.engine import expected_values
@@ -32,7 +32,7 @@ from toolkit.rules import Rules
 __all__ = ["Panel", "Snapshot", "resolve_bets", "resolve_systems"]
 
 
-def resolve_bets(bets: Iterable[Bet | str] | str | None, rules: Rules = Rules()) -> tuple[Bet, ...]:
+def resolve_bets(bets: Iterable[Bet | str] | str | None, rules: Rules = Rules()) -> tuple[AnyBet, ...]:
     """Bets from names or :class:`~toolkit.bets.Bet` values (a string may list names separated by commas or spaces).
 
     ``None`` is the standard panel under ``rules``.
@@ -106,7 +106,7 @@ class Panel:
     Build one with :meth:`of`, which accepts names.
     """
 
-    bets: tuple[Bet, ...]
+    bets: tuple[AnyBet, ...]
     systems: tuple[CountSystem, ...] = ()
     rules: Rules = field(default_factory=Rules)
     decks: int = 8
@@ -129,7 +129,7 @@ class Panel:
     def bet_names(self) -> tuple[str, ...]:
         return tuple(b.name for b in self.bets)
 
-    def bet(self, name: str) -> Bet:
+    def bet(self, name: str) -> AnyBet:
         """One of the panel's bets by name."""
         for bet in self.bets:
             if bet.name == name:

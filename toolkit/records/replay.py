@@ -29,7 +29,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
-from toolkit.bets import Bet, get_bet, standard_bets
+from toolkit.bets import AnyBet, Bet, bet_payouts, get_bet, standard_bets
 from toolkit.cards import MIN_COUP_CARDS, RANKS
 from toolkit.engine import expected_values
 from toolkit.outcomes import class_index
@@ -49,11 +49,11 @@ def _card_level(records: Records) -> None:
         )
 
 
-def _bets_for(records: Records, bets: Iterable[Bet | str] | None, row: int) -> tuple[Bet, ...]:
+def _bets_for(records: Records, bets: Iterable[AnyBet | str] | None, row: int) -> tuple[AnyBet, ...]:
     rules = records.headers[row].rules if records.headers else records.header.rules
     if bets is None:
         return standard_bets(rules)
-    return tuple(b if isinstance(b, Bet) else get_bet(b, rules) for b in bets)
+    return tuple(get_bet(b, rules) if isinstance(b, str) else b for b in bets)
 
 
 def replay(
@@ -219,7 +219,7 @@ def _payouts(records: Records, name: str) -> np.ndarray:
     out = np.empty(len(dealt))
     for rule in set(rules):
         rows = np.isin(dealt.shoe, [i for i, r in enumerate(rules) if r == rule])
-        out[rows] = get_bet(name, rule).payoff_array[classes[rows]]
+        out[rows] = bet_payouts(get_bet(name, rule), classes[rows], dealt.cards[rows], seed=[len(dealt), 7])
     return out
 
 

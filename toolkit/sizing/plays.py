@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from toolkit._check import non_negative_int
-from toolkit.bets import Bet
+from toolkit.bets import AnyBet, Bet
 from toolkit.counting.strategies import CountPlay, Play, Ramp, Strategy
 from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.counting.tallies import PreCoup, count_arrays, round_count
@@ -104,7 +104,7 @@ class LimitedPlay:
     limits: Limits = Limits()
 
     @property
-    def bet(self) -> str | Bet:
+    def bet(self) -> str | AnyBet:
         return self.play.bet
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
@@ -184,7 +184,7 @@ class KellyPlay:
         object.__setattr__(self, "gates", gates)
 
     @property
-    def bet(self) -> str | Bet:
+    def bet(self) -> str | AnyBet:
         return self.bets[self.index]
 
     def fractions(self, info: PreCoup, rules: Rules) -> np.ndarray:
@@ -342,7 +342,7 @@ class BackCount:
             raise ValueError(f"BackCount.count must be one of true, running, got {self.count!r}")
 
     @property
-    def bet(self) -> str | Bet:
+    def bet(self) -> str | AnyBet:
         return self.play.bet
 
     def seated(self, info: PreCoup) -> np.ndarray:

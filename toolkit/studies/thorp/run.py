@@ -23,7 +23,7 @@ import polars as pl
 
 from toolkit._check import positive_int
 from toolkit._files import atomic_write, refuse_symlink, remove_files
-from toolkit.bets import get_bet
+from toolkit.bets import get_plain_bet
 from toolkit.dealing import Dealing
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, SeedLike, map_blocks
 from toolkit.rules import Rules
@@ -149,7 +149,7 @@ def jacobson_setting(
         seed=seed,
         dealing=dealing,
         rules=rules,
-        bets=(get_bet("banker", rules),),
+        bets=(get_plain_bet("banker", rules),),
         jacobson_depths=tuple(depths),
         block_size=block_size,
     )

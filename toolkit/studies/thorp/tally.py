@@ -33,7 +33,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from toolkit.bets import get_bet
+from toolkit.bets import get_plain_bet
 from toolkit.dealing import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block
 from toolkit.rules import Tableau
@@ -60,10 +60,10 @@ class BlockSpec:
 
 def block_spec(study: ThorpStudy) -> BlockSpec:
     """What a worker needs of ``study``: its dealing, pay tables (the panel's, Player's and Banker's) and names."""
-    jac = (get_bet("player", study.rules), get_bet("banker", study.rules))
+    jac = (get_plain_bet("player", study.rules), get_plain_bet("banker", study.rules))
     return BlockSpec(
         dealing=study.dealing,
-        payoffs=np.array([b.payoff_array for b in study.bets or ()]),
+        payoffs=np.array([get_plain_bet(b, study.rules, "the Thorp study").payoff_array for b in study.bets or ()]),
         jacobson_payoffs=np.array([b.payoff_array for b in jac]),
         observers=study.observers,
         jacobson_depths=study.jacobson_depths,
