@@ -198,6 +198,7 @@ if _TYPE_CHECKING:
         verdicts,
         write_outputs,
     )
+    from toolkit.studies.assess import Assessment, assess_bet
     from toolkit.widgets import (
         ShoeExplorer,
         ShoeStepper,
@@ -205,6 +206,7 @@ if _TYPE_CHECKING:
 
 #: Where each public name lives: (module, attribute).
 _WHERE: dict[str, tuple[str, str]] = {
+    "Assessment": ("toolkit.studies.assess", "Assessment"),
     "BackCount": ("toolkit.sizing", "BackCount"),
     "BankerStrategy": ("toolkit.games", "BankerStrategy"),
     "BankrollReport": ("toolkit.sizing", "BankrollReport"),
@@ -253,6 +255,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "ThorpStudy": ("toolkit.studies", "ThorpStudy"),
     "Tracker": ("toolkit.live", "Tracker"),
     "ValidationReport": ("toolkit.records", "ValidationReport"),
+    "assess_bet": ("toolkit.studies.assess", "assess_bet"),
     "bankroll": ("toolkit.sizing", "bankroll"),
     "banque_banker_best_response": ("toolkit.games", "banque_banker_best_response"),
     "banque_value": ("toolkit.games", "banque_value"),
@@ -345,6 +348,7 @@ __all__ = (
     "PUNTO_BANCO",
     "RANKS",
     "RESTRICTED_BANKER_OPTIONS",
+    "Assessment",
     "BackCount",
     "BankerStrategy",
     "BankrollReport",
@@ -389,6 +393,7 @@ __all__ = (
     "ThorpStudy",
     "Tracker",
     "ValidationReport",
+    "assess_bet",
     "bankroll",
     "banque_banker_best_response",
     "banque_value",
