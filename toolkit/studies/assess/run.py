@@ -14,8 +14,9 @@ The steps, each on its own shoes (three children of the seed's
    the upper bound of any count) played through *fresh shoes*, independent of
    the search (the winner's score on the search shoes is optimistic: it was
    chosen there); its threshold sweep is replayed there too;
-4. the **penetration sweep** (:func:`toolkit.counting.penetration_sweep`) on a
-   third set of shoes, the same shuffles at every cut-card position.
+4. the **penetration sweep** (:func:`toolkit.studies.assess.depth.depth_sweep`, as
+   :func:`toolkit.counting.penetration_sweep`) on a third set of shoes, the same
+   shuffles at every cut-card position.
 
 >>> a = assess_bet("dragon7", shoes=60, seed=1, cut_cards=(14,), progress=False)
 >>> a.count is not None, sorted(a.frames)[:3]
@@ -38,12 +39,12 @@ from toolkit.cards import Composition
 from toolkit.counting.harness import run_strategies
 from toolkit.counting.results import Results
 from toolkit.counting.strategies import Strategy, count_strategy, perfect_strategy
-from toolkit.counting.sweeps import penetration_sweep
 from toolkit.counting.systems import CountSystem, resolve_bet
 from toolkit.dealing import Dealing
 from toolkit.eor import effect_of_removal
 from toolkit.parallel import SeedLike, as_seed_sequence, block_plan, map_blocks
 from toolkit.rules import Rules
+from toolkit.studies.assess.depth import depth_sweep
 from toolkit.studies.assess.result import Assessment
 from toolkit.studies.assess.search import SearchSet, SearchSpace, search_block, search_counts
 
@@ -130,16 +131,21 @@ def _verdict(dealing: Dealing, fig: dict[str, Any], min_win: float, confidence: 
     w, lo, hi = fig["win_per_100_hands"], fig["win_per_100_hands_low"], fig["win_per_100_hands_high"]
     if fig["shoes"] == 0:
         return False, f"not worth counting {where}: no count found wins anything (the best never bets)"
-    ci = f"{confidence:.0%} CI {lo:+.3f} .. {hi:+.3f}"
+    ci = f"{confidence:.0%} CI {_units(lo)} .. {_units(hi)}"
     if w >= min_win and lo > 0:
         return True, (
             f"countable {where}: a counter wins {w:.3f} units per 100 hands ({ci}), {fig['units_per_shoe']:.3f} "
             f"per shoe, betting {fig['bet_frequency']:.1%} of hands at an edge of {fig['edge_when_betting']:+.2%}"
         )
     return False, (
-        f"not worth counting {where}: the best count found wins {w:+.3f} units per 100 hands ({ci}), "
+        f"not worth counting {where}: the best count found wins {_units(w)} units per 100 hands ({ci}), "
         f"under the {min_win:g} a counter would need"
     )
+
+
+def _units(x: float) -> str:
+    """A signed win: three decimals, or three significant digits when smaller than 0.01."""
+    return f"{x:+.3f}" if x == 0 or abs(x) >= 0.01 else f"{x:+.2e}"
 
 
 def assess_bet(
@@ -253,27 +259,8 @@ def assess_bet(
     cuts = _cut_cards(dealing, cut_cards) if dealing.coups is None else []
     pen_strategies = [s for s in strategies[:2] if s.name in ("count", "perfect")]
     if cuts:
-        raw = penetration_sweep(
-            pen_strategies,
-            cuts,
-            n_pen,
-            dealing,
-            s_pen,
-            rules=rules,
-            workers=workers,
-            progress=progress,
-            confidence=confidence,
-        )
-        penetration = raw.select(
-            "cut_card",
-            "strategy",
-            "shoes",
-            "bets_per_shoe",
-            "mean_edge",
-            pl.col("units_per_100_hands_ev").alias("win_per_100_hands"),
-            pl.col("units_per_shoe_ev").alias("units_per_shoe"),
-            pl.col("units_per_shoe_ev_low").alias("units_per_shoe_low"),
-            pl.col("units_per_shoe_ev_high").alias("units_per_shoe_high"),
+        penetration = depth_sweep(
+            pen_strategies, cuts, n_pen, dealing, s_pen, rules, workers, progress, confidence
         ).sort("strategy", "cut_card")
     else:
         penetration = pl.DataFrame(

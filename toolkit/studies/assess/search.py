@@ -97,11 +97,11 @@ class SearchSet:
     @classmethod
     def concat(cls, parts: Sequence[SearchSet]) -> SearchSet:
         """One set from the sets of several blocks."""
-        names = ("shoe", "coup", "unseen", "left", "decks", "burn_card")
-        info = PreCoup(
-            **{n: np.concatenate([getattr(p.info, n) for p in parts]) for n in names},
-            tableau=parts[0].info.tableau,
+        shoe, coup, unseen, left, decks, burn = (
+            np.concatenate([getattr(p.info, n) for p in parts])
+            for n in ("shoe", "coup", "unseen", "left", "decks", "burn_card")
         )
+        info = PreCoup(shoe, coup, unseen, left, decks, burn, parts[0].info.tableau)
         return cls(info, np.concatenate([p.ev for p in parts]), sum(p.shoes for p in parts))
 
 
@@ -254,7 +254,7 @@ class Score:
         )
 
 
-def score_tags(tags: Sequence[int], trigger: str, data: SearchSet, n_thresholds: int = 40) -> Score:
+def score_tags(tags: Sequence[int] | np.ndarray, trigger: str, data: SearchSet, n_thresholds: int = 40) -> Score:
     """Expected win of flat bets at every threshold of the grid, on the search set (the exact EVs)."""
     system = CountSystem("candidate", tuple(int(t) for t in tags), trigger=trigger)
     info = data.info
