@@ -69,8 +69,8 @@ def depth_sweep(
     fn = partial(_block, strategies=strategies, dealing=dealing, cuts=cuts, rules=rules)
     parts: list[list[list[ShoeTotals]]] = [[[] for _ in strategies] for _ in cuts]
     for result in map_blocks(fn, block_plan(n_shoes, seed=seed), workers, None, progress, "cut-card sweep"):
-        for i, per_cut in enumerate(result):
-            for j, totals in enumerate(per_cut):
+        for i, block_cut in enumerate(result):
+            for j, totals in enumerate(block_cut):
                 parts[i][j].append(totals)
     rows = []
     for cut, per_cut in zip(cuts, parts, strict=True):
