@@ -73,6 +73,15 @@ def test_bad_custom_counts_get_one_line_and_exit_2(capsys, args: list[str], mess
     assert message in err
 
 
+def test_a_count_file_without_a_bet_needs_bet(capsys, tmp_path) -> None:
+    path = tmp_path / "nobet.toml"
+    path.write_text("tags = [0,0,0,0,0,0,0,0,1,1]\nthreshold = 1\n")
+    code, _, err = run(capsys, "count", "--system-file", str(path), "--no-progress")
+    assert code == 2
+    assert "count system 'nobet' names no bet; give --bet" in err
+    assert _count(capsys, "--system-file", str(path), "--bet", "natural9")["bet"] == "natural9"
+
+
 def test_a_bad_count_file_is_located(capsys, tmp_path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text("tags = [0,0,0,0,0,0,0,0,0,0]\nrounding = 'up'\n")

@@ -251,6 +251,8 @@ def count(
             cs = cs.with_(**changes) if changes else cs
             if cs.threshold is None:
                 fail(f"count system {cs.name!r} has no published threshold; give --threshold")
+            if cs.bet is None and bet is None:
+                fail(f"count system {cs.name!r} names no bet; give --bet")
             strategy = count_strategy(cs, bet=bet)
             convention = cs.describe()
     except (ValueError, TypeError) as err:

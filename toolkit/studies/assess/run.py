@@ -195,6 +195,8 @@ def assess_bet(
     if not (isinstance(min_win, (int, float)) and math.isfinite(min_win) and min_win >= 0):
         raise ValueError(f"min_win must be a finite number >= 0, got {min_win!r}")
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
+    if rules.tableau != dealing.tableau:
+        raise ValueError("rules.tableau and dealing.tableau differ: bets would be priced by other drawing rules")
     b = resolve_bet(bet, rules)
     shoe = Composition.from_decks(dealing.decks)
     stats, payouts = _bet_frame(b, shoe, rules)
