@@ -180,3 +180,19 @@ def test_bad_arguments_are_refused() -> None:
         assess_bet("roulette", shoes=5, progress=False)
     with pytest.raises(ValueError, match="shoes"):
         assess_bet("dragon7", shoes=0, progress=False)
+
+
+def test_a_bet_no_count_can_beat_gets_a_count_that_never_bets(tmp_path) -> None:
+    from toolkit.bets import Bet
+
+    always_loses = Bet.from_function("always_loses", lambda o: -1, "loses every coup")
+    a = assess_bet(always_loses, shoes=40, seed=1, cut_cards=(), workers=1, progress=False)
+    assert a.count is None
+    assert a.frames["candidates"]["family"].to_list() == ["zero"]
+    assert a.figures("count")["bet_frequency"] == 0
+    assert a.verdict == "not worth counting at cut card 14: no count found wins anything (the best never bets)"
+    write_assessment(a, tmp_path, figures=save_assess_figures)
+    report = (tmp_path / "report.md").read_text()
+    assert "the best count never bets" in report
+    assert "The count never bets, at any depth." in report
+    assert json.loads((tmp_path / "summary.json").read_text())["count"] is None

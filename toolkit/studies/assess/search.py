@@ -12,7 +12,8 @@ on the running count.  The published counts of the library for the bet
 (:data:`toolkit.counting.COUNT_SYSTEMS`) are added, and the all-zero count as
 the baseline.  Then, from the best of these, a hill climb tries every single
 change of one tag by one (ranks with the same effect of removal moving
-together), for :attr:`SearchSpace.local_passes` passes.
+together), for :attr:`SearchSpace.local_passes` passes (none when the effects of
+removal are all zero and the library has no count for the bet).
 
 **The score** of a tag set and trigger is the expected win per 100 hands of
 flat one-unit bets at its best threshold: a sweep over a grid of thresholds
@@ -272,6 +273,25 @@ def _triggers(tags: np.ndarray) -> tuple[str, ...]:
     return ("true",) if int(tags.sum()) == 0 else ("true", "running")
 
 
+def _neighbours(
+    current: Score, groups: list[list[int]], max_tag: int, tried: set[tuple[tuple[int, ...], str]]
+) -> list[tuple[np.ndarray, str]]:
+    """The counts one tag step from ``current`` (a group of ranks at a time) not tried yet; marks them tried."""
+    out = []
+    for g in groups:
+        for step in (-1, 1):
+            tags = np.array(current.tags)
+            tags[g] += step
+            if np.abs(tags).max() > max_tag or not tags.any():
+                continue
+            for trig in _triggers(tags):
+                key = (tuple(int(t) for t in tags), trig)
+                if key not in tried:
+                    tried.add(key)
+                    out.append((tags, trig))
+    return out
+
+
 def search_counts(
     data: SearchSet, eor: np.ndarray, bet: Bet, space: SearchSpace = SearchSpace(), progress: bool = False
 ) -> tuple[pl.DataFrame, Score]:
@@ -303,22 +323,17 @@ def search_counts(
     try:
         for item in todo:
             run(*item)
+        # climb from the best EOR-guided count (else the best published one; no climb from the zero count alone)
         guided = [s for s, r in zip(scores, rows, strict=True) if str(r["family"]).startswith("eor")]
-        current = max(guided or scores, key=lambda s: s.win_per_100_hands)
+        published = [s for s, r in zip(scores, rows, strict=True) if str(r["family"]).startswith("published")]
+        start = guided or published
+        current = max(start, key=lambda s: s.win_per_100_hands) if start else None
         groups = _groups(eor)
         tried = {(s.tags, s.trigger) for s in scores}
         for k in range(space.local_passes):
-            neighbours = []
-            for g in groups:
-                for step in (-1, 1):
-                    tags = np.array(current.tags)
-                    tags[g] += step
-                    if np.abs(tags).max() > space.max_tag or not tags.any():
-                        continue
-                    for trig in _triggers(tags):
-                        if (tuple(int(t) for t in tags), trig) not in tried:
-                            tried.add((tuple(int(t) for t in tags), trig))
-                            neighbours.append((tags, trig))
+            if current is None:
+                break
+            neighbours = _neighbours(current, groups, space.max_tag, tried)
             bar.total += len(neighbours)
             bar.refresh()
             best = current
@@ -326,9 +341,7 @@ def search_counts(
                 s = run(f"variant (pass {k + 1})", None, tags, trig)
                 if s.win_per_100_hands > best.win_per_100_hands:
                     best = s
-            if best is current:
-                break
-            current = best
+            current = None if best is current else best
     finally:
         bar.close()
     winner = max(scores, key=lambda s: s.win_per_100_hands)  # the first of the best: a guided or published one
