@@ -204,6 +204,7 @@ if _TYPE_CHECKING:
         verdicts,
         write_outputs,
     )
+    from toolkit.studies.assess import Assessment, assess_bet
     from toolkit.suits import SuitedShoe
     from toolkit.widgets import (
         ShoeExplorer,
@@ -212,6 +213,7 @@ if _TYPE_CHECKING:
 
 #: Where each public name lives: (module, attribute).
 _WHERE: dict[str, tuple[str, str]] = {
+    "Assessment": ("toolkit.studies.assess", "Assessment"),
     "BackCount": ("toolkit.sizing", "BackCount"),
     "BankerStrategy": ("toolkit.games", "BankerStrategy"),
     "BankrollReport": ("toolkit.sizing", "BankrollReport"),
@@ -260,6 +262,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "ThorpStudy": ("toolkit.studies", "ThorpStudy"),
     "Tracker": ("toolkit.live", "Tracker"),
     "ValidationReport": ("toolkit.records", "ValidationReport"),
+    "assess_bet": ("toolkit.studies.assess", "assess_bet"),
     "bankroll": ("toolkit.sizing", "bankroll"),
     "banque_banker_best_response": ("toolkit.games", "banque_banker_best_response"),
     "banque_value": ("toolkit.games", "banque_value"),
@@ -362,6 +365,7 @@ __all__ = (
     "PUNTO_BANCO",
     "RANKS",
     "RESTRICTED_BANKER_OPTIONS",
+    "Assessment",
     "BackCount",
     "BankerStrategy",
     "BankrollReport",
@@ -409,6 +413,7 @@ __all__ = (
     "ThorpStudy",
     "Tracker",
     "ValidationReport",
+    "assess_bet",
     "bankroll",
     "banque_banker_best_response",
     "banque_value",

@@ -18,7 +18,7 @@ app = typer.Typer(
 )
 
 #: Modules that add commands to the app, each through ``register(app)``.
-COMMAND_MODULES = ("engine", "ca", "shoes", "records", "thorp", "chemin", "track", "bankroll")
+COMMAND_MODULES = ("engine", "ca", "shoes", "records", "thorp", "chemin", "track", "bankroll", "assess")
 
 for _name in COMMAND_MODULES:
     importlib.import_module(f"toolkit.cli.{_name}").register(app)

@@ -7,6 +7,7 @@ reports what it wins, with confidence intervals and the convention used.
 
 from __future__ import annotations
 
+import math
 import sys
 from enum import Enum
 
@@ -154,8 +155,17 @@ def simulate(
 
 
 def count(
-    system: str = typer.Option(
-        ..., "--system", help="Count system (dragon7, panda8, thorp_natural9, ten_count, how_dragon7) or 'perfect'."
+    system: str | None = typer.Option(
+        None, "--system", help="Count system (dragon7, panda8, thorp_natural9, ten_count, how_dragon7) or 'perfect'."
+    ),
+    tags: str | None = typer.Option(
+        None,
+        "--tags",
+        help="A count of your own: 10 comma-separated integer tags by value 0-9, or 13 by rank A,2,...,9,T,J,Q,K "
+        "(needs --bet and --threshold; negative first tag: --tags=-1,...).",
+    ),
+    system_file: str | None = typer.Option(
+        None, "--system-file", help="A count of your own from a TOML file (name, tags, bet, threshold, divisor...)."
     ),
     bet: str | None = typer.Option(None, "--bet", help="Bet to place (default: the system's own)."),
     threshold: float | None = typer.Option(None, "--threshold", "-t", help="Bet when the count is at least T."),
@@ -187,7 +197,16 @@ def count(
     import polars as pl
 
     from toolkit.bets import get_bet
-    from toolkit.counting import LookAheadError, count_strategy, get_count_system, perfect_strategy, run_strategies
+    from toolkit.counting import (
+        LookAheadError,
+        count_strategy,
+        custom_count,
+        get_count_system,
+        parse_tags,
+        perfect_strategy,
+        read_count_system,
+        run_strategies,
+    )
     from toolkit.rules import Rules
 
     check_run(shoes, workers, MAX_COUNT_SHOES)
@@ -198,6 +217,9 @@ def count(
         fail(f"--bankroll must be positive, got {bankroll}")
     dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
     convention: dict[str, object]
+    given = [o for o, v in (("--system", system), ("--tags", tags), ("--system-file", system_file)) if v is not None]
+    if len(given) != 1:
+        fail("give one of --system, --tags or --system-file" + (f" (got {' and '.join(given)})" if given else ""))
     try:
         if bet is not None:
             get_bet(bet)
@@ -207,7 +229,14 @@ def count(
             strategy = perfect_strategy(bet, min_ev=0.0 if threshold is None else threshold)
             convention = {"name": "perfect", "rule": f"bet {bet} when its exact EV before the coup > {threshold or 0}"}
         else:
-            cs = get_count_system(system)
+            if tags is not None:
+                if bet is None or threshold is None:
+                    fail("--tags needs --bet (the bet to place) and --threshold (bet when the count is at least T)")
+                cs = custom_count(parse_tags(tags), bet=bet)
+            elif system_file is not None:
+                cs = read_count_system(system_file)
+            else:
+                cs = get_count_system(str(system))
             changes = {
                 k: v
                 for k, v in (
@@ -222,6 +251,8 @@ def count(
             cs = cs.with_(**changes) if changes else cs
             if cs.threshold is None:
                 fail(f"count system {cs.name!r} has no published threshold; give --threshold")
+            if cs.bet is None and bet is None:
+                fail(f"count system {cs.name!r} names no bet; give --bet")
             strategy = count_strategy(cs, bet=bet)
             convention = cs.describe()
     except (ValueError, TypeError) as err:
@@ -243,6 +274,8 @@ def count(
         fail(str(err))
     payload = {
         **res.as_dict(bankroll),
+        "bet_frequency": res.bet_frequency.value,  # the share of hands bet
+        "bet_frequency_ci": [x if math.isfinite(x) else None for x in res.bet_frequency.ci],  # one shoe: null
         "bet": bet or convention.get("bet"),
         "threshold": threshold if system == "perfect" else convention.get("threshold"),
         "seed": s,

@@ -1,6 +1,7 @@
 """Card counting: count systems, the counts over dealt shoes, their quality, and what strategies betting by them win.
 
 * :mod:`~toolkit.counting.systems`: :class:`CountSystem` and the library of published systems;
+* :mod:`~toolkit.counting.custom`: counts of one's own, from text tags or a TOML file;
 * :mod:`~toolkit.counting.tallies`: running and true counts before each coup (:class:`PreCoup`);
 * :mod:`~toolkit.counting.quality`: counts from effects of removal, betting correlation, count quality;
 * :mod:`~toolkit.counting.strategies`: strategies as frozen values (:class:`CountPlay`, :class:`PerfectPlay`);
@@ -9,6 +10,7 @@
 * :mod:`~toolkit.counting.sweeps`: threshold and penetration sweeps.
 """
 
+from toolkit.counting.custom import custom_count, parse_tags, read_count_system
 from toolkit.counting.harness import play, run_strategies, simulate
 from toolkit.counting.quality import betting_correlation, count_quality, eor_count
 from toolkit.counting.results import Estimate, LookAheadError, Results, ShoeTotals, summarize
@@ -46,11 +48,14 @@ __all__ = (
     "count_strategy",
     "count_systems",
     "counts",
+    "custom_count",
     "eor_count",
     "get_count_system",
+    "parse_tags",
     "penetration_sweep",
     "perfect_strategy",
     "play",
+    "read_count_system",
     "run_strategies",
     "simulate",
     "summarize",

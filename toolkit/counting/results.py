@@ -33,7 +33,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
-from toolkit._stats import normal_quantile, wilson_interval
+from toolkit._stats import normal_quantile, ratio_interval, wilson_interval
 from toolkit.parallel import SeedLike, as_generator
 
 __all__ = ["LOOKAHEAD_Z", "Estimate", "LookAheadError", "Results", "ShoeTotals", "ruin_paths", "summarize"]
@@ -146,6 +146,28 @@ class Results:
     @property
     def bets_per_shoe(self) -> Estimate:
         return _mean(self.totals.bets.astype(np.float64), self.z)
+
+    @property
+    def bet_frequency(self) -> Estimate:
+        """The share of hands bet: bets placed / hands dealt, with a delta-method interval over shoes.
+
+        (For a strategy of one play; with several plays a hand bet twice counts twice.)
+        """
+        a = self.totals.bets.astype(np.float64)
+        t = self.totals.hands.astype(np.float64)
+        n = len(a)
+        if n < 2 or not t.sum():
+            r = float(a.sum() / t.sum()) if t.sum() else math.nan
+            return Estimate(r, math.nan, math.nan, math.nan)
+        sums = (a.sum(), t.sum(), (a * a).sum(), (a * t).sum(), (t * t).sum())
+        r, lo, hi = ratio_interval(*sums, n, self.confidence)
+        se = self._ratio_se(float(r), sums, n)
+        return Estimate(float(r), se, float(lo), float(hi))
+
+    @staticmethod
+    def _ratio_se(r: float, sums: tuple[float, ...], n: int) -> float:
+        _a, t, aa, at, tt = sums
+        return math.sqrt(max(aa - 2 * r * at + r * r * tt, 0.0) / n / (n - 1)) / (t / n)
 
     @property
     def staked_per_shoe(self) -> Estimate:

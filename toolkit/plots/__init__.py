@@ -1,5 +1,6 @@
 """Plots: each takes polars frames (and ``ax=None``), draws with seaborn and returns the axes."""
 
+from toolkit.plots.assess import plot_assess_eor, plot_assess_penetration, plot_assess_sweep, save_assess_figures
 from toolkit.plots.bankroll import plot_bankroll_fan, plot_risk_curve, plot_session_results
 from toolkit.plots.chemin import plot_banker_strategy, plot_option_values, plot_solutions
 from toolkit.plots.counting import (
@@ -30,6 +31,9 @@ from toolkit.plots.study import (
 
 __all__ = (
     "by_bet_figure",
+    "plot_assess_eor",
+    "plot_assess_penetration",
+    "plot_assess_sweep",
     "plot_banker_strategy",
     "plot_bankroll_fan",
     "plot_bead_plate",
@@ -55,5 +59,6 @@ __all__ = (
     "plot_threshold_sweep",
     "plot_variance",
     "plot_variance_ratio",
+    "save_assess_figures",
     "save_study_figures",
 )

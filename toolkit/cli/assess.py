@@ -1,0 +1,138 @@
+"""Command ``baccarat assess``: a side bet assessed for a casino, with the best count found and a plain verdict.
+
+It computes the bet's exact house edge, SD and hit frequency, its effects of
+removal, searches for the best integer count, plays it and computer-perfect
+play through fresh shoes and at several cut-card positions, and writes
+``report.md``, ``summary.json``, the tables (CSV and Parquet) and the figures
+to ``--out`` (see :mod:`toolkit.studies.assess`).
+"""
+
+from __future__ import annotations
+
+import typer
+
+from toolkit._coup import Burn, LastHand
+from toolkit.cli._common import (
+    BURN_ACE,
+    BURN_CARDS,
+    BURN_OPTION,
+    COUPS,
+    CUT_CARD,
+    DECKS,
+    FORMAT_OPTION,
+    LAST_HAND_OPTION,
+    PROGRESS,
+    WORKERS,
+    OutputFormat,
+    check_run,
+    dealing_from_options,
+    emit,
+    fail,
+    output_path,
+    seed_or_fresh,
+)
+
+__all__ = ["register"]
+
+#: Shoes of the search set and of the fresh set by default: about a minute of work on two cores.
+DEFAULT_SHOES = 10_000
+
+#: The most shoes of each set (the search set is held in memory: about 2 KB a shoe).
+MAX_ASSESS_SHOES = 1_000_000
+
+
+def _cut_cards(text: str | None) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    try:
+        cuts = tuple(int(p) for p in parts)
+    except ValueError:
+        fail(f"--cut-cards takes comma-separated integers (cards from the end), got {text!r}")
+    if any(c < 0 for c in cuts):
+        fail(f"--cut-cards must be 0 or more cards from the end, got {text!r}")
+    return cuts
+
+
+def assess(
+    bet: str = typer.Option(..., "--bet", help="The side bet to assess (a bet of the standard panel)."),
+    out_text: str = typer.Option(..., "--out", "-o", help="Folder for report.md, summary.json, tables and figures."),
+    shoes: int = typer.Option(DEFAULT_SHOES, "--shoes", "-n", help="Shoes of the search set and of the fresh set."),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (same seed, same assessment)."),
+    decks: int = DECKS,
+    burn: Burn = BURN_OPTION,
+    burn_ace: int = BURN_ACE,
+    burn_cards: int = BURN_CARDS,
+    cut_card: int = CUT_CARD,
+    last_hand: LastHand = LAST_HAND_OPTION,
+    coups: int | None = COUPS,
+    cut_cards: str | None = typer.Option(
+        None, "--cut-cards", help="Cut-card positions of the penetration sweep (default 14,26,52,78,104,156)."
+    ),
+    min_win: float = typer.Option(
+        0.1, "--min-win", help="Units per 100 hands a count must win to be worth counting (flat one-unit bets)."
+    ),
+    confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
+    figures: bool = typer.Option(True, "--figures/--no-figures", help="Draw the PNG figures."),
+    workers: int | None = WORKERS,
+    progress: bool = PROGRESS,
+    fmt: OutputFormat = FORMAT_OPTION,
+) -> None:
+    """Assess a side bet for a casino: house edge, effects of removal, the best count and whether it pays."""
+    from functools import partial
+
+    from toolkit.bets import get_bet
+    from toolkit.rules import Rules
+    from toolkit.studies.assess import assess_bet, write_assessment
+
+    check_run(shoes, workers, MAX_ASSESS_SHOES)
+    if not 0 < confidence < 1:
+        fail(f"--confidence must be between 0 and 1, got {confidence}")
+    if min_win < 0:
+        fail(f"--min-win must be 0 or more, got {min_win}")
+    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
+    rules = Rules(decks=decks)
+    try:
+        chosen = get_bet(bet, rules)
+    except ValueError as err:
+        fail(str(err))
+    cuts = _cut_cards(cut_cards)
+    out = output_path(out_text)
+    if out.exists() and not out.is_dir():
+        fail(f"--out {str(out)!r} is a file; it must name a folder")
+    s = seed_or_fresh(seed)
+    try:
+        a = assess_bet(
+            chosen,
+            dealing,
+            shoes,
+            s,
+            rules,
+            cut_cards=cuts,
+            min_win=min_win,
+            confidence=confidence,
+            workers=workers,
+            progress=progress,
+        )
+    except ValueError as err:
+        fail(str(err))
+    draw = None
+    if figures:
+        from toolkit.plots import save_assess_figures
+
+        draw = partial(save_assess_figures, min_win=min_win)
+    paths = write_assessment(a, out, figures=draw)
+    summary = a.summary()
+    frame = a.frames["summary"].select(
+        "strategy", "rule", "bet_frequency", "edge_when_betting", "win_per_100_hands", "units_per_shoe"
+    )
+    if fmt == OutputFormat.table:
+        typer.echo(f"{chosen.name}: {a.verdict} (seed {s})")
+    emit(frame, fmt, {**summary, "seed": s, "report": str(paths["report"])})
+    if fmt == OutputFormat.table:
+        typer.echo(f"report: {paths['report']}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's command to the `baccarat` app."""
+    app.command("assess")(assess)
