@@ -1,0 +1,89 @@
+"""Bets on coup fields: the rich engine against the pair trick, and the standard panel before and after.
+
+Run from the repository root (not collected by pytest)::
+
+    python tests/benchmarks/coup_bets.py              # 2,000 random depleted 8-deck shoes, 5 repeats
+
+(a) **Which is faster for a pair bet**: Player Pair written as a pay table over the 1,600 outcome
+    classes (the fast engine: a closed form in the rank counts, the pair trick) against the same
+    rule written over the coup fields and priced by :mod:`toolkit.coup_bets` (rows of ranks at the
+    first two positions, a compiled pass).  Both are exact against the card-by-card oracle
+    (tests/test_coup_bets.py); the ratio says which path to take, and the toolkit takes the fast
+    engine whenever a bet names only outcome-class fields (``make_bet``).
+(b) The cost per shoe of each catalogue bet the fast engine cannot price (suits, ranks across
+    hands, the third card's value), as a ratio to the standard panel's seventeen bets together.
+(c) The standard panel through ``bet_expected_values`` (the dispatcher every command now calls)
+    against ``engine.expected_values`` directly: the price of the dispatch (target: ratio 1.00).
+
+Ratios within one run are the figures: the machine may be shared.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+
+import toolkit as bt  # noqa: E402
+from toolkit.coup_bets import CoupBet, coup_expected_values  # noqa: E402
+from toolkit.engine import expected_values  # noqa: E402
+
+
+def shoes(n: int, seed: int = 1) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, 13), dtype=np.int64)
+    for i in range(n):
+        full = np.repeat(np.arange(13), 32)
+        left = rng.integers(20, 417)
+        out[i] = np.bincount(rng.choice(full, size=left, replace=False), minlength=13)
+    return out
+
+
+def best(fn: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return float(np.median(times))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shoes", type=int, default=2000)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    s = shoes(args.shoes)
+    panel = bt.standard_bets()
+    pair = bt.get_bet("player_pair")
+    rich_pair = CoupBet("player_pair_rich", pl.when(pl.col("player_pair")).then(11).otherwise(-1))
+    for warm in (lambda: expected_values(s[:4], [pair]), lambda: coup_expected_values(s[:4], rich_pair)):
+        warm()
+    assert np.allclose(expected_values(s, [pair])[:, 0], coup_expected_values(s, rich_pair), atol=1e-12)
+
+    t_fast = best(lambda: expected_values(s, [pair]), args.repeats)
+    t_rich = best(lambda: coup_expected_values(s, rich_pair), args.repeats)
+    print(f"(a) Player Pair: rich engine / pair trick = {t_rich / t_fast:.1f} (time ratio, {args.shoes} shoes)")
+
+    t_panel = best(lambda: expected_values(s, panel), args.repeats)
+    for name in ("tiger_pair", "three_giving_eight", "perfect_pair"):
+        bet = bt.get_bet(name)
+        coup_expected_values(s[:4], bet)
+        t = best(lambda bet=bet: coup_expected_values(s, bet), args.repeats)
+        print(f"(b) {name}: {t / t_panel:.2f} x the standard panel's 17 bets ({t / args.shoes * 1e3:.3f} ms a shoe)")
+
+    t_direct = best(lambda: expected_values(s, panel), args.repeats)
+    t_dispatch = best(lambda: bt.bet_expected_values(s, panel), args.repeats)
+    print(f"(c) standard panel: bet_expected_values / expected_values = {t_dispatch / t_direct:.3f}")
+
+
+if __name__ == "__main__":
+    main()
