@@ -84,11 +84,11 @@ def format_column(series: pl.Series, significant: int = SIGNIFICANT) -> list[str
     """The cells of a column as text: floats to ``significant`` significant digits.
 
     A column of numbers of one size (within a factor 1000) gets one number of decimals,
-    for its smallest non-zero magnitude; a column of mixed sizes gets its digits number
-    by number.  Very small or very large numbers are written in scientific notation.
+    ``significant`` digits for its largest magnitude; a column of mixed sizes gets its
+    digits number by number.  Very small or very large numbers are written in scientific notation.
 
-    >>> format_column(pl.Series([-0.0105791, 0.2, None]))
-    ['-0.0105791', '0.2000000', '-']
+    >>> format_column(pl.Series([-0.0105791, 0.143596, None]))
+    ['-0.010579', '0.143596', '-']
     >>> format_column(pl.Series([93803.995, 0.0871252, 12.0]))
     ['93804.0', '0.0871252', '12.0000']
     >>> format_column(pl.Series([1.876e-05, -2.5e-06]))
@@ -105,7 +105,7 @@ def format_column(series: pl.Series, significant: int = SIGNIFICANT) -> list[str
         return [_float_text(v, ".1f") for v in values]
     lo, hi = min(finite), max(finite)
     if hi <= 1000 * lo:
-        return [_float_text(v, _spec(lo, significant)) for v in values]
+        return [_float_text(v, _spec(hi, significant)) for v in values]
     return [_float_text(v, _spec(abs(float(v)), significant)) if v else _float_text(v, ".1f") for v in values]
 
 
