@@ -67,14 +67,28 @@ def _deal_block(block, dealing):
 
 
 def _frame(dealt, compositions: bool, systems: tuple):
-    """The coup frame of a dealt block, with count columns (in this process)."""
+    """The coup frame of a dealt block, with count columns (in this process).
+
+    Shoes are numbered from 1 in the file, as its coups are (the library's arrays count shoes from 0).
+    """
+    import polars as pl
+
     from toolkit.counting import with_counts
 
     frame = dealt.frame(compositions=compositions)
     if systems:
         counted = with_counts(dealt, systems)
         frame = frame.with_columns(counted.select([c for c in counted.columns if c[:3] in ("rc_", "tc_")]))
-    return frame
+    return frame.with_columns(pl.col("shoe") + 1)
+
+
+def _file_header(dealing) -> bytes:
+    """The shoe header of the file (Parquet metadata ``baccarat``), so that ``baccarat validate`` reads it right."""
+    import json
+
+    from toolkit.records import ShoeHeader
+
+    return json.dumps({"header": ShoeHeader.from_dealing(dealing).as_dict()}).encode()
 
 
 def simulate(
@@ -100,7 +114,12 @@ def simulate(
     scheduler: str | None = SCHEDULER,
     progress: bool = PROGRESS,
 ) -> None:
-    """Deal shoes as a casino does and write every coup to a Parquet file."""
+    """Deal shoes as a casino does and write every coup to a Parquet file.
+
+    Shoes and coups are numbered from 1.  baccarat validate, baccarat replay and
+    toolkit.read_records read the file (its hands are player_cards and banker_cards;
+    its header, the dealing, is in the file's metadata).
+    """
     import os
     import tempfile
     from functools import partial
@@ -139,7 +158,8 @@ def simulate(
                 frame = _frame(dealt, compositions, systems)
                 table = frame.to_arrow()
                 if writer is None:
-                    writer = pq.ParquetWriter(tmp, table.schema)
+                    schema = table.schema.with_metadata({b"baccarat": _file_header(dealing)})
+                    writer = pq.ParquetWriter(tmp, schema)
                 writer.write_table(table.cast(writer.schema))
                 rows += frame.height
         finally:
