@@ -1,4 +1,4 @@
-"""The coups file ``baccarat simulate`` writes (hands as ``player_cards``/``banker_cards``) reads as a per-coup record."""
+"""The coups file `baccarat simulate` writes (hands as player_cards, banker_cards) reads as a per-coup record."""
 
 from __future__ import annotations
 
