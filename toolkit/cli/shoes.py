@@ -7,7 +7,6 @@ reports what it wins, with confidence intervals and the convention used.
 
 from __future__ import annotations
 
-import sys
 from enum import Enum
 
 import typer
@@ -36,10 +35,15 @@ from toolkit.cli._common import (
     emit,
     fail,
     output_path,
+    say,
     seed_or_fresh,
 )
 
 __all__ = ["register"]
+
+
+#: Headers of a result table: each row's value is in the unit its ``per`` column names (units staked per shoe...).
+RESULT_LABELS = {"se": "std error", "ci_low": "CI low", "ci_high": "CI high"}
 
 
 class CountKind(str, Enum):
@@ -170,7 +174,7 @@ def simulate(
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    typer.echo(f"wrote {rows} coups of {shoes} shoes to {out} (seed {s})")
+    say(f"wrote {rows} coups of {shoes} shoes to {out} (seed {s})")
 
 
 def count(
@@ -278,13 +282,13 @@ def count(
         },
     }
     if fmt == OutputFormat.table:
-        sys.stdout.write(
-            f"{res.strategy}: {res.shoes} shoes, seed {s}; {strategy.describe()}\n"
+        say(f"{res.strategy}: {res.shoes} shoes, seed {s}; {strategy.describe()}")
+        say(
             f"units per shoe {res.units_per_shoe.value:+.4f} realised, {res.units_per_shoe_ev.value:+.4f} expected "
-            f"({confidence:.0%} CI {res.units_per_shoe_ev.low:+.4f} .. {res.units_per_shoe_ev.high:+.4f})\n"
+            f"({confidence:.0%} CI {res.units_per_shoe_ev.low:+.4f} .. {res.units_per_shoe_ev.high:+.4f})"
         )
         if res.note is not None:
-            sys.stdout.write(f"note: {res.note}\n")
+            say(f"note: {res.note}")
         frame = res.frame().drop("strategy")
         if bankroll is not None:
             ror = res.risk_of_ruin(bankroll)
@@ -305,7 +309,7 @@ def count(
                     ),
                 ]
             )
-        emit(frame, fmt)
+        emit(frame, fmt, keys=2, labels=RESULT_LABELS)
     else:
         emit(res.frame(), fmt, payload)
 
