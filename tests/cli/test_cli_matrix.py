@@ -339,3 +339,11 @@ def test_progress_is_not_written_into_a_log(tmp_path):
     assert done.returncode == 0
     assert "\r" not in log.read_text()
     assert log.read_text() == ""
+
+
+def test_every_long_command_can_run_without_a_progress_bar():
+    # a command that deals shoes (it takes --shoes or --workers) takes --progress/--no-progress
+    for path, command in COMMANDS:
+        names = {n for p in command.params for n in (*p.opts, *p.secondary_opts)}
+        if {"--shoes", "--workers"} & names:
+            assert {"--progress", "--no-progress"} <= names, path
