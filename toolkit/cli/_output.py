@@ -37,6 +37,8 @@ __all__ = ["csv_text", "format_column", "json_text", "render_table", "terminal_w
 
 #: Significant digits a float column keeps in a table (csv, json and parquet keep all of them).
 SIGNIFICANT = 6
+#: Cells at most this wide are never wrapped (a hand of cards, a number); a header still wraps at its spaces.
+SHORT = 16
 
 
 def terminal_width() -> int:
@@ -220,6 +222,9 @@ def render_table(
     heads = {name: labels.get(name, name) for name in names}
     need = {name: min(_min_width([heads[name], *cells[name]]), width) for name in names}
     want = {name: max(need[name], _max_width([heads[name], *cells[name]])) for name in names}
+    for name in names:  # short cells (a hand of cards, a number) are never wrapped: a column holds them whole
+        if max((_max_width([c]) for c in cells[name]), default=0) <= SHORT and want[name] <= width:
+            need[name] = max(need[name], max(_max_width([c]) for c in cells[name]))
     if frame.height == 1 and len(names) > 2 and sum(want.values()) + _overhead(len(names)) > width:
         return render_table(
             pl.DataFrame({"quantity": [heads[n] for n in names], "value": [cells[n][0] for n in names]}),
