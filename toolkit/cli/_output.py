@@ -223,8 +223,9 @@ def render_table(
     need = {name: min(_min_width([heads[name], *cells[name]]), width) for name in names}
     want = {name: max(need[name], _max_width([heads[name], *cells[name]])) for name in names}
     for name in names:  # short cells (a hand of cards, a number) are never wrapped: a column holds them whole
-        if max((_max_width([c]) for c in cells[name]), default=0) <= SHORT and want[name] <= width:
-            need[name] = max(need[name], max(_max_width([c]) for c in cells[name]))
+        longest = _max_width(cells[name]) if cells[name] else 0
+        if longest <= SHORT and want[name] <= width:
+            need[name] = max(need[name], longest)
     if frame.height == 1 and len(names) > 2 and sum(want.values()) + _overhead(len(names)) > width:
         return render_table(
             pl.DataFrame({"quantity": [heads[n] for n in names], "value": [cells[n][0] for n in names]}),
