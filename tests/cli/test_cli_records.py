@@ -5,6 +5,7 @@ Commands run in-process through :func:`toolkit.cli.app.main` (the console entry 
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -142,3 +143,44 @@ def test_replay_matches_the_library_on_a_per_coup_file(capsys) -> None:
     rows = json.loads(out)
     frame = replay(read_records(path), shoe=2)
     assert np.allclose([r["ev_tie"] for r in rows], frame["ev_tie"].to_numpy(), rtol=0, atol=0)
+
+
+def test_replay_table_shows_a_readable_default_set_of_columns(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    path = str(SHOES / "cards_observed.csv")
+    code, out, _ = run(capsys, "replay", path, "--shoe", "3", "--system", "dragon7")
+    assert code == 0
+    header = out.splitlines()[0].split()
+    # coup, cards unseen, the counts, the edges of banker, player, tie and the system's own bet, the outcome
+    assert header == [
+        "coup", "cards_unseen", "rc_dragon7", "tc_dragon7", "ev_banker", "ev_player", "ev_tie", "ev_dragon7",
+        "player", "banker", "winner",
+    ]  # fmt: skip
+    code, out, _ = run(capsys, "replay", path, "--shoe", "3", "--bet", "panda8", "--bet", "banker")
+    assert out.splitlines()[0].split() == [
+        "coup",
+        "cards_unseen",
+        "ev_panda8",
+        "ev_banker",
+        "player",
+        "banker",
+        "winner",
+    ]
+
+
+def test_replay_columns_chooses_them_in_every_format(capsys) -> None:
+    path = str(SHOES / "cards_observed.csv")
+    args = ["replay", path, "--shoe", "3", "--columns", "coup,unseen_K,ev_natural9"]
+    code, out, _ = run(capsys, *args, "--format", "csv")
+    assert code == 0
+    frame = pl.read_csv(io.StringIO(out))
+    assert frame.columns == ["coup", "unseen_K", "ev_natural9"]
+    assert frame["coup"].to_list()[:3] == [1, 2, 3]  # coups from 1
+    code, out, _ = run(capsys, *args)
+    assert out.splitlines()[0].split() == ["coup", "unseen_K", "ev_natural9"]
+    code, out, err = run(capsys, "replay", path, "--shoe", "3", "--columns", "coup,ev_bankr")
+    assert code == 2
+    assert out == ""
+    assert "no column 'ev_bankr'" in err
+    assert "known columns: shoe, coup, " in err
+    assert "ev_banker" in err
