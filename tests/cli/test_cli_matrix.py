@@ -332,7 +332,7 @@ def test_progress_is_not_written_into_a_log(tmp_path):
     log = tmp_path / "log"
     with log.open("w") as err:
         done = subprocess.run(
-            [sys.executable, "-m", "toolkit.cli", "simulate", "--out", str(tmp_path / "s.parquet"), "--shoes", "3000",
+            [sys.executable, "-m", "toolkit.cli", "simulate", "--out", str(tmp_path / "s.parquet"), "--shoes", "1001",
              "--seed", "1", "--workers", "1"],
             stdout=subprocess.PIPE, stderr=err, text=True, timeout=300, check=False, cwd=tmp_path,
         )  # fmt: skip
