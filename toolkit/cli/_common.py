@@ -150,7 +150,7 @@ def emit(
 
 
 def write_out(out: Path, data: Any) -> None:
-    """Write ``data`` (text, or a function of a path) to ``out`` atomically; a failure is one line."""
+    """Write ``data`` (text, or a function writing to a binary file) to ``out`` atomically; a failure: one line."""
     from toolkit._files import atomic_write
 
     try:
