@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 import tracemalloc
 
 import numpy as np
@@ -71,3 +73,43 @@ def test_more_shoes_than_the_limit_are_refused_at_once(n):
 def test_a_number_of_shoes_of_the_wrong_type_is_a_type_error(bad):
     with pytest.raises(TypeError, match="number of shoes"):
         block_plan(bad, 1000, 1)
+
+
+# ------------------------------------------------------------------ the progress bar
+class _Stream(io.StringIO):
+    """A stderr that says whether it is a terminal."""
+
+    def __init__(self, terminal: bool) -> None:
+        super().__init__()
+        self.terminal = terminal
+
+    def isatty(self) -> bool:
+        return self.terminal
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["terminal", "log file"])
+def test_the_progress_bar_is_drawn_only_on_a_terminal(monkeypatch, terminal: bool) -> None:
+    from toolkit.parallel import map_blocks
+
+    stream = _Stream(terminal)
+    monkeypatch.setattr(sys, "stderr", stream)
+    plan = block_plan(30, block_size=10, seed=1)
+    assert list(map_blocks(_shoes_of, plan, workers=1, progress=True)) == [10, 10, 10]
+    if terminal:
+        assert "\r" in stream.getvalue()
+        assert "30/30" in stream.getvalue()
+    else:
+        assert stream.getvalue() == ""  # no carriage-return updates in a log
+
+
+def test_no_progress_draws_nothing_even_on_a_terminal(monkeypatch) -> None:
+    from toolkit.parallel import map_blocks
+
+    stream = _Stream(True)
+    monkeypatch.setattr(sys, "stderr", stream)
+    assert list(map_blocks(_shoes_of, block_plan(5, block_size=5, seed=1), workers=1, progress=False)) == [5]
+    assert stream.getvalue() == ""
+
+
+def _shoes_of(block) -> int:
+    return block.n_shoes

@@ -233,10 +233,12 @@ def map_blocks(
         Address of a Dask distributed scheduler (``"tcp://host:8786"``) or a
         ``distributed.Client``; overrides ``workers``.
     progress
-        Show a tqdm bar counted in shoes, with the time left.
+        Show a tqdm bar counted in shoes, with the time left: on stderr when it is a
+        terminal (never into a log file or a pipe), as a widget in a notebook.
     """
     total = blocks.n_shoes if isinstance(blocks, BlockPlan) else sum(b.n_shoes for b in blocks)
-    bar = tqdm(total=total, unit="shoe", desc=description, disable=not progress, smoothing=0.1)
+    # disable=None: tqdm shows the bar only on a terminal (a notebook's widget shows anyway)
+    bar = tqdm(total=total, unit="shoe", desc=description, disable=None if progress else True, smoothing=0.1)
     try:
         if scheduler is not None:
             yield from _map_dask(fn, blocks, scheduler, bar)

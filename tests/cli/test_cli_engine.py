@@ -126,7 +126,9 @@ def test_edge_csv_is_one_row_per_bet(capsys) -> None:
 def test_edge_table_shows_every_bet(capsys) -> None:
     code, out, err = run(capsys, "edge", "--decks", "8")
     assert (code, err) == (0, "")
-    assert "house_edge_%" in out
+    assert "house edge" in out  # the unit in the header: a fraction of the stake
+    assert "(per unit)" in out
+    assert "0.010579" in out  # Banker's edge as in csv and json (1.0579%, Wizard of Odds), not in percent
     for bet in REQUIRED_BETS:
         assert bet in out
 

@@ -9,9 +9,15 @@ still run and must fail cleanly on the missing arguments).
 
 from __future__ import annotations
 
+import io
+import json
 import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
+import polars as pl
 import pytest
 import typer
 from cli_helpers import run
@@ -198,3 +204,146 @@ def test_duplicated_and_conflicting_options_are_one_line(capsys, tmp_path, argv)
     full = _argv(path, tmp_path, "--no-such-placeholder", None)[:-1] + argv[len(path) :]
     code, _, err = run(capsys, *full)
     _assert_one_line(code, err, full)
+
+
+# ------------------------------------------------------------------ output: fitted, every format, help
+#: Arguments that make each command print what it prints (its tables, its text) quickly, run in a temporary
+#: folder (paths relative to it stay short).  A command missing here is run bare: add it.
+SHOW: dict[tuple[str, ...], tuple[str, ...]] = {
+    **{path: tuple(a.replace("{tmp}", ".") for a in args) for path, args in BASE.items()},
+    ("validate",): (CARDS, str(SHOES / "mixed.csv"), str(SHOES / "malformed" / "winner_mismatch.csv")),
+    ("replay",): (CARDS, "--shoe", "3", "--system", "dragon7", "--system", "panda8"),
+    ("count",): ("--system", "dragon7", "--shoes", "20", "--seed", "1", "--workers", "1", "--bankroll", "50", *QUIET),
+    ("bankroll",): (
+        "--system",
+        "dragon7",
+        "--bankroll",
+        "200",
+        "--shoes",
+        "20",
+        "--paths",
+        "20",
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+        *QUIET,
+    ),
+    ("track",): ("--systems", "dragon7,panda8"),
+    ("chemin", "solve"): ("--model", "A3"),
+}
+#: What ``track`` reads from its pipe: a burn card, ten face-down burns unseen, two coups.
+TRACK_KEYS = "k??????????\nk96k\n234aa5\n"
+#: Commands whose own lines do not fit yet (printed by modules outside the shared output).
+NOT_YET_FITTED = {("thorp",): "toolkit/cli/thorp.py prints its summary line with typer.echo, not say()"}
+
+
+def _show(monkeypatch, capsys, tmp_path: Path, path, *extra: str) -> tuple[int, str, str]:
+    monkeypatch.chdir(tmp_path)
+    if path == ("track",):
+        monkeypatch.setattr("sys.stdin", io.StringIO(TRACK_KEYS))
+    return run(capsys, *path, *SHOW.get(path, ()), *extra)
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=" ".join)
+def test_no_line_is_wider_than_the_terminal(monkeypatch, capsys, tmp_path, path, columns):
+    if path in NOT_YET_FITTED:
+        pytest.xfail(NOT_YET_FITTED[path])
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, err = _show(monkeypatch, capsys, tmp_path, path)
+    assert code in (0, 1), f"{path}: exit {code}: {err}"
+    assert out.strip(), f"{path} printed nothing"
+    wide = [line for line in out.splitlines() if len(line) > columns]
+    assert not wide, f"{path} at {columns} columns: {wide[0]!r} is {len(wide[0])} wide"
+    assert "…" not in out  # long text wraps; nothing is cut short
+
+
+def _formats(command) -> list[str]:
+    for p in command.params:
+        if p.opts[0] == "--format":
+            return [str(getattr(c, "value", c)) for c in p.type_descriptor.choices]
+    return []
+
+
+FORMATS = [(path, fmt) for path, command in COMMANDS for fmt in _formats(command)]
+
+
+def test_every_table_command_takes_table_csv_and_json():
+    takes = {path: set(_formats(command)) for path, command in COMMANDS}
+    for path, formats in takes.items():
+        if path in (("simulate",), ("track",)):  # they write files (Parquet; a shoe record), not tables
+            assert not formats, path
+        else:
+            assert {"table", "csv", "json"} <= formats, path
+    assert "parquet" in takes[("replay",)]  # output that can be large
+
+
+@pytest.mark.parametrize(("path", "fmt"), FORMATS, ids=lambda v: v if isinstance(v, str) else " ".join(v))
+def test_every_format_of_every_table_command_reads_back(monkeypatch, capsys, tmp_path, path, fmt):
+    extra = ["--format", fmt] + (["--out", "o.parquet"] if fmt == "parquet" else [])
+    code, out, err = _show(monkeypatch, capsys, tmp_path, path, *extra)
+    assert code in (0, 1), f"{path} {fmt}: exit {code}: {err}"
+    if fmt == "json":
+        assert json.loads(out) is not None
+    elif fmt == "csv":
+        frame = pl.read_csv(io.StringIO(out), infer_schema=False)
+        assert frame.width >= 2
+        assert not [line for line in out.splitlines() if not line.strip()]  # one table: no blank lines or titles
+    elif fmt == "parquet":
+        assert pl.read_parquet(tmp_path / "o.parquet").height > 0
+    else:
+        assert out.strip()
+
+
+HELP_PATHS = [(), ("chemin",), *(p for p, _ in COMMANDS)]
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+@pytest.mark.parametrize("path", HELP_PATHS, ids=lambda p: " ".join(p) or "baccarat")
+def test_help_fits_and_names_values_in_words(monkeypatch, capsys, path, columns):
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, out, err = run(capsys, *path, "--help")
+    assert (code, err) == (0, "")
+    assert "Usage: baccarat" in out
+    wide = [line for line in out.splitlines() if len(line) > columns]
+    assert not wide, f"{path}: {wide[0]!r}"
+    assert "…" not in out  # no option name cut short
+    assert not re.search(r"<(int|float|str|bool|list|Path|path)\b", out), out  # no Python types as metavars
+    for command in [c for p, c in COMMANDS if p == path]:  # a command's help names every option of it
+        for p in command.params:
+            for name in (*p.opts, *p.secondary_opts):
+                if name.startswith("--"):
+                    assert name in out, f"{path}: {name} missing from the help"
+
+
+def test_version_and_shell_completion(capsys):
+    from toolkit import __version__
+
+    code, out, _ = run(capsys, "--version")
+    assert (code, out) == (0, f"baccarat {__version__}\n")
+    code, out, _ = run(capsys, "--show-completion", "bash")
+    assert code == 0
+    assert "_BACCARAT_COMPLETE" in out
+
+
+def test_progress_is_not_written_into_a_log(tmp_path):
+    # stderr to a file, as `baccarat simulate ... 2>log`: no progress bar, no carriage returns
+    log = tmp_path / "log"
+    with log.open("w") as err:
+        done = subprocess.run(
+            [sys.executable, "-m", "toolkit.cli", "simulate", "--out", str(tmp_path / "s.parquet"), "--shoes", "1001",
+             "--seed", "1", "--workers", "1"],
+            stdout=subprocess.PIPE, stderr=err, text=True, timeout=300, check=False, cwd=tmp_path,
+        )  # fmt: skip
+    assert done.returncode == 0
+    assert "\r" not in log.read_text()
+    assert log.read_text() == ""
+
+
+def test_every_long_command_can_run_without_a_progress_bar():
+    # a command that deals shoes (it takes --shoes or --workers) takes --progress/--no-progress
+    for path, command in COMMANDS:
+        names = {n for p in command.params for n in (*p.opts, *p.secondary_opts)}
+        if {"--shoes", "--workers"} & names:
+            assert {"--progress", "--no-progress"} <= names, path

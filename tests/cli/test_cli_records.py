@@ -5,6 +5,7 @@ Commands run in-process through :func:`toolkit.cli.app.main` (the console entry 
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -19,20 +20,25 @@ from toolkit.records import read_records, replay
 MALFORMED = SHOES / "malformed"
 
 
+def _flat(text: str) -> str:
+    """The text with its lines joined: the output wraps long lines at words to the terminal's width."""
+    return " ".join(text.split())
+
+
 def test_validate_exits_0_when_every_shoe_is_valid(capsys) -> None:
     files = [str(SHOES / n) for n in ("cards_observed.csv", "cards_complete.parquet", "coups_with_bets.jsonl")]
     code, out, err = run(capsys, "validate", *files)
     assert code == 0, out + err
-    assert "4 of 4 shoe(s) valid" in out
+    assert "4 of 4 shoe(s) valid" in _flat(out)
     assert err == ""
 
 
 def test_validate_exits_1_when_some_shoes_are_not(capsys) -> None:
     code, out, _ = run(capsys, "validate", str(SHOES / "mixed.csv"), str(SHOES / "roads.csv"))
     assert code == 1
-    assert "mixed.csv:" in out
-    assert "3 of 5 shoe(s) valid" in out
-    assert "20 of 20 shoe(s) valid" in out
+    assert "mixed.csv:" in _flat(out)
+    assert "3 of 5 shoe(s) valid" in _flat(out)
+    assert "20 of 20 shoe(s) valid" in _flat(out)
 
 
 @pytest.mark.parametrize(
@@ -41,10 +47,10 @@ def test_validate_exits_1_when_some_shoes_are_not(capsys) -> None:
 def test_validate_exits_2_when_a_file_cannot_be_read(capsys, name: str) -> None:
     code, out, _ = run(capsys, "validate", str(SHOES / "cards_observed.csv"), str(MALFORMED / name))
     assert code == 2
-    assert "cannot be read" in out
+    assert "cannot be read" in _flat(out)
     code, out, _ = run(capsys, "validate", str(MALFORMED / "missing.csv"))
     assert code == 2
-    assert "cannot open the file" in out
+    assert "cannot open the file" in _flat(out)
 
 
 def test_validate_json_lists_each_problem_with_its_location(capsys) -> None:
@@ -83,8 +89,8 @@ def test_validate_header_option_overrides_the_file(capsys) -> None:
     # the 8-deck record read as one deck: a fifth card of a rank is one too many
     code, out, _ = run(capsys, "validate", "--header", "decks=1", str(SHOES / "cards_observed.csv"))
     assert code == 1
-    assert "one too many" in out
-    assert "0 of 4 shoe(s) valid" in out
+    assert "one too many" in _flat(out)
+    assert "0 of 4 shoe(s) valid" in _flat(out)
     code, _, err = run(capsys, "validate", "--header", "burn", str(SHOES / "cards_observed.csv"))
     assert code == 2
     assert err.startswith("baccarat: error: --header takes key=value words")
@@ -137,3 +143,44 @@ def test_replay_matches_the_library_on_a_per_coup_file(capsys) -> None:
     rows = json.loads(out)
     frame = replay(read_records(path), shoe=2)
     assert np.allclose([r["ev_tie"] for r in rows], frame["ev_tie"].to_numpy(), rtol=0, atol=0)
+
+
+def test_replay_table_shows_a_readable_default_set_of_columns(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    path = str(SHOES / "cards_observed.csv")
+    code, out, _ = run(capsys, "replay", path, "--shoe", "3", "--system", "dragon7")
+    assert code == 0
+    header = out.splitlines()[0].split()
+    # coup, cards unseen, the counts, the edges of banker, player, tie and the system's own bet, the outcome
+    assert header == [
+        "coup", "cards_unseen", "rc_dragon7", "tc_dragon7", "ev_banker", "ev_player", "ev_tie", "ev_dragon7",
+        "player", "banker", "winner",
+    ]  # fmt: skip
+    code, out, _ = run(capsys, "replay", path, "--shoe", "3", "--bet", "panda8", "--bet", "banker")
+    assert out.splitlines()[0].split() == [
+        "coup",
+        "cards_unseen",
+        "ev_panda8",
+        "ev_banker",
+        "player",
+        "banker",
+        "winner",
+    ]
+
+
+def test_replay_columns_chooses_them_in_every_format(capsys) -> None:
+    path = str(SHOES / "cards_observed.csv")
+    args = ["replay", path, "--shoe", "3", "--columns", "coup,unseen_K,ev_natural9"]
+    code, out, _ = run(capsys, *args, "--format", "csv")
+    assert code == 0
+    frame = pl.read_csv(io.StringIO(out))
+    assert frame.columns == ["coup", "unseen_K", "ev_natural9"]
+    assert frame["coup"].to_list()[:3] == [1, 2, 3]  # coups from 1
+    code, out, _ = run(capsys, *args)
+    assert out.splitlines()[0].split() == ["coup", "unseen_K", "ev_natural9"]
+    code, out, err = run(capsys, "replay", path, "--shoe", "3", "--columns", "coup,ev_bankr")
+    assert code == 2
+    assert out == ""
+    assert "no column 'ev_bankr'" in err
+    assert "known columns: shoe, coup, " in err
+    assert "ev_banker" in err

@@ -24,7 +24,10 @@ def test_simulate_writes_the_coups_of_the_seeded_shoes(capsys, tmp_path) -> None
     assert "25 shoes" in out
     frame = pl.read_parquet(path)
     expected = deal(25, Dealing(), seed=7, progress=False).frame(compositions=True)
-    assert frame.equals(expected)
+    # the file numbers shoes from 1, as it numbers coups (the library's arrays count shoes from 0)
+    assert frame.equals(expected.with_columns(pl.col("shoe") + 1))
+    assert frame["shoe"].min() == 1
+    assert frame["coup"].min() == 1
 
 
 def test_simulate_dealing_options_and_count_columns(capsys, tmp_path) -> None:

@@ -1,9 +1,9 @@
-"""Shared pieces of the command line: shoe options, output formats, one-line errors."""
+"""Shared pieces of the command line: shoe options, output formats and :func:`emit`, one-line errors."""
 
 from __future__ import annotations
 
-import json
 import sys
+from collections.abc import Callable, Mapping
 from enum import Enum
 from pathlib import Path
 from typing import Any, NoReturn, cast
@@ -17,16 +17,48 @@ from toolkit.cards import Composition
 
 
 class OutputFormat(str, Enum):
+    """The formats of a command's output (see :data:`FORMAT_HELP`)."""
+
     table = "table"
     csv = "csv"
     json = "json"
 
 
-DECKS_OPTION = typer.Option(None, "--decks", "-d", help="Full shoe of N decks (default 8 when --shoe is not given).")
-SHOE_OPTION = typer.Option(
-    None, "--shoe", help="Remaining shoe: 10 comma-separated counts by value 0-9, or 13 by rank A,2,...,9,T,J,Q,K."
+class FileFormat(str, Enum):
+    """The formats of a command whose output can be large: Parquet too (with ``--out``)."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+    parquet = "parquet"
+
+
+#: The units of every command's output, in every format (one convention, stated once).
+UNITS = (
+    "Money is in units staked: an expected value or a house edge of -0.0106 is -1.06% of the bet; "
+    "probabilities run from 0 to 1."
 )
-FORMAT_OPTION = typer.Option(OutputFormat.table, "--format", "-f", help="Output format.")
+FORMAT_HELP = (
+    "table (for reading, fitted to the terminal), csv or json (the same numbers at full precision, "
+    "the columns named as in the library). " + UNITS
+)
+
+DECKS_OPTION = typer.Option(
+    None, "--decks", "-d", metavar="N", help="Full shoe of N decks (default 8 when --shoe is not given)."
+)
+SHOE_OPTION = typer.Option(
+    None,
+    "--shoe",
+    metavar="COUNTS",
+    help="Remaining shoe: 10 comma-separated counts by value 0-9, or 13 by rank A,2,...,9,T,J,Q,K.",
+)
+FORMAT_OPTION = typer.Option(OutputFormat.table, "--format", "-f", help=FORMAT_HELP)
+FILE_FORMAT_OPTION = typer.Option(
+    FileFormat.table, "--format", "-f", help=FORMAT_HELP + " parquet: the frame as a Parquet file (needs --out)."
+)
+OUT_OPTION = typer.Option(
+    None, "--out", "-o", metavar="FILE", help="Write the output to FILE instead of the terminal (needed for parquet)."
+)
 
 
 #: The arguments of the command running (set by :func:`toolkit.cli.app.main`; for the resume line of a run).
@@ -64,17 +96,70 @@ def shoe_from_options(decks: int | None, shoe: str | None) -> Composition:
     raise AssertionError("unreachable")
 
 
-def emit(frame: pl.DataFrame, fmt: OutputFormat, json_payload: Any = None) -> None:
-    """Write a frame as a table or CSV, or ``json_payload`` as JSON, to stdout."""
-    if fmt == OutputFormat.json:
-        sys.stdout.write(json.dumps(json_payload if json_payload is not None else frame.to_dicts(), indent=2) + "\n")
-    elif fmt == OutputFormat.csv:
-        sys.stdout.write(frame.write_csv())
+def say(text: str) -> None:
+    """Print a line of text to stdout, wrapped at words to the terminal's width."""
+    from toolkit.cli._output import wrap
+
+    sys.stdout.write(wrap(text) + "\n")
+
+
+def emit(
+    frame: pl.DataFrame,
+    fmt: OutputFormat | FileFormat | str,
+    payload: Any = None,
+    *,
+    out: Path | None = None,
+    labels: Mapping[str, str] | None = None,
+    formats: Mapping[str, Callable[[Any], str]] | None = None,
+    keys: int = 1,
+    title: str | None = None,
+) -> None:
+    """Write a command's result, the one way every command does.
+
+    Parameters
+    ----------
+    frame
+        The result as a frame.  ``table`` renders it fitted to the terminal
+        (:func:`toolkit.cli._output.render_table`: ``labels``, ``formats``, ``keys``,
+        ``title``), ``csv`` writes it at full precision, ``parquet`` writes it to ``out``.
+    fmt
+        ``table``, ``csv``, ``json`` or ``parquet``.
+    payload
+        What ``json`` writes (default: the frame's rows).
+    out
+        Write to this file (atomically) instead of stdout; ``parquet`` needs it.
+    """
+    from toolkit.cli._output import csv_text, json_text, render_table
+
+    kind = fmt.value if isinstance(fmt, Enum) else str(fmt)
+    if kind == "parquet":
+        if out is None:
+            fail("--format parquet needs --out FILE")
+        write_out(out, frame.write_parquet)
+        return
+    if kind == "json":
+        text = json_text(payload if payload is not None else frame)
+    elif kind == "csv":
+        text = csv_text(frame)
     else:
-        with pl.Config(
-            tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, fmt_str_lengths=60, tbl_hide_dataframe_shape=True
-        ):
-            sys.stdout.write(str(frame) + "\n")
+        text = render_table(frame, labels=labels, formats=formats, keys=keys, title=title)
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        write_out(out, text)
+
+
+def write_out(out: Path, data: Any) -> None:
+    """Write ``data`` (text, or a function writing to a binary file) to ``out`` atomically; a failure: one line."""
+    from toolkit._files import atomic_write
+
+    try:
+        atomic_write(out, data, "--out")
+    except (OSError, ValueError) as err:
+        fail(f"--out: cannot write {str(out)!r}: {getattr(err, 'strerror', None) or err}")
+    except Exception as err:  # polars reports a failed write in its own exception types
+        lines = str(err).strip().splitlines() or [type(err).__name__]
+        fail(f"--out: cannot write {str(out)!r}: {lines[0]}")
 
 
 # ------------------------------------------------------------- dealing options (simulate, count, thorp)

@@ -13,9 +13,28 @@ app = typer.Typer(
     name="baccarat",
     help="Exact baccarat odds, effects of removal, shoe simulation, counting and end-of-shoe studies.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
+    rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from toolkit import __version__
+
+        typer.echo(f"baccarat {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Exact baccarat odds, effects of removal, shoe simulation, counting and end-of-shoe studies."""
+
 
 #: Modules that add commands to the app, each through ``register(app)``.
 COMMAND_MODULES = ("engine", "ca", "shoes", "records", "thorp", "chemin", "track", "bankroll", "assess")
@@ -31,6 +50,7 @@ def main(argv: list[str] | None = None) -> None:
     ARGS[:] = list(sys.argv[1:] if argv is None else argv)
     command = typer.main.get_command(app)
     _finite_floats(command)
+    _metavars(command)
     try:
         code = command.main(args=argv, prog_name="baccarat", standalone_mode=False)
     except typer.Exit as stop:
@@ -51,6 +71,32 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(2)
         raise
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _metavars(command: object) -> None:
+    """Every option's help names its value in words (N, X, TEXT, FILE, [a|b]), never as a Python type."""
+    for sub in getattr(command, "commands", {}).values():
+        _metavars(sub)
+    for param in getattr(command, "params", ()):
+        if param.metavar is not None or getattr(param, "is_flag", False):
+            continue
+        desc = getattr(param, "type_descriptor", None)
+        if desc is None:
+            continue
+        if getattr(desc, "is_choice", False) and desc.choices:
+            words = [getattr(c, "value", c) for c in desc.choices]
+            name = "[" + "|".join(str(w) for w in words) + "]"
+        elif getattr(desc, "is_path", False):
+            name = "PATH"
+        else:
+            annotation = desc.annotation
+            inner = getattr(annotation, "__args__", None) if getattr(desc, "is_list", False) else None
+            kind = inner[0] if inner else annotation
+            name = {int: "N", float: "X", str: "TEXT"}.get(kind, "PATH" if "Path" in str(kind) else "VALUE")
+        if param.param_type_name == "argument":
+            name = param.name.upper()
+            param.display_type_rich = lambda ctx: None  # the name says it; no type beside it
+        param.metavar = name
 
 
 def _finite_floats(command: object) -> None:

@@ -9,7 +9,6 @@ and by simulation, with win per hour, SCORE and certainty equivalent.
 from __future__ import annotations
 
 import math
-import sys
 from enum import Enum
 
 import typer
@@ -33,6 +32,7 @@ from toolkit.cli._common import (
     dealing_from_options,
     emit,
     fail,
+    say,
     seed_or_fresh,
 )
 
@@ -217,19 +217,28 @@ def bankroll(
     payload = {**report.as_dict(), "seed": s}
     if fmt == OutputFormat.table:
         r = report.results
-        sys.stdout.write(
-            f"{r.strategy}: {r.shoes} shoes, seed {s}; {strategy.describe()}\n"
+        say(f"{r.strategy}: {r.shoes} shoes, seed {s}; {strategy.describe()}")
+        say(
             f"bankroll {bankroll_units:g} units, goal {report.goal:g}; "
             + (
-                f"trip {trip_shoes} shoes\n"
+                f"trip {trip_shoes} shoes"
                 if trip_shoes is not None
-                else f"session {hours_per_session:g} h at {hands_per_hour:g} hands/h "
-                f"= {report.shoes_per_session} shoes\n"
+                else f"session {hours_per_session:g} h at {hands_per_hour:g} hands/h = {report.shoes_per_session} shoes"
             )
         )
-        emit(report.frame(), fmt)
+        emit(report.frame(), fmt, keys=_keys(report.frame()))
     else:
         emit(report.frame(), fmt, payload)
+
+
+def _keys(frame) -> int:
+    """The columns that name a row of the report (its text columns before the first number)."""
+    n = 0
+    for dtype in frame.dtypes:
+        if dtype.is_numeric():
+            break
+        n += 1
+    return max(n, 1)
 
 
 def register(app: typer.Typer) -> None:

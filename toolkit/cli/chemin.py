@@ -9,14 +9,31 @@ from __future__ import annotations
 
 import typer
 
-from toolkit.cli._common import FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
+from toolkit.cli._common import FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, say, shoe_from_options
 
 __all__ = ["register"]
 
 CHEMIN_DECKS_OPTION = typer.Option(
-    None, "--decks", "-d", help="Full shoe of N decks (default 6, chemin de fer's shoe)."
+    None, "--decks", "-d", metavar="N", help="Full shoe of N decks (default 6, chemin de fer's shoe)."
 )
-COMMISSION_OPTION = typer.Option(0.0, "--commission", help="Commission on Banker's wins (0: the zero-sum game).")
+COMMISSION_OPTION = typer.Option(
+    0.0, "--commission", metavar="X", help="Commission on Banker's wins, a fraction (0: the zero-sum game)."
+)
+#: Table headers with their units.
+CHEMIN_LABELS = {
+    "draw_probability": "draw probability",
+    "draw_exact": "draw (exact)",
+    "probability": "probability of the set",
+    "banker_total": "banker total",
+    "player_third": "player third card",
+    "tableau_draws": "tableau draws",
+    "banker_wins": "banker wins (probability)",
+    "player_wins": "player wins (probability)",
+    "ties": "ties (probability)",
+    "banker_ev": "banker EV (per unit)",
+    "banker_ev_exact": "banker EV (exact)",
+    "player_ev": "player EV (per unit)",
+}
 
 
 def _shoe(decks: int | None, shoe: str | None):
@@ -61,25 +78,26 @@ def solve_command(
         emit(sol.banker_table, fmt)
         return
     exact = f" = {sol.value}" if sol.exact else ""
-    typer.echo(
+    say(
         f"chemin de fer {m.name} ({'with' if m.replacement else 'without'} replacement; Player sees his "
         f"{m.player_sees}, Banker his {m.banker_sees}); shoe of {comp.total} cards; "
         f"commission {float(sol.commission):g}"
     )
-    typer.echo(f"value to Banker per unit: {float(sol.value):.10f}{exact}   ({sol.method}, exact: {sol.exact})")
-    typer.echo(
+    say(f"value to Banker per unit staked: {float(sol.value):.10f}{exact}   ({sol.method}, exact: {sol.exact})")
+    say(
         f"Player draws at 5 with probability {float(sol.player_draw_at_5):.10f}"
         + (f" = {sol.player_draw_at_5}" if sol.exact else "")
     )
     if m.player_sees == "composition":
-        emit(sol.player.frame(), fmt)
+        emit(sol.player.frame(), fmt, labels=CHEMIN_LABELS)
     departures = sol.departures()
-    typer.echo(f"Banker departs from the punto banco tableau in {departures.height} information set(s):")
+    say(f"Banker departs from the punto banco tableau in {departures.height} information set(s):")
     emit(
         departures.select(
             "banker", "banker_total", "player_third", "tableau_draws", "draw_probability", "draw_exact", "probability"
         ),
         fmt,
+        labels=CHEMIN_LABELS,
     )
 
 
@@ -124,7 +142,7 @@ def value_command(
         "banker_ev_exact": str(value.banker_ev),
         "player_ev": float(value.player_ev),
     }
-    emit(pl.DataFrame([payload]), fmt, payload)
+    emit(pl.DataFrame([payload]), fmt, payload, labels=CHEMIN_LABELS)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import polars as pl
 import typer
 
 from toolkit._check import as_fraction
@@ -11,8 +10,18 @@ from toolkit.rules import Rules
 
 __all__ = ["register"]
 
-COMMISSION_OPTION = typer.Option(0.05, "--commission", help="Commission on winning Banker bets.")
-TIE_OPTION = typer.Option(8.0, "--tie-pays", help="Tie payout, to one.")
+COMMISSION_OPTION = typer.Option(
+    0.05, "--commission", metavar="X", help="Commission on winning Banker bets, a fraction of the win (0.05: 5%)."
+)
+TIE_OPTION = typer.Option(8.0, "--tie-pays", metavar="X", help="Tie payout, to one.")
+
+#: Table headers of the edge columns, with their units.
+EDGE_LABELS = {
+    "expected_value": "expected value (per unit)",
+    "house_edge": "house edge (per unit)",
+    "std_dev": "std dev (per unit)",
+    "hit_frequency": "hit frequency (probability)",
+}
 
 
 def _rules(decks: int | None, commission: float, tie_pays: float) -> Rules:
@@ -30,7 +39,11 @@ def edge(
     tie_pays: float = TIE_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
-    """Exact expected value, house edge, standard deviation and hit frequency of every bet."""
+    """Exact expected value, house edge, standard deviation and hit frequency of every bet.
+
+    Money is per unit staked in every format (-0.0106 is -1.06% of the bet): csv and json
+    have the columns expected_value, house_edge, std_dev, hit_frequency (a probability).
+    """
     from toolkit.bets import edge_table
 
     comp = shoe_from_options(decks, shoe)
@@ -42,10 +55,15 @@ def edge(
         row["bet"]: {k: row[k] for k in ("expected_value", "house_edge", "std_dev", "hit_frequency", "description")}
         for row in table.to_dicts()
     }
-    shown = table.with_columns((pl.col("house_edge") * 100).alias("house_edge_%")).select(
-        "bet", "expected_value", "house_edge_%", "std_dev", "hit_frequency", "description"
+    shown = table.select("bet", "expected_value", "house_edge", "std_dev", "hit_frequency", "description")
+    emit(
+        shown if fmt == OutputFormat.table else table,
+        fmt,
+        payload,
+        labels=EDGE_LABELS,
+        title=f"Exact odds of every bet from a shoe of {comp.total} cards; money per unit staked "
+        "(-0.0106 = -1.06% of the bet).",
     )
-    emit(shown if fmt == OutputFormat.table else table, fmt, payload)
 
 
 def eor(
@@ -53,10 +71,17 @@ def eor(
     shoe: str | None = SHOE_OPTION,
     commission: float = COMMISSION_OPTION,
     tie_pays: float = TIE_OPTION,
-    by: str = typer.Option("value", "--by", help="Remove cards by 'value' (0-9) or by 'rank' (A..K)."),
+    by: str = typer.Option(
+        "value", "--by", metavar="[value|rank]", help="Remove cards by 'value' (0-9) or by 'rank' (A..K)."
+    ),
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
-    """Effect of removing one card of each value (or rank) on every bet, in units of expected value."""
+    """Effect of removing one card of each value (or rank) on every bet.
+
+    The effect is the change in the bet's expected value per unit staked when one card
+    is removed.  csv and json give it as it is (column eor); the table shows it in
+    units of 1e-7 (1157.2 is +0.00011572 per unit staked), as the published tables do.
+    """
     from toolkit.eor import effect_of_removal, eor_matrix
 
     comp = shoe_from_options(decks, shoe)
@@ -70,11 +95,21 @@ def eor(
     for row in table.to_dicts():
         payload.setdefault(row["bet"], {})[row["card"]] = row["eor"]
     if fmt == OutputFormat.table:
-        wide = eor_matrix(table, 1e7).with_columns(pl.exclude("bet").round(1))
-        typer.echo("Effect of removal, x 1e-7 of expected value per card removed")
-        emit(wide, fmt)
+        wide = eor_matrix(table, 1e7)
+        emit(
+            wide,
+            fmt,
+            formats={c: _tenth for c in wide.columns if c != "bet"},
+            title="Effect of removing one card of each "
+            + by
+            + " on every bet: the change in expected value per unit staked, x 1e-7 (1157.2 = +0.00011572)",
+        )
     else:
         emit(table, fmt, payload)
+
+
+def _tenth(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
 
 
 def register(app: typer.Typer) -> None:

@@ -2,34 +2,36 @@
 
 from __future__ import annotations
 
-import json
-import sys
-from enum import Enum
 from pathlib import Path
 
+import polars as pl
 import typer
 
-from toolkit.cli._common import distinct, fail, output_path
+from toolkit.cli._common import (
+    FILE_FORMAT_OPTION,
+    OUT_OPTION,
+    FileFormat,
+    OutputFormat,
+    distinct,
+    emit,
+    fail,
+    output_path,
+    say,
+)
 
 __all__ = ["register"]
-
-
-class ValidateFormat(str, Enum):
-    table = "table"
-    json = "json"
-
-
-class ReplayFormat(str, Enum):
-    table = "table"
-    json = "json"
-    parquet = "parquet"
-
 
 HEADER_OPTION = typer.Option(
     None,
     "--header",
+    metavar="KEY=VALUE...",
     help="Shoe header settings over the file's own, as key=value words: 'decks=6 burn=none cut_card=16'.",
 )
+
+#: The bets a replay table shows when no --bet is given (besides each --system's own bet).
+DEFAULT_BETS = ("banker", "player", "tie")
+#: The outcome columns a replay table shows.
+OUTCOME = ("player", "banker", "winner")
 
 
 def _header(text: str | None) -> dict[str, str] | None:
@@ -44,11 +46,20 @@ def _header(text: str | None) -> dict[str, str] | None:
 
 def validate(
     files: list[Path] = typer.Argument(..., help="Record files (CSV, JSON lines or Parquet; any layout)."),
-    fmt: ValidateFormat = typer.Option(ValidateFormat.table, "--format", "-f", help="Output format."),
+    fmt: OutputFormat = typer.Option(
+        OutputFormat.table,
+        "--format",
+        "-f",
+        help="table (each problem, then a line per file), csv (one row per problem: file, line, shoe, coup, "
+        "code, message) or json (files and problems).",
+    ),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first problem."),
     header: str | None = HEADER_OPTION,
 ) -> None:
-    """Check shoe records: exit 0 when every shoe is valid, 1 when some are not, 2 when a file cannot be read."""
+    """Check shoe records: exit 0 when every shoe is valid, 1 when some are not, 2 when a file cannot be read.
+
+    Shoes and coups are numbered as in the file (baccarat simulate numbers both from 1).
+    """
     from toolkit.records import Problem, RecordError, read_records
 
     settings = _header(header)
@@ -79,40 +90,71 @@ def validate(
             {"file": str(path), "shoes": report.n_shoes, "valid": report.n_valid, "readable": not report.fatal}
         )
         code = max(code, 2 if report.fatal else 1 if report.problems else 0)
-    if fmt == ValidateFormat.json:
-        payload = {"files": summary, "problems": [p.as_dict() for p in problems]}
-        sys.stdout.write(json.dumps(payload, indent=2) + "\n")
+    rows = pl.DataFrame(
+        [p.as_dict() for p in problems],
+        schema={
+            "file": pl.String,
+            "line": pl.Int64,
+            "shoe": pl.String,
+            "coup": pl.Int64,
+            "code": pl.String,
+            "message": pl.String,
+        },
+    )
+    if fmt == OutputFormat.json:
+        emit(rows, fmt, {"files": summary, "problems": [p.as_dict() for p in problems]})
+    elif fmt == OutputFormat.csv:
+        emit(rows, fmt)
     else:
         for p in problems:
-            typer.echo(str(p))
+            say(str(p))
         for s in summary:
             state = "cannot be read" if not s["readable"] else f"{s['valid']} of {s['shoes']} shoe(s) valid"
             if s["shoes"] is None:
                 state = "stopped at the first problem (--strict)"
-            typer.echo(f"{s['file']}: {state}")
+            say(f"{s['file']}: {state}")
     raise typer.Exit(code)
 
 
 def replay(
     file: Path = typer.Argument(..., help="A card-level record file."),
-    shoe: str = typer.Option(..., "--shoe", help="The shoe to replay (its id in the file)."),
-    system: list[str] = typer.Option([], "--system", help="A count system to add (repeatable): dragon7, panda8, ..."),
-    bet: list[str] = typer.Option([], "--bet", help="A bet to evaluate (repeatable); default every standard bet."),
-    fmt: ReplayFormat = typer.Option(ReplayFormat.table, "--format", "-f", help="Output format."),
-    out_text: str | None = typer.Option(None, "--out", "-o", help="Write to this file (required for parquet)."),
+    shoe: str = typer.Option(..., "--shoe", metavar="ID", help="The shoe to replay (its id in the file)."),
+    system: list[str] = typer.Option(
+        [], "--system", metavar="NAME", help="A count system to add (repeatable): dragon7, panda8, ..."
+    ),
+    bet: list[str] = typer.Option(
+        [], "--bet", metavar="NAME", help="A bet to evaluate (repeatable); default every standard bet."
+    ),
+    columns: str | None = typer.Option(
+        None,
+        "--columns",
+        "-c",
+        metavar="A,B,...",
+        help="The columns to show, comma-separated (every format). Default: the table shows coup, cards_unseen, "
+        "the counts, the EVs of the chosen bets (banker, player, tie and each system's bet when no --bet is "
+        "given) and the outcome; csv, json and parquet hold every column.",
+    ),
+    fmt: FileFormat = FILE_FORMAT_OPTION,
+    out_text: str | None = OUT_OPTION,
     header: str | None = HEADER_OPTION,
 ) -> None:
-    """Replay one shoe coup by coup: unseen cards, counts and exact edges before each coup, then the outcome."""
-    import polars as pl
+    """Replay one shoe coup by coup: unseen cards, counts and exact edges before each coup, then the outcome.
 
+    ev_BET is the exact expected value of BET per unit staked before the coup; rc_ and
+    tc_ are the running and true counts before it; unseen_A..unseen_K the cards not yet
+    seen.  Coups are numbered from 1.
+    """
     from toolkit.records import read_records
     from toolkit.records import replay as replay_shoe
 
     out = None if out_text is None else output_path(out_text)
-    if fmt == ReplayFormat.parquet and out is None:
+    if fmt == FileFormat.parquet and out is None:
         fail("--format parquet needs --out FILE")
     distinct(system, "--system")
     distinct(bet, "--bet")
+    chosen = None if columns is None else distinct([c.strip() for c in columns.split(",") if c.strip()], "--columns")
+    if chosen is not None and not chosen:
+        fail("--columns names no column (give names separated by commas, e.g. --columns coup,ev_banker)")
     records = read_records(file, header=_header(header))
     if records.report.fatal:
         fail(str(records.report.problems[0]))
@@ -128,37 +170,31 @@ def replay(
         frame = replay_shoe(records, shoe=shoe, systems=system, bets=bet or None)
     except (ValueError, TypeError) as err:
         fail(str(err))
-    if fmt == ReplayFormat.parquet:
-        assert out is not None
-        _write(out, frame.write_parquet)
-        return
-    if fmt == ReplayFormat.json:
-        text = json.dumps(frame.to_dicts(), indent=2) + "\n"
+    if chosen is not None:
+        unknown = [c for c in chosen if c not in frame.columns]
+        if unknown:
+            fail(f"--columns: no column {unknown[0]!r}; known columns: {', '.join(frame.columns)}")
+        frame = frame.select(chosen)
+    elif fmt == FileFormat.table:
+        frame = frame.select(_default_columns(frame, system, bet))
+    emit(frame, fmt, out=out)
+
+
+def _default_columns(frame: pl.DataFrame, systems: list[str], bets: list[str]) -> list[str]:
+    """The replay table's columns: coup, cards unseen, the counts, the chosen bets' EVs, the outcome."""
+    from toolkit.counting import get_count_system
+
+    if bets:
+        shown = list(bets)
     else:
-        shown = frame.drop([c for c in frame.columns if c.startswith("unseen_")]).with_columns(
-            pl.col("player").list.join(" "),
-            pl.col("banker").list.join(" "),
-            *(pl.col(c).round(5) for c in frame.columns if c.startswith(("ev_", "tc_"))),
-        )
-        with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=400, tbl_hide_dataframe_shape=True):
-            text = str(shown) + "\n"
-    if out is None:
-        sys.stdout.write(text)
-    else:
-        _write(out, text)
-
-
-def _write(out: Path, data) -> None:
-    """Write ``data`` to ``out`` atomically; a failure is one line (no half-written file is left)."""
-    from toolkit._files import atomic_write
-
-    try:
-        atomic_write(out, data, "--out")
-    except (OSError, ValueError) as err:
-        fail(f"--out: cannot write {str(out)!r}: {getattr(err, 'strerror', None) or err}")
-    except Exception as err:  # polars reports a failed write in its own exception types
-        lines = str(err).strip().splitlines() or [type(err).__name__]
-        fail(f"--out: cannot write {str(out)!r}: {lines[0]}")
+        shown = list(DEFAULT_BETS)
+        for name in systems:
+            own = get_count_system(name).bet
+            if own and own not in shown:
+                shown.append(own)
+    counts = [c for c in frame.columns if c.startswith(("rc_", "tc_"))]
+    evs = [f"ev_{b}" for b in shown if f"ev_{b}" in frame.columns]
+    return ["coup", "cards_unseen", *counts, *evs, *OUTCOME]
 
 
 def register(app: typer.Typer) -> None:

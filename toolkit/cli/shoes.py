@@ -8,7 +8,6 @@ reports what it wins, with confidence intervals and the convention used.
 from __future__ import annotations
 
 import math
-import sys
 from enum import Enum
 
 import typer
@@ -37,10 +36,15 @@ from toolkit.cli._common import (
     emit,
     fail,
     output_path,
+    say,
     seed_or_fresh,
 )
 
 __all__ = ["register"]
+
+
+#: Headers of a result table: each row's value is in the unit its ``per`` column names (units staked per shoe...).
+RESULT_LABELS = {"se": "std error", "ci_low": "CI low", "ci_high": "CI high"}
 
 
 class CountKind(str, Enum):
@@ -68,14 +72,28 @@ def _deal_block(block, dealing):
 
 
 def _frame(dealt, compositions: bool, systems: tuple):
-    """The coup frame of a dealt block, with count columns (in this process)."""
+    """The coup frame of a dealt block, with count columns (in this process).
+
+    Shoes are numbered from 1 in the file, as its coups are (the library's arrays count shoes from 0).
+    """
+    import polars as pl
+
     from toolkit.counting import with_counts
 
     frame = dealt.frame(compositions=compositions)
     if systems:
         counted = with_counts(dealt, systems)
         frame = frame.with_columns(counted.select([c for c in counted.columns if c[:3] in ("rc_", "tc_")]))
-    return frame
+    return frame.with_columns(pl.col("shoe") + 1)
+
+
+def _file_header(dealing) -> bytes:
+    """The shoe header of the file (Parquet metadata ``baccarat``), so that ``baccarat validate`` reads it right."""
+    import json
+
+    from toolkit.records import ShoeHeader
+
+    return json.dumps({"header": ShoeHeader.from_dealing(dealing).as_dict()}).encode()
 
 
 def simulate(
@@ -101,7 +119,12 @@ def simulate(
     scheduler: str | None = SCHEDULER,
     progress: bool = PROGRESS,
 ) -> None:
-    """Deal shoes as a casino does and write every coup to a Parquet file."""
+    """Deal shoes as a casino does and write every coup to a Parquet file.
+
+    Shoes and coups are numbered from 1.  baccarat validate, baccarat replay and
+    toolkit.read_records read the file (its hands are player_cards and banker_cards;
+    its header, the dealing, is in the file's metadata).
+    """
     import os
     import tempfile
     from functools import partial
@@ -140,7 +163,8 @@ def simulate(
                 frame = _frame(dealt, compositions, systems)
                 table = frame.to_arrow()
                 if writer is None:
-                    writer = pq.ParquetWriter(tmp, table.schema)
+                    schema = table.schema.with_metadata({b"baccarat": _file_header(dealing)})
+                    writer = pq.ParquetWriter(tmp, schema)
                 writer.write_table(table.cast(writer.schema))
                 rows += frame.height
         finally:
@@ -151,7 +175,7 @@ def simulate(
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    typer.echo(f"wrote {rows} coups of {shoes} shoes to {out} (seed {s})")
+    say(f"wrote {rows} coups of {shoes} shoes to {out} (seed {s})")
 
 
 def count(
@@ -291,13 +315,13 @@ def count(
         },
     }
     if fmt == OutputFormat.table:
-        sys.stdout.write(
-            f"{res.strategy}: {res.shoes} shoes, seed {s}; {strategy.describe()}\n"
+        say(f"{res.strategy}: {res.shoes} shoes, seed {s}; {strategy.describe()}")
+        say(
             f"units per shoe {res.units_per_shoe.value:+.4f} realised, {res.units_per_shoe_ev.value:+.4f} expected "
-            f"({confidence:.0%} CI {res.units_per_shoe_ev.low:+.4f} .. {res.units_per_shoe_ev.high:+.4f})\n"
+            f"({confidence:.0%} CI {res.units_per_shoe_ev.low:+.4f} .. {res.units_per_shoe_ev.high:+.4f})"
         )
         if res.note is not None:
-            sys.stdout.write(f"note: {res.note}\n")
+            say(f"note: {res.note}")
         frame = res.frame().drop("strategy")
         if bankroll is not None:
             ror = res.risk_of_ruin(bankroll)
@@ -318,7 +342,7 @@ def count(
                     ),
                 ]
             )
-        emit(frame, fmt)
+        emit(frame, fmt, keys=2, labels=RESULT_LABELS)
     else:
         emit(res.frame(), fmt, payload)
 

@@ -130,14 +130,22 @@ def _screen(tracker: Any, last: Any, log: list[Any]) -> Any:
 
 
 def _line(tracker: Any, fb: Any, as_json: bool) -> str:
-    """One line for a key fed from a pipe: the feedback, and after a coup the numbers before the next one."""
+    """One line for a key fed from a pipe: the feedback, and after a coup the numbers before the next one.
+
+    Lines are wrapped at words to the terminal's width (``--jsonl``: one object a line, never wrapped).
+    The expected values are in percent of the stake, as on the screen.
+    """
+    from toolkit.cli._output import wrap
+
     if not as_json:
-        text = f"[{fb.kind}] {fb.text}"
+        text = wrap(f"[{fb.kind}] {fb.text}")
         if fb.kind == "coup":
             snap = tracker.snapshot()
             evs = " ".join(f"{b}={100 * v:+.4f}%" for b, v in snap.expected_value.items() if v is not None)
             counts = " ".join(f"{s}={rc:+d}/{snap.true[s]:+.3f}" for s, rc in snap.running.items())
-            text += f"\n  before coup {len(tracker.coups) + 1}: {evs}" + (f"\n  counts: {counts}" if counts else "")
+            text += "\n" + wrap(f"  expected value before coup {len(tracker.coups) + 1} (% of the stake): {evs}")
+            if counts:
+                text += "\n" + wrap(f"  counts (running/true): {counts}")
         return text
     payload: dict[str, object] = {"kind": fb.kind, "text": fb.text}
     if fb.kind == "coup":

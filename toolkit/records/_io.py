@@ -56,6 +56,10 @@ SUFFIXES = {
 }
 #: The Parquet metadata key that holds the headers.
 PARQUET_KEY = "baccarat"
+#: The hands' columns in the coups file ``baccarat simulate`` writes, read as the per-coup layout's.
+SIMULATED_HANDS = {"player_cards": "player", "banker_cards": "banker"}
+#: The columns of such a file that a record holds (the rest are derived from the cards, and not read).
+SIMULATED_KEEP = ("shoe", "coup", "player", "banker", "winner")
 
 
 def _reraise_interrupts(err: BaseException) -> None:
@@ -86,6 +90,7 @@ def _read_parquet(data: bytes) -> Raw:
     if not isinstance(frame, pl.DataFrame):  # pragma: no cover - a table always converts to a frame
         raise UnreadableError("unreadable", "not a readable Parquet file")
     meta = {k.decode("utf-8", "replace"): v.decode("utf-8", "replace") for k, v in stored.items()}
+    frame, burns = _simulated(frame)
     raw = Raw(canonical_columns(frame).with_row_index("line", offset=1).with_columns(pl.col("line").cast(pl.Int64)))
     if PARQUET_KEY in meta:
         try:
@@ -97,9 +102,34 @@ def _read_parquet(data: bytes) -> Raw:
             raise UnreadableError(
                 "bad_header", "the Parquet metadata 'baccarat' is not a JSON object of header keys"
             ) from None
+    for shoe, card in burns.items():
+        if "burn_card" not in raw.shoe_meta.get(shoe, {}):
+            raw.add_meta({"shoe": shoe, "burn_card": card}, None)
     if raw.frame.height == 0:
         raise UnreadableError("empty_file", "the file holds no rows")
     return raw
+
+
+def _simulated(frame: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, str]]:
+    """A coups file of ``baccarat simulate`` as the per-coup layout, and each shoe's exposed burn card.
+
+    Its hands are ``player_cards`` and ``banker_cards``, and its ``burn_card`` column
+    repeats the shoe's exposed burn card on every coup; any other frame is returned as it is.
+    """
+    names = {c.strip().lower(): c for c in frame.columns}
+    if not all(c in names for c in SIMULATED_HANDS) or any(c in names for c in SIMULATED_HANDS.values()):
+        return frame, {}
+    frame = frame.rename({names[k]: v for k, v in SIMULATED_HANDS.items()})
+    burns: dict[str, str] = {}
+    if "burn_card" in names and "shoe" in names:
+        first = (
+            frame.select(pl.col(names["shoe"]).cast(pl.String).alias("shoe"), pl.col(names["burn_card"]).alias("b"))
+            .filter(pl.col("b").is_not_null())
+            .unique("shoe", keep="first", maintain_order=True)
+        )
+        burns = dict(zip(first["shoe"].to_list(), [str(b) for b in first["b"].to_list()], strict=True))
+    keep = [names.get(c, c) for c in SIMULATED_KEEP if names.get(c, c) in frame.columns]
+    return frame.select(keep), burns
 
 
 def read_container(data: bytes) -> Raw:

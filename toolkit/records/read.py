@@ -22,6 +22,12 @@ reading and by its suffix when writing: ``.csv``, ``.jsonl``/``.ndjson``,
     optionally followed by pair marks ``p`` (Player pair) and ``b`` (Banker
     pair), lower case; spaces are ignored: ``"BPpTBbp P"``.
 
+The coups file ``baccarat simulate`` writes (Parquet: ``shoe, coup, player_cards,
+banker_cards, winner, burn_card, ...``, its dealing in the header metadata) reads
+as the per-coup layout: its hands are ``player_cards`` and ``banker_cards``, its
+``burn_card`` column gives each shoe's exposed burn card, and its other columns
+(derived from the cards) are not read.
+
 Bets (the game-protection view) ride on the per-coup layout: a ``bets`` column
 holding, per coup, a list of ``{"who", "bet", "amount"}`` (in CSV:
 ``"seat1:banker:25;seat3:tie:5"``); or a separate table ``shoe, coup, who,

@@ -1,0 +1,75 @@
+"""The shared output of the commands (:mod:`toolkit.cli._output`): tables fitted to a width, CSV, JSON."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolkit.cli._output import csv_text, json_text, render_table, wrap
+
+WORDS = st.text(alphabet="abcdefghij_", min_size=1, max_size=14)
+
+
+@st.composite
+def frames(draw):
+    n_cols = draw(st.integers(1, 14))
+    n_rows = draw(st.integers(1, 5))
+    data = {}
+    for i in range(n_cols):
+        name = f"{draw(WORDS)}_{i}"
+        if draw(st.booleans()):
+            data[name] = draw(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=n_rows, max_size=n_rows))
+        else:
+            cells = st.lists(WORDS, min_size=1, max_size=6).map(" ".join)
+            data[name] = draw(st.lists(cells, min_size=n_rows, max_size=n_rows))
+    return pl.DataFrame(data)
+
+
+@settings(max_examples=60)
+@given(frame=frames(), width=st.integers(40, 140))
+def test_a_table_fits_its_width_and_never_splits_a_word(frame: pl.DataFrame, width: int) -> None:
+    text = render_table(frame, width=width)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= width
+    assert "…" not in text
+    words = set(text.split())
+    for name in frame.columns:  # every header whole (the names hold no spaces: one word each)
+        assert name in words
+    for value in frame.row(0):
+        if isinstance(value, str):
+            assert set(value.split()) <= words  # every cell's words whole
+
+
+def test_a_wide_table_is_cut_into_tables_that_repeat_the_key_column() -> None:
+    frame = pl.DataFrame(
+        {"bet": ["banker", "player"], **{f"effect_of_card_{v}": [0.1 * v, -0.1 * v] for v in range(10)}}
+    )
+    text = render_table(frame, width=60)
+    blocks = [b for b in text.split("\n\n") if b.strip()]
+    assert len(blocks) > 1
+    assert all(b.split()[0] == "bet" for b in blocks)
+    assert all(f"effect_of_card_{v}" in text for v in range(10))
+
+
+def test_labels_carry_units_and_wrap_at_spaces() -> None:
+    frame = pl.DataFrame({"bet": ["banker"], "house_edge": [0.0105791]})
+    text = render_table(frame, labels={"house_edge": "house edge (per unit)"}, width=24)
+    assert "(per unit)" in text or ("(per" in text and "unit)" in text)
+    assert "0.0105791" in text
+
+
+def test_text_wraps_at_words() -> None:
+    text = wrap("value to Banker per unit staked: 0.0129367121 = 974653793197999/75340147272374985", 40)
+    assert all(len(line) <= 40 for line in text.splitlines())
+    assert "974653793197999/75340147272374985" in text  # a word longer than a line stays whole
+
+
+def test_csv_writes_hands_as_text_and_json_writes_nan_as_null() -> None:
+    frame = pl.DataFrame({"coup": [1], "player": [["K", "9"]], "ev": [float("nan")]})
+    back = pl.read_csv(io.StringIO(csv_text(frame)))
+    assert back["player"].to_list() == ["K 9"]
+    assert json.loads(json_text(frame)) == [{"coup": 1, "player": ["K", "9"], "ev": None}]

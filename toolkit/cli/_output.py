@@ -1,0 +1,300 @@
+"""What the commands print: tables fitted to the terminal, text wrapped at words, CSV, JSON and Parquet.
+
+Every command writes its results through :func:`emit` (in :mod:`toolkit.cli._common`),
+which calls the renderers here, so a new command gets the same output for free:
+
+* ``table``: a rich table no wider than the terminal (``COLUMNS``, or 80 when the
+  output is not a terminal).  Cells wrap at word boundaries; a table too wide for
+  the terminal is cut into several tables of whole columns, each repeating the key
+  columns (the first, by default), so a header or a number is never split mid-word
+  and nothing is cut short with an ellipsis.
+* ``csv``, ``json``, ``parquet``: the frame as it is, at full precision (lists of cards
+  become text separated by spaces in CSV).
+
+>>> import polars as pl
+>>> text = render_table(pl.DataFrame({"bet": ["banker", "player"], "house_edge": [0.0105791, 0.0123508]}), width=40)
+>>> print(text.rstrip())
+bet      house_edge
+───────────────────
+banker    0.0105791
+player    0.0123508
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import shutil
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+__all__ = ["csv_text", "format_column", "json_text", "render_table", "terminal_width", "wrap"]
+
+#: Significant digits a float column keeps in a table (csv, json and parquet keep all of them).
+SIGNIFICANT = 6
+#: Cells at most this wide are never wrapped (a hand of cards, a number); a header still wraps at its spaces.
+SHORT = 16
+
+
+def terminal_width() -> int:
+    """The width to fit: ``COLUMNS`` when set, else the terminal's, else 80."""
+    value = os.environ.get("COLUMNS", "")
+    if value.strip().isdigit() and int(value) > 0:
+        return int(value)
+    return shutil.get_terminal_size((80, 24)).columns or 80
+
+
+def wrap(text: str, width: int | None = None, indent: str = "") -> str:
+    """``text`` wrapped at word boundaries to ``width`` (the terminal's by default); each line of it on its own.
+
+    >>> print(wrap("Banker departs from the tableau in 4 information sets", 20))
+    Banker departs from
+    the tableau in 4
+    information sets
+    """
+    width = terminal_width() if width is None else width
+    out = []
+    for line in text.splitlines() or [""]:
+        if not line.strip():
+            out.append("")
+            continue
+        lead = line[: len(line) - len(line.lstrip())] + indent
+        out.append(
+            textwrap.fill(
+                line.strip(),
+                width=max(width, 20),
+                initial_indent=lead,
+                subsequent_indent=lead + "  ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        )
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------------------------- cells
+def _is_float(dtype: pl.DataType) -> bool:
+    return dtype.is_float() or isinstance(dtype, pl.Decimal)
+
+
+def format_column(series: pl.Series, significant: int = SIGNIFICANT) -> list[str]:
+    """The cells of a column as text: floats to ``significant`` significant digits.
+
+    A column of numbers of one size (within a factor 1000) gets one number of decimals,
+    ``significant`` digits for its largest magnitude; a column of mixed sizes gets its
+    digits number by number.  Very small or very large numbers are written in scientific notation.
+
+    >>> format_column(pl.Series([-0.0105791, 0.143596, None]))
+    ['-0.010579', '0.143596', '-']
+    >>> format_column(pl.Series([93803.995, 0.0871252, 12.0]))
+    ['93804.0', '0.0871252', '12.0000']
+    >>> format_column(pl.Series([1.876e-05, -2.5e-06]))
+    ['1.87600e-05', '-2.50000e-06']
+    >>> format_column(pl.Series([["K", "9"], ["2", "3", "4"]]))
+    ['K 9', '2 3 4']
+    """
+    dtype = series.dtype
+    values = series.to_list()
+    if not _is_float(dtype):
+        return [_text(v) for v in values]
+    finite = [abs(float(v)) for v in values if v is not None and math.isfinite(float(v)) and v != 0]
+    if not finite or (all(v.is_integer() for v in finite) and max(finite) < 1e15):
+        return [_float_text(v, ".1f") for v in values]
+    lo, hi = min(finite), max(finite)
+    if hi <= 1000 * lo:
+        return [_float_text(v, _spec(hi, significant)) for v in values]
+    return [_float_text(v, _spec(abs(float(v)), significant)) if v else _float_text(v, ".1f") for v in values]
+
+
+def _spec(magnitude: float, significant: int) -> str:
+    """The format of a number of this magnitude to ``significant`` digits: fixed decimals, or scientific."""
+    if not math.isfinite(magnitude) or magnitude == 0:
+        return ".1f"
+    decimals = significant - 1 - math.floor(math.log10(magnitude))
+    if decimals > 9 or magnitude >= 1e12:
+        return f".{significant - 1}e"
+    return f".{max(decimals, 1)}f"
+
+
+def _float_text(value: Any, spec: str) -> str:
+    if value is None:
+        return "-"
+    v = float(value)
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return format(v, spec)
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return " ".join(_text(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, default=str)
+    return str(value)
+
+
+def _numeric(dtype: pl.DataType) -> bool:
+    return dtype.is_numeric() and dtype != pl.Boolean
+
+
+# ----------------------------------------------------------------------------------------------- tables
+def _min_width(texts: Sequence[str]) -> int:
+    """The narrowest a column of these texts can be without breaking a word."""
+    from rich.cells import cell_len
+
+    return max((cell_len(word) for text in texts for word in text.split()), default=1)
+
+
+def _max_width(texts: Sequence[str]) -> int:
+    """The width of a column of these texts on one line each."""
+    from rich.cells import cell_len
+
+    return max((cell_len(text) for text in texts), default=1)
+
+
+def _overhead(n: int) -> int:
+    """Characters a table of ``n`` columns adds to their texts: one space of padding each side, one between."""
+    return max(3 * n - 3, 0)
+
+
+def _widths(need: Sequence[int], want: Sequence[int], width: int) -> list[int]:
+    """Column widths from their least (``need``) and most (``want``): the narrow columns get all they want first."""
+    widths = list(need)
+    spare = width - _overhead(len(need)) - sum(need)
+    order = sorted(range(len(need)), key=lambda i: want[i] - need[i])
+    for k, i in enumerate(order):
+        if spare <= 0:
+            break
+        share = spare // (len(order) - k)  # an even share of what is left, for this and the wider ones
+        give = min(want[i] - need[i], max(share, 0))
+        widths[i] += give
+        spare -= give
+    return widths
+
+
+def render_table(
+    frame: pl.DataFrame,
+    labels: Mapping[str, str] | None = None,
+    formats: Mapping[str, Callable[[Any], str]] | None = None,
+    keys: int = 1,
+    title: str | None = None,
+    width: int | None = None,
+) -> str:
+    """The frame as text tables no wider than ``width`` (the terminal's by default).
+
+    Parameters
+    ----------
+    labels
+        Header text of some columns (the column's name otherwise): a header may
+        carry the unit, ``"house edge (per unit)"``; it wraps at its spaces.
+    formats
+        A function of one value giving the text of a cell, for some columns.
+    keys
+        The first ``keys`` columns name the rows: when the columns do not fit side
+        by side they are cut into several tables, each repeating these.
+    title
+        A line above the (first) table, wrapped at words.
+    """
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    width = terminal_width() if width is None else width
+    labels = dict(labels or {})
+    formats = dict(formats or {})
+    names = frame.columns
+    cells: dict[str, list[str]] = {}
+    for name in names:
+        fn = formats.get(name)
+        cells[name] = [fn(v) for v in frame[name].to_list()] if fn is not None else format_column(frame[name])
+    heads = {name: labels.get(name, name) for name in names}
+    need = {name: min(_min_width([heads[name], *cells[name]]), width) for name in names}
+    want = {name: max(need[name], _max_width([heads[name], *cells[name]])) for name in names}
+    for name in names:  # short cells (a hand of cards, a number) are never wrapped: a column holds them whole
+        longest = _max_width(cells[name]) if cells[name] else 0
+        if longest <= SHORT and want[name] <= width:
+            need[name] = max(need[name], longest)
+    if frame.height == 1 and len(names) > 2 and sum(want.values()) + _overhead(len(names)) > width:
+        return render_table(
+            pl.DataFrame({"quantity": [heads[n] for n in names], "value": [cells[n][0] for n in names]}),
+            title=title,
+            width=width,
+        )
+    keys = max(0, min(keys, len(names) - 1)) if len(names) > 1 else 0
+    key_cols, rest = list(names[:keys]), list(names[keys:])
+    groups: list[list[str]] = []
+    current: list[str] = []
+    for name in rest:
+        trial = key_cols + current + [name]
+        if current and sum(need[n] for n in trial) + _overhead(len(trial)) > width:
+            groups.append(current)
+            current = []
+        current.append(name)
+    groups.append(current)
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer, width=width, highlight=False, color_system=None, force_terminal=False, legacy_windows=False
+    )
+    if title:
+        buffer.write(wrap(title, width) + "\n")
+    for i, group in enumerate(groups):
+        columns = key_cols + group
+        sizes = _widths([need[n] for n in columns], [want[n] for n in columns], width)
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+        for name, size in zip(columns, sizes, strict=True):
+            right = _numeric(frame.schema[name])
+            table.add_column(Text(heads[name]), justify="right" if right else "left", overflow="fold", width=size)
+        for row in range(frame.height):
+            table.add_row(*(Text(cells[name][row]) for name in columns))
+        if i:
+            buffer.write("\n")
+        console.print(table)
+    return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
+
+
+# ----------------------------------------------------------------------------------------------- files
+def _flat(frame: pl.DataFrame) -> pl.DataFrame:
+    """Nested columns as text, for CSV: lists of scalars joined by spaces, anything else as JSON."""
+    out = []
+    for name, dtype in frame.schema.items():
+        if isinstance(dtype, pl.List) and not dtype.inner.is_nested():
+            out.append(frame[name].cast(pl.List(pl.String)).list.join(" ").alias(name))
+        elif dtype.is_nested() or dtype == pl.Object:
+            out.append(pl.Series(name, [json.dumps(v, default=str) for v in frame[name].to_list()], pl.String))
+        else:
+            out.append(frame[name])
+    return pl.DataFrame(out)
+
+
+def csv_text(frame: pl.DataFrame) -> str:
+    """The frame as CSV, at full precision (lists of cards as text separated by spaces)."""
+    return _flat(frame).write_csv()
+
+
+def json_text(payload: Any) -> str:
+    """``payload`` as indented JSON (a frame: a list of rows); NaN and the infinities become ``null``."""
+    if isinstance(payload, pl.DataFrame):
+        payload = payload.to_dicts()
+    return json.dumps(_finite(payload), indent=2, default=str) + "\n"
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
