@@ -49,6 +49,7 @@ from toolkit._coup import (
     may_start,
     player_draws,
 )
+from toolkit._show import changed_fields
 from toolkit.cards import RANK_VALUES, RANKS
 from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, as_generator, block_plan, map_blocks
@@ -131,8 +132,17 @@ class Dealing:
         ):
             object.__setattr__(self, name, value)
 
+    def __repr__(self) -> str:
+        """Only the fields that differ from the defaults.
+
+        >>> Dealing(), Dealing(decks=6, burn="none")
+        (Dealing(), Dealing(decks=6, burn='none'))
+        """
+        return changed_fields(self)
+
     @property
     def cards(self) -> int:
+        """Cards in a full shoe (52 a deck)."""
         return 52 * self.decks
 
 
