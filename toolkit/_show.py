@@ -51,7 +51,7 @@ def _equal(a: object, b: object) -> bool:
         return a is b
 
 
-def changed_fields(obj: object, name: str | None = None) -> str:
+def changed_fields(obj: object, name: str | None = None, skip: Iterable[str] = ()) -> str:
     """``Name(field=value, ...)`` of a dataclass with only the fields that differ from their defaults.
 
     Enum members show as their values (which the constructors accept), so
@@ -63,6 +63,8 @@ def changed_fields(obj: object, name: str | None = None) -> str:
         A dataclass instance.
     name
         The class name to show (default: the class's own).
+    skip
+        Fields never shown (long texts such as a source).
 
     Returns
     -------
@@ -70,8 +72,9 @@ def changed_fields(obj: object, name: str | None = None) -> str:
         The short repr.
     """
     parts = []
+    hidden = set(skip)
     for f in dataclasses.fields(obj):  # type: ignore[arg-type]
-        if not f.repr:
+        if not f.repr or f.name in hidden:
             continue
         value = getattr(obj, f.name)
         default = _default(f)
@@ -248,3 +251,26 @@ def frame_text(title: str, frame: Any, columns: Sequence[str] | None = None, max
     if more > 0:
         lines.append(f"  ... {more:,} more rows")
     return "\n".join(lines)
+
+
+def interval(value: float, low: float, high: float, digits: int = 4) -> str:
+    """``value [low, high]`` to ``digits`` significant digits.
+
+    Parameters
+    ----------
+    value, low, high
+        An estimate and its confidence interval.
+    digits
+        Significant digits.
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
+    >>> interval(0.0123456, 0.01, 0.015)
+    '0.01235 [0.01, 0.015]'
+    """
+    return f"{value:.{digits}g} [{low:.{digits}g}, {high:.{digits}g}]"

@@ -49,7 +49,7 @@ from toolkit._coup import (
     may_start,
     player_draws,
 )
-from toolkit._show import changed_fields
+from toolkit._show import changed_fields, html_table, text_table
 from toolkit.cards import RANK_VALUES, RANKS
 from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, as_generator, block_plan, map_blocks
@@ -290,8 +290,29 @@ class DealtShoes:
     def __len__(self) -> int:
         return len(self.shoe)
 
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        shoes = max(self.n_shoes, 1)
+        title = f"DealtShoes: {self.n_shoes:,} shoe(s), {len(self):,} coups"
+        first = f"{self.first_shoe:,} to {self.first_shoe + self.n_shoes - 1:,}" if self.n_shoes else "none"
+        cards = int((self.cards >= 0).sum())
+        return title, [
+            ("shoes", first),
+            ("coups per shoe", len(self) / shoes),
+            ("cards dealt per shoe", cards / shoes),
+            ("burned per shoe", float(self.burned.sum()) / shoes),
+            ("arrays", "shoe, coup, start, cards (coups x 6), unseen (coups x 13), ... (see frame())"),
+        ]
+
+    def __repr__(self) -> str:
+        """The counts in a few lines (the arrays are the attributes; :meth:`frame` shows the coups)."""
+        return text_table(*self._shown())
+
+    def _repr_html_(self) -> str:
+        return html_table(*self._shown())
+
     @property
     def n_shoes(self) -> int:
+        """Shoes dealt."""
         return len(self.burned)
 
     def remaining(self) -> np.ndarray:

@@ -33,6 +33,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
+from toolkit._show import html_table, interval, text_table
 from toolkit._stats import normal_quantile, wilson_interval
 from toolkit.parallel import SeedLike, as_generator
 
@@ -65,6 +66,11 @@ class ShoeTotals:
 
     def __len__(self) -> int:
         return len(self.hands)
+
+    def __repr__(self) -> str:
+        return (
+            f"ShoeTotals({len(self):,} shoes, {int(self.bets.sum()):,} bets, {float(self.won.sum()):+,.6g} units won)"
+        )
 
     @classmethod
     def concat(cls, parts: Sequence[ShoeTotals]) -> ShoeTotals:
@@ -128,6 +134,35 @@ class Results:
     totals: ShoeTotals
     confidence: float = 0.95
     description: str = ""
+
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        def est(e: Estimate) -> str:
+            return interval(e.value, e.low, e.high)
+
+        title = (
+            f"Results {self.strategy!r}: {self.shoes:,} shoes, {self.n_bets:,} bets ({self.confidence:.0%} intervals)"
+        )
+        rows: list[tuple[str, object]] = [
+            ("bets per shoe", est(self.bets_per_shoe)),
+            ("mean edge (EV per unit bet)", est(self.mean_edge)),
+            ("units per 100 hands (EV)", est(self.units_per_100_hands_ev)),
+            ("units per 100 hands (won)", est(self.units_per_100_hands)),
+            ("SD per 100 hands", self.sd_per_100_hands),
+            ("DI", est(self.di)),
+            ("SCORE", est(self.score)),
+            ("N0 (hands)", est(self.n0)),
+            ("look-ahead z", self.lookahead_z),
+        ]
+        if self.note:
+            rows.append(("note", self.note))
+        return title, rows
+
+    def __repr__(self) -> str:
+        """The headline figures in a few lines (:meth:`frame` and :meth:`as_dict` hold them all)."""
+        return text_table(*self._shown())
+
+    def _repr_html_(self) -> str:
+        return html_table(*self._shown())
 
     # ------------------------------------------------------------ basic sums
     @property

@@ -186,7 +186,23 @@ class Strategy:
                 raise TypeError(f"strategy {self.name!r}: {p!r} has no stakes(info, rules) method")
         object.__setattr__(self, "plays", plays)
 
+    def __repr__(self) -> str:
+        """The name and what it plays, on one line.
+
+        >>> count_strategy("dragon7")
+        Strategy('dragon7 TC >= 4': dragon7 by dragon7 (TC >= 4: 1))
+        """
+        text = self.describe()
+        return f"Strategy({self.name!r}: {text if len(text) <= 160 else text[:157] + '...'})"
+
     def describe(self) -> str:
+        """What each play bets, joined by semicolons.
+
+        Returns
+        -------
+        str
+            One phrase per play.
+        """
         return "; ".join(p.describe() if hasattr(p, "describe") else repr(p) for p in self.plays)
 
 

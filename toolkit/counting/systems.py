@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from toolkit._check import integer, one_of
+from toolkit._show import changed_fields
 from toolkit.bets import Bet, get_bet
 from toolkit.cards import RANK_VALUES, RANKS, parse_card
 from toolkit.rules import Rules
@@ -153,6 +154,14 @@ class CountSystem:
     trigger: str = "true"
     threshold: float | None = None
     source: str = ""
+
+    def __repr__(self) -> str:
+        """The fields that differ from the defaults, without the source.
+
+        >>> get_count_system("dragon7")
+        CountSystem(name='dragon7', tags=(0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), bet='dragon7', threshold=4.0)
+        """
+        return changed_fields(self, skip=("source",))
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.isidentifier():

@@ -111,6 +111,17 @@ class Panel:
     rules: Rules = field(default_factory=Rules)
     decks: int = 8
 
+    def __repr__(self) -> str:
+        """The bet and system names, the rules and the decks, on one line.
+
+        >>> Panel.of(["banker", "tie"], "dragon7")
+        Panel(bets=banker, tie; systems=dragon7; Rules(); 8 decks)
+        """
+        systems = ", ".join(s.name for s in self.systems) or "none"
+        names = self.bet_names
+        bets = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        return f"Panel(bets={bets}; systems={systems}; {self.rules!r}; {self.decks} decks)"
+
     @classmethod
     def of(
         cls,

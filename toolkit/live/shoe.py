@@ -70,6 +70,10 @@ class LiveShoe:
     panel: Panel | None = None
     changes: list[Change] = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        """The cards left, the changes made and the panel, on one line."""
+        return f"LiveShoe({self.composition.total:,} cards left, {len(self.changes):,} change(s), {self.panel!r})"
+
     def __post_init__(self) -> None:
         self.start = Composition.from_any(self.shoe)
         if self.panel is None:

@@ -35,6 +35,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import one_of, positive_int
+from toolkit._show import html_table, text_table
 from toolkit.bets import Bet
 from toolkit.counting.harness import run_strategies
 from toolkit.counting.results import Estimate, Results
@@ -127,6 +128,34 @@ class BankrollReport:
     risk: dict[str, dict[str, object]]
     seed: np.random.SeedSequence
     trip_shoes: int | None = None
+
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        r = self.results
+
+        def risk(name: str) -> str:
+            d = self.risk[name]
+            sim = d["simulated"]
+            return f"{d['formula']:.4g} (formula)" + ("" if sim is None else f", {sim:.4g} (simulated)")
+
+        w = self.win_per_hour
+        title = f"BankrollReport {r.strategy!r}: bankroll {self.bankroll:,g}, goal {self.goal:,g}, {r.shoes:,} shoes"
+        return title, [
+            ("risk of ruin", risk("risk_of_ruin")),
+            (f"trip risk ({self.shoes_per_session} shoes)", risk("trip_risk")),
+            ("P(goal before ruin)", risk("p_goal")),
+            ("win per hour", f"{w.value:.4g} [{w.low:.4g}, {w.high:.4g}]"),
+            ("SD per hour", self.sd_per_hour),
+            ("SCORE", self.score.value),
+            ("certainty equivalent per hour", self.certainty_equivalent),
+            ("mean bet", self.mean_bet),
+        ]
+
+    def __repr__(self) -> str:
+        """The risks and the win rate in a few lines (:meth:`frame` and :meth:`as_dict` hold them all)."""
+        return text_table(*self._shown())
+
+    def _repr_html_(self) -> str:
+        return html_table(*self._shown())
 
     @property
     def mu(self) -> float:

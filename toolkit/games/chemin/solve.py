@@ -61,6 +61,7 @@ import polars as pl
 
 from toolkit._check import probability
 from toolkit._coup import PLAYER_STOOD
+from toolkit._show import html_table, text_table
 from toolkit.cards import Composition, CompositionLike
 from toolkit.games._hands import HAND_TOTALS, hand_label, third_column, third_label
 from toolkit.games.chemin._game import (
@@ -121,6 +122,26 @@ class ChemSolution:
     player_draw_at_5: Fraction | float
     deviation_gains: tuple[float, float]
     banker_table: pl.DataFrame = field(repr=False)
+
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        title = f"ChemSolution: model {self.model.name}, {self.shoe.total:,}-card shoe ({self.method})"
+        return title, [
+            ("value to Banker", self.value),
+            ("value to Player", self.player_value),
+            ("P(Player draws on 5)", self.player_draw_at_5),
+            ("commission", self.commission),
+            ("exact", self.exact),
+            ("Banker departs from the tableau", f"{self.departures().height} information set(s)"),
+            ("Banker mixes", f"{self.mixed().height} information set(s)"),
+            ("deviation gains", f"{self.deviation_gains[0]:.3g}, {self.deviation_gains[1]:.3g}"),
+        ]
+
+    def __repr__(self) -> str:
+        """The value and the headline of the strategies (:meth:`departures`, :meth:`to_dict` hold the rest)."""
+        return text_table(*self._shown())
+
+    def _repr_html_(self) -> str:
+        return html_table(*self._shown())
 
     def departures(self) -> pl.DataFrame:
         """Banker's information sets (reached with positive probability) where he departs from the tableau."""

@@ -47,6 +47,12 @@ def _hand_key(hand: object) -> int:
     return int(hand_index()[values[0] % 10, values[1] % 10])
 
 
+def _strategy_repr(kind: str, name: str, cells: list[Fraction], what: str = "hands") -> str:
+    draws = sum(1 for p in cells if p == 1)
+    stands = sum(1 for p in cells if p == 0)
+    return f"{kind}({name!r}: draws on {draws}, stands on {stands}, mixes on {len(cells) - draws - stands} {what})"
+
+
 @dataclass(frozen=True)
 class PlayerStrategy:
     """Player's probability of drawing on each two-card hand.
@@ -64,6 +70,10 @@ class PlayerStrategy:
 
     draw: tuple[Fraction, ...]
     name: str = "player"
+
+    def __repr__(self) -> str:
+        """The name and how many hands Player draws, stands or mixes on (:meth:`frame` lists them)."""
+        return _strategy_repr("PlayerStrategy", self.name, [p for k, p in enumerate(self.draw) if HAND_TOTALS[k] < 8])
 
     def __post_init__(self) -> None:
         draw = tuple(self.draw)
@@ -156,6 +166,11 @@ class BankerStrategy:
 
     draw: tuple[tuple[Fraction, ...], ...]
     name: str = "banker"
+
+    def __repr__(self) -> str:
+        """The name and how many information sets Banker draws, stands or mixes in (:meth:`frame` lists them)."""
+        cells = [p for k, row in enumerate(self.draw) if HAND_TOTALS[k] < 8 for p in row]
+        return _strategy_repr("BankerStrategy", self.name, cells, "information sets")
 
     def __post_init__(self) -> None:
         rows = tuple(tuple(r) for r in self.draw)
