@@ -9,9 +9,9 @@
 * :mod:`~toolkit.counting.sweeps`: threshold and penetration sweeps.
 """
 
-from toolkit.counting.harness import play, run_strategies, simulate
+from toolkit.counting.harness import compare_strategies, play, run_strategies, simulate
 from toolkit.counting.quality import betting_correlation, count_quality, eor_count
-from toolkit.counting.results import Estimate, LookAheadError, Results, ShoeTotals, summarize
+from toolkit.counting.results import Estimate, LookAheadError, Results, ShoeTotals, results_frame, summarize
 from toolkit.counting.strategies import (
     CountPlay,
     PerfectPlay,
@@ -41,6 +41,7 @@ __all__ = (
     "Strategy",
     "betting_correlation",
     "combine",
+    "compare_strategies",
     "count_arrays",
     "count_quality",
     "count_strategy",
@@ -51,6 +52,7 @@ __all__ = (
     "penetration_sweep",
     "perfect_strategy",
     "play",
+    "results_frame",
     "run_strategies",
     "simulate",
     "summarize",

@@ -25,11 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 import numpy as np
 import polars as pl
 
-from toolkit.counting.results import Results, ShoeTotals, summarize
+from toolkit.counting.results import Results, ShoeTotals, results_frame, summarize
 from toolkit.counting.strategies import Strategy
 from toolkit.counting.systems import resolve_bet
 from toolkit.counting.tallies import PreCoup
@@ -38,7 +39,7 @@ from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, block_plan, map_blocks
 from toolkit.rules import Rules
 
-__all__ = ["play", "run_strategies", "simulate"]
+__all__ = ["compare_strategies", "play", "run_strategies", "simulate"]
 
 
 def _outcome_classes_of_frame(frame: pl.DataFrame) -> np.ndarray:
@@ -200,3 +201,35 @@ def run_strategies(
 def simulate(strategy: Strategy, n_shoes: int, **options: object) -> Results:
     """:func:`run_strategies` for one strategy."""
     return run_strategies([strategy], n_shoes, **options)[0]  # type: ignore[arg-type]
+
+
+def compare_strategies(
+    strategies: Sequence[Strategy], n_shoes: int, bankroll: float | None = None, **options: Any
+) -> pl.DataFrame:
+    """:func:`run_strategies` as a table: the strategies side by side, one row each, on the same shoes.
+
+    Parameters
+    ----------
+    strategies
+        The strategies (see :mod:`toolkit.counting.strategies`).
+    n_shoes
+        Shoes dealt (every strategy plays the same ones).
+    bankroll
+        Also give the risk of ruin of this many units.
+    **options
+        Passed to :func:`run_strategies` (``dealing``, ``seed``, ``workers``, ``progress``, ...).
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per strategy: the columns of :func:`~toolkit.counting.results.results_frame`.
+
+    Examples
+    --------
+    >>> from toolkit.counting.strategies import count_strategy, perfect_strategy
+    >>> table = compare_strategies([count_strategy("dragon7"), perfect_strategy("dragon7")], 20, seed=1,
+    ...                            workers=1, progress=False)
+    >>> table["strategy"].to_list(), bool((table["units_per_shoe_ev"] > 0).all())
+    (['dragon7 TC >= 4', 'perfect dragon7'], True)
+    """
+    return results_frame(run_strategies(strategies, n_shoes, **options), bankroll)
