@@ -152,6 +152,25 @@ def shuffled_shoes(n: int, decks: int = 8, seed: SeedLike = None) -> np.ndarray:
     """``(n, 52 * decks)`` int8 rank indices (see :data:`toolkit.cards.RANKS`), each row a shuffled shoe.
 
     ``seed``: anything :func:`toolkit.parallel.as_generator` takes (a Generator's stream continues).
+
+    Parameters
+    ----------
+    n
+        Shoes.
+    decks
+        Decks in each shoe.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+
+    Returns
+    -------
+    numpy.ndarray
+        The shoes.
+
+    Examples
+    --------
+    >>> shuffled_shoes(3, decks=1, seed=2).shape
+    (3, 52)
     """
     gen = as_generator(seed)
     base = np.repeat(np.arange(13, dtype=np.int8), 4 * decks)
@@ -476,7 +495,28 @@ class DealtShoes:
 
 
 def deal_block(shoes: np.ndarray, dealing: Dealing = Dealing(), first_shoe: int = 0) -> DealtShoes:
-    """Deal already shuffled shoes (``(n, 52 * decks)`` rank indices) by ``dealing``."""
+    """Deal already shuffled shoes (``(n, 52 * decks)`` rank indices) by ``dealing``.
+
+    Parameters
+    ----------
+    shoes
+        ``(n, 52 * decks)`` int8 rank indices, one shuffled shoe a row.
+    dealing
+        How they are dealt.
+    first_shoe
+        Id of the first shoe.
+
+    Returns
+    -------
+    DealtShoes
+        Every coup of these shoes.
+
+    Examples
+    --------
+    >>> dealt = deal_block(shuffled_shoes(2, seed=1))
+    >>> dealt.n_shoes, int(dealt.shoe.max())
+    (2, 1)
+    """
     shoes = np.ascontiguousarray(shoes, dtype=np.int8)
     if shoes.ndim != 2 or shoes.shape[1] != dealing.cards:
         raise ValueError(f"expected shoes of shape (n, {dealing.cards}) for {dealing.decks} decks, got {shoes.shape}")
@@ -514,6 +554,18 @@ def coup_buffers(max_coups: int, n_shoes: int) -> dict[str, np.ndarray]:
     """The empty arrays the dealing kernels fill, by :class:`DealtShoes` field: their widths written once.
 
     Counts are 32-bit, so no accepted number of decks can wrap them.
+
+    Parameters
+    ----------
+    max_coups
+        Rows: the most coups the kernels may deal.
+    n_shoes
+        Shoes of the block.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Zeroed arrays by field name.
     """
     return {
         "shoe": np.empty(max_coups, np.int64),
@@ -560,6 +612,30 @@ def deal(
     anything :func:`toolkit.parallel.as_seed_sequence` takes: an integer, a
     SeedSequence, a Generator (its next draw seeds the blocks) or ``None``.
 
+    Parameters
+    ----------
+    n_shoes
+        Shoes to deal.
+    dealing
+        How they are dealt (decks, burn, cut card, last hand).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    workers
+        Local processes (``None``: every core; ``1``: this process).
+    scheduler
+        A Dask scheduler address; overrides ``workers``.
+    block_size
+        Shoes per block (the unit of seeding).
+    progress
+        Show a progress bar.
+
+    Returns
+    -------
+    DealtShoes
+        Every coup of every shoe, as arrays.
+
+    Examples
+    --------
     >>> a = deal(5, seed=3, progress=False)
     >>> b = deal(5, seed=3, workers=2, block_size=2, progress=False)
     >>> c = deal(5, seed=3, workers=1, block_size=2, progress=False)

@@ -124,6 +124,19 @@ def depletion_by_value(
     other cards stay) until none is left or only ``min_left`` cards remain.
     Ten-valued cards leave the most plentiful of T, J, Q, K first.
 
+    Parameters
+    ----------
+    shoe
+        The starting shoe.
+    bets
+        Bets or their names (default: the standard panel).
+    values
+        The card values removed, one at a time.
+    rules
+        House rules pricing the bets.
+    min_left
+        Stop when this many cards are left.
+
     Returns
     -------
     polars.DataFrame

@@ -119,6 +119,24 @@ def effect_of_removal(
 def eor_matrix(table: pl.DataFrame, scale: float = 1.0) -> pl.DataFrame:
     """Wide form of :func:`effect_of_removal`: one row per bet, one column per card, times ``scale``.
 
+    Parameters
+    ----------
+    table
+        The long frame of :func:`effect_of_removal`.
+    scale
+        Multiplier (``1e7``: the units of Griffin's tables).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``bet`` and one column per card.
+
+    References
+    ----------
+    Griffin, *The Theory of Blackjack* (6th ed., 1999), ch. 14 (baccarat effects of removal).
+
+    Examples
+    --------
     >>> round(eor_matrix(effect_of_removal(8, bets=[get_bet("tie")]), 1e7)["4"].item())
     -2924
     """

@@ -49,6 +49,24 @@ def known_card_edges(
 
     Returns a long frame: ``position`` (1..6), ``value`` (0..9), ``probability``
     of that value there, ``bet``, ``expected_value`` given the card.
+
+    Parameters
+    ----------
+    shoe
+        The cards left.
+    bets
+        The bets (default: the standard panel).
+    tableau
+        Drawing rules.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``position, value, probability, bet, expected_value``.
+
+    References
+    ----------
+    Thorp, *The Mathematics of Gambling* (1984), ch. 5 (a card seen early).
     """
     comp = Composition.from_any(shoe)
     comp.require_coup()
@@ -81,6 +99,24 @@ def known_card_gain(
     """Per position: the gain per coup of betting the best of ``bets`` only when it is positive.
 
     Default bets: Banker and Player.  Columns ``position, gain``.
+
+    Parameters
+    ----------
+    shoe
+        The cards left.
+    bets
+        The bets (default: Banker and Player).
+    tableau
+        Drawing rules.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``position, gain``.
+
+    References
+    ----------
+    Thorp, *The Mathematics of Gambling* (1984), ch. 5 (a card seen early).
     """
     table = known_card_edges(shoe, bets, tableau)
     return (

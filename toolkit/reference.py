@@ -117,6 +117,11 @@ def reference_dir() -> Path:
     ``data/reference`` at the top of a source checkout (the canonical copy, also
     used by editable installs), else ``toolkit/_data/reference`` inside an
     installed wheel.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder.
     """
     here = Path(__file__).resolve().parent
     candidates = (here.parent / "data" / "reference", here / "_data" / "reference")
@@ -134,6 +139,11 @@ def load_reference(name: str) -> pl.DataFrame:
     ----------
     name
         One of :data:`REFERENCE_TABLES` (``"main_bets"``, ``"side_bets"``, ``"eor_8deck"``...).
+
+    Returns
+    -------
+    polars.DataFrame
+        The table.
     """
     if name not in REFERENCE_TABLES:
         raise ValueError(f"unknown reference table {name!r}; known tables: {', '.join(REFERENCE_TABLES)}")
@@ -167,6 +177,18 @@ def _clean(text: str) -> str:
 def printed_number(text: str) -> Fraction:
     """The exact value of a number as printed: signs (``+``, ``-``, ``−``), thousands commas, ``%``, ``a/b``.
 
+    Parameters
+    ----------
+    text
+        A number as printed.
+
+    Returns
+    -------
+    fractions.Fraction
+        Its exact value.
+
+    Examples
+    --------
     >>> printed_number("+188"), printed_number("43/415"), printed_number("0.0950")
     (Fraction(188, 1), Fraction(43, 415), Fraction(19, 200))
     """
@@ -188,6 +210,18 @@ def printed_number(text: str) -> Fraction:
 def printed_tolerance(text: str) -> Fraction:
     """Half a unit in the last printed digit (zero for an exact fraction ``a/b``).
 
+    Parameters
+    ----------
+    text
+        A number as printed.
+
+    Returns
+    -------
+    fractions.Fraction
+        The tolerance.
+
+    Examples
+    --------
     >>> printed_tolerance("+188"), printed_tolerance("5.10")
     (Fraction(1, 2), Fraction(1, 200))
     """

@@ -76,6 +76,11 @@ def play(
         What the plays are shown (default: the state before each coup).  Only
         for testing the harness: the expected values that price the bets are
         always the harness's own, from the unseen composition before each coup.
+
+    Returns
+    -------
+    list of toolkit.counting.results.ShoeTotals
+        The per-shoe totals of each strategy, in order.
     """
     if isinstance(source, DealtShoes):
         truth = PreCoup.from_dealt(source, rules.tableau)
@@ -172,10 +177,47 @@ def run_strategies(
     ``workers`` or ``scheduler``; block ``i`` is dealt from child ``i`` of the
     seed's :class:`~numpy.random.SeedSequence` (:func:`toolkit.parallel.block_plan`).
 
+    Parameters
+    ----------
+    strategies
+        The strategies (see :mod:`toolkit.counting.strategies`); each plays the same shoes.
+    n_shoes
+        Shoes dealt.
+    dealing
+        How the shoes are dealt (decks, burn, cut card).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    rules
+        House rules pricing the bets (default: the dealing's decks and tableau, standard payouts).
+    workers
+        Local processes (``None``: every core; ``1``: this process).
+    scheduler
+        A Dask scheduler address or ``distributed.Client``; overrides ``workers``.
+    block_size
+        Shoes per block (the unit of work and of seeding).
+    progress
+        Show a progress bar.
+    confidence
+        Confidence of the intervals.
+    check
+        Refuse a strategy whose realised win betrays a look at the coup
+        (:class:`~toolkit.counting.results.LookAheadError`).
+
     Returns
     -------
     list of toolkit.counting.results.Results
         One per strategy, in order.
+
+    See Also
+    --------
+    compare_strategies : the same run as a table, one row per strategy.
+
+    Examples
+    --------
+    >>> from toolkit.counting.strategies import count_strategy
+    >>> (res,) = run_strategies([count_strategy("dragon7")], 20, seed=1, workers=1, progress=False)
+    >>> res.shoes
+    20
     """
     strategies = tuple(strategies)
     if not strategies:
@@ -199,7 +241,22 @@ def run_strategies(
 
 
 def simulate(strategy: Strategy, n_shoes: int, **options: object) -> Results:
-    """:func:`run_strategies` for one strategy."""
+    """:func:`run_strategies` for one strategy.
+
+    Parameters
+    ----------
+    strategy
+        The strategy.
+    n_shoes
+        Shoes dealt.
+    **options
+        Passed to :func:`run_strategies`.
+
+    Returns
+    -------
+    toolkit.counting.results.Results
+        What it won.
+    """
     return run_strategies([strategy], n_shoes, **options)[0]  # type: ignore[arg-type]
 
 

@@ -487,7 +487,26 @@ def _jsonable(v: object) -> object:
 def summarize(
     name: str, totals: ShoeTotals, confidence: float = 0.95, check: bool = True, description: str = ""
 ) -> Results:
-    """Results from per-shoe totals; with ``check``, refuse a strategy that looks ahead (:class:`LookAheadError`)."""
+    """Results from per-shoe totals; with ``check``, refuse a strategy that looks ahead (:class:`LookAheadError`).
+
+    Parameters
+    ----------
+    name
+        The strategy's name.
+    totals
+        Its per-shoe totals.
+    confidence
+        Confidence of the intervals, in (0, 1).
+    check
+        Raise :class:`LookAheadError` if the realised win is far from the expected win.
+    description
+        What the strategy plays.
+
+    Returns
+    -------
+    Results
+        The figures with their intervals.
+    """
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     res = Results(name, totals, confidence, description)

@@ -217,6 +217,34 @@ def count_strategy(
 ) -> Strategy:
     """Bet a count system's bet by its count: flat ``units`` at ``threshold`` (default: the system's), or a ramp.
 
+    Parameters
+    ----------
+    system
+        A :class:`~toolkit.counting.systems.CountSystem` or a published system's name.
+    threshold
+        Bet when the count is at least this (default: the system's published trigger).
+    bet
+        The bet (default: the system's).
+    ramp
+        Units by count (``{4: 1, 6: 2}``) instead of a flat bet.
+    count
+        ``"true"`` or ``"running"`` (default: the system's trigger).
+    units
+        The flat stake.
+    name
+        The strategy's name (default: the system, count and threshold).
+
+    Returns
+    -------
+    Strategy
+        The strategy.
+
+    References
+    ----------
+    Jacobson, "Co-card counting the Dragon and Panda side bets" (the Dragon 7 and Panda 8 counts and triggers).
+
+    Examples
+    --------
     >>> count_strategy("dragon7").name
     'dragon7 TC >= 4'
     """
@@ -241,6 +269,24 @@ def count_strategy(
 def perfect_strategy(*bets: str | Bet, min_ev: float = 0.0, units: float = 1.0, name: str | None = None) -> Strategy:
     """Computer-perfect play on each of ``bets``.
 
+    Parameters
+    ----------
+    *bets
+        The bets (names or :class:`~toolkit.bets.Bet`).
+    min_ev
+        Bet when the exact EV before the coup exceeds this.
+    units
+        The flat stake.
+    name
+        The strategy's name (default ``perfect <bets>``).
+
+    Returns
+    -------
+    Strategy
+        Computer-perfect play: each bet whenever its exact EV before the coup is positive.
+
+    Examples
+    --------
     >>> perfect_strategy("dragon7", "panda8").name
     'perfect dragon7+panda8'
     """
@@ -251,6 +297,24 @@ def perfect_strategy(*bets: str | Bet, min_ev: float = 0.0, units: float = 1.0, 
 
 
 def combine(*strategies: Strategy, name: str | None = None) -> Strategy:
-    """One strategy placing the bets of all ``strategies`` side by side."""
+    """One strategy placing the bets of all ``strategies`` side by side.
+
+    Parameters
+    ----------
+    *strategies
+        The strategies.
+    name
+        The name (default: the names joined by `` + ``).
+
+    Returns
+    -------
+    Strategy
+        One strategy with every play.
+
+    Examples
+    --------
+    >>> combine(count_strategy("dragon7"), count_strategy("panda8")).name
+    'dragon7 TC >= 4 + panda8 TC >= 11'
+    """
     plays = tuple(p for s in strategies for p in s.plays)
     return Strategy(name or " + ".join(s.name for s in strategies), plays)

@@ -63,6 +63,31 @@ def threshold_sweep(
     """Win of a count at each threshold, all thresholds played through the same shoes (one row each).
 
     ``options`` go to :func:`~toolkit.counting.harness.run_strategies` (``workers``, ``progress``...).
+
+    Parameters
+    ----------
+    system
+        A :class:`~toolkit.counting.systems.CountSystem` or a published system's name.
+    thresholds
+        The thresholds.
+    n_shoes
+        Shoes dealt (the same for every threshold).
+    bet
+        The bet (default: the system's).
+    count
+        ``"true"`` or ``"running"`` (default: the system's trigger).
+    dealing
+        How the shoes are dealt.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    **options
+        Passed to :func:`~toolkit.counting.harness.run_strategies`.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per threshold: ``threshold`` and the figures of :meth:`~toolkit.counting.results.Results.as_dict`
+        (intervals as ``_low``/``_high`` columns).
     """
     thresholds = [float(t) for t in thresholds]
     strategies = [count_strategy(system, t, bet=bet, count=count) for t in thresholds]
@@ -84,6 +109,27 @@ def penetration_sweep(
     ``seed`` is read once (a Generator gives one draw, ``None`` fresh entropy)
     and every position is dealt from the same seed sequence; ``options`` go to
     :func:`~toolkit.counting.harness.run_strategies`.
+
+    Parameters
+    ----------
+    strategies
+        A strategy or several.
+    cut_cards
+        Cut card positions, in cards from the end.
+    n_shoes
+        Shoes dealt at each position.
+    dealing
+        The dealing (its cut card is replaced).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    **options
+        Passed to :func:`~toolkit.counting.harness.run_strategies`.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per position and strategy: ``cut_card, strategy`` and the figures of
+        :meth:`~toolkit.counting.results.Results.as_dict`.
     """
     strategies = [strategies] if isinstance(strategies, Strategy) else list(strategies)
     root = as_seed_sequence(seed)

@@ -334,13 +334,36 @@ COUNT_SYSTEMS: Mapping[str, CountSystem] = _Library()
 
 
 def count_systems() -> tuple[CountSystem, ...]:
-    """The library of published systems."""
+    """The library of published systems.
+
+    Returns
+    -------
+    tuple of CountSystem
+        Every published system of :data:`COUNT_SYSTEMS`.
+
+    Examples
+    --------
+    >>> "dragon7" in [s.name for s in count_systems()]
+    True
+    """
     return tuple(COUNT_SYSTEMS.values())
 
 
 def get_count_system(name: str | CountSystem) -> CountSystem:
     """A published system by name (a :class:`CountSystem` passes through); the error lists the names.
 
+    Parameters
+    ----------
+    name
+        A system's name (see :data:`COUNT_SYSTEMS`), or a :class:`CountSystem`.
+
+    Returns
+    -------
+    CountSystem
+        The system.
+
+    Examples
+    --------
     >>> get_count_system("how_dragon7").initial_count
     -32
     """

@@ -238,6 +238,22 @@ def counts(
     ``burn_card`` are used when present, and the number of decks is inferred
     from ``cards_seen + cards_unseen`` unless ``decks`` is given.
 
+    Parameters
+    ----------
+    system
+        A :class:`~toolkit.counting.systems.CountSystem` or a published system's name.
+    source
+        :class:`~toolkit.dealing.DealtShoes` or a coup frame.
+    decks
+        Decks of a full shoe (default: inferred).
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        The running and true counts, one per coup.
+
+    Examples
+    --------
     >>> from toolkit.dealing import deal
     >>> dealt = deal(2, seed=1, progress=False)
     >>> rc, tc = counts("dragon7", dealt)
@@ -252,6 +268,22 @@ def with_counts(
 ) -> pl.DataFrame:
     """The coup frame with ``rc_<name>`` and ``tc_<name>`` (counts before the coup) for every system.
 
+    Parameters
+    ----------
+    source
+        :class:`~toolkit.dealing.DealtShoes` or a coup frame.
+    systems
+        Count systems or their names.
+    decks
+        Decks of a full shoe (default: inferred).
+
+    Returns
+    -------
+    polars.DataFrame
+        The coup frame (:meth:`~toolkit.dealing.DealtShoes.frame` for dealt shoes) with the count columns.
+
+    Examples
+    --------
     >>> from toolkit.dealing import deal
     >>> frame = with_counts(deal(2, seed=1, progress=False), ["dragon7", "panda8"])
     >>> [c for c in frame.columns if c[:3] in ("rc_", "tc_")]

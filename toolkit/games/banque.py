@@ -179,7 +179,22 @@ def _player(p: PlayerStrategy, side: str) -> np.ndarray:
 def banque_table(
     shoe: CompositionLike | None, right: PlayerStrategy, left: PlayerStrategy, *, replacement: bool = False
 ) -> BanqueTable:
-    """The exact :class:`BanqueTable` of the next coup for the two hands' strategies."""
+    """The exact :class:`BanqueTable` of the next coup for the two hands' strategies.
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    right, left
+        The two hands' strategies.
+    replacement
+        Deal with replacement.
+
+    Returns
+    -------
+    BanqueTable
+        The joint results by Banker's information set.
+    """
     comp = _shoe(shoe)
     return _banque_table(
         tuple(comp.by_value), replacement, tuple(_player(right, "right")), tuple(_player(left, "left"))
@@ -280,6 +295,15 @@ def banque_value(
         Taken from Banker's wins (for ``banker_ev``).
     replacement
         Deal with replacement.
+
+    Returns
+    -------
+    BanqueValue
+        The joint results of the two hands and the expected payoffs.
+
+    References
+    ----------
+    Ethier & Lee, "Baccara banque", *Games* 6 (2015) 57.
     """
     if not isinstance(banker, BanqueBanker):
         raise TypeError(f"banker must be a BanqueBanker, not {type(banker).__name__}")
@@ -301,6 +325,26 @@ def banque_banker_best_response(
 
     Where he is indifferent (including sets never reached) he follows
     :meth:`BanqueBanker.from_chemin` (the punto banco tableau against either hand).
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    right, left
+        The two hands' strategies.
+    commission
+        Taken from Banker's wins.
+    replacement
+        Deal with replacement.
+
+    Returns
+    -------
+    (BanqueBanker, BanqueValue)
+        Banker's best response and the value of the coup under it.
+
+    References
+    ----------
+    Ethier & Lee, "Baccara banque", *Games* 6 (2015) 57.
     """
     c = float(probability(commission, "commission"))
     table = banque_table(shoe, right, left, replacement=replacement)
@@ -326,6 +370,22 @@ def resolve_banque_coups(
 
     Cards ``R L B R L B``, then the right hand's third card, the left hand's,
     the Banker's, each taken only if drawn.
+
+    Parameters
+    ----------
+    cards
+        ``(m, 9)`` card values.
+    right, left
+        The hands' drawing probabilities at each two-card hand.
+    banker
+        Banker's drawing probabilities by information set.
+    u
+        ``(m, 3)`` uniforms deciding the mixed draws.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Totals, draws, cards used and results of both hands, per coup.
     """
     idx = hand_index()
     r = idx[cards[:, 0], cards[:, 3]]
@@ -401,6 +461,28 @@ def simulate_banque_coups(
     """``n`` independent banque coups, each the first from a fresh shuffle of ``shoe``.
 
     ``seed``: an integer, a SeedSequence, a Generator (its stream continues) or ``None``.
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    right, left
+        The two hands' strategies.
+    banker
+        Banker's strategy.
+    n
+        Coups.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    commission
+        Taken from Banker's wins.
+    replacement
+        Deal with replacement.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per coup: totals, results and the payoffs ``right_payoff, left_payoff, banker_payoff, a_cheval_payoff``.
     """
     comp = _shoe(shoe)
     n = positive_int(n, "number of coups")
@@ -434,6 +516,34 @@ def simulate_banque_shoes(
     shoe walk both games share (:mod:`toolkit.games._walk`).  Blocks of
     ``block_size`` shoes draw from children of the seed's SeedSequence, so the
     result depends on the seed and the block size only, not on ``workers``.
+
+    Parameters
+    ----------
+    n_shoes
+        Shoes.
+    right, left
+        The two hands' strategies.
+    banker
+        Banker's strategy.
+    decks
+        Decks in a shoe.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    commission
+        Taken from Banker's wins.
+    min_cards
+        Deal a coup only while this many cards are left.
+    block_size
+        Shoes per block.
+    workers
+        Local processes.
+    progress
+        Show a progress bar.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per coup.
     """
     n_shoes = positive_int(n_shoes, "number of shoes")
     min_cards = integer(min_cards, "min_cards")
@@ -467,7 +577,18 @@ def simulate_banque_shoes(
 
 
 def banque_tableau_banker() -> BanqueBanker:
-    """The punto banco tableau against either live hand (:meth:`BanqueBanker.from_chemin`)."""
+    """The punto banco tableau against either live hand (:meth:`BanqueBanker.from_chemin`).
+
+    Returns
+    -------
+    BanqueBanker
+        Banker's strategy.
+
+    Examples
+    --------
+    >>> isinstance(banque_tableau_banker(), BanqueBanker)
+    True
+    """
     return BanqueBanker.from_chemin(BankerStrategy.from_tableau(PUNTO_BANCO), "either")
 
 

@@ -37,6 +37,20 @@ def resolve_bets(bets: Iterable[Bet | str] | str | None, rules: Rules = Rules())
 
     ``None`` is the standard panel under ``rules``.
 
+    Parameters
+    ----------
+    bets
+        Bet names, :class:`~toolkit.bets.Bet` values, a string of names, or ``None``.
+    rules
+        House rules pricing named bets.
+
+    Returns
+    -------
+    tuple of Bet
+        The bets.
+
+    Examples
+    --------
     >>> [b.name for b in resolve_bets("banker, tie")]
     ['banker', 'tie']
     """
@@ -51,7 +65,23 @@ def resolve_bets(bets: Iterable[Bet | str] | str | None, rules: Rules = Rules())
 
 
 def resolve_systems(systems: Iterable[CountSystem | str] | str | None) -> tuple[CountSystem, ...]:
-    """Count systems from names or :class:`~toolkit.counting.CountSystem` values (a string may list several)."""
+    """Count systems from names or :class:`~toolkit.counting.CountSystem` values (a string may list several).
+
+    Parameters
+    ----------
+    systems
+        System names, :class:`~toolkit.counting.CountSystem` values, a string of names, or ``None`` (none).
+
+    Returns
+    -------
+    tuple of CountSystem
+        The systems.
+
+    Examples
+    --------
+    >>> [s.name for s in resolve_systems("dragon7 panda8")]
+    ['dragon7', 'panda8']
+    """
     if systems is None:
         return ()
     if isinstance(systems, str):

@@ -131,6 +131,20 @@ def baseline(records: Records, n_shoes: int = 2000, seed: SeedLike = None) -> Re
 
     ``seed`` seeds :func:`toolkit.records.simulate.simulate_records` (a Generator's
     next draw seeds the shoes).
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    n_shoes
+        Shoes simulated.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+
+    Returns
+    -------
+    Records
+        The simulated shoes.
     """
     return simulate_records(n_shoes, _common_header(records), seed=seed)
 
@@ -188,6 +202,11 @@ def frequency_test(
         Test the two pair marks (Player pair, Banker pair) instead of the winners.
     base, seed
         The baseline for an outcome-only record (default: simulated from ``seed``).
+
+    Returns
+    -------
+    TestResult
+        The statistic, its p-value and the values behind it.
     """
     labels = _PAIRS if pairs else _WINNERS
     observed_cat = _categories(records.coups, pairs)
@@ -297,6 +316,25 @@ def runs_test(records: Records, base: Records | None = None, seed: SeedLike = No
     """Wald-Wolfowitz runs of each shoe's Banker/Player sequence, against the baseline (two-sided z).
 
     Too few runs means streaky shoes, too many choppy ones.
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    base
+        The baseline: shoes simulated under the record's rules (default: :func:`baseline` from ``seed``).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+
+    Returns
+    -------
+    TestResult
+        The statistic, its p-value and the values behind it.
+
+    References
+    ----------
+    Wald & Wolfowitz, "On a test whether two samples are from the same population", *Ann. Math. Statist.* 11 (1940)
+    147-162.
     """
     base = _baseline(records, base, seed)
     values = np.array([_runs_z(s) for s in _shoe_sequences(records.coups)])
@@ -305,7 +343,22 @@ def runs_test(records: Records, base: Records | None = None, seed: SeedLike = No
 
 
 def streak_test(records: Records, base: Records | None = None, seed: SeedLike = None) -> TestResult:
-    """Longest Banker or Player streak of each shoe (ties left out), against the baseline (two-sided z)."""
+    """Longest Banker or Player streak of each shoe (ties left out), against the baseline (two-sided z).
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    base
+        The baseline: shoes simulated under the record's rules (default: :func:`baseline` from ``seed``).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+
+    Returns
+    -------
+    TestResult
+        The statistic, its p-value and the values behind it.
+    """
     base = _baseline(records, base, seed)
     values = np.array([_longest(s) for s in _shoe_sequences(records.coups)], dtype=float)
     reference = np.array([_longest(s) for s in _shoe_sequences(base.coups)], dtype=float)
@@ -347,6 +400,20 @@ def cut_card_test(records: Records, base: Records | None = None, seed: SeedLike 
     Under the header's cut card every shoe ends within a few cards of the same
     place; a cut card placed elsewhere (or shoes cut short) shows here.
     Outcome-only records compare the number of coups per shoe instead.
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    base
+        The baseline: shoes simulated under the record's rules (default: :func:`baseline` from ``seed``).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+
+    Returns
+    -------
+    TestResult
+        The statistic, its p-value and the values behind it.
     """
     base = _baseline(records, base, seed)
     values, what = _shoe_ends(records)
@@ -410,6 +477,20 @@ def deck_mixing_test(records: Records, base: Records | None = None, seed: SeedLi
     A well-mixed shoe spreads each rank's 4 per deck unevenly over deck-sized
     stretches; decks shuffled separately and stacked hold exactly 4 of each
     rank per deck, so the dispersion falls (clumped ranks raise it).
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    base
+        The baseline: shoes simulated under the record's rules (default: :func:`baseline` from ``seed``).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+
+    Returns
+    -------
+    TestResult
+        The statistic, its p-value and the values behind it.
     """
     base = _baseline(records, base, seed)
     values = _window_dispersion(*seen_sequences(records))
@@ -446,6 +527,15 @@ def repeated_sequences(
     shoe and the next one in the record are compared: fewer chance matches, so
     shorter runs count, and a shoe made from the previous one's discards with
     a weak shuffle shows at once.
+
+    Parameters
+    ----------
+    records
+        A card-level record.
+    k
+        The shortest run counted (default: see above).
+    consecutive
+        Compare only each shoe with the next.
 
     Returns
     -------
@@ -512,7 +602,24 @@ def randomness_tests(
     seed: SeedLike = None,
     n_baseline: int = 2000,
 ) -> pl.DataFrame:
-    """Every test that applies to the record, on one baseline: ``test, statistic, p_value, df, shoes, detail``."""
+    """Every test that applies to the record, on one baseline: ``test, statistic, p_value, df, shoes, detail``.
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    base
+        The baseline: shoes simulated under the record's rules (default: :func:`baseline` from ``seed``).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    n_baseline
+        Shoes of the baseline when none is given.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per test.
+    """
     if base is None:
         base = baseline(records, n_baseline, seed)
     results = [

@@ -147,6 +147,11 @@ def _ev_columns(records: Records, bets: Iterable[Bet | str] | None) -> list[pl.S
 def bet_edges(records: Records) -> pl.DataFrame:
     """Every recorded bet with the exact edge it was placed at and what it returned.
 
+    Parameters
+    ----------
+    records
+        A card-level record with bets.
+
     Returns
     -------
     polars.DataFrame

@@ -231,6 +231,32 @@ def kelly_strategy(
 ) -> Strategy:
     """Fractional Kelly on one bet or several at once (solved jointly), each optionally gated by a count.
 
+    Parameters
+    ----------
+    bets
+        A bet or several.
+    bankroll
+        Bankroll in units.
+    fraction
+        Fraction of Kelly.
+    gates
+        A count gate per bet (``None``: bet whenever the exact Kelly stake is positive).
+    limits
+        Table limits and chip.
+    name
+        The strategy's name.
+
+    Returns
+    -------
+    toolkit.counting.strategies.Strategy
+        The strategy.
+
+    References
+    ----------
+    Kelly (1956); Thorp (2006).
+
+    Examples
+    --------
     >>> s = kelly_strategy("dragon7", 1000, 0.5, Gate("dragon7", 4))
     >>> s.name, s.describe()
     ('dragon7 0.5 Kelly of 1000', 'dragon7: 0.5 Kelly of 1000 when TC dragon7 >= 4')
@@ -268,6 +294,36 @@ def kelly_ramp(
     ``min_coups`` coups keep the stake of the count below them (the ramp ends
     with the last well-measured count).
 
+    Parameters
+    ----------
+    system
+        A count system or its name.
+    bankroll
+        Bankroll in units.
+    fraction
+        Fraction of Kelly.
+    bet
+        The bet (default: the system's).
+    threshold
+        The lowest count bet (default: the system's trigger).
+    n_shoes
+        Shoes dealt to measure the distributions.
+    dealing
+        How they are dealt.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    min_coups
+        Coups a count needs to get its own stake.
+    rules
+        House rules pricing the bet.
+
+    Returns
+    -------
+    toolkit.counting.strategies.Ramp
+        Units by true count.
+
+    Examples
+    --------
     >>> r = kelly_ramp("dragon7", 1000, 0.5, n_shoes=100, seed=1, min_coups=50)
     >>> r.threshold >= 4, all(units > 0 for _, units in r.steps if _ >= r.threshold)
     (True, True)

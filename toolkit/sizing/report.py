@@ -80,6 +80,40 @@ def sized_strategy(
     at the true count, as a counter can (:func:`~toolkit.sizing.plays.kelly_ramp`
     over ``ramp_shoes`` shoes dealt from ``seed``).
 
+    Parameters
+    ----------
+    system
+        A count system or its name.
+    bet
+        The bet (default: the system's).
+    threshold
+        The count to bet at (default: the system's trigger).
+    bankroll
+        Bankroll in units (for Kelly).
+    kelly
+        Fraction of Kelly.
+    ramp
+        Units by count.
+    units
+        The flat stake.
+    limits
+        Table limits and chip.
+    kelly_by
+        ``"shoe"`` or ``"count"``.
+    ramp_shoes
+        Shoes dealt for a count ramp.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    dealing
+        How those shoes are dealt.
+
+    Returns
+    -------
+    toolkit.counting.strategies.Strategy
+        The strategy.
+
+    Examples
+    --------
     >>> sized_strategy("dragon7", kelly=0.5, bankroll=2000).describe()
     'dragon7: 0.5 Kelly of 2000 when TC dragon7 >= 4'
     """
@@ -338,6 +372,15 @@ def bankroll(
         Shoes dealt, simulated bankroll paths, the dealing procedure, the seed
         (shoes from its first child, paths from the second), worker processes,
         a progress bar, the confidence of the intervals.
+
+    Returns
+    -------
+    BankrollReport
+        The results and the risks.
+
+    References
+    ----------
+    Schlesinger, *Blackjack Attack* (3rd ed., 2005), ch. 10-11 (SCORE, risk of ruin, trip risk).
 
     Examples
     --------

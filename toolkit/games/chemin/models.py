@@ -78,7 +78,23 @@ CHEMIN_MODELS: dict[str, ChemModel] = {
 
 
 def get_chemin_model(model: str | ChemModel) -> ChemModel:
-    """The :class:`ChemModel` named ``model`` (``"A1"``, ..., ``"B3"``, any case)."""
+    """The :class:`ChemModel` named ``model`` (``"A1"``, ..., ``"B3"``, any case).
+
+    Parameters
+    ----------
+    model
+        A model's name or a :class:`ChemModel`.
+
+    Returns
+    -------
+    ChemModel
+        The model.
+
+    Examples
+    --------
+    >>> get_chemin_model("b2").banker_sees
+    'composition'
+    """
     if isinstance(model, ChemModel):
         return model
     if not isinstance(model, str):

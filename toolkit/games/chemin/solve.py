@@ -324,6 +324,16 @@ def solve_chemin(
         ``"best-response"`` (the bimatrix search; the default with commission,
         also valid without).
 
+    Returns
+    -------
+    ChemSolution
+        The equilibrium: value, both strategies, Banker's departures from the tableau.
+
+    References
+    ----------
+    Kemeny & Snell, "Game-theoretic solution of baccarat", *Amer. Math. Monthly* 64 (1957) 465-469;
+    Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
+
     Examples
     --------
     >>> sol = solve_chemin("A1")
@@ -398,6 +408,30 @@ def chemin_banker_best_response(
 
     Where Banker is indifferent he follows the punto banco tableau.
 
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    player
+        Player's strategy.
+    banker_sees
+        ``"composition"`` (his hand) or ``"total"``.
+    replacement
+        Deal with replacement.
+    commission
+        Taken from Banker's wins.
+
+    Returns
+    -------
+    (BankerStrategy, fractions.Fraction)
+        The best response and Banker's expected payoff.
+
+    References
+    ----------
+    Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
+
+    Examples
+    --------
     >>> b, v = chemin_banker_best_response(6, PlayerStrategy.at_five(1))
     >>> v > chemin_value(6, PlayerStrategy.at_five(1), BankerStrategy.from_tableau()).banker_ev
     True
@@ -438,6 +472,30 @@ def chemin_player_best_response(
 
     Where Player is indifferent he draws.  (His payoff is linear in each
     probability of drawing at 5, so a pure choice is always a best response.)
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    banker
+        Banker's strategy.
+    player_sees
+        ``"total"`` or ``"composition"`` (his hand).
+    replacement
+        Deal with replacement.
+    commission
+        Taken from Banker's wins.
+    false_draw
+        What a false draw does.
+
+    Returns
+    -------
+    (PlayerStrategy, fractions.Fraction or float)
+        The best response and Player's expected payoff.
+
+    References
+    ----------
+    Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
     """
     if player_sees not in ("total", "composition"):
         raise ValueError(f"player_sees must be 'total' or 'composition', got {player_sees!r}")

@@ -238,6 +238,23 @@ def restricted_banker(draw_3_9: object = 1, draw_5_4: object = 1) -> BankerStrat
     ``draw_3_9`` and ``draw_5_4``: Banker's probabilities of drawing at 3
     against a Player third card 9 and at 5 against a 4
     (:data:`~toolkit.games.chemin.models.RESTRICTED_BANKER_OPTIONS`).
+
+    Parameters
+    ----------
+    draw_3_9
+        Probability that Banker draws at 3 against a Player third card 9.
+    draw_5_4
+        Probability that Banker draws at 5 against a 4.
+
+    Returns
+    -------
+    BankerStrategy
+        The strategy.
+
+    Examples
+    --------
+    >>> restricted_banker(0, 1).name
+    'restricted banker'
     """
     (c39, c54) = RESTRICTED_BANKER_OPTIONS
     return BankerStrategy.from_tableau().with_cells({c39: draw_3_9, c54: draw_5_4}, name="restricted banker")

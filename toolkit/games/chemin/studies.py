@@ -35,6 +35,20 @@ def solve_chemin_shoes(
     Columns: ``shoe``, ``cards``, ``model``, ``value``, ``player_draw_at_5``,
     ``departures`` (Banker's sets off the tableau), ``mixed`` (sets where he
     mixes), ``exact``.
+
+    Parameters
+    ----------
+    shoes
+        Shoes by label.
+    models
+        Model names.
+    commission
+        Taken from Banker's wins.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per (shoe, model).
     """
     rows = []
     for label, shoe in shoes.items():
@@ -58,7 +72,22 @@ def solve_chemin_shoes(
 def solve_chemin_by_decks(
     models: Iterable[str] = ("B2", "B3"), decks: Iterable[int] = range(1, 9), *, commission: object = 0
 ) -> pl.DataFrame:
-    """:func:`solve_chemin_shoes` for full shoes of ``decks`` decks, with a ``decks`` column."""
+    """:func:`solve_chemin_shoes` for full shoes of ``decks`` decks, with a ``decks`` column.
+
+    Parameters
+    ----------
+    models
+        Model names.
+    decks
+        Deck counts.
+    commission
+        Taken from Banker's wins.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per (decks, model).
+    """
     decks = list(decks)
     frame = solve_chemin_shoes({str(d): Composition.from_decks(d) for d in decks}, models, commission=commission)
     return frame.with_columns(pl.col("shoe").cast(pl.Int64).alias("decks")).drop("shoe")
@@ -73,6 +102,24 @@ def chemin_option_values(
     side's best response to the other's forced play; the game with the casino's
     restricted Banker options (Banker chooses only at 3 against a 9 and at 5
     against a 4); and the full game of ``model``.
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    model
+        The information model of the full game.
+    commission
+        Taken from Banker's wins.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per game: its label and Banker's expected payoff.
+
+    References
+    ----------
+    Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
     """
     comp = chemin_shoe(shoe)
     m = get_chemin_model(model)

@@ -115,6 +115,15 @@ def chemin_value(
     exact
         Fractions (``True``) or floats.
 
+    Returns
+    -------
+    ChemValue
+        The outcome probabilities and both sides' expected payoffs.
+
+    References
+    ----------
+    Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
+
     Examples
     --------
     The punto banco tableau and a Player who always draws at 5 is punto banco
