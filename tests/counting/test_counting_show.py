@@ -26,3 +26,11 @@ def test_one_liners() -> None:
 def test_shoe_totals() -> None:
     t = ShoeTotals(*(np.zeros(3) for _ in range(6)))
     assert repr(t) == "ShoeTotals(3 shoes, 0 bets, +0 units won)"
+
+
+def test_pre_coup_is_one_line() -> None:
+    from toolkit.counting import PreCoup
+
+    info = PreCoup.from_dealt(bt.deal(3, seed=1, progress=False))
+    assert repr(info).startswith(f"PreCoup({len(info):,} coups of 3 shoe(s)")
+    assert "\n" not in repr(info)

@@ -12,3 +12,10 @@ def test_chemin_solution() -> None:
     _check(sol, "ChemSolution: model A1")
     assert repr(sol.player).startswith("PlayerStrategy('optimal player': draws on")
     assert len(repr(sol.banker)) < 120
+
+
+def test_banque_table_is_one_line() -> None:
+    from toolkit.games import PlayerStrategy, banque_table
+
+    table = banque_table(3, PlayerStrategy.at_five(1), PlayerStrategy.at_five(1))
+    assert repr(table) == f"BanqueTable(156-card shoe, without replacement, table {table.table.shape})"

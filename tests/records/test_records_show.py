@@ -22,3 +22,9 @@ def test_records(records: bt.Records) -> None:
 def test_validation_report() -> None:
     recs = bt.records_from_frame(pl.DataFrame({"shoe": [1], "position": [1], "card": ["Xx"]}))
     _check(recs.report, "ValidationReport: 0 of 1 shoe(s) loaded")
+
+
+def test_randomness_result(records: bt.Records) -> None:
+    result = bt.deck_mixing_test(records, bt.simulate_records(20, seed=4))
+    _check(result, "TestResult 'deck mixing': statistic")
+    assert "baseline" in repr(result)

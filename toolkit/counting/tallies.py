@@ -139,6 +139,11 @@ class PreCoup:
     def __len__(self) -> int:
         return len(self.shoe)
 
+    def __repr__(self) -> str:
+        """The number of coups and shoes (the arrays are the attributes)."""
+        shoes = len(np.unique(self.shoe)) if len(self.shoe) else 0
+        return f"PreCoup({len(self):,} coups of {shoes:,} shoe(s), {self.tableau!r})"
+
     @classmethod
     def of(cls, source: DealtShoes | pl.DataFrame, decks: int | None = None, tableau: Tableau = PUNTO_BANCO) -> PreCoup:
         """The state before every coup of dealt shoes or of a coup frame (:meth:`from_dealt`, :meth:`from_frame`)."""

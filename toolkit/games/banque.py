@@ -153,6 +153,11 @@ class BanqueTable:
     table: np.ndarray
     settled: np.ndarray
 
+    def __repr__(self) -> str:
+        """The shoe and the dealing (the weights are the attributes)."""
+        how = "with" if self.replacement else "without"
+        return f"BanqueTable({self.shoe.total:,}-card shoe, {how} replacement, table {self.table.shape})"
+
     def joint(self, banker: BanqueBanker) -> np.ndarray:
         """``(3, 3)`` probabilities of (right result, left result) when Banker plays ``banker``."""
         d = banker.draw[:, :, :, None, None]

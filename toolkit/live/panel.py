@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from toolkit._show import html_table, text_table
 from toolkit.bets import Bet, get_bet, standard_bets
 from toolkit.cards import MIN_COUP_CARDS, RANKS, Composition, CompositionLike
 from toolkit.counting import CountSystem, count_arrays, get_count_system
@@ -109,8 +110,26 @@ class Snapshot:
     running: Mapping[str, int] = field(default_factory=dict)
     true: Mapping[str, float] = field(default_factory=dict)
 
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        title = f"Snapshot: {self.composition.total:,} cards unseen"
+        rows: list[tuple[str, object]] = [(f"EV {k}", v) for k, v in self.expected_value.items()]
+        rows += [
+            (f"RC / TC {k}", f"{self.running[k]:+d} / {self.true.get(k, float('nan')):+.2f}") for k in self.running
+        ]
+        return title, rows
+
+    def __repr__(self) -> str:
+        """The expected value of each bet and the counts, one line each."""
+        title, rows = self._shown()
+        return text_table(title, rows, max_rows=len(rows))
+
+    def _repr_html_(self) -> str:
+        title, rows = self._shown()
+        return html_table(title, rows, max_rows=len(rows))
+
     @property
     def house_edge(self) -> dict[str, float | None]:
+        """The house edge of each bet: minus its expected value (``None`` when too few cards are unseen)."""
         return {k: None if v is None else -v for k, v in self.expected_value.items()}
 
     @property

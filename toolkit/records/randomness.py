@@ -50,6 +50,7 @@ import polars as pl
 from scipy import stats
 
 from toolkit._coup import HiddenBurn
+from toolkit._show import frame_html, frame_text, html_table, text_table
 from toolkit.bets import Bet
 from toolkit.engine import expected_values
 from toolkit.parallel import SeedLike
@@ -106,7 +107,29 @@ class TestResult:
     detail: str
     table: pl.DataFrame
 
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        title = (
+            f"TestResult {self.test!r}: statistic {self.statistic:.4g}, p = {self.p_value:.4g} ({self.shoes:,} shoes)"
+        )
+        return title, [("detail", self.detail), ("df", self.df)]
+
+    def __repr__(self) -> str:
+        """The statistic, its p-value and what it was computed from, in a few lines."""
+        title, rows = self._shown()
+        return text_table(title, rows) + "\n" + frame_text("table", self.table, max_rows=6)
+
+    def _repr_html_(self) -> str:
+        title, rows = self._shown()
+        return html_table(title, rows) + frame_html("table", self.table)
+
     def row(self) -> dict[str, object]:
+        """The result as one row of :func:`randomness_tests` (without the table).
+
+        Returns
+        -------
+        dict
+            ``test, statistic, p_value, df, shoes, detail``.
+        """
         return {
             "test": self.test,
             "statistic": self.statistic,
