@@ -88,6 +88,28 @@ class Dealing:
     ``burn`` and ``last_hand`` take the :class:`~toolkit._coup.Burn` and
     :class:`~toolkit._coup.LastHand` options or their names.
 
+    Attributes
+    ----------
+    decks
+        Decks in the shoe.
+    burn
+        ``"standard"`` (the first card turned up and its value burned), ``"fixed"`` (``burn_cards`` face down) or
+        ``"none"``.
+    burn_ace
+        What an ace turned up burns: 1 or 11 cards.
+    burn_cards
+        Cards burned face down under ``"fixed"``.
+    cut_card
+        Cards behind the cut card (from the end of the shoe).
+    last_hand
+        When the last coup is dealt once the cut card is out: ``"one_more"``, ``"finish"`` or ``"seven_cards"``.
+    coups
+        Deal exactly this many coups instead (``None``: to the cut card).
+    tableau
+        The drawing rules.
+
+    Examples
+    --------
     >>> Dealing(burn="none").burn is Burn.NONE
     True
     """

@@ -51,7 +51,17 @@ def class_index(player_total, banker_total, player_cards, banker_cards, player_p
 
 @dataclass(frozen=True)
 class Outcome:
-    """One outcome class of a coup, with the derived quantities bets look at."""
+    """One outcome class of a coup, with the derived quantities bets look at.
+
+    Attributes
+    ----------
+    player_total, banker_total
+        Final totals 0..9.
+    player_cards, banker_cards
+        Cards in each hand (2 or 3).
+    player_pair, banker_pair
+        Whether each hand's first two cards share a rank.
+    """
 
     player_total: int
     banker_total: int

@@ -119,7 +119,19 @@ def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
 
 @dataclass(frozen=True)
 class Block:
-    """One block of shoes: its index, the id of its first shoe, its size and its own seed."""
+    """One block of shoes: its index, the id of its first shoe, its size and its own seed.
+
+    Attributes
+    ----------
+    index
+        Its index in the plan.
+    first_shoe
+        Id of its first shoe.
+    n_shoes
+        Shoes in it.
+    seed
+        Its own seed sequence.
+    """
 
     index: int
     first_shoe: int

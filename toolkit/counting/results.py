@@ -64,6 +64,21 @@ class ShoeTotals:
     ``hands`` coups dealt, ``bets`` bets placed, ``staked`` units staked,
     ``won`` realised units, ``ev`` exact expected units of the bets placed,
     ``low`` the lowest point of the running win within the shoe (0 or less).
+
+    Attributes
+    ----------
+    hands
+        Coups dealt, per shoe.
+    bets
+        Bets placed.
+    staked
+        Units staked.
+    won
+        Units won (realised).
+    ev
+        Expected units of the bets placed, from their exact EVs before each coup.
+    low
+        Lowest point of the running win within the shoe (0 or less).
     """
 
     hands: np.ndarray
@@ -95,7 +110,17 @@ class ShoeTotals:
 # --------------------------------------------------------------------- results
 @dataclass(frozen=True)
 class Estimate:
-    """A value with its standard error and confidence interval."""
+    """A value with its standard error and confidence interval.
+
+    Attributes
+    ----------
+    value
+        The estimate.
+    se
+        Its standard error.
+    low, high
+        The confidence interval.
+    """
 
     value: float
     se: float
@@ -137,6 +162,17 @@ class Results:
     the expected win (from the exact EV of each bet placed) and the realised
     standard deviation per hand; their intervals carry the uncertainty of the
     expected win (that of the standard deviation is much smaller).
+
+    Attributes
+    ----------
+    strategy
+        The strategy's name.
+    totals
+        The per-shoe totals (:class:`ShoeTotals`) every figure comes from.
+    confidence
+        Confidence of the intervals.
+    description
+        What the strategy plays.
     """
 
     strategy: str

@@ -49,6 +49,13 @@ class Ramp:
 
     Below the lowest step nothing is staked.
 
+    Attributes
+    ----------
+    steps
+        ``(count_at_least, units)`` pairs, in increasing count.
+
+    Examples
+    --------
     >>> r = Ramp.from_any({2: 1, 4: 2, 6: 4})
     >>> r(np.array([1.5, 2.0, 5.9, 10.0])).tolist()
     [0.0, 1.0, 2.0, 4.0]
@@ -120,7 +127,19 @@ def _bet_name(bet: str | Bet) -> str:
 
 @dataclass(frozen=True)
 class CountPlay:
-    """Stake ``ramp(count)`` units on ``bet``, the count being the system's true or running count."""
+    """Stake ``ramp(count)`` units on ``bet``, the count being the system's true or running count.
+
+    Attributes
+    ----------
+    system
+        The count system.
+    bet
+        The bet staked.
+    ramp
+        Units by count.
+    count
+        ``"true"`` or ``"running"``.
+    """
 
     system: CountSystem
     bet: str | Bet
@@ -146,7 +165,17 @@ class CountPlay:
 
 @dataclass(frozen=True)
 class PerfectPlay:
-    """Computer-perfect play: stake ``units`` on ``bet`` when its exact EV before the coup exceeds ``min_ev``."""
+    """Computer-perfect play: stake ``units`` on ``bet`` when its exact EV before the coup exceeds ``min_ev``.
+
+    Attributes
+    ----------
+    bet
+        The bet staked.
+    min_ev
+        Bet when the exact EV before the coup exceeds this.
+    units
+        The stake.
+    """
 
     bet: str | Bet
     min_ev: float = 0.0
@@ -172,7 +201,15 @@ class PerfectPlay:
 
 @dataclass(frozen=True)
 class Strategy:
-    """A named set of plays, each on one bet, placed side by side."""
+    """A named set of plays, each on one bet, placed side by side.
+
+    Attributes
+    ----------
+    name
+        The strategy's name.
+    plays
+        The plays, each with a ``stakes(info, rules)`` method.
+    """
 
     name: str
     plays: tuple[Play, ...]

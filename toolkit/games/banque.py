@@ -93,6 +93,13 @@ class BanqueBanker:
 
     ``draw`` is a read-only ``(55, 12, 12)`` float array; columns 0..9 are a
     hand's third card, 10 "stood", 11 "natural" (that hand is settled).
+
+    Attributes
+    ----------
+    draw
+        The probabilities (see above).
+    name
+        A label.
     """
 
     draw: np.ndarray
@@ -146,6 +153,17 @@ class BanqueTable:
     and results ``r``, ``l`` (0 Banker wins, 1 Player wins, 2 tie), for a
     Banker who takes ``a`` there; ``settled[r, l]``: coups ended by naturals
     before Banker's choice.
+
+    Attributes
+    ----------
+    shoe
+        The shoe.
+    replacement
+        Whether cards are dealt with replacement.
+    table
+        The weights (see above).
+    settled
+        ``(3, 3)`` probabilities of the coups settled before Banker's choice.
     """
 
     shoe: Composition
@@ -233,6 +251,13 @@ class BanqueValue:
     Results are 0 Banker wins, 1 Player wins, 2 tie.  Expected payoffs are
     per unit staked on a hand; Banker's is his total against one unit on each
     hand, with ``commission`` taken from his wins.
+
+    Attributes
+    ----------
+    joint
+        ``(3, 3)`` joint probabilities of the two hands' results.
+    commission
+        Taken from Banker's wins.
     """
 
     joint: tuple[tuple[float, ...], ...]

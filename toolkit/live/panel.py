@@ -153,6 +153,17 @@ class Panel:
     """What a live view shows: bets, count systems, the house rules and the decks of the full shoe.
 
     Build one with :meth:`of`, which accepts names.
+
+    Attributes
+    ----------
+    bets
+        The bets shown.
+    systems
+        The count systems shown.
+    rules
+        House rules pricing the bets.
+    decks
+        Decks of the full shoe (for true counts).
     """
 
     bets: tuple[Bet, ...]

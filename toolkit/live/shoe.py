@@ -32,7 +32,15 @@ __all__ = ["Cards", "Change", "LiveShoe"]
 
 @dataclass(frozen=True)
 class Change:
-    """One change to the shoe: cards (rank indices) removed (``"remove"``) or put back (``"add"``)."""
+    """One change to the shoe: cards (rank indices) removed (``"remove"``) or put back (``"add"``).
+
+    Attributes
+    ----------
+    kind
+        ``"remove"`` or ``"add"``.
+    ranks
+        Rank indices of the cards.
+    """
 
     kind: Literal["remove", "add"]
     ranks: tuple[int, ...]

@@ -41,6 +41,27 @@ class Step:
 
     ``bets`` holds the recorded bets of the coup (``who, bet, amount,
     expected_value, result``), empty when the record carries none.
+
+    Attributes
+    ----------
+    coup
+        The coup's number.
+    unseen
+        The unseen cards before it.
+    cards_seen, cards_left
+        Cards seen and left before it.
+    expected_value
+        Exact EV of each bet before it.
+    running, true
+        Counts before it.
+    player, banker
+        The hands' cards.
+    player_total, banker_total
+        Final totals.
+    winner
+        ``"banker"``, ``"player"`` or ``"tie"``.
+    bets
+        The recorded bets (see above).
     """
 
     coup: int

@@ -88,7 +88,17 @@ Kind = Literal["card", "burn", "coup", "undo", "tableau", "error", "info", "quit
 @dataclass(frozen=True)
 class Feedback:
     """What a key did: ``kind`` (``card``, ``burn``, ``coup``, ``undo``, ``tableau``, ``error``, ``info``,
-    ``quit``) and a line of text; ``positive`` names the bets with the player's edge after a coup."""
+    ``quit``) and a line of text; ``positive`` names the bets with the player's edge after a coup.
+
+    Attributes
+    ----------
+    kind
+        What the key did.
+    text
+        A line of text.
+    positive
+        Bets with the player's edge after a coup.
+    """
 
     kind: Kind
     text: str
@@ -101,7 +111,19 @@ class Feedback:
 
 @dataclass(frozen=True)
 class Coup:
-    """A finished coup: its number, the hands (rank indices in dealing order) and what was known before it."""
+    """A finished coup: its number, the hands (rank indices in dealing order) and what was known before it.
+
+    Attributes
+    ----------
+    number
+        The coup's number.
+    player, banker
+        The hands, rank indices in dealing order.
+    seen, left
+        Cards seen and left before it.
+    unseen
+        The unseen cards before it.
+    """
 
     number: int
     player: tuple[int, ...]

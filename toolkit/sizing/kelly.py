@@ -73,6 +73,15 @@ class PayoutOutcomes:
 
     ``indicators`` are bets paying 1 in outcome ``j`` and 0 otherwise: their
     expected values at a shoe are the outcome probabilities.
+
+    Attributes
+    ----------
+    bets
+        The bets.
+    payouts
+        ``(m, k)`` payouts.
+    indicators
+        One bet per outcome (see above).
     """
 
     bets: tuple[Bet, ...]

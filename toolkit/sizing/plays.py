@@ -73,6 +73,13 @@ class Limits:
 
     :meth:`apply` rounds a stake down to a multiple of ``chip`` (0: no
     rounding), drops a stake below ``table_min`` and cuts one above ``table_max``.
+
+    Attributes
+    ----------
+    table_min, table_max
+        Table limits.
+    chip
+        Chip size (0: no rounding).
     """
 
     table_min: float = 0.0
@@ -98,7 +105,15 @@ class Limits:
 
 @dataclass(frozen=True)
 class LimitedPlay:
-    """Any play with its stakes rounded to chips and held within the table limits (:class:`Limits`)."""
+    """Any play with its stakes rounded to chips and held within the table limits (:class:`Limits`).
+
+    Attributes
+    ----------
+    play
+        The play.
+    limits
+        Table limits and chip.
+    """
 
     play: Play
     limits: Limits = Limits()
@@ -118,7 +133,17 @@ class LimitedPlay:
 
 @dataclass(frozen=True)
 class Gate:
-    """Bet only when the ``count`` (``"true"`` or ``"running"``) of ``system`` is at least ``threshold``."""
+    """Bet only when the ``count`` (``"true"`` or ``"running"``) of ``system`` is at least ``threshold``.
+
+    Attributes
+    ----------
+    system
+        The count system.
+    threshold
+        The count to bet at.
+    count
+        ``"true"`` or ``"running"``.
+    """
 
     system: CountSystem | str
     threshold: float
@@ -377,6 +402,19 @@ class BackCount:
     the ``count`` of ``system`` is then at least ``entry`` (otherwise skips the
     shoe), and leaves it for good before the first later coup at which the
     count is below ``exit``.
+
+    Attributes
+    ----------
+    play
+        The play at the table.
+    system
+        The count watched.
+    entry_coup
+        The coup before which the counter decides to join.
+    entry, exit
+        Counts to join at and to leave below.
+    count
+        ``"true"`` or ``"running"``.
     """
 
     play: Play
@@ -432,6 +470,15 @@ class SeatBet:
     bet), a counter at the table pays that bet's house edge on every coup;
     a back-counter (``seated``: the :class:`BackCount` of the side bet) pays it only
     on the coups he plays.
+
+    Attributes
+    ----------
+    bet
+        The bet staked.
+    units
+        The stake.
+    seated
+        The back-count deciding when the counter is seated.
     """
 
     bet: str | Bet = "banker"
@@ -463,6 +510,23 @@ class MiscountedPlay:
     ``"floor"``, ``"truncate"``, ``"nearest"``).  The random errors of a block of
     shoes come from ``seed`` and the block's first shoe, so they do not depend
     on how the work is split among processes.
+
+    Attributes
+    ----------
+    system
+        The count system.
+    bet
+        The bet staked.
+    ramp
+        Units by (perceived) count.
+    missed
+        Probability of missing a card.
+    noise
+        SD of the error of the true count.
+    rounding
+        Rounding of the true count.
+    seed
+        Seed of the counting errors.
     """
 
     system: CountSystem | str

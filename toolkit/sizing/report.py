@@ -152,7 +152,23 @@ def _triple(formula: float, simulated: Estimate | None) -> dict[str, object]:
 
 @dataclass(frozen=True, eq=False)
 class BankrollReport:
-    """What :func:`bankroll` found: the harness's :class:`~toolkit.counting.results.Results` and the risks."""
+    """What :func:`bankroll` found: the harness's :class:`~toolkit.counting.results.Results` and the risks.
+
+    Attributes
+    ----------
+    results
+        What the strategy won.
+    bankroll, goal
+        Bankroll and goal, in units.
+    hands_per_hour, hours_per_session
+        Dealing speed and session length.
+    risk
+        ``risk_of_ruin``, ``trip_risk`` and ``p_goal``: formula and simulation.
+    seed
+        The seed of the run.
+    trip_shoes
+        Shoes in a trip, when given.
+    """
 
     results: Results
     bankroll: float

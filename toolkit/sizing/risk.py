@@ -313,7 +313,19 @@ def adjustment_coefficient(values: np.ndarray) -> float:
 # ------------------------------------------------------------------ simulation
 @dataclass(frozen=True)
 class SimulatedRisk:
-    """Proportions of simulated paths: ruined ever, ruined within the trip, at the goal before ruin."""
+    """Proportions of simulated paths: ruined ever, ruined within the trip, at the goal before ruin.
+
+    Attributes
+    ----------
+    paths
+        Paths simulated.
+    ruin
+        Share ruined.
+    trip_ruin
+        Share ruined within the trip.
+    goal
+        Share at the goal before ruin.
+    """
 
     paths: int
     ruin: Estimate

@@ -53,7 +53,23 @@ CHEMIN_DECKS = 6
 
 @dataclass(frozen=True)
 class ChemModel:
-    """An information model of chemin de fer (see the module notes)."""
+    """An information model of chemin de fer (see the module notes).
+
+    Attributes
+    ----------
+    name
+        ``"A1"`` ... ``"B3"``.
+    replacement
+        Cards dealt with replacement (the A models).
+    player_sees, banker_sees
+        What each side decides on: ``"total"`` or ``"composition"`` (the hand).
+    source
+        Where the model was studied.
+
+    References
+    ----------
+    Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
+    """
 
     name: str
     replacement: bool
