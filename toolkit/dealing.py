@@ -588,6 +588,11 @@ def coup_buffers(max_coups: int, n_shoes: int) -> dict[str, np.ndarray]:
     -------
     dict of str to numpy.ndarray
         Zeroed arrays by field name.
+
+    Examples
+    --------
+    >>> sorted(coup_buffers(100, 2))[:4]
+    ['burn_card', 'burned', 'burned_ranks', 'cards']
     """
     return {
         "shoe": np.empty(max_coups, np.int64),

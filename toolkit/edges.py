@@ -85,6 +85,16 @@ def edges_by_decks(
     -------
     polars.DataFrame
         ``decks, bet, variant, expected_value, house_edge, std_dev, hit_frequency``.
+
+    References
+    ----------
+    The Wizard of Odds (M. Shackleford), "Baccarat Odds for 1 to 12 Decks".
+
+    Examples
+    --------
+    >>> t = edges_by_decks([1, 8], bets=["banker"])
+    >>> t["house_edge"].round(6).to_list()
+    [0.010117, 0.010579]
     """
     chosen = _bets(bets, rules)
     frames = []
@@ -141,6 +151,16 @@ def depletion_by_value(
     -------
     polars.DataFrame
         ``value, cards_removed, bet, expected_value, cards_left``.
+
+    References
+    ----------
+    E. O. Thorp and W. E. Walden, "A Winning Bet in Nevada Baccara", *J. Amer. Statist. Assoc.* 61 (1966) 313-328.
+
+    Examples
+    --------
+    >>> t = depletion_by_value(1, bets=["tie"], values=[9])
+    >>> t.select("cards_removed", "expected_value").head(2).rows()
+    [(0, -0.15746126928676574), (1, -0.15468563743721386)]
     """
     comp = Composition.from_any(shoe)
     comp.require_coup()
@@ -193,6 +213,10 @@ def random_depletion(
     -------
     polars.DataFrame
         ``path, cards_removed, bet, expected_value, cards_left``.
+
+    References
+    ----------
+    E. O. Thorp and W. E. Walden, "A Winning Bet in Nevada Baccara", *J. Amer. Statist. Assoc.* 61 (1966) 313-328.
 
     Examples
     --------

@@ -210,6 +210,10 @@ def distribution(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exac
     exact
         ``True``: a list of :class:`~fractions.Fraction`; ``False``: a float64 array.
 
+    References
+    ----------
+    The Wizard of Odds (M. Shackleford), "Baccarat Odds for 1 to 12 Decks".
+
     Examples
     --------
     >>> from toolkit.outcomes import outcomes
@@ -504,6 +508,10 @@ def expected_values(
     -------
     numpy.ndarray
         ``(B, len(bets))`` expected values.
+
+    References
+    ----------
+    The Wizard of Odds (M. Shackleford), "Baccarat Odds for 1 to 12 Decks".
 
     Examples
     --------

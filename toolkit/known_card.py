@@ -66,7 +66,13 @@ def known_card_edges(
 
     References
     ----------
-    Thorp, *The Mathematics of Gambling* (1984), ch. 5 (a card seen early).
+    E. Jacobson, "Baccarat: The Known Card" (apheat.net, 13 August 2012).
+
+    Examples
+    --------
+    >>> t = known_card_edges(8)
+    >>> t.columns
+    ['position', 'value', 'probability', 'bet', 'expected_value']
     """
     comp = Composition.from_any(shoe)
     comp.require_coup()
@@ -116,7 +122,12 @@ def known_card_gain(
 
     References
     ----------
-    Thorp, *The Mathematics of Gambling* (1984), ch. 5 (a card seen early).
+    E. Jacobson, "Baccarat: The Known Card" (apheat.net, 13 August 2012).
+
+    Examples
+    --------
+    >>> known_card_gain(8)["position"].to_list()
+    [1, 2, 3, 4, 5, 6]
     """
     table = known_card_edges(shoe, bets, tableau)
     return (

@@ -285,6 +285,11 @@ def default_workers() -> int:
     -------
     int
         The number of cores.
+
+    Examples
+    --------
+    >>> default_workers() >= 1
+    True
     """
     try:
         return max(1, len(os.sched_getaffinity(0)))

@@ -122,6 +122,11 @@ def reference_dir() -> Path:
     -------
     pathlib.Path
         The folder.
+
+    Examples
+    --------
+    >>> (reference_dir() / "main_bets.csv").is_file()
+    True
     """
     here = Path(__file__).resolve().parent
     candidates = (here.parent / "data" / "reference", here / "_data" / "reference")
@@ -144,6 +149,11 @@ def load_reference(name: str) -> pl.DataFrame:
     -------
     polars.DataFrame
         The table.
+
+    Examples
+    --------
+    >>> load_reference("main_bets").columns[:3]
+    ['figure', 'decks', 'quantity']
     """
     if name not in REFERENCE_TABLES:
         raise ValueError(f"unknown reference table {name!r}; known tables: {', '.join(REFERENCE_TABLES)}")
@@ -383,6 +393,17 @@ def compare_published(
         printed digit (counts and fractions: exactly), null when not computed.
         ``status`` reads ``match``, ``DIFFERS``, ``erratum: ...`` (a known typo,
         expected to differ), ``approximate quote: ...`` or ``pending: needs ...``.
+
+    References
+    ----------
+    The sources named in each row of the tables in ``data/reference`` (the Wizard of Odds, E. Jacobson, Thorp & Walden,
+    ...).
+
+    Examples
+    --------
+    >>> t = compare_published(tables=["main_bets"])
+    >>> t.height > 0
+    True
     """
     providers = dict(providers or {})
     names = [t for t in REFERENCE_TABLES if t != "count_systems"] if tables is None else list(tables)

@@ -81,6 +81,14 @@ def play(
     -------
     list of toolkit.counting.results.ShoeTotals
         The per-shoe totals of each strategy, in order.
+
+    Examples
+    --------
+    >>> from toolkit.dealing import deal
+    >>> from toolkit.counting.strategies import perfect_strategy
+    >>> (t,) = play(deal(20, seed=2, progress=False), [perfect_strategy("tie")])
+    >>> len(t), bool((t.ev >= 0).all())
+    (20, True)
     """
     if isinstance(source, DealtShoes):
         truth = PreCoup.from_dealt(source, rules.tableau)
@@ -212,6 +220,11 @@ def run_strategies(
     --------
     compare_strategies : the same run as a table, one row per strategy.
 
+    References
+    ----------
+    E. Jacobson, "Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat" (the published results,
+    data/reference/count_results.csv).
+
     Examples
     --------
     >>> from toolkit.counting.strategies import count_strategy
@@ -256,6 +269,12 @@ def simulate(strategy: Strategy, n_shoes: int, **options: object) -> Results:
     -------
     toolkit.counting.results.Results
         What it won.
+
+    Examples
+    --------
+    >>> from toolkit.counting.strategies import count_strategy
+    >>> simulate(count_strategy("dragon7"), 20, seed=1, workers=1, progress=False).shoes
+    20
     """
     return run_strategies([strategy], n_shoes, **options)[0]  # type: ignore[arg-type]
 

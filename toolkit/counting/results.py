@@ -542,6 +542,13 @@ def summarize(
     -------
     Results
         The figures with their intervals.
+
+    Examples
+    --------
+    >>> n = 50
+    >>> t = ShoeTotals(np.full(n, 80), np.ones(n), np.ones(n), np.zeros(n), np.full(n, 0.1), np.zeros(n))
+    >>> round(summarize("one bet a shoe", t, check=False).mean_edge.value, 12)
+    0.1
     """
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")

@@ -278,7 +278,8 @@ def count_strategy(
 
     References
     ----------
-    Jacobson, "Co-card counting the Dragon and Panda side bets" (the Dragon 7 and Panda 8 counts and triggers).
+    E. Jacobson, "Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat" (the Dragon 7 and Panda
+    8 counts and their triggers).
 
     Examples
     --------

@@ -88,6 +88,12 @@ def threshold_sweep(
     polars.DataFrame
         One row per threshold: ``threshold`` and the figures of :meth:`~toolkit.counting.results.Results.as_dict`
         (intervals as ``_low``/``_high`` columns).
+
+    Examples
+    --------
+    >>> s = threshold_sweep("dragon7", [2, 4], 20, seed=1, workers=1, progress=False)
+    >>> s["threshold"].to_list()
+    [2.0, 4.0]
     """
     thresholds = [float(t) for t in thresholds]
     strategies = [count_strategy(system, t, bet=bet, count=count) for t in thresholds]
@@ -130,6 +136,13 @@ def penetration_sweep(
     polars.DataFrame
         One row per position and strategy: ``cut_card, strategy`` and the figures of
         :meth:`~toolkit.counting.results.Results.as_dict`.
+
+    Examples
+    --------
+    >>> from toolkit.counting.strategies import count_strategy
+    >>> s = penetration_sweep(count_strategy("dragon7"), [14, 52], 10, seed=1, workers=1, progress=False)
+    >>> s["cut_card"].to_list()
+    [14, 52]
     """
     strategies = [strategies] if isinstance(strategies, Strategy) else list(strategies)
     root = as_seed_sequence(seed)

@@ -362,6 +362,11 @@ def get_count_system(name: str | CountSystem) -> CountSystem:
     CountSystem
         The system.
 
+    References
+    ----------
+    E. Jacobson, "Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat"; the Wizard of Odds, "Baccarat",
+    appendix 8.
+
     Examples
     --------
     >>> get_count_system("how_dragon7").initial_count

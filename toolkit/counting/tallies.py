@@ -75,6 +75,14 @@ def count_arrays(
     -------
     (numpy.ndarray, numpy.ndarray)
         Running counts (int64) and true counts (float64), one per row.
+
+    Examples
+    --------
+    >>> from toolkit.dealing import deal
+    >>> d = deal(2, seed=1, progress=False)
+    >>> rc, tc = count_arrays(get_count_system("dragon7"), d.unseen, 8 * np.ones(len(d)))
+    >>> rc.shape == tc.shape == (len(d),)
+    True
     """
     system = get_count_system(system)
     unseen = np.asarray(unseen)

@@ -333,7 +333,14 @@ def banque_value(
 
     References
     ----------
-    Ethier & Lee, "Baccara banque", *Games* 6 (2015) 57.
+    Ethier & Lee, *Games* 6 (2015) 57 (baccara banque).
+
+    Examples
+    --------
+    >>> p5 = PlayerStrategy.at_five(1)
+    >>> v = banque_value(3, p5, p5, banque_tableau_banker())
+    >>> round(v.right_ev, 6) == round(v.left_ev, 6)
+    True
     """
     if not isinstance(banker, BanqueBanker):
         raise TypeError(f"banker must be a BanqueBanker, not {type(banker).__name__}")
@@ -374,7 +381,14 @@ def banque_banker_best_response(
 
     References
     ----------
-    Ethier & Lee, "Baccara banque", *Games* 6 (2015) 57.
+    Ethier & Lee, *Games* 6 (2015) 57 (baccara banque).
+
+    Examples
+    --------
+    >>> p5 = PlayerStrategy.at_five(1)
+    >>> banker, v = banque_banker_best_response(3, p5, p5)
+    >>> v.banker_ev > banque_value(3, p5, p5, banque_tableau_banker()).banker_ev
+    True
     """
     c = float(probability(commission, "commission"))
     table = banque_table(shoe, right, left, replacement=replacement)
@@ -513,6 +527,12 @@ def simulate_banque_coups(
     -------
     polars.DataFrame
         One row per coup: totals, results and the payoffs ``right_payoff, left_payoff, banker_payoff, a_cheval_payoff``.
+
+    Examples
+    --------
+    >>> p5 = PlayerStrategy.at_five(1)
+    >>> simulate_banque_coups(3, p5, p5, banque_tableau_banker(), 100, seed=1).height
+    100
     """
     comp = _shoe(shoe)
     n = positive_int(n, "number of coups")
@@ -574,6 +594,13 @@ def simulate_banque_shoes(
     -------
     polars.DataFrame
         One row per coup.
+
+    Examples
+    --------
+    >>> p5 = PlayerStrategy.at_five(1)
+    >>> f = simulate_banque_shoes(2, p5, p5, banque_tableau_banker(), seed=1)
+    >>> f["shoe"].n_unique()
+    2
     """
     n_shoes = positive_int(n_shoes, "number of shoes")
     min_cards = integer(min_cards, "min_cards")

@@ -168,6 +168,12 @@ def baseline(records: Records, n_shoes: int = 2000, seed: SeedLike = None) -> Re
     -------
     Records
         The simulated shoes.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> baseline(simulate_records(2, seed=1), 5, seed=2).n_shoes
+    5
     """
     return simulate_records(n_shoes, _common_header(records), seed=seed)
 
@@ -230,6 +236,12 @@ def frequency_test(
     -------
     TestResult
         The statistic, its p-value and the values behind it.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> frequency_test(simulate_records(4, seed=1)).test
+    'frequencies'
     """
     labels = _PAIRS if pairs else _WINNERS
     observed_cat = _categories(records.coups, pairs)
@@ -358,6 +370,13 @@ def runs_test(records: Records, base: Records | None = None, seed: SeedLike = No
     ----------
     Wald & Wolfowitz, "On a test whether two samples are from the same population", *Ann. Math. Statist.* 11 (1940)
     147-162.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> recs = simulate_records(6, seed=1)
+    >>> 0 <= runs_test(recs, baseline(recs, 30, seed=2)).p_value <= 1
+    True
     """
     base = _baseline(records, base, seed)
     values = np.array([_runs_z(s) for s in _shoe_sequences(records.coups)])
@@ -381,6 +400,13 @@ def streak_test(records: Records, base: Records | None = None, seed: SeedLike = 
     -------
     TestResult
         The statistic, its p-value and the values behind it.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> recs = simulate_records(6, seed=1)
+    >>> streak_test(recs, baseline(recs, 30, seed=2)).test
+    'longest streak'
     """
     base = _baseline(records, base, seed)
     values = np.array([_longest(s) for s in _shoe_sequences(records.coups)], dtype=float)
@@ -437,6 +463,13 @@ def cut_card_test(records: Records, base: Records | None = None, seed: SeedLike 
     -------
     TestResult
         The statistic, its p-value and the values behind it.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> recs = simulate_records(6, seed=1)
+    >>> cut_card_test(recs, baseline(recs, 30, seed=2)).test
+    'cut card'
     """
     base = _baseline(records, base, seed)
     values, what = _shoe_ends(records)
@@ -514,6 +547,14 @@ def deck_mixing_test(records: Records, base: Records | None = None, seed: SeedLi
     -------
     TestResult
         The statistic, its p-value and the values behind it.
+
+    Examples
+    --------
+    >>> from toolkit.dealing import stacked_shoes
+    >>> from toolkit.records.simulate import records_from_orders, simulate_records
+    >>> stacked = records_from_orders(stacked_shoes(1, seed=1))
+    >>> deck_mixing_test(stacked, simulate_records(30, seed=2)).p_value < 0.01
+    True
     """
     base = _baseline(records, base, seed)
     values = _window_dispersion(*seen_sequences(records))
@@ -566,6 +607,16 @@ def repeated_sequences(
         The test (one-sided Poisson p-value) and the matches: ``shoe_a,
         position_a, shoe_b, position_b, length`` (positions count the seen
         cards of the shoe from 1).
+
+    Examples
+    --------
+    >>> from toolkit.dealing import riffle_shuffle, shuffled_shoes
+    >>> from toolkit.records.simulate import records_from_orders
+    >>> first = shuffled_shoes(1, seed=1)[0]
+    >>> reused = records_from_orders(np.stack([first, riffle_shuffle(first, seed=2)]))
+    >>> result, matches = repeated_sequences(reused, consecutive=True)
+    >>> result.p_value < 0.001
+    True
     """
     seq, offsets = seen_sequences(records)
     lengths = np.diff(offsets)
@@ -642,6 +693,13 @@ def randomness_tests(
     -------
     polars.DataFrame
         One row per test.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> recs = simulate_records(6, seed=1)
+    >>> randomness_tests(recs, baseline(recs, 30, seed=2))["test"].to_list()[:3]
+    ['frequencies', 'pair frequencies', 'runs']
     """
     if base is None:
         base = baseline(records, n_baseline, seed)

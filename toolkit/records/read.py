@@ -105,6 +105,12 @@ def records_from_frame(
     -------
     Records
         The valid shoes and the report of the rest.
+
+    Examples
+    --------
+    >>> recs = records_from_frame(pl.DataFrame({"shoe": [1, 1], "road": ["BBP", "PT"]}))
+    >>> recs.kind, recs.n_shoes, recs.report.ok
+    ('road', 1, True)
     """
     header = caller_header(header)
     data = frame if "line" in frame.columns else frame.with_row_index("line", offset=1)

@@ -38,6 +38,12 @@ def road_strings(coups: pl.DataFrame) -> pl.DataFrame:
     -------
     polars.DataFrame
         ``shoe, road``.
+
+    Examples
+    --------
+    >>> from toolkit.records.read import records_from_frame
+    >>> road_strings(records_from_frame(pl.DataFrame({"shoe": [1], "road": ["BBPT"]})).coups).rows()
+    [(1, 'BBPT')]
     """
     token = (
         pl.col("winner").replace_strict(WINNER_LETTER, return_dtype=pl.String)

@@ -172,6 +172,12 @@ def records_from_dealt(dealt: DealtShoes, header: ShoeHeader = ShoeHeader()) -> 
     -------
     Records
         The card-level record.
+
+    Examples
+    --------
+    >>> from toolkit.dealing import deal
+    >>> records_from_dealt(deal(2, seed=1, progress=False)).n_shoes
+    2
     """
     n_shoes = dealt.n_shoes
     burn_rows_shoe, burn_rows_card = [], []

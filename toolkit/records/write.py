@@ -44,6 +44,12 @@ def layout_frame(records: Records, layout: str | None = None, roles: bool = True
     -------
     polars.DataFrame
         The rows of the file.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> layout_frame(simulate_records(1, seed=1), "road").columns
+    ['shoe', 'road']
     """
     layout = one_of(layout or records.layout, LAYOUTS, "layout")
     if layout == "road":
@@ -115,6 +121,17 @@ def write_records(
     -------
     pathlib.Path
         The file written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from toolkit.records.simulate import simulate_records
+    >>> from toolkit.records.read import read_records
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> recs = simulate_records(2, seed=1)
+    >>> back = read_records(write_records(recs, folder / "shoes.csv"))
+    >>> back.coups.equals(recs.coups)
+    True
     """
     layout = layout or records.layout
     frame = layout_frame(records, layout, roles)

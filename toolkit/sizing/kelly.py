@@ -151,6 +151,12 @@ def outcome_probabilities(outcomes: PayoutOutcomes, shoes, tableau: Tableau = PU
     -------
     numpy.ndarray
         ``(n, m)`` probabilities.
+
+    Examples
+    --------
+    >>> po = payout_outcomes(["dragon7"])
+    >>> outcome_probabilities(po, [8]).sum(axis=1).round(12).tolist()
+    [1.0]
     """
     ranks = as_rank_matrix(shoes)
     if ranks.shape[0] == 0:
@@ -181,6 +187,13 @@ def growth_rate(probabilities: np.ndarray, payouts: np.ndarray, fractions: np.nd
     References
     ----------
     Kelly, "A new interpretation of information rate", *Bell System Tech. J.* 35 (1956) 917-926.
+
+    Examples
+    --------
+    >>> p = np.array([[0.5, 0.5]])
+    >>> v = np.array([[2.0], [-1.0]])
+    >>> growth_rate(p, v, np.array([[0.25]])).round(6).tolist()
+    [0.058892]
     """
     p = np.atleast_2d(np.asarray(probabilities, dtype=np.float64))
     w = 1.0 + np.atleast_2d(fractions) @ np.asarray(payouts, dtype=np.float64).T  # (n, m)

@@ -396,7 +396,7 @@ def bankroll(
 
     References
     ----------
-    Schlesinger, *Blackjack Attack* (3rd ed., 2005), ch. 10-11 (SCORE, risk of ruin, trip risk).
+    Schlesinger, *Blackjack Attack* (3rd ed., 2005): SCORE, risk of ruin, trip risk.
 
     Examples
     --------

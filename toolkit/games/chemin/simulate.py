@@ -161,6 +161,13 @@ def simulate_chemin_coups(
     -------
     polars.DataFrame
         One row per coup, with ``banker_payoff`` and ``player_payoff``.
+
+    Examples
+    --------
+    >>> from toolkit.games.chemin.strategies import BankerStrategy
+    >>> f = simulate_chemin_coups(6, PlayerStrategy.at_five(1), BankerStrategy.from_tableau(), 100, seed=1)
+    >>> f.height, bool((f["banker_payoff"] == -f["player_payoff"]).all())
+    (100, True)
     """
     comp = chemin_shoe(shoe)
     one_of(false_draw, FALSE_DRAW_RULES, "false_draw")
@@ -230,6 +237,13 @@ def simulate_chemin_shoes(
     -------
     polars.DataFrame
         One row per coup.
+
+    Examples
+    --------
+    >>> from toolkit.games.chemin.strategies import BankerStrategy
+    >>> f = simulate_chemin_shoes(2, PlayerStrategy.at_five(1), BankerStrategy.from_tableau(), seed=1)
+    >>> f["shoe"].n_unique()
+    2
     """
     n_shoes = positive_int(n_shoes, "number of shoes")
     one_of(false_draw, FALSE_DRAW_RULES, "false_draw")
@@ -277,6 +291,13 @@ def summarize_chemin(frame: pl.DataFrame, z: float = 1.96) -> pl.DataFrame:
     -------
     polars.DataFrame
         ``side, coups, mean, std_error, low, high``, one row per side.
+
+    Examples
+    --------
+    >>> from toolkit.games.chemin.strategies import BankerStrategy
+    >>> f = simulate_chemin_coups(6, PlayerStrategy.at_five(1), BankerStrategy.from_tableau(), 1000, seed=1)
+    >>> summarize_chemin(f)["side"].to_list()
+    ['banker', 'player']
     """
     rows = []
     n = frame.height

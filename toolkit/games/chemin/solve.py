@@ -496,6 +496,14 @@ def chemin_player_best_response(
     References
     ----------
     Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
+
+    Examples
+    --------
+    >>> from toolkit.games._hands import hand_index
+    >>> from toolkit.games.chemin.strategies import BankerStrategy
+    >>> p, v = chemin_player_best_response(6, BankerStrategy.from_tableau())
+    >>> p.draw[hand_index()[5, 0]]
+    Fraction(1, 1)
     """
     if player_sees not in ("total", "composition"):
         raise ValueError(f"player_sees must be 'total' or 'composition', got {player_sees!r}")

@@ -49,6 +49,11 @@ def solve_chemin_shoes(
     -------
     polars.DataFrame
         One row per (shoe, model).
+
+    Examples
+    --------
+    >>> solve_chemin_shoes({"full": 6}, ["B1"])["shoe"].to_list()
+    ['full']
     """
     rows = []
     for label, shoe in shoes.items():
@@ -87,6 +92,11 @@ def solve_chemin_by_decks(
     -------
     polars.DataFrame
         One row per (decks, model).
+
+    Examples
+    --------
+    >>> solve_chemin_by_decks(["B1"], [1, 6])["decks"].to_list()
+    [1, 6]
     """
     decks = list(decks)
     frame = solve_chemin_shoes({str(d): Composition.from_decks(d) for d in decks}, models, commission=commission)
@@ -120,6 +130,11 @@ def chemin_option_values(
     References
     ----------
     Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
+
+    Examples
+    --------
+    >>> chemin_option_values(6, "B2").height
+    5
     """
     comp = chemin_shoe(shoe)
     m = get_chemin_model(model)
