@@ -119,3 +119,26 @@ def test_every_top_level_name_is_checked() -> None:
         obj = getattr(toolkit, name)
         if inspect.isfunction(obj) or inspect.isclass(obj):
             assert obj.__qualname__ in checked or obj.__module__.startswith(OTHER_OWNERS), name
+
+
+def _members() -> list[str]:
+    out = []
+    for qualified, obj in PUBLIC.items():
+        module = qualified.rpartition(".")[0]
+        if not inspect.isclass(obj) or module.startswith(("toolkit.widgets", "toolkit.studies")) or _pending(qualified):
+            continue
+        for name, member in vars(obj).items():
+            if name.startswith("_"):
+                continue
+            if isinstance(member, (property, classmethod, staticmethod)) or inspect.isfunction(member):
+                out.append(f"{qualified}.{name}")
+    return sorted(out)
+
+
+@pytest.mark.parametrize("member", _members())
+def test_public_members_have_docstrings(member: str) -> None:
+    """Public methods and properties of the public classes say what they do (a line is enough)."""
+    qualified, _, name = member.rpartition(".")
+    raw = vars(PUBLIC[qualified])[name]
+    fn = raw.fget if isinstance(raw, property) else getattr(raw, "__func__", raw)
+    assert (fn.__doc__ or "").strip(), f"{member} has no docstring"

@@ -72,6 +72,7 @@ class Outcome:
 
     @classmethod
     def from_index(cls, index: int) -> Outcome:
+        """The outcome class of index ``index`` (0..1599)."""
         if not 0 <= index < N_CLASSES:
             raise ValueError(f"outcome class index must be 0..{N_CLASSES - 1}, got {index}")
         bp, index = index % 2, index // 2
@@ -83,6 +84,7 @@ class Outcome:
 
     @property
     def index(self) -> int:
+        """This class's index (0..1599)."""
         return class_index(
             self.player_total,
             self.banker_total,

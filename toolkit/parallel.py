@@ -139,6 +139,7 @@ class Block:
     seed: np.random.SeedSequence
 
     def rng(self) -> np.random.Generator:
+        """A fresh generator from this block's seed (the same stream on every call)."""
         return np.random.default_rng(self.seed)
 
 

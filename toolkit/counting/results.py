@@ -129,9 +129,11 @@ class Estimate:
 
     @property
     def ci(self) -> list[float]:
+        """``[low, high]``: the confidence interval as a list."""
         return [self.low, self.high]
 
     def scaled(self, k: float) -> Estimate:
+        """The estimate times ``k`` (its interval ordered again when ``k < 0``)."""
         lo, hi = sorted((self.low * k, self.high * k))
         return Estimate(self.value * k, self.se * abs(k), lo, hi)
 
@@ -217,18 +219,22 @@ class Results:
 
     @property
     def shoes(self) -> int:
+        """Shoes played."""
         return len(self.totals)
 
     @property
     def hands_per_shoe(self) -> Estimate:
+        """Coups dealt per shoe."""
         return _mean(self.totals.hands.astype(np.float64), self.z)
 
     @property
     def bets_per_shoe(self) -> Estimate:
+        """Bets placed per shoe."""
         return _mean(self.totals.bets.astype(np.float64), self.z)
 
     @property
     def staked_per_shoe(self) -> Estimate:
+        """Units staked per shoe."""
         return _mean(self.totals.staked, self.z)
 
     @property
@@ -253,18 +259,22 @@ class Results:
 
     @property
     def units_per_hand(self) -> Estimate:
+        """Realised units won per hand (coup dealt)."""
         return _ratio(self.totals.won, self.totals.hands.astype(np.float64), self.z)
 
     @property
     def units_per_hand_ev(self) -> Estimate:
+        """Expected units won per hand, from the exact EV of each bet placed."""
         return _ratio(self.totals.ev, self.totals.hands.astype(np.float64), self.z)
 
     @property
     def units_per_100_hands(self) -> Estimate:
+        """Realised units won per 100 hands."""
         return self.units_per_hand.scaled(100)
 
     @property
     def units_per_100_hands_ev(self) -> Estimate:
+        """Expected units won per 100 hands."""
         return self.units_per_hand_ev.scaled(100)
 
     @property
@@ -285,6 +295,7 @@ class Results:
 
     @property
     def sd_per_100_hands(self) -> float:
+        """Standard deviation of the win over 100 hands."""
         return 10.0 * self.sd_per_hand
 
     def sd_estimate(self, per: str = "shoe") -> Estimate:

@@ -154,10 +154,12 @@ class CountPlay:
             get_bet(self.bet)
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         rc, tc = info.counts(self.system)
         return self.ramp(tc if self.count == "true" else rc)
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         kind = "TC" if self.count == "true" else "RC"
         steps = ", ".join(f"{kind} >= {a:g}: {u:g}" for a, u in self.ramp.steps)
         return f"{_bet_name(self.bet)} by {self.system.name} ({steps})"
@@ -192,10 +194,12 @@ class PerfectPlay:
             raise ValueError(f"PerfectPlay.min_ev must be a number, got {self.min_ev!r}")
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         ev = info.expected_values(resolve_bet(self.bet, rules))
         return np.where(ev > self.min_ev, float(self.units), 0.0)
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         return f"{_bet_name(self.bet)} when exact EV > {self.min_ev:g}"
 
 

@@ -268,11 +268,13 @@ class BanqueValue:
 
     @property
     def right_ev(self) -> float:
+        """Expected payoff of one unit on the right hand."""
         m = self._m().sum(axis=1)
         return float(m[1] - m[0])
 
     @property
     def left_ev(self) -> float:
+        """Expected payoff of one unit on the left hand."""
         m = self._m().sum(axis=0)
         return float(m[1] - m[0])
 

@@ -198,6 +198,7 @@ class Panel:
 
     @property
     def bet_names(self) -> tuple[str, ...]:
+        """The bets' names, in panel order."""
         return tuple(b.name for b in self.bets)
 
     def bet(self, name: str) -> Bet:

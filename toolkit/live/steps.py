@@ -80,6 +80,7 @@ class Step:
 
     @property
     def positive(self) -> tuple[str, ...]:
+        """The bets with a positive expected value before the coup."""
         return tuple(k for k, v in self.expected_value.items() if v is not None and v > 0)
 
 
@@ -122,6 +123,7 @@ class ShoeSteps:
 
     @property
     def n_coups(self) -> int:
+        """Coups in the current shoe."""
         return self.frame.height
 
     # ------------------------------------------------------------------ moving
@@ -131,9 +133,11 @@ class ShoeSteps:
         return self
 
     def forward(self, coups: int = 1) -> ShoeSteps:
+        """Move ``coups`` coups on (stopping at the last); returns ``self``."""
         return self.go(self.coup + coups)
 
     def back(self, coups: int = 1) -> ShoeSteps:
+        """Move ``coups`` coups back (stopping at the first); returns ``self``."""
         return self.go(self.coup - coups)
 
     # ------------------------------------------------------------------ reading

@@ -106,6 +106,7 @@ class Feedback:
 
     @property
     def ok(self) -> bool:
+        """Whether the key was accepted (not an error, nor a card against the tableau)."""
         return self.kind not in ("tableau", "error")
 
 
@@ -134,14 +135,17 @@ class Coup:
 
     @property
     def totals(self) -> tuple[int, int]:
+        """Player's and Banker's final totals."""
         return sum(RANK_VALUES[c] for c in self.player) % 10, sum(RANK_VALUES[c] for c in self.banker) % 10
 
     @property
     def winner(self) -> str:
+        """``"banker"``, ``"player"`` or ``"tie"``."""
         p, b = self.totals
         return "player" if p > b else "banker" if b > p else "tie"
 
     def describe(self) -> str:
+        """The coup in a line: its number, both hands and the winner."""
         p, b = self.totals
         hand = " ".join
         return (
@@ -196,10 +200,12 @@ class Tracker:
     # ------------------------------------------------------------------ reading
     @property
     def decks(self) -> int:
+        """Decks of the full shoe."""
         return self.header.dealing.decks
 
     @property
     def coups(self) -> tuple[Coup, ...]:
+        """The coups finished so far, in order."""
         return tuple(self._state.coups)
 
     @property

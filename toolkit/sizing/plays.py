@@ -120,12 +120,15 @@ class LimitedPlay:
 
     @property
     def bet(self) -> str | Bet:
+        """The bet of the wrapped play."""
         return self.play.bet
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         return self.limits.apply(self.play.stakes(info, rules))
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         inner = self.play.describe() if hasattr(self.play, "describe") else repr(self.play)
         lim = self.limits
         return f"{inner} [chips {lim.chip:g}, limits {lim.table_min:g}-{lim.table_max:g}]"
@@ -156,10 +159,12 @@ class Gate:
             raise ValueError(f"Gate.count must be one of true, running, got {self.count!r}")
 
     def open(self, info: PreCoup) -> np.ndarray:
+        """Whether the count is at the threshold before each coup of ``info``."""
         rc, tc = info.counts(self.system)
         return (tc if self.count == "true" else rc) >= self.threshold
 
     def describe(self) -> str:
+        """The gate in a phrase (``"TC dragon7 >= 4"``)."""
         assert isinstance(self.system, CountSystem)
         return f"{'TC' if self.count == 'true' else 'RC'} {self.system.name} >= {self.threshold:g}"
 
@@ -210,6 +215,7 @@ class KellyPlay:
 
     @property
     def bet(self) -> str | Bet:
+        """The bet staked on."""
         return self.bets[self.index]
 
     def fractions(self, info: PreCoup, rules: Rules) -> np.ndarray:
@@ -235,9 +241,11 @@ class KellyPlay:
         return solved[key]
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         return self.fraction * self.bankroll * self.fractions(info, rules)[:, self.index]
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         names = [b.name if isinstance(b, Bet) else b for b in self.bets]
         gate = self.gates[self.index]
         others = [n for i, n in enumerate(names) if i != self.index]
@@ -437,6 +445,7 @@ class BackCount:
 
     @property
     def bet(self) -> str | Bet:
+        """The bet of the wrapped play."""
         return self.play.bet
 
     def seated(self, info: PreCoup) -> np.ndarray:
@@ -454,9 +463,11 @@ class BackCount:
         return joined[idx] & after & (left == 0)
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         return np.where(self.seated(info), self.play.stakes(info, rules), 0.0)
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         inner = self.play.describe() if hasattr(self.play, "describe") else repr(self.play)
         kind = "TC" if self.count == "true" else "RC"
         return f"{inner}; join at coup {self.entry_coup} if {kind} >= {self.entry:g}, leave below {self.exit:g}"
@@ -492,10 +503,12 @@ class SeatBet:
         payout_outcomes(self.bet)  # validates the bet
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         at_table = np.ones(len(info), bool) if self.seated is None else self.seated.seated(info)
         return np.where(at_table, self.units, 0.0)
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         name = self.bet.name if isinstance(self.bet, Bet) else self.bet
         return f"{self.units:g} on {name} every coup {'seated' if self.seated is not None else 'dealt'}"
 
@@ -576,8 +589,10 @@ class MiscountedPlay:
         return round_count(tc, self.rounding)
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         return self.ramp(self.perceived(info))
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         base = CountPlay(get_count_system(self.system), self.bet, self.ramp).describe()
         return f"{base}; misses {self.missed:g} of cards, noise {self.noise:g}, rounding {self.rounding}"

@@ -226,10 +226,12 @@ class BankrollReport:
 
     @property
     def win_per_hour(self) -> Estimate:
+        """Expected units won per hour, with its interval."""
         return self.results.units_per_hand_ev.scaled(self.hands_per_hour)
 
     @property
     def sd_per_hour(self) -> float:
+        """Standard deviation of the win over an hour."""
         return self.results.sd_per_hand * math.sqrt(self.hands_per_hour)
 
     @property
@@ -245,6 +247,7 @@ class BankrollReport:
 
     @property
     def mean_bet(self) -> float:
+        """Mean stake of the bets placed (0 when none was)."""
         t = self.results.totals
         return float(t.staked.sum() / t.bets.sum()) if t.bets.sum() else 0.0
 
