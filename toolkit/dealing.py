@@ -173,8 +173,6 @@ class Dealing:
 def shuffled_shoes(n: int, decks: int = 8, seed: SeedLike = None) -> np.ndarray:
     """``(n, 52 * decks)`` int8 rank indices (see :data:`toolkit.cards.RANKS`), each row a shuffled shoe.
 
-    ``seed``: anything :func:`toolkit.parallel.as_generator` takes (a Generator's stream continues).
-
     Parameters
     ----------
     n
@@ -182,7 +180,7 @@ def shuffled_shoes(n: int, decks: int = 8, seed: SeedLike = None) -> np.ndarray:
     decks
         Decks in each shoe.
     seed
-        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+        Anything :func:`toolkit.parallel.as_generator` takes (a Generator's stream continues).
 
     Returns
     -------

@@ -112,10 +112,6 @@ def penetration_sweep(
 ) -> pl.DataFrame:
     """Win against the cut card position (cards from the end), the same shuffles at every position.
 
-    ``seed`` is read once (a Generator gives one draw, ``None`` fresh entropy)
-    and every position is dealt from the same seed sequence; ``options`` go to
-    :func:`~toolkit.counting.harness.run_strategies`.
-
     Parameters
     ----------
     strategies
@@ -127,7 +123,8 @@ def penetration_sweep(
     dealing
         The dealing (its cut card is replaced).
     seed
-        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+        An integer, a SeedSequence, a Generator or ``None``: read once (a Generator gives one draw, ``None`` fresh
+        entropy), and every position is dealt from the same seed sequence.
     **options
         Passed to :func:`~toolkit.counting.harness.run_strategies`.
 

@@ -506,8 +506,6 @@ def simulate_banque_coups(
 ) -> pl.DataFrame:
     """``n`` independent banque coups, each the first from a fresh shuffle of ``shoe``.
 
-    ``seed``: an integer, a SeedSequence, a Generator (its stream continues) or ``None``.
-
     Parameters
     ----------
     shoe
@@ -519,7 +517,7 @@ def simulate_banque_coups(
     n
         Coups.
     seed
-        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+        An integer, a SeedSequence, a Generator (its stream continues) or ``None``.
     commission
         Taken from Banker's wins.
     replacement

@@ -152,9 +152,6 @@ def _common_header(records: Records) -> ShoeHeader:
 def baseline(records: Records, n_shoes: int = 2000, seed: SeedLike = None) -> Records:
     """Shoes shuffled and dealt under the rules of ``records`` (its most common header), for calibration.
 
-    ``seed`` seeds :func:`toolkit.records.simulate.simulate_records` (a Generator's
-    next draw seeds the shoes).
-
     Parameters
     ----------
     records
@@ -162,7 +159,7 @@ def baseline(records: Records, n_shoes: int = 2000, seed: SeedLike = None) -> Re
     n_shoes
         Shoes simulated.
     seed
-        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+        Seeds :func:`toolkit.records.simulate.simulate_records` (a Generator's next draw seeds the shoes).
 
     Returns
     -------
