@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 MAX_TEXT = 1_500  # characters: a notebook cell, not a 16,000-character dump
 MAX_LINES = 25
 
 
-def check_shown(obj: object, title: str) -> None:
+def check_shown(obj: Any, title: str) -> None:
     """``repr(obj)`` starts with ``title`` and is short; ``obj._repr_html_()`` is a small ``<table>``."""
     text = repr(obj)
     assert text.startswith(title), text[:80]
     assert len(text) <= MAX_TEXT, f"{len(text)} characters"
     assert text.count("\n") < MAX_LINES
-    html = obj._repr_html_()  # type: ignore[attr-defined]
+    html = obj._repr_html_()
     assert "<table>" in html
     assert len(html) <= 4 * MAX_TEXT

@@ -82,7 +82,8 @@ def _missing(obj: object) -> list[str]:
         fields = dataclasses.is_dataclass(obj) and any(f.init for f in dataclasses.fields(obj))
         return ["Attributes"] if fields and not _sections(doc) & {"Attributes", "Parameters"} else []
     sections = _sections(doc)
-    sig = inspect.signature(obj)  # type: ignore[arg-type]
+    assert callable(obj)
+    sig = inspect.signature(obj)
     missing = []
     if sig.parameters and "Parameters" not in sections:
         missing.append("Parameters")

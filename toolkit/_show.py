@@ -71,9 +71,11 @@ def changed_fields(obj: object, name: str | None = None, skip: Iterable[str] = (
     str
         The short repr.
     """
+    if not dataclasses.is_dataclass(obj):
+        raise TypeError(f"changed_fields needs a dataclass instance, got {type(obj).__name__}")
     parts = []
     hidden = set(skip)
-    for f in dataclasses.fields(obj):  # type: ignore[arg-type]
+    for f in dataclasses.fields(obj):
         if not f.repr or f.name in hidden:
             continue
         value = getattr(obj, f.name)
