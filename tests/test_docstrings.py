@@ -29,6 +29,8 @@ MODULES = (
     "toolkit.rules",
     "toolkit.outcomes",
     "toolkit.engine",
+    "toolkit.frames",
+    "toolkit.shuffles",
     "toolkit.eor",
     "toolkit.known_card",
     "toolkit.edges",

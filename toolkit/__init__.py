@@ -4,7 +4,8 @@ The layers, each calling only the ones above it in this list:
 
 * **core** (top-level modules): :mod:`toolkit.cards`, :mod:`toolkit.rules`, :mod:`toolkit.outcomes`,
   :mod:`toolkit.engine`, :mod:`toolkit.bets`, :mod:`toolkit.eor`, :mod:`toolkit.known_card`,
-  :mod:`toolkit.edges`, :mod:`toolkit.dealing`, :mod:`toolkit.parallel`, :mod:`toolkit.reference`;
+  :mod:`toolkit.edges`, :mod:`toolkit.dealing`, :mod:`toolkit.parallel`, :mod:`toolkit.reference`,
+  :mod:`toolkit.frames` (the engine's tables as frames), :mod:`toolkit.shuffles` (badly mixed shoes);
 * **subjects**: :mod:`toolkit.counting` (count systems, strategies) and :mod:`toolkit.games`
   (chemin de fer, baccarat banque); above counting, :mod:`toolkit.records` (recorded shoes,
   replay, randomness) and :mod:`toolkit.sizing` (Kelly stakes, risk of ruin, a counter's bankroll);
@@ -81,9 +82,7 @@ if _TYPE_CHECKING:
         DealtShoes,
         deal,
         deal_block,
-        riffle_shuffle,
         shuffled_shoes,
-        stacked_shoes,
     )
     from toolkit.edges import (
         depletion_by_value,
@@ -92,12 +91,9 @@ if _TYPE_CHECKING:
     )
     from toolkit.engine import (
         combination_counts,
-        combination_counts_frame,
         compiled_bets,
         distribution,
-        distribution_frame,
         expected_values,
-        expected_values_frame,
         main_probabilities,
         pair_probabilities,
         zero_pair_probabilities,
@@ -105,6 +101,11 @@ if _TYPE_CHECKING:
     from toolkit.eor import (
         effect_of_removal,
         eor_matrix,
+    )
+    from toolkit.frames import (
+        combination_counts_frame,
+        distribution_frame,
+        expected_values_frame,
     )
     from toolkit.games import (
         RESTRICTED_BANKER_OPTIONS,
@@ -185,6 +186,10 @@ if _TYPE_CHECKING:
         PUNTO_BANCO,
         Rules,
         Tableau,
+    )
+    from toolkit.shuffles import (
+        riffle_shuffle,
+        stacked_shoes,
     )
     from toolkit.sizing import (
         BackCount,
@@ -280,7 +285,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "chemin_value": ("toolkit.games", "chemin_value"),
     "class_index": ("toolkit.outcomes", "class_index"),
     "combination_counts": ("toolkit.engine", "combination_counts"),
-    "combination_counts_frame": ("toolkit.engine", "combination_counts_frame"),
+    "combination_counts_frame": ("toolkit.frames", "combination_counts_frame"),
     "combine": ("toolkit.counting", "combine"),
     "compare_published": ("toolkit.reference", "compare_published"),
     "compare_strategies": ("toolkit.counting", "compare_strategies"),
@@ -295,14 +300,14 @@ _WHERE: dict[str, tuple[str, str]] = {
     "deck_mixing_test": ("toolkit.records", "deck_mixing_test"),
     "depletion_by_value": ("toolkit.edges", "depletion_by_value"),
     "distribution": ("toolkit.engine", "distribution"),
-    "distribution_frame": ("toolkit.engine", "distribution_frame"),
+    "distribution_frame": ("toolkit.frames", "distribution_frame"),
     "edge_table": ("toolkit.bets", "edge_table"),
     "edges_by_decks": ("toolkit.edges", "edges_by_decks"),
     "effect_of_removal": ("toolkit.eor", "effect_of_removal"),
     "eor_count": ("toolkit.counting", "eor_count"),
     "eor_matrix": ("toolkit.eor", "eor_matrix"),
     "expected_values": ("toolkit.engine", "expected_values"),
-    "expected_values_frame": ("toolkit.engine", "expected_values_frame"),
+    "expected_values_frame": ("toolkit.frames", "expected_values_frame"),
     "frequency_test": ("toolkit.records", "frequency_test"),
     "get_bet": ("toolkit.bets", "get_bet"),
     "get_count_system": ("toolkit.counting", "get_count_system"),
@@ -336,7 +341,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "replay_records": ("toolkit.records", "replay"),
     "reproduce_table": ("toolkit.studies", "reproduce_table"),
     "results_frame": ("toolkit.counting", "results_frame"),
-    "riffle_shuffle": ("toolkit.dealing", "riffle_shuffle"),
+    "riffle_shuffle": ("toolkit.shuffles", "riffle_shuffle"),
     "run_strategies": ("toolkit.counting", "run_strategies"),
     "run_study": ("toolkit.studies", "run_study"),
     "runs_test": ("toolkit.records", "runs_test"),
@@ -345,7 +350,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "simulate_chemin_shoes": ("toolkit.games", "simulate_chemin_shoes"),
     "simulate_records": ("toolkit.records", "simulate_records"),
     "solve_chemin": ("toolkit.games", "solve_chemin"),
-    "stacked_shoes": ("toolkit.dealing", "stacked_shoes"),
+    "stacked_shoes": ("toolkit.shuffles", "stacked_shoes"),
     "standard_bets": ("toolkit.bets", "standard_bets"),
     "streak_test": ("toolkit.records", "streak_test"),
     "summary": ("toolkit.studies", "summary"),

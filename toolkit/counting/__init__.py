@@ -9,9 +9,9 @@
 * :mod:`~toolkit.counting.sweeps`: threshold and penetration sweeps.
 """
 
-from toolkit.counting.harness import compare_strategies, play, run_strategies, simulate
+from toolkit.counting.harness import compare_strategies, play, results_frame, run_strategies, simulate
 from toolkit.counting.quality import betting_correlation, count_quality, eor_count
-from toolkit.counting.results import Estimate, LookAheadError, Results, ShoeTotals, results_frame, summarize
+from toolkit.counting.results import Estimate, LookAheadError, Results, ShoeTotals, summarize
 from toolkit.counting.strategies import (
     CountPlay,
     PerfectPlay,

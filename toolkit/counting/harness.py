@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from toolkit.counting.results import Results, ShoeTotals, results_frame, summarize
+from toolkit.counting.results import Results, ShoeTotals, summarize
 from toolkit.counting.strategies import Strategy
 from toolkit.counting.systems import resolve_bet
 from toolkit.counting.tallies import PreCoup
@@ -39,7 +39,7 @@ from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, block_plan, map_blocks
 from toolkit.rules import Rules
 
-__all__ = ["compare_strategies", "play", "run_strategies", "simulate"]
+__all__ = ["compare_strategies", "play", "results_frame", "run_strategies", "simulate"]
 
 
 def _outcome_classes_of_frame(frame: pl.DataFrame) -> np.ndarray:
@@ -298,7 +298,7 @@ def compare_strategies(
     Returns
     -------
     polars.DataFrame
-        One row per strategy: the columns of :func:`~toolkit.counting.results.results_frame`.
+        One row per strategy: the columns of :func:`results_frame`.
 
     Examples
     --------
@@ -309,3 +309,59 @@ def compare_strategies(
     (['dragon7 TC >= 4', 'perfect dragon7'], True)
     """
     return results_frame(run_strategies(strategies, n_shoes, **options), bankroll)
+
+
+def results_frame(results: Sequence[Results], bankroll: float | None = None) -> pl.DataFrame:
+    """Strategies side by side: one row per :class:`Results`, the headline figures with their intervals.
+
+    Parameters
+    ----------
+    results
+        Results of strategies, typically from :func:`~toolkit.counting.harness.run_strategies`
+        (the same shoes for all, so the rows compare like with like).
+    bankroll
+        Also give the risk of ruin of this many units (the diffusion formula,
+        :meth:`~toolkit.counting.results.Results.risk_of_ruin`).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``strategy, shoes, bets_per_shoe, mean_edge`` (EV per unit staked when
+        betting), ``units_per_shoe_ev`` with ``units_per_shoe_ev_low`` and
+        ``units_per_shoe_ev_high`` (its confidence interval), ``units_per_shoe``
+        (realised), ``units_per_100_hands_ev, sd_per_shoe, di, score, n0``
+        and, with ``bankroll``, ``risk_of_ruin``.
+
+    References
+    ----------
+    DI, SCORE and N0 as defined by Schlesinger, "Blackjack Attack" (3rd ed., 2005), ch. 10.
+
+    Examples
+    --------
+    >>> n = 100
+    >>> totals = ShoeTotals(np.full(n, 80), np.full(n, 2), np.full(n, 2.0), np.zeros(n), np.full(n, 0.1), np.zeros(n))
+    >>> results_frame([summarize("flat", totals, check=False)])["units_per_shoe_ev"].to_list()
+    [0.1]
+    """
+    rows = []
+    for r in results:
+        ev = r.units_per_shoe_ev
+        row: dict[str, object] = {
+            "strategy": r.strategy,
+            "shoes": r.shoes,
+            "bets_per_shoe": r.bets_per_shoe.value,
+            "mean_edge": r.mean_edge.value,
+            "units_per_shoe_ev": ev.value,
+            "units_per_shoe_ev_low": ev.low,
+            "units_per_shoe_ev_high": ev.high,
+            "units_per_shoe": r.units_per_shoe.value,
+            "units_per_100_hands_ev": r.units_per_100_hands_ev.value,
+            "sd_per_shoe": r.sd_per_shoe,
+            "di": r.di.value,
+            "score": r.score.value,
+            "n0": r.n0.value,
+        }
+        if bankroll is not None:
+            row["risk_of_ruin"] = r.risk_of_ruin(bankroll).value
+        rows.append(row)
+    return pl.DataFrame(rows, infer_schema_length=None)

@@ -68,7 +68,6 @@ __all__ = [
     "BanqueTable",
     "BanqueValue",
     "banque_banker_best_response",
-    "banque_exact_vs_simulated",
     "banque_table",
     "banque_tableau_banker",
     "banque_value",
@@ -647,71 +646,3 @@ def banque_tableau_banker() -> BanqueBanker:
     True
     """
     return BanqueBanker.from_chemin(BankerStrategy.from_tableau(PUNTO_BANCO), "either")
-
-
-def banque_exact_vs_simulated(
-    shoe: CompositionLike | None,
-    right: PlayerStrategy,
-    left: PlayerStrategy,
-    banker: BanqueBanker,
-    n: int,
-    *,
-    seed: SeedLike = None,
-    commission: object = 0,
-    replacement: bool = False,
-) -> pl.DataFrame:
-    """The exact expected payoffs of a banque coup beside the means of ``n`` simulated coups.
-
-    A check of the exact values (:func:`banque_value`) against the simulation
-    (:func:`simulate_banque_coups`): ``z`` is the difference in standard errors.
-
-    Parameters
-    ----------
-    shoe
-        The cards left (default three packs, :data:`BANQUE_DECKS`).
-    right, left
-        The hands' strategies.
-    banker
-        Banker's strategy.
-    n
-        Simulated coups.
-    seed
-        An integer, a SeedSequence, a Generator (its stream continues) or ``None``.
-    commission, replacement
-        As for :func:`banque_value`.
-
-    Returns
-    -------
-    polars.DataFrame
-        One row per bet (``right``, ``left``, ``banker``, ``a_cheval``):
-        ``bet, exact, simulated, std_error, z``.
-
-    Examples
-    --------
-    >>> p5 = PlayerStrategy.at_five(1)
-    >>> table = banque_exact_vs_simulated(3, p5, p5, banque_tableau_banker(), 2000, seed=3)
-    >>> table["bet"].to_list(), bool((table["z"].abs() < 5).all())
-    (['right', 'left', 'banker', 'a_cheval'], True)
-    """
-    exact = banque_value(shoe, right, left, banker, commission=commission, replacement=replacement)
-    sim = simulate_banque_coups(shoe, right, left, banker, n, seed=seed, commission=commission, replacement=replacement)
-    rows = []
-    for bet, value in (
-        ("right", exact.right_ev),
-        ("left", exact.left_ev),
-        ("banker", exact.banker_ev),
-        ("a_cheval", exact.a_cheval_ev),
-    ):
-        x = sim[f"{bet}_payoff"].to_numpy()
-        mean = float(x.mean())
-        se = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
-        rows.append(
-            {
-                "bet": bet,
-                "exact": value,
-                "simulated": mean,
-                "std_error": se,
-                "z": (mean - value) / se if se > 0 else float("nan"),
-            }
-        )
-    return pl.DataFrame(rows)

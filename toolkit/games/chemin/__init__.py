@@ -45,12 +45,7 @@ from toolkit.games.chemin.solve import (
     solve_chemin,
 )
 from toolkit.games.chemin.strategies import BankerStrategy, PlayerStrategy, restricted_banker
-from toolkit.games.chemin.studies import (
-    chemin_exact_vs_simulated,
-    chemin_option_values,
-    solve_chemin_by_decks,
-    solve_chemin_shoes,
-)
+from toolkit.games.chemin.studies import chemin_option_values, solve_chemin_by_decks, solve_chemin_shoes
 from toolkit.games.chemin.value import ChemValue, chemin_value
 
 __all__ = (
@@ -64,7 +59,6 @@ __all__ = (
     "ChemValue",
     "PlayerStrategy",
     "chemin_banker_best_response",
-    "chemin_exact_vs_simulated",
     "chemin_option_values",
     "chemin_player_best_response",
     "chemin_value",

@@ -10,18 +10,11 @@ import polars as pl
 from toolkit.cards import Composition, CompositionLike
 from toolkit.games.chemin._table import chem_table, chemin_shoe
 from toolkit.games.chemin.models import ChemModel, get_chemin_model
-from toolkit.games.chemin.simulate import simulate_chemin_coups, summarize_chemin
-from toolkit.games.chemin.solve import (
-    ChemSolution,
-    chemin_banker_best_response,
-    chemin_player_best_response,
-    solve_chemin,
-)
+from toolkit.games.chemin.solve import chemin_banker_best_response, chemin_player_best_response, solve_chemin
 from toolkit.games.chemin.strategies import BankerStrategy, PlayerStrategy
 from toolkit.games.chemin.value import chemin_value
-from toolkit.parallel import SeedLike
 
-__all__ = ["chemin_exact_vs_simulated", "chemin_option_values", "solve_chemin_by_decks", "solve_chemin_shoes"]
+__all__ = ["chemin_option_values", "solve_chemin_by_decks", "solve_chemin_shoes"]
 
 
 def solve_chemin_shoes(
@@ -163,51 +156,4 @@ def chemin_option_values(
             "gain_over_forced": [float(r[1] - base.banker_ev) for r in rows],
             "player_draw_at_5": [float(r[2]) for r in rows],
         }
-    )
-
-
-def chemin_exact_vs_simulated(solution: ChemSolution, n: int, *, seed: SeedLike = None) -> pl.DataFrame:
-    """The exact value of a solved chemin de fer game beside the mean payoffs of ``n`` simulated coups.
-
-    The coups are dealt from fresh shuffles of the solution's shoe with both
-    sides playing their equilibrium strategies (:func:`simulate_chemin_coups`);
-    ``z`` is the difference in standard errors.
-
-    Parameters
-    ----------
-    solution
-        A solution of :func:`solve_chemin`.
-    n
-        Simulated coups.
-    seed
-        An integer, a SeedSequence, a Generator (its stream continues) or ``None``.
-
-    Returns
-    -------
-    polars.DataFrame
-        One row per side (``banker``, ``player``): ``side, exact, simulated,
-        std_error, low, high`` (the 95 % interval of the simulated mean), ``z``.
-
-    Examples
-    --------
-    >>> table = chemin_exact_vs_simulated(solve_chemin("A1"), 2000, seed=1)
-    >>> table["side"].to_list(), bool((table["z"].abs() < 5).all())
-    (['banker', 'player'], True)
-    """
-    sim = summarize_chemin(
-        simulate_chemin_coups(
-            solution.shoe,
-            solution.player,
-            solution.banker,
-            n,
-            seed=seed,
-            commission=solution.commission,
-            replacement=solution.model.replacement,
-        )
-    )
-    exact = {"banker": float(solution.value), "player": float(solution.player_value)}
-    return (
-        sim.with_columns(pl.col("side").replace_strict(exact, return_dtype=pl.Float64).alias("exact"))
-        .with_columns(((pl.col("mean") - pl.col("exact")) / pl.col("std_error")).alias("z"))
-        .select("side", "exact", pl.col("mean").alias("simulated"), "std_error", "low", "high", "z")
     )

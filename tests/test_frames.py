@@ -10,14 +10,8 @@ import pytest
 
 from toolkit.bets import get_bet
 from toolkit.cards import Composition
-from toolkit.engine import (
-    combination_counts,
-    combination_counts_frame,
-    distribution,
-    distribution_frame,
-    expected_values,
-    expected_values_frame,
-)
+from toolkit.engine import combination_counts, distribution, expected_values
+from toolkit.frames import combination_counts_frame, distribution_frame, expected_values_frame
 from toolkit.outcomes import N_CLASSES
 from toolkit.rules import PUNTO_BANCO
 
