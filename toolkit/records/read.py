@@ -86,16 +86,15 @@ def records_from_frame(
 ) -> Records:
     """Check and load a record held in a polars frame (any layout; see the module notes).
 
-    ``header`` gives the shoe header (a :class:`ShoeHeader`, or ``key=value``
-    settings over the default, as a mapping or as text ``"decks=6 burn=none"``);
-    lines are the frame's row numbers from 1 unless it has a ``line`` column.
+    Lines are the frame's row numbers from 1 unless it has a ``line`` column.
 
     Parameters
     ----------
     frame
         The record, in any layout.
     header
-        The shoe header, or settings over the default.
+        The shoe header: a :class:`ShoeHeader`, or ``key=value`` settings over the
+        default, as a mapping or as text ``"decks=6 burn=none"``.
     source
         Where it came from (for messages).
     strict

@@ -92,12 +92,8 @@ def simulate_records(
 ) -> Records:
     """Shuffle ``n_shoes`` shoes and record them card by card (complete orders, dealt by ``header``).
 
-    ``seed`` is an integer, a :class:`numpy.random.SeedSequence`, a
-    :class:`numpy.random.Generator` (its next draw seeds the shoes) or ``None``;
-    block ``i`` of ``block_size`` shoes draws from child ``i`` of its
-    ``SeedSequence`` (see :func:`toolkit.parallel.block_plan`).  With ``suits=True``
-    each card also gets a suit, from the same stream, such that every rank of
-    every deck holds each suit once.
+    Block ``i`` of ``block_size`` shoes draws from child ``i`` of the seed's
+    ``SeedSequence`` (see :func:`toolkit.parallel.block_plan`).
 
     Parameters
     ----------
@@ -106,9 +102,10 @@ def simulate_records(
     header
         How they are dealt.
     seed
-        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` (its next
+        draw seeds the shoes) or ``None``.
     suits
-        Give every card a suit.
+        Give every card a suit, from the same stream, such that every rank of every deck holds each suit once.
     block_size
         Shoes per block (the unit of seeding).
 

@@ -136,14 +136,12 @@ def payout_outcomes(bets: Sequence[Bet | str] | Bet | str, rules: Rules = Rules(
 def outcome_probabilities(outcomes: PayoutOutcomes, shoes, tableau: Tableau = PUNTO_BANCO) -> np.ndarray:
     """``(n, m)`` probabilities of the ``m`` joint outcomes at each of ``n`` shoes (rows sum to 1).
 
-    ``shoes``: ``(n, 13)`` counts by rank or composition-like values, as :func:`toolkit.engine.expected_values`.
-
     Parameters
     ----------
     outcomes
         The joint payouts (:func:`payout_outcomes`).
     shoes
-        The shoes.
+        ``(n, 13)`` counts by rank or composition-like values, as :func:`toolkit.engine.expected_values` takes.
     tableau
         Drawing rules.
 

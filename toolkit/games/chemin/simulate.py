@@ -278,12 +278,11 @@ def simulate_chemin_shoes(
 def summarize_chemin(frame: pl.DataFrame, z: float = 1.96) -> pl.DataFrame:
     """Mean, standard error and a ``z`` confidence interval of both sides' payoffs per coup.
 
-    ``frame``: coups of :func:`simulate_chemin_coups` or :func:`simulate_chemin_shoes`.
-
     Parameters
     ----------
     frame
-        Coups with ``banker_payoff`` and ``player_payoff``.
+        Coups of :func:`simulate_chemin_coups` or :func:`simulate_chemin_shoes` (``banker_payoff``,
+        ``player_payoff``).
     z
         Normal quantile of the interval.
 

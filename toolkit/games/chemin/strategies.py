@@ -235,9 +235,7 @@ class BankerStrategy:
 def restricted_banker(draw_3_9: object = 1, draw_5_4: object = 1) -> BankerStrategy:
     """The punto banco tableau with the casino's restricted Banker options set.
 
-    ``draw_3_9`` and ``draw_5_4``: Banker's probabilities of drawing at 3
-    against a Player third card 9 and at 5 against a 4
-    (:data:`~toolkit.games.chemin.models.RESTRICTED_BANKER_OPTIONS`).
+    The two options are :data:`~toolkit.games.chemin.models.RESTRICTED_BANKER_OPTIONS`.
 
     Parameters
     ----------
