@@ -52,6 +52,18 @@ def non_negative_int(value: object, where: str) -> int:
 def as_fraction(x: object) -> Fraction:
     """Exact rational from an int, Fraction, decimal string or float (floats via their shortest repr).
 
+    Parameters
+    ----------
+    x
+        An int, a :class:`~fractions.Fraction`, a decimal or ``a/b`` string, or a float.
+
+    Returns
+    -------
+    fractions.Fraction
+        The exact value (a float through its shortest repr: ``0.95`` is 19/20).
+
+    Examples
+    --------
     >>> as_fraction(0.95), as_fraction("1/2"), as_fraction(np.float64(0.5))
     (Fraction(19, 20), Fraction(1, 2), Fraction(1, 2))
     """

@@ -86,6 +86,9 @@ class Burn(StrEnum):
     FIXED = "fixed"
     NONE = "none"
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
 
 class LastHand(StrEnum):
     """When the last coup of a shoe is dealt."""
@@ -94,6 +97,9 @@ class LastHand(StrEnum):
     FINISH = "finish"
     SEVEN_CARDS = "seven_cards"
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
 
 class HiddenBurn(StrEnum):
     """Whether a card-level record lists the cards burned face down."""
@@ -101,6 +107,9 @@ class HiddenBurn(StrEnum):
     OMITTED = "omitted"
     LISTED = "listed"
     AUTO = "auto"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
 
 
 def code(option: Burn | LastHand | HiddenBurn) -> int:

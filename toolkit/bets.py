@@ -350,6 +350,23 @@ class BetStats:
     def house_edge(self) -> float:
         return -self.expected_value
 
+    def __repr__(self) -> str:
+        """The bet's figures and its payouts in a few lines."""
+        from toolkit._show import text_table
+
+        rows = [("expected value", self.expected_value), ("house edge", f"{self.house_edge:.4%}"),
+                ("std dev", self.std_dev), ("hit frequency", self.hit_frequency)]  # fmt: skip
+        rows += [(f"P(pays {float(k):+g})", float(v)) for k, v in self.payouts.items()]
+        return text_table(f"BetStats {self.bet!r}", rows)
+
+    def _repr_html_(self) -> str:
+        from toolkit._show import html_table
+
+        rows = [("expected value", self.expected_value), ("house edge", f"{self.house_edge:.4%}"),
+                ("std dev", self.std_dev), ("hit frequency", self.hit_frequency)]  # fmt: skip
+        rows += [(f"P(pays {float(k):+g})", float(v)) for k, v in self.payouts.items()]
+        return html_table(f"BetStats {self.bet!r}", rows)
+
     def as_dict(self) -> dict[str, object]:
         return {
             "expected_value": self.expected_value,

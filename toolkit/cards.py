@@ -69,6 +69,18 @@ def parse_card(card: object) -> int:
     Ranks are case-insensitive, ``10`` is accepted for ``T``, and a suit letter
     (``s h d c``) or symbol may follow.
 
+    Parameters
+    ----------
+    card
+        A card string such as ``"Qh"``, ``"10s"`` or ``"a"``.
+
+    Returns
+    -------
+    int
+        The rank index 0..12.
+
+    Examples
+    --------
     >>> RANKS[parse_card("Qh")], RANKS[parse_card("10s")], RANKS[parse_card("a")]
     ('Q', 'T', 'A')
     """
@@ -84,7 +96,23 @@ def parse_card(card: object) -> int:
 
 
 def parse_cards(cards: Iterable[object]) -> list[int]:
-    """Parse many card strings; the error names the position of the bad one."""
+    """Parse many card strings; the error names the position of the bad one.
+
+    Parameters
+    ----------
+    cards
+        Card strings (or rank indices).
+
+    Returns
+    -------
+    list of int
+        Their rank indices, in order.
+
+    Examples
+    --------
+    >>> parse_cards(["As", "10d", "k"])
+    [0, 9, 12]
+    """
     out = []
     for i, card in enumerate(cards):
         try:
@@ -97,6 +125,18 @@ def parse_cards(cards: Iterable[object]) -> list[int]:
 def card_value(card: str | int) -> int:
     """Baccarat value (0..9) of a card string or rank index.
 
+    Parameters
+    ----------
+    card
+        A card string (``"7d"``, ``"K"``) or a rank index 0..12 (see :data:`RANKS`).
+
+    Returns
+    -------
+    int
+        The baccarat value 0..9: an ace counts 1, tens and faces 0.
+
+    Examples
+    --------
     >>> card_value("K"), card_value("7d"), card_value(0)
     (0, 7, 1)
     """

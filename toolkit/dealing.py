@@ -49,6 +49,7 @@ from toolkit._coup import (
     may_start,
     player_draws,
 )
+from toolkit._show import changed_fields, html_table, text_table
 from toolkit.cards import RANK_VALUES, RANKS
 from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, as_generator, block_plan, map_blocks
@@ -85,6 +86,28 @@ class Dealing:
     ``burn`` and ``last_hand`` take the :class:`~toolkit._coup.Burn` and
     :class:`~toolkit._coup.LastHand` options or their names.
 
+    Attributes
+    ----------
+    decks
+        Decks in the shoe.
+    burn
+        ``"standard"`` (the first card turned up and its value burned), ``"fixed"`` (``burn_cards`` face down) or
+        ``"none"``.
+    burn_ace
+        What an ace turned up burns: 1 or 11 cards.
+    burn_cards
+        Cards burned face down under ``"fixed"``.
+    cut_card
+        Cards behind the cut card (from the end of the shoe).
+    last_hand
+        When the last coup is dealt once the cut card is out: ``"one_more"``, ``"finish"`` or ``"seven_cards"``.
+    coups
+        Deal exactly this many coups instead (``None``: to the cut card).
+    tableau
+        The drawing rules.
+
+    Examples
+    --------
     >>> Dealing(burn="none").burn is Burn.NONE
     True
     """
@@ -131,15 +154,41 @@ class Dealing:
         ):
             object.__setattr__(self, name, value)
 
+    def __repr__(self) -> str:
+        """Only the fields that differ from the defaults.
+
+        >>> Dealing(), Dealing(decks=6, burn="none")
+        (Dealing(), Dealing(decks=6, burn='none'))
+        """
+        return changed_fields(self)
+
     @property
     def cards(self) -> int:
+        """Cards in a full shoe (52 a deck)."""
         return 52 * self.decks
 
 
 def shuffled_shoes(n: int, decks: int = 8, seed: SeedLike = None) -> np.ndarray:
     """``(n, 52 * decks)`` int8 rank indices (see :data:`toolkit.cards.RANKS`), each row a shuffled shoe.
 
-    ``seed``: anything :func:`toolkit.parallel.as_generator` takes (a Generator's stream continues).
+    Parameters
+    ----------
+    n
+        Shoes.
+    decks
+        Decks in each shoe.
+    seed
+        Anything :func:`toolkit.parallel.as_generator` takes (a Generator's stream continues).
+
+    Returns
+    -------
+    numpy.ndarray
+        The shoes.
+
+    Examples
+    --------
+    >>> shuffled_shoes(3, decks=1, seed=2).shape
+    (3, 52)
     """
     gen = as_generator(seed)
     base = np.repeat(np.arange(13, dtype=np.int8), 4 * decks)
@@ -280,8 +329,29 @@ class DealtShoes:
     def __len__(self) -> int:
         return len(self.shoe)
 
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        shoes = max(self.n_shoes, 1)
+        title = f"DealtShoes: {self.n_shoes:,} shoe(s), {len(self):,} coups"
+        first = f"{self.first_shoe:,} to {self.first_shoe + self.n_shoes - 1:,}" if self.n_shoes else "none"
+        cards = int((self.cards >= 0).sum())
+        return title, [
+            ("shoes", first),
+            ("coups per shoe", len(self) / shoes),
+            ("cards dealt per shoe", cards / shoes),
+            ("burned per shoe", float(self.burned.sum()) / shoes),
+            ("arrays", "shoe, coup, start, cards (coups x 6), unseen (coups x 13), ... (see frame())"),
+        ]
+
+    def __repr__(self) -> str:
+        """The counts in a few lines (the arrays are the attributes; :meth:`frame` shows the coups)."""
+        return text_table(*self._shown())
+
+    def _repr_html_(self) -> str:
+        return html_table(*self._shown())
+
     @property
     def n_shoes(self) -> int:
+        """Shoes dealt."""
         return len(self.burned)
 
     def remaining(self) -> np.ndarray:
@@ -362,7 +432,28 @@ class DealtShoes:
 
 
 def deal_block(shoes: np.ndarray, dealing: Dealing = Dealing(), first_shoe: int = 0) -> DealtShoes:
-    """Deal already shuffled shoes (``(n, 52 * decks)`` rank indices) by ``dealing``."""
+    """Deal already shuffled shoes (``(n, 52 * decks)`` rank indices) by ``dealing``.
+
+    Parameters
+    ----------
+    shoes
+        ``(n, 52 * decks)`` int8 rank indices, one shuffled shoe a row.
+    dealing
+        How they are dealt.
+    first_shoe
+        Id of the first shoe.
+
+    Returns
+    -------
+    DealtShoes
+        Every coup of these shoes.
+
+    Examples
+    --------
+    >>> dealt = deal_block(shuffled_shoes(2, seed=1))
+    >>> dealt.n_shoes, int(dealt.shoe.max())
+    (2, 1)
+    """
     shoes = np.ascontiguousarray(shoes, dtype=np.int8)
     if shoes.ndim != 2 or shoes.shape[1] != dealing.cards:
         raise ValueError(f"expected shoes of shape (n, {dealing.cards}) for {dealing.decks} decks, got {shoes.shape}")
@@ -400,6 +491,23 @@ def coup_buffers(max_coups: int, n_shoes: int) -> dict[str, np.ndarray]:
     """The empty arrays the dealing kernels fill, by :class:`DealtShoes` field: their widths written once.
 
     Counts are 32-bit, so no accepted number of decks can wrap them.
+
+    Parameters
+    ----------
+    max_coups
+        Rows: the most coups the kernels may deal.
+    n_shoes
+        Shoes of the block.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Zeroed arrays by field name.
+
+    Examples
+    --------
+    >>> sorted(coup_buffers(100, 2))[:4]
+    ['burn_card', 'burned', 'burned_ranks', 'cards']
     """
     return {
         "shoe": np.empty(max_coups, np.int64),
@@ -446,6 +554,30 @@ def deal(
     anything :func:`toolkit.parallel.as_seed_sequence` takes: an integer, a
     SeedSequence, a Generator (its next draw seeds the blocks) or ``None``.
 
+    Parameters
+    ----------
+    n_shoes
+        Shoes to deal.
+    dealing
+        How they are dealt (decks, burn, cut card, last hand).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    workers
+        Local processes (``None``: every core; ``1``: this process).
+    scheduler
+        A Dask scheduler address; overrides ``workers``.
+    block_size
+        Shoes per block (the unit of seeding).
+    progress
+        Show a progress bar.
+
+    Returns
+    -------
+    DealtShoes
+        Every coup of every shoe, as arrays.
+
+    Examples
+    --------
     >>> a = deal(5, seed=3, progress=False)
     >>> b = deal(5, seed=3, workers=2, block_size=2, progress=False)
     >>> c = deal(5, seed=3, workers=1, block_size=2, progress=False)

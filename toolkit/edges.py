@@ -85,6 +85,16 @@ def edges_by_decks(
     -------
     polars.DataFrame
         ``decks, bet, variant, expected_value, house_edge, std_dev, hit_frequency``.
+
+    References
+    ----------
+    The Wizard of Odds (M. Shackleford), "Baccarat Odds for 1 to 12 Decks".
+
+    Examples
+    --------
+    >>> t = edges_by_decks([1, 8], bets=["banker"])
+    >>> t["house_edge"].round(6).to_list()
+    [0.010117, 0.010579]
     """
     chosen = _bets(bets, rules)
     frames = []
@@ -124,10 +134,33 @@ def depletion_by_value(
     other cards stay) until none is left or only ``min_left`` cards remain.
     Ten-valued cards leave the most plentiful of T, J, Q, K first.
 
+    Parameters
+    ----------
+    shoe
+        The starting shoe.
+    bets
+        Bets or their names (default: the standard panel).
+    values
+        The card values removed, one at a time.
+    rules
+        House rules pricing the bets.
+    min_left
+        Stop when this many cards are left.
+
     Returns
     -------
     polars.DataFrame
         ``value, cards_removed, bet, expected_value, cards_left``.
+
+    References
+    ----------
+    E. O. Thorp and W. E. Walden, "A Winning Bet in Nevada Baccara", *J. Amer. Statist. Assoc.* 61 (1966) 313-328.
+
+    Examples
+    --------
+    >>> t = depletion_by_value(1, bets=["tie"], values=[9])
+    >>> t.select("cards_removed", "expected_value").head(2).rows()
+    [(0, -0.15746126928676574), (1, -0.15468563743721386)]
     """
     comp = Composition.from_any(shoe)
     comp.require_coup()
@@ -180,6 +213,10 @@ def random_depletion(
     -------
     polars.DataFrame
         ``path, cards_removed, bet, expected_value, cards_left``.
+
+    References
+    ----------
+    E. O. Thorp and W. E. Walden, "A Winning Bet in Nevada Baccara", *J. Amer. Statist. Assoc.* 61 (1966) 313-328.
 
     Examples
     --------

@@ -107,6 +107,23 @@ def zero_pair_probabilities(shoe: CompositionLike, exact: bool = False) -> tuple
     ``alpha``: two zero-valued cards dealt from the shoe share a rank (T, J, Q, K);
     ``beta``: two disjoint pairs of zero-valued cards are both same-rank pairs.
     Zero when too few zero-valued cards remain (those deals then have probability 0).
+
+    Parameters
+    ----------
+    shoe
+        The cards left.
+    exact
+        Fractions instead of floats.
+
+    Returns
+    -------
+    tuple
+        ``(alpha, beta)``.
+
+    Examples
+    --------
+    >>> zero_pair_probabilities(1, exact=True)
+    (Fraction(1, 5), Fraction(19, 455))
     """
     comp = Composition.from_any(shoe)
     z = comp.by_rank[9:]
@@ -189,6 +206,10 @@ def distribution(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exac
     exact
         ``True``: a list of :class:`~fractions.Fraction`; ``False``: a float64 array.
 
+    References
+    ----------
+    The Wizard of Odds (M. Shackleford), "Baccarat Odds for 1 to 12 Decks".
+
     Examples
     --------
     >>> from toolkit.outcomes import outcomes
@@ -204,7 +225,27 @@ def distribution(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exac
 
 
 def main_probabilities(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = False):
-    """Probabilities of the 400 classes without pair flags (index ``class // 4``)."""
+    """Probabilities of the 400 classes without pair flags (index ``class // 4``).
+
+    Parameters
+    ----------
+    shoe
+        The cards left.
+    tableau
+        Drawing rules.
+    exact
+        Fractions instead of floats.
+
+    Returns
+    -------
+    numpy.ndarray or list of fractions.Fraction
+        400 probabilities.
+
+    Examples
+    --------
+    >>> round(float(main_probabilities(8).sum()), 12)
+    1.0
+    """
     p = distribution(shoe, tableau, exact)
     if exact:
         return [sum(p[4 * i : 4 * i + 4], Fraction(0)) for i in range(N_MAIN)]
@@ -217,6 +258,28 @@ def combination_counts(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO
     This is the Wizard of Odds convention: every coup is counted as an ordered
     sequence of six cards, used or not, so the total is ``(N)_6``.
 
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`Composition.from_any` accepts).
+    tableau
+        Drawing rules.
+
+    Returns
+    -------
+    dict of str to int
+        ``player``, ``banker``, ``tie`` and ``total`` counts.
+
+    See Also
+    --------
+    combination_counts_frame : the same counts as a frame, with probabilities.
+
+    References
+    ----------
+    The Wizard of Odds, "Baccarat" (the combinations tables).
+
+    Examples
+    --------
     >>> combination_counts(1)["tie"]
     1372227328
     """
@@ -245,6 +308,21 @@ def as_rank_matrix(shoes) -> np.ndarray:
     Accepts an array of shape ``(B, 13)`` (by rank) or ``(B, 10)`` (by value,
     zero-valued cards split evenly over T, J, Q, K), or a sequence of
     composition-like values.
+
+    Parameters
+    ----------
+    shoes
+        An ``(B, 13)`` or ``(B, 10)`` array, or a sequence of composition-like values.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(B, 13)`` int64 counts by rank.
+
+    Examples
+    --------
+    >>> as_rank_matrix([8, 1]).sum(axis=1).tolist()
+    [416, 52]
     """
     if isinstance(shoes, np.ndarray) and shoes.ndim == 2 and shoes.shape[1] in (10, 13):
         arr = count_matrix(shoes, "shoe counts")
@@ -268,6 +346,21 @@ def pair_probabilities(ranks: np.ndarray) -> np.ndarray:
 
     A hand's first two cards form a pair with probability sum_r (n_r)_2 / (N)_2 for either hand;
     both hands with [sum_r (n_r)_4 + sum_{r != s} (n_r)_2 (n_s)_2] / (N)_4.  Column ``2 * pp + bp``.
+
+    Parameters
+    ----------
+    ranks
+        ``(B, 13)`` counts by rank.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(B, 4)`` probabilities; rows sum to 1.
+
+    Examples
+    --------
+    >>> pair_probabilities(as_rank_matrix([8]))[0].round(6).tolist()
+    [0.856183, 0.069118, 0.069118, 0.005581]
     """
     n = ranks.astype(np.float64)
     total = n.sum(axis=1)
@@ -411,6 +504,10 @@ def expected_values(
     -------
     numpy.ndarray
         ``(B, len(bets))`` expected values.
+
+    References
+    ----------
+    The Wizard of Odds (M. Shackleford), "Baccarat Odds for 1 to 12 Decks".
 
     Examples
     --------

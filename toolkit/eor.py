@@ -73,6 +73,17 @@ def effect_of_removal(
     -------
     polars.DataFrame
         Long form: ``bet, card, count, expected_value, eor``.
+
+    References
+    ----------
+    The Wizard of Odds, "Card Counting in Baccarat" (the effect-of-removal table); E. O. Thorp and W. E. Walden, "A
+    Winning Bet in Nevada Baccara", *J. Amer. Statist. Assoc.* 61 (1966) 313-328.
+
+    Examples
+    --------
+    >>> t = effect_of_removal(8, bets=[get_bet("tie")])
+    >>> t.columns
+    ['bet', 'card', 'count', 'expected_value', 'eor']
     """
     if by not in ("value", "rank"):
         raise ValueError(f"by must be 'value' or 'rank', got {by!r}")
@@ -133,6 +144,25 @@ def effect_of_removal(
 def eor_matrix(table: pl.DataFrame, scale: float = 1.0) -> pl.DataFrame:
     """Wide form of :func:`effect_of_removal`: one row per bet, one column per card, times ``scale``.
 
+    Parameters
+    ----------
+    table
+        The long frame of :func:`effect_of_removal`.
+    scale
+        Multiplier (``1e7``: the units of the published tables).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``bet`` and one column per card.
+
+    References
+    ----------
+    The Wizard of Odds, "Card Counting in Baccarat" (the effect-of-removal table); Griffin, *The Theory of
+    Blackjack* (6th ed., 1999).
+
+    Examples
+    --------
     >>> round(eor_matrix(effect_of_removal(8, bets=[get_bet("tie")]), 1e7)["4"].item())
     -2924
     """

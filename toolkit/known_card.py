@@ -49,6 +49,30 @@ def known_card_edges(
 
     Returns a long frame: ``position`` (1..6), ``value`` (0..9), ``probability``
     of that value there, ``bet``, ``expected_value`` given the card.
+
+    Parameters
+    ----------
+    shoe
+        The cards left.
+    bets
+        The bets (default: the standard panel).
+    tableau
+        Drawing rules.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``position, value, probability, bet, expected_value``.
+
+    References
+    ----------
+    E. Jacobson, "Baccarat: The Known Card" (apheat.net, 13 August 2012).
+
+    Examples
+    --------
+    >>> t = known_card_edges(8)
+    >>> t.columns
+    ['position', 'value', 'probability', 'bet', 'expected_value']
     """
     comp = Composition.from_any(shoe)
     comp.require_coup()
@@ -81,6 +105,29 @@ def known_card_gain(
     """Per position: the gain per coup of betting the best of ``bets`` only when it is positive.
 
     Default bets: Banker and Player.  Columns ``position, gain``.
+
+    Parameters
+    ----------
+    shoe
+        The cards left.
+    bets
+        The bets (default: Banker and Player).
+    tableau
+        Drawing rules.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``position, gain``.
+
+    References
+    ----------
+    E. Jacobson, "Baccarat: The Known Card" (apheat.net, 13 August 2012).
+
+    Examples
+    --------
+    >>> known_card_gain(8)["position"].to_list()
+    [1, 2, 3, 4, 5, 6]
     """
     table = known_card_edges(shoe, bets, tableau)
     return (

@@ -31,6 +31,17 @@ N_MAIN = 400
 def class_index(player_total, banker_total, player_cards, banker_cards, player_pair, banker_pair):
     """Index (0..1599) of an outcome class; works elementwise on numpy arrays too.
 
+    Parameters
+    ----------
+    player_total, banker_total
+        Final totals 0..9.
+    player_cards, banker_cards
+        Cards in each hand, 2 or 3.
+    player_pair, banker_pair
+        Whether each hand's first two cards share a rank.
+
+    Examples
+    --------
     >>> class_index(0, 0, 2, 2, False, False), class_index(9, 9, 3, 3, True, True)
     (0, 1599)
     """
@@ -40,7 +51,17 @@ def class_index(player_total, banker_total, player_cards, banker_cards, player_p
 
 @dataclass(frozen=True)
 class Outcome:
-    """One outcome class of a coup, with the derived quantities bets look at."""
+    """One outcome class of a coup, with the derived quantities bets look at.
+
+    Attributes
+    ----------
+    player_total, banker_total
+        Final totals 0..9.
+    player_cards, banker_cards
+        Cards in each hand (2 or 3).
+    player_pair, banker_pair
+        Whether each hand's first two cards share a rank.
+    """
 
     player_total: int
     banker_total: int
@@ -51,6 +72,7 @@ class Outcome:
 
     @classmethod
     def from_index(cls, index: int) -> Outcome:
+        """The outcome class of index ``index`` (0..1599)."""
         if not 0 <= index < N_CLASSES:
             raise ValueError(f"outcome class index must be 0..{N_CLASSES - 1}, got {index}")
         bp, index = index % 2, index // 2
@@ -62,6 +84,7 @@ class Outcome:
 
     @property
     def index(self) -> int:
+        """This class's index (0..1599)."""
         return class_index(
             self.player_total,
             self.banker_total,
@@ -139,5 +162,15 @@ def outcome_frame() -> pl.DataFrame:
     player_pair, banker_pair, winner, player_natural, banker_natural, natural,
     margin, cards_dealt``.  Use it to define a bet with a polars expression
     (:meth:`toolkit.bets.Bet.from_expr`).
+
+    Returns
+    -------
+    polars.DataFrame
+        1,600 rows.
+
+    Examples
+    --------
+    >>> outcome_frame().height
+    1600
     """
     return pl.DataFrame(_outcome_columns())

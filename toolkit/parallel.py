@@ -54,6 +54,18 @@ def as_generator(seed: SeedLike) -> np.random.Generator:
     A Generator is used as it is (its stream continues); an integer, a SeedSequence
     or ``None`` (fresh entropy) seeds a new one.
 
+    Parameters
+    ----------
+    seed
+        An integer, a SeedSequence, a Generator or ``None``.
+
+    Returns
+    -------
+    numpy.random.Generator
+        The generator.
+
+    Examples
+    --------
     >>> float(as_generator(1).random()) == float(np.random.default_rng(1).random())
     True
     """
@@ -68,6 +80,21 @@ def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
     An integer ``s`` gives ``SeedSequence(s)``, a sequence of integers ``SeedSequence([s0, s1, ...])``
     (entropy words: a study's seed and a replicate number, say); a Generator gives a sequence seeded by
     its next draw, so a seeded Generator gives reproducible blocks too.
+
+    Parameters
+    ----------
+    seed
+        An integer, a sequence of integers, a SeedSequence, a Generator or ``None``.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+        The sequence.
+
+    Examples
+    --------
+    >>> as_seed_sequence(7).entropy
+    7
     """
     if isinstance(seed, np.random.SeedSequence):
         return seed
@@ -92,7 +119,19 @@ def as_seed_sequence(seed: SeedLike) -> np.random.SeedSequence:
 
 @dataclass(frozen=True)
 class Block:
-    """One block of shoes: its index, the id of its first shoe, its size and its own seed."""
+    """One block of shoes: its index, the id of its first shoe, its size and its own seed.
+
+    Attributes
+    ----------
+    index
+        Its index in the plan.
+    first_shoe
+        Id of its first shoe.
+    n_shoes
+        Shoes in it.
+    seed
+        Its own seed sequence.
+    """
 
     index: int
     first_shoe: int
@@ -100,6 +139,7 @@ class Block:
     seed: np.random.SeedSequence
 
     def rng(self) -> np.random.Generator:
+        """A fresh generator from this block's seed (the same stream on every call)."""
         return np.random.default_rng(self.seed)
 
 
@@ -117,6 +157,20 @@ def block_seed(root: np.random.SeedSequence, i: int) -> np.random.SeedSequence:
     Built directly (``spawn_key = root.spawn_key + (i,)``), so a plan of many
     blocks never holds all their seeds at once.
 
+    Parameters
+    ----------
+    root
+        The root sequence.
+    i
+        The child's index.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+        Child ``i``.
+
+    Examples
+    --------
     >>> root = np.random.SeedSequence(7)
     >>> block_seed(root, 2).state == np.random.SeedSequence(7).spawn(3)[2].state
     True
@@ -184,6 +238,26 @@ def block_plan(n_shoes: int, block_size: int = DEFAULT_BLOCK_SIZE, seed: SeedLik
     The blocks are made lazily (:class:`BlockPlan`); their seeds are those of
     ``SeedSequence(seed).spawn(n_blocks)``.  A SeedSequence passed in is advanced
     past the plan's children, as ``spawn`` would (a fresh root, from an integer, is not).
+
+    Parameters
+    ----------
+    n_shoes
+        Shoes.
+    block_size
+        Shoes per block.
+    seed
+        An integer, a SeedSequence, a Generator or ``None``.
+
+    Returns
+    -------
+    BlockPlan
+        The blocks, in order.
+
+    Examples
+    --------
+    >>> plan = block_plan(2500, 1000, seed=1)
+    >>> len(plan), [b.n_shoes for b in plan]
+    (3, [1000, 1000, 500])
     """
     if isinstance(n_shoes, (bool, np.bool_)) or not isinstance(n_shoes, (int, np.integer)):
         raise TypeError(f"number of shoes must be an integer, got {n_shoes!r}")
@@ -206,7 +280,18 @@ def block_plan(n_shoes: int, block_size: int = DEFAULT_BLOCK_SIZE, seed: SeedLik
 
 
 def default_workers() -> int:
-    """The local cores this process may use."""
+    """The local cores this process may use.
+
+    Returns
+    -------
+    int
+        The number of cores.
+
+    Examples
+    --------
+    >>> default_workers() >= 1
+    True
+    """
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not on Linux

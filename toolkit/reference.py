@@ -117,6 +117,16 @@ def reference_dir() -> Path:
     ``data/reference`` at the top of a source checkout (the canonical copy, also
     used by editable installs), else ``toolkit/_data/reference`` inside an
     installed wheel.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder.
+
+    Examples
+    --------
+    >>> (reference_dir() / "main_bets.csv").is_file()
+    True
     """
     here = Path(__file__).resolve().parent
     candidates = (here.parent / "data" / "reference", here / "_data" / "reference")
@@ -134,6 +144,16 @@ def load_reference(name: str) -> pl.DataFrame:
     ----------
     name
         One of :data:`REFERENCE_TABLES` (``"main_bets"``, ``"side_bets"``, ``"eor_8deck"``...).
+
+    Returns
+    -------
+    polars.DataFrame
+        The table.
+
+    Examples
+    --------
+    >>> load_reference("main_bets").columns[:3]
+    ['figure', 'decks', 'quantity']
     """
     if name not in REFERENCE_TABLES:
         raise ValueError(f"unknown reference table {name!r}; known tables: {', '.join(REFERENCE_TABLES)}")
@@ -167,6 +187,18 @@ def _clean(text: str) -> str:
 def printed_number(text: str) -> Fraction:
     """The exact value of a number as printed: signs (``+``, ``-``, ``−``), thousands commas, ``%``, ``a/b``.
 
+    Parameters
+    ----------
+    text
+        A number as printed.
+
+    Returns
+    -------
+    fractions.Fraction
+        Its exact value.
+
+    Examples
+    --------
     >>> printed_number("+188"), printed_number("43/415"), printed_number("0.0950")
     (Fraction(188, 1), Fraction(43, 415), Fraction(19, 200))
     """
@@ -188,6 +220,18 @@ def printed_number(text: str) -> Fraction:
 def printed_tolerance(text: str) -> Fraction:
     """Half a unit in the last printed digit (zero for an exact fraction ``a/b``).
 
+    Parameters
+    ----------
+    text
+        A number as printed.
+
+    Returns
+    -------
+    fractions.Fraction
+        The tolerance.
+
+    Examples
+    --------
     >>> printed_tolerance("+188"), printed_tolerance("5.10")
     (Fraction(1, 2), Fraction(1, 200))
     """
@@ -351,6 +395,17 @@ def compare_published(
         printed digit (counts and fractions: exactly), null when not computed.
         ``status`` reads ``match``, ``DIFFERS``, ``erratum: ...`` (a known typo,
         expected to differ), ``approximate quote: ...`` or ``pending: needs ...``.
+
+    References
+    ----------
+    The sources named in each row of the tables in ``data/reference`` (the Wizard of Odds, E. Jacobson, Thorp & Walden,
+    ...).
+
+    Examples
+    --------
+    >>> t = compare_published(tables=["main_bets"])
+    >>> t.height > 0
+    True
     """
     providers = dict(providers or {})
     names = [t for t in REFERENCE_TABLES if t != "count_systems"] if tables is None else list(tables)

@@ -32,11 +32,16 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from toolkit._check import as_fraction, positive_int
+from toolkit._show import changed_fields
 
 __all__ = ["MAX_TIE_PAYS", "PUNTO_BANCO", "Rules", "Tableau", "as_fraction"]
 
 #: Column of :attr:`Tableau.banker` used when Player stood (took no third card).
 PLAYER_STOOD = 10
+
+
+def _punto_banco_player() -> tuple[bool, ...]:
+    return tuple(t <= 5 for t in range(10))
 
 
 def _punto_banco_banker() -> tuple[tuple[bool, ...], ...]:
@@ -77,7 +82,7 @@ class Tableau:
         A label for tables and plots.
     """
 
-    player: tuple[bool, ...] = tuple(t <= 5 for t in range(10))
+    player: tuple[bool, ...] = field(default_factory=_punto_banco_player)
     banker: tuple[tuple[bool, ...], ...] = field(default_factory=_punto_banco_banker)
     name: str = "punto banco"
 
@@ -90,6 +95,28 @@ class Tableau:
             raise ValueError("Tableau.banker needs 10 rows (totals 0..9) of 11 entries (third card 0..9, stood)")
         object.__setattr__(self, "player", player)
         object.__setattr__(self, "banker", banker)
+
+    def __repr__(self) -> str:
+        """``Tableau()`` for punto banco; else its name and the cells that differ from punto banco.
+
+        >>> Tableau()
+        Tableau()
+        >>> Tableau().with_banker(5, None, False, name="banker stands on 5")
+        Tableau(name='banker stands on 5', differs in banker[5][stood])
+        """
+        player, banker = _punto_banco_player(), _punto_banco_banker()
+        cells = [f"player[{t}]" for t in range(10) if self.player[t] != player[t]]
+        cells += [
+            f"banker[{t}][{'stood' if c == PLAYER_STOOD else c}]"
+            for t in range(10)
+            for c in range(11)
+            if self.banker[t][c] != banker[t][c]
+        ]
+        parts = [] if self.name == "punto banco" else [f"name={self.name!r}"]
+        if cells:
+            shown = ", ".join(cells[:4]) + (f" and {len(cells) - 4} more" if len(cells) > 4 else "")
+            parts.append(f"differs in {shown}")
+        return f"Tableau({', '.join(parts)})"
 
     def player_draws(self, total: int) -> bool:
         """Whether Player draws on two-card ``total`` (no natural on the table)."""
@@ -173,3 +200,11 @@ class Rules:
             raise TypeError(f"Rules.tableau must be a Tableau, got {type(self.tableau).__name__} {self.tableau!r}")
         object.__setattr__(self, "commission", commission)
         object.__setattr__(self, "tie_pays", tie)
+
+    def __repr__(self) -> str:
+        """Only the fields that differ from the defaults.
+
+        >>> Rules(), Rules(decks=6, tie_pays=9)
+        (Rules(), Rules(decks=6, tie_pays=9))
+        """
+        return changed_fields(self)

@@ -11,7 +11,7 @@
 """
 
 from toolkit.counting.custom import custom_count, parse_tags, read_count_system
-from toolkit.counting.harness import play, run_strategies, simulate
+from toolkit.counting.harness import compare_strategies, play, results_frame, run_strategies, simulate
 from toolkit.counting.quality import betting_correlation, count_quality, eor_count
 from toolkit.counting.results import Estimate, LookAheadError, Results, ShoeTotals, summarize
 from toolkit.counting.strategies import (
@@ -43,6 +43,7 @@ __all__ = (
     "Strategy",
     "betting_correlation",
     "combine",
+    "compare_strategies",
     "count_arrays",
     "count_quality",
     "count_strategy",
@@ -56,6 +57,7 @@ __all__ = (
     "perfect_strategy",
     "play",
     "read_count_system",
+    "results_frame",
     "run_strategies",
     "simulate",
     "summarize",

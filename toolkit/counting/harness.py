@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -41,7 +42,7 @@ from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, block_plan, map_blocks
 from toolkit.rules import Rules
 
-__all__ = ["play", "run_strategies", "simulate"]
+__all__ = ["compare_strategies", "play", "results_frame", "run_strategies", "simulate"]
 
 
 def _outcome_classes_of_frame(frame: pl.DataFrame) -> np.ndarray:
@@ -102,6 +103,19 @@ def play(
         What the plays are shown (default: the state before each coup).  Only
         for testing the harness: the expected values that price the bets are
         always the harness's own, from the unseen composition before each coup.
+
+    Returns
+    -------
+    list of toolkit.counting.results.ShoeTotals
+        The per-shoe totals of each strategy, in order.
+
+    Examples
+    --------
+    >>> from toolkit.dealing import deal
+    >>> from toolkit.counting.strategies import perfect_strategy
+    >>> (t,) = play(deal(20, seed=2, progress=False), [perfect_strategy("tie")])
+    >>> len(t), bool((t.ev >= 0).all())
+    (20, True)
     """
     if isinstance(source, DealtShoes):
         truth = PreCoup.from_dealt(source, rules.tableau)
@@ -200,10 +214,52 @@ def run_strategies(
     ``workers`` or ``scheduler``; block ``i`` is dealt from child ``i`` of the
     seed's :class:`~numpy.random.SeedSequence` (:func:`toolkit.parallel.block_plan`).
 
+    Parameters
+    ----------
+    strategies
+        The strategies (see :mod:`toolkit.counting.strategies`); each plays the same shoes.
+    n_shoes
+        Shoes dealt.
+    dealing
+        How the shoes are dealt (decks, burn, cut card).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    rules
+        House rules pricing the bets (default: the dealing's decks and tableau, standard payouts).
+    workers
+        Local processes (``None``: every core; ``1``: this process).
+    scheduler
+        A Dask scheduler address or ``distributed.Client``; overrides ``workers``.
+    block_size
+        Shoes per block (the unit of work and of seeding).
+    progress
+        Show a progress bar.
+    confidence
+        Confidence of the intervals.
+    check
+        Refuse a strategy whose realised win betrays a look at the coup
+        (:class:`~toolkit.counting.results.LookAheadError`).
+
     Returns
     -------
     list of toolkit.counting.results.Results
         One per strategy, in order.
+
+    See Also
+    --------
+    compare_strategies : the same run as a table, one row per strategy.
+
+    References
+    ----------
+    E. Jacobson, "Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat" (the published results,
+    data/reference/count_results.csv).
+
+    Examples
+    --------
+    >>> from toolkit.counting.strategies import count_strategy
+    >>> (res,) = run_strategies([count_strategy("dragon7")], 20, seed=1, workers=1, progress=False)
+    >>> res.shoes
+    20
     """
     strategies = tuple(strategies)
     if not strategies:
@@ -227,5 +283,114 @@ def run_strategies(
 
 
 def simulate(strategy: Strategy, n_shoes: int, **options: object) -> Results:
-    """:func:`run_strategies` for one strategy."""
+    """:func:`run_strategies` for one strategy.
+
+    Parameters
+    ----------
+    strategy
+        The strategy.
+    n_shoes
+        Shoes dealt.
+    **options
+        Passed to :func:`run_strategies`.
+
+    Returns
+    -------
+    toolkit.counting.results.Results
+        What it won.
+
+    Examples
+    --------
+    >>> from toolkit.counting.strategies import count_strategy
+    >>> simulate(count_strategy("dragon7"), 20, seed=1, workers=1, progress=False).shoes
+    20
+    """
     return run_strategies([strategy], n_shoes, **options)[0]  # type: ignore[arg-type]
+
+
+def compare_strategies(
+    strategies: Sequence[Strategy], n_shoes: int, bankroll: float | None = None, **options: Any
+) -> pl.DataFrame:
+    """:func:`run_strategies` as a table: the strategies side by side, one row each, on the same shoes.
+
+    Parameters
+    ----------
+    strategies
+        The strategies (see :mod:`toolkit.counting.strategies`).
+    n_shoes
+        Shoes dealt (every strategy plays the same ones).
+    bankroll
+        Also give the risk of ruin of this many units.
+    **options
+        Passed to :func:`run_strategies` (``dealing``, ``seed``, ``workers``, ``progress``, ...).
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per strategy: the columns of :func:`results_frame`.
+
+    Examples
+    --------
+    >>> from toolkit.counting.strategies import count_strategy, perfect_strategy
+    >>> table = compare_strategies([count_strategy("dragon7"), perfect_strategy("dragon7")], 20, seed=1,
+    ...                            workers=1, progress=False)
+    >>> table["strategy"].to_list(), bool((table["units_per_shoe_ev"] > 0).all())
+    (['dragon7 TC >= 4', 'perfect dragon7'], True)
+    """
+    return results_frame(run_strategies(strategies, n_shoes, **options), bankroll)
+
+
+def results_frame(results: Sequence[Results], bankroll: float | None = None) -> pl.DataFrame:
+    """Strategies side by side: one row per :class:`Results`, the headline figures with their intervals.
+
+    Parameters
+    ----------
+    results
+        Results of strategies, typically from :func:`~toolkit.counting.harness.run_strategies`
+        (the same shoes for all, so the rows compare like with like).
+    bankroll
+        Also give the risk of ruin of this many units (the diffusion formula,
+        :meth:`~toolkit.counting.results.Results.risk_of_ruin`).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``strategy, shoes, bets_per_shoe, mean_edge`` (EV per unit staked when
+        betting), ``units_per_shoe_ev`` with ``units_per_shoe_ev_low`` and
+        ``units_per_shoe_ev_high`` (its confidence interval), ``units_per_shoe``
+        (realised), ``units_per_100_hands_ev, sd_per_shoe, di, score, n0``
+        and, with ``bankroll``, ``risk_of_ruin``.
+
+    References
+    ----------
+    DI, SCORE and N0 as defined by Schlesinger, "Blackjack Attack" (3rd ed., 2005), ch. 10.
+
+    Examples
+    --------
+    >>> n = 100
+    >>> totals = ShoeTotals(np.full(n, 80), np.full(n, 2), np.full(n, 2.0), np.zeros(n), np.full(n, 0.1), np.zeros(n))
+    >>> results_frame([summarize("flat", totals, check=False)])["units_per_shoe_ev"].to_list()
+    [0.1]
+    """
+    rows = []
+    for r in results:
+        ev = r.units_per_shoe_ev
+        row: dict[str, object] = {
+            "strategy": r.strategy,
+            "shoes": r.shoes,
+            "bets_per_shoe": r.bets_per_shoe.value,
+            "mean_edge": r.mean_edge.value,
+            "units_per_shoe_ev": ev.value,
+            "units_per_shoe_ev_low": ev.low,
+            "units_per_shoe_ev_high": ev.high,
+            "units_per_shoe": r.units_per_shoe.value,
+            "units_per_100_hands_ev": r.units_per_100_hands_ev.value,
+            "sd_per_shoe": r.sd_per_shoe,
+            "di": r.di.value,
+            "score": r.score.value,
+            "n0": r.n0.value,
+        }
+        if bankroll is not None:
+            row["risk_of_ruin"] = r.risk_of_ruin(bankroll).value
+        rows.append(row)
+    return pl.DataFrame(rows, infer_schema_length=None)

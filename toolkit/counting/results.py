@@ -33,10 +33,19 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
+from toolkit._show import html_table, interval, text_table
 from toolkit._stats import normal_quantile, ratio_interval, wilson_interval
 from toolkit.parallel import SeedLike, as_generator
 
-__all__ = ["LOOKAHEAD_Z", "Estimate", "LookAheadError", "Results", "ShoeTotals", "ruin_paths", "summarize"]
+__all__ = [
+    "LOOKAHEAD_Z",
+    "Estimate",
+    "LookAheadError",
+    "Results",
+    "ShoeTotals",
+    "ruin_paths",
+    "summarize",
+]
 
 #: ``|z|`` above which the realised win is declared inconsistent with pre-coup expectations.
 LOOKAHEAD_Z = 6.0
@@ -54,6 +63,21 @@ class ShoeTotals:
     ``hands`` coups dealt, ``bets`` bets placed, ``staked`` units staked,
     ``won`` realised units, ``ev`` exact expected units of the bets placed,
     ``low`` the lowest point of the running win within the shoe (0 or less).
+
+    Attributes
+    ----------
+    hands
+        Coups dealt, per shoe.
+    bets
+        Bets placed.
+    staked
+        Units staked.
+    won
+        Units won (realised).
+    ev
+        Expected units of the bets placed, from their exact EVs before each coup.
+    low
+        Lowest point of the running win within the shoe (0 or less).
     """
 
     hands: np.ndarray
@@ -65,6 +89,11 @@ class ShoeTotals:
 
     def __len__(self) -> int:
         return len(self.hands)
+
+    def __repr__(self) -> str:
+        return (
+            f"ShoeTotals({len(self):,} shoes, {int(self.bets.sum()):,} bets, {float(self.won.sum()):+,.6g} units won)"
+        )
 
     @classmethod
     def concat(cls, parts: Sequence[ShoeTotals]) -> ShoeTotals:
@@ -80,7 +109,17 @@ class ShoeTotals:
 # --------------------------------------------------------------------- results
 @dataclass(frozen=True)
 class Estimate:
-    """A value with its standard error and confidence interval."""
+    """A value with its standard error and confidence interval.
+
+    Attributes
+    ----------
+    value
+        The estimate.
+    se
+        Its standard error.
+    low, high
+        The confidence interval.
+    """
 
     value: float
     se: float
@@ -89,9 +128,11 @@ class Estimate:
 
     @property
     def ci(self) -> list[float]:
+        """``[low, high]``: the confidence interval as a list."""
         return [self.low, self.high]
 
     def scaled(self, k: float) -> Estimate:
+        """The estimate times ``k`` (its interval ordered again when ``k < 0``)."""
         lo, hi = sorted((self.low * k, self.high * k))
         return Estimate(self.value * k, self.se * abs(k), lo, hi)
 
@@ -122,12 +163,52 @@ class Results:
     the expected win (from the exact EV of each bet placed) and the realised
     standard deviation per hand; their intervals carry the uncertainty of the
     expected win (that of the standard deviation is much smaller).
+
+    Attributes
+    ----------
+    strategy
+        The strategy's name.
+    totals
+        The per-shoe totals (:class:`ShoeTotals`) every figure comes from.
+    confidence
+        Confidence of the intervals.
+    description
+        What the strategy plays.
     """
 
     strategy: str
     totals: ShoeTotals
     confidence: float = 0.95
     description: str = ""
+
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        def est(e: Estimate) -> str:
+            return interval(e.value, e.low, e.high)
+
+        title = (
+            f"Results {self.strategy!r}: {self.shoes:,} shoes, {self.n_bets:,} bets ({self.confidence:.0%} intervals)"
+        )
+        rows: list[tuple[str, object]] = [
+            ("bets per shoe", est(self.bets_per_shoe)),
+            ("mean edge (EV per unit bet)", est(self.mean_edge)),
+            ("units per 100 hands (EV)", est(self.units_per_100_hands_ev)),
+            ("units per 100 hands (won)", est(self.units_per_100_hands)),
+            ("SD per 100 hands", self.sd_per_100_hands),
+            ("DI", est(self.di)),
+            ("SCORE", est(self.score)),
+            ("N0 (hands)", est(self.n0)),
+            ("look-ahead z", self.lookahead_z),
+        ]
+        if self.note:
+            rows.append(("note", self.note))
+        return title, rows
+
+    def __repr__(self) -> str:
+        """The headline figures in a few lines (:meth:`frame` and :meth:`as_dict` hold them all)."""
+        return text_table(*self._shown())
+
+    def _repr_html_(self) -> str:
+        return html_table(*self._shown())
 
     # ------------------------------------------------------------ basic sums
     @property
@@ -137,14 +218,17 @@ class Results:
 
     @property
     def shoes(self) -> int:
+        """Shoes played."""
         return len(self.totals)
 
     @property
     def hands_per_shoe(self) -> Estimate:
+        """Coups dealt per shoe."""
         return _mean(self.totals.hands.astype(np.float64), self.z)
 
     @property
     def bets_per_shoe(self) -> Estimate:
+        """Bets placed per shoe."""
         return _mean(self.totals.bets.astype(np.float64), self.z)
 
     @property
@@ -171,6 +255,7 @@ class Results:
 
     @property
     def staked_per_shoe(self) -> Estimate:
+        """Units staked per shoe."""
         return _mean(self.totals.staked, self.z)
 
     @property
@@ -195,18 +280,22 @@ class Results:
 
     @property
     def units_per_hand(self) -> Estimate:
+        """Realised units won per hand (coup dealt)."""
         return _ratio(self.totals.won, self.totals.hands.astype(np.float64), self.z)
 
     @property
     def units_per_hand_ev(self) -> Estimate:
+        """Expected units won per hand, from the exact EV of each bet placed."""
         return _ratio(self.totals.ev, self.totals.hands.astype(np.float64), self.z)
 
     @property
     def units_per_100_hands(self) -> Estimate:
+        """Realised units won per 100 hands."""
         return self.units_per_hand.scaled(100)
 
     @property
     def units_per_100_hands_ev(self) -> Estimate:
+        """Expected units won per 100 hands."""
         return self.units_per_hand_ev.scaled(100)
 
     @property
@@ -227,6 +316,7 @@ class Results:
 
     @property
     def sd_per_100_hands(self) -> float:
+        """Standard deviation of the win over 100 hands."""
         return 10.0 * self.sd_per_hand
 
     def sd_estimate(self, per: str = "shoe") -> Estimate:
@@ -465,7 +555,33 @@ def _jsonable(v: object) -> object:
 def summarize(
     name: str, totals: ShoeTotals, confidence: float = 0.95, check: bool = True, description: str = ""
 ) -> Results:
-    """Results from per-shoe totals; with ``check``, refuse a strategy that looks ahead (:class:`LookAheadError`)."""
+    """Results from per-shoe totals; with ``check``, refuse a strategy that looks ahead (:class:`LookAheadError`).
+
+    Parameters
+    ----------
+    name
+        The strategy's name.
+    totals
+        Its per-shoe totals.
+    confidence
+        Confidence of the intervals, in (0, 1).
+    check
+        Raise :class:`LookAheadError` if the realised win is far from the expected win.
+    description
+        What the strategy plays.
+
+    Returns
+    -------
+    Results
+        The figures with their intervals.
+
+    Examples
+    --------
+    >>> n = 50
+    >>> t = ShoeTotals(np.full(n, 80), np.ones(n), np.ones(n), np.zeros(n), np.full(n, 0.1), np.zeros(n))
+    >>> round(summarize("one bet a shoe", t, check=False).mean_edge.value, 12)
+    0.1
+    """
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
     res = Results(name, totals, confidence, description)

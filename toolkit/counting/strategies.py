@@ -49,6 +49,13 @@ class Ramp:
 
     Below the lowest step nothing is staked.
 
+    Attributes
+    ----------
+    steps
+        ``(count_at_least, units)`` pairs, in increasing count.
+
+    Examples
+    --------
     >>> r = Ramp.from_any({2: 1, 4: 2, 6: 4})
     >>> r(np.array([1.5, 2.0, 5.9, 10.0])).tolist()
     [0.0, 1.0, 2.0, 4.0]
@@ -120,7 +127,19 @@ def _bet_name(bet: str | AnyBet) -> str:
 
 @dataclass(frozen=True)
 class CountPlay:
-    """Stake ``ramp(count)`` units on ``bet``, the count being the system's true or running count."""
+    """Stake ``ramp(count)`` units on ``bet``, the count being the system's true or running count.
+
+    Attributes
+    ----------
+    system
+        The count system.
+    bet
+        The bet staked.
+    ramp
+        Units by count.
+    count
+        ``"true"`` or ``"running"``.
+    """
 
     system: CountSystem
     bet: str | AnyBet
@@ -135,10 +154,12 @@ class CountPlay:
             get_bet(self.bet)
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         rc, tc = info.counts(self.system)
         return self.ramp(tc if self.count == "true" else rc)
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         kind = "TC" if self.count == "true" else "RC"
         steps = ", ".join(f"{kind} >= {a:g}: {u:g}" for a, u in self.ramp.steps)
         return f"{_bet_name(self.bet)} by {self.system.name} ({steps})"
@@ -146,7 +167,17 @@ class CountPlay:
 
 @dataclass(frozen=True)
 class PerfectPlay:
-    """Computer-perfect play: stake ``units`` on ``bet`` when its exact EV before the coup exceeds ``min_ev``."""
+    """Computer-perfect play: stake ``units`` on ``bet`` when its exact EV before the coup exceeds ``min_ev``.
+
+    Attributes
+    ----------
+    bet
+        The bet staked.
+    min_ev
+        Bet when the exact EV before the coup exceeds this.
+    units
+        The stake.
+    """
 
     bet: str | AnyBet
     min_ev: float = 0.0
@@ -163,16 +194,26 @@ class PerfectPlay:
             raise ValueError(f"PerfectPlay.min_ev must be a number, got {self.min_ev!r}")
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         ev = info.expected_values(resolve_bet(self.bet, rules))
         return np.where(ev > self.min_ev, float(self.units), 0.0)
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         return f"{_bet_name(self.bet)} when exact EV > {self.min_ev:g}"
 
 
 @dataclass(frozen=True)
 class Strategy:
-    """A named set of plays, each on one bet, placed side by side."""
+    """A named set of plays, each on one bet, placed side by side.
+
+    Attributes
+    ----------
+    name
+        The strategy's name.
+    plays
+        The plays, each with a ``stakes(info, rules)`` method.
+    """
 
     name: str
     plays: tuple[Play, ...]
@@ -186,7 +227,23 @@ class Strategy:
                 raise TypeError(f"strategy {self.name!r}: {p!r} has no stakes(info, rules) method")
         object.__setattr__(self, "plays", plays)
 
+    def __repr__(self) -> str:
+        """The name and what it plays, on one line.
+
+        >>> count_strategy("dragon7")
+        Strategy('dragon7 TC >= 4': dragon7 by dragon7 (TC >= 4: 1))
+        """
+        text = self.describe()
+        return f"Strategy({self.name!r}: {text if len(text) <= 160 else text[:157] + '...'})"
+
     def describe(self) -> str:
+        """What each play bets, joined by semicolons.
+
+        Returns
+        -------
+        str
+            One phrase per play.
+        """
         return "; ".join(p.describe() if hasattr(p, "describe") else repr(p) for p in self.plays)
 
 
@@ -201,6 +258,35 @@ def count_strategy(
 ) -> Strategy:
     """Bet a count system's bet by its count: flat ``units`` at ``threshold`` (default: the system's), or a ramp.
 
+    Parameters
+    ----------
+    system
+        A :class:`~toolkit.counting.systems.CountSystem` or a published system's name.
+    threshold
+        Bet when the count is at least this (default: the system's published trigger).
+    bet
+        The bet (default: the system's).
+    ramp
+        Units by count (``{4: 1, 6: 2}``) instead of a flat bet.
+    count
+        ``"true"`` or ``"running"`` (default: the system's trigger).
+    units
+        The flat stake.
+    name
+        The strategy's name (default: the system, count and threshold).
+
+    Returns
+    -------
+    Strategy
+        The strategy.
+
+    References
+    ----------
+    E. Jacobson, "Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat" (the Dragon 7 and Panda
+    8 counts and their triggers).
+
+    Examples
+    --------
     >>> count_strategy("dragon7").name
     'dragon7 TC >= 4'
     """
@@ -225,6 +311,24 @@ def count_strategy(
 def perfect_strategy(*bets: str | AnyBet, min_ev: float = 0.0, units: float = 1.0, name: str | None = None) -> Strategy:
     """Computer-perfect play on each of ``bets``.
 
+    Parameters
+    ----------
+    *bets
+        The bets (names or :class:`~toolkit.bets.Bet`).
+    min_ev
+        Bet when the exact EV before the coup exceeds this.
+    units
+        The flat stake.
+    name
+        The strategy's name (default ``perfect <bets>``).
+
+    Returns
+    -------
+    Strategy
+        Computer-perfect play: each bet whenever its exact EV before the coup is positive.
+
+    Examples
+    --------
     >>> perfect_strategy("dragon7", "panda8").name
     'perfect dragon7+panda8'
     """
@@ -235,6 +339,24 @@ def perfect_strategy(*bets: str | AnyBet, min_ev: float = 0.0, units: float = 1.
 
 
 def combine(*strategies: Strategy, name: str | None = None) -> Strategy:
-    """One strategy placing the bets of all ``strategies`` side by side."""
+    """One strategy placing the bets of all ``strategies`` side by side.
+
+    Parameters
+    ----------
+    *strategies
+        The strategies.
+    name
+        The name (default: the names joined by `` + ``).
+
+    Returns
+    -------
+    Strategy
+        One strategy with every play.
+
+    Examples
+    --------
+    >>> combine(count_strategy("dragon7"), count_strategy("panda8")).name
+    'dragon7 TC >= 4 + panda8 TC >= 11'
+    """
     plays = tuple(p for s in strategies for p in s.plays)
     return Strategy(name or " + ".join(s.name for s in strategies), plays)

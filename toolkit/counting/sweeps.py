@@ -63,6 +63,37 @@ def threshold_sweep(
     """Win of a count at each threshold, all thresholds played through the same shoes (one row each).
 
     ``options`` go to :func:`~toolkit.counting.harness.run_strategies` (``workers``, ``progress``...).
+
+    Parameters
+    ----------
+    system
+        A :class:`~toolkit.counting.systems.CountSystem` or a published system's name.
+    thresholds
+        The thresholds.
+    n_shoes
+        Shoes dealt (the same for every threshold).
+    bet
+        The bet (default: the system's).
+    count
+        ``"true"`` or ``"running"`` (default: the system's trigger).
+    dealing
+        How the shoes are dealt.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    **options
+        Passed to :func:`~toolkit.counting.harness.run_strategies`.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per threshold: ``threshold`` and the figures of :meth:`~toolkit.counting.results.Results.as_dict`
+        (intervals as ``_low``/``_high`` columns).
+
+    Examples
+    --------
+    >>> s = threshold_sweep("dragon7", [2, 4], 20, seed=1, workers=1, progress=False)
+    >>> s["threshold"].to_list()
+    [2.0, 4.0]
     """
     thresholds = [float(t) for t in thresholds]
     strategies = [count_strategy(system, t, bet=bet, count=count) for t in thresholds]
@@ -81,9 +112,34 @@ def penetration_sweep(
 ) -> pl.DataFrame:
     """Win against the cut card position (cards from the end), the same shuffles at every position.
 
-    ``seed`` is read once (a Generator gives one draw, ``None`` fresh entropy)
-    and every position is dealt from the same seed sequence; ``options`` go to
-    :func:`~toolkit.counting.harness.run_strategies`.
+    Parameters
+    ----------
+    strategies
+        A strategy or several.
+    cut_cards
+        Cut card positions, in cards from the end.
+    n_shoes
+        Shoes dealt at each position.
+    dealing
+        The dealing (its cut card is replaced).
+    seed
+        An integer, a SeedSequence, a Generator or ``None``: read once (a Generator gives one draw, ``None`` fresh
+        entropy), and every position is dealt from the same seed sequence.
+    **options
+        Passed to :func:`~toolkit.counting.harness.run_strategies`.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per position and strategy: ``cut_card, strategy`` and the figures of
+        :meth:`~toolkit.counting.results.Results.as_dict`.
+
+    Examples
+    --------
+    >>> from toolkit.counting.strategies import count_strategy
+    >>> s = penetration_sweep(count_strategy("dragon7"), [14, 52], 10, seed=1, workers=1, progress=False)
+    >>> s["cut_card"].to_list()
+    [14, 52]
     """
     strategies = [strategies] if isinstance(strategies, Strategy) else list(strategies)
     root = as_seed_sequence(seed)

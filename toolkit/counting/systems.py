@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from toolkit._check import integer, one_of
+from toolkit._show import changed_fields
 from toolkit.bets import AnyBet, Bet, get_bet
 from toolkit.cards import RANK_VALUES, RANKS, parse_card
 from toolkit.coup_bets import CoupBet
@@ -154,6 +155,14 @@ class CountSystem:
     trigger: str = "true"
     threshold: float | None = None
     source: str = ""
+
+    def __repr__(self) -> str:
+        """The fields that differ from the defaults, without the source.
+
+        >>> get_count_system("dragon7")
+        CountSystem(name='dragon7', tags=(0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), bet='dragon7', threshold=4.0)
+        """
+        return changed_fields(self, skip=("source",))
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.isidentifier():
@@ -326,13 +335,41 @@ COUNT_SYSTEMS: Mapping[str, CountSystem] = _Library()
 
 
 def count_systems() -> tuple[CountSystem, ...]:
-    """The library of published systems."""
+    """The library of published systems.
+
+    Returns
+    -------
+    tuple of CountSystem
+        Every published system of :data:`COUNT_SYSTEMS`.
+
+    Examples
+    --------
+    >>> "dragon7" in [s.name for s in count_systems()]
+    True
+    """
     return tuple(COUNT_SYSTEMS.values())
 
 
 def get_count_system(name: str | CountSystem) -> CountSystem:
     """A published system by name (a :class:`CountSystem` passes through); the error lists the names.
 
+    Parameters
+    ----------
+    name
+        A system's name (see :data:`COUNT_SYSTEMS`), or a :class:`CountSystem`.
+
+    Returns
+    -------
+    CountSystem
+        The system.
+
+    References
+    ----------
+    E. Jacobson, "Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat"; the Wizard of Odds, "Baccarat",
+    appendix 8.
+
+    Examples
+    --------
     >>> get_count_system("how_dragon7").initial_count
     -32
     """

@@ -75,6 +75,14 @@ def count_arrays(
     -------
     (numpy.ndarray, numpy.ndarray)
         Running counts (int64) and true counts (float64), one per row.
+
+    Examples
+    --------
+    >>> from toolkit.dealing import deal
+    >>> d = deal(2, seed=1, progress=False)
+    >>> rc, tc = count_arrays(get_count_system("dragon7"), d.unseen, 8 * np.ones(len(d)))
+    >>> rc.shape == tc.shape == (len(d),)
+    True
     """
     system = get_count_system(system)
     unseen = np.asarray(unseen)
@@ -138,6 +146,11 @@ class PreCoup:
 
     def __len__(self) -> int:
         return len(self.shoe)
+
+    def __repr__(self) -> str:
+        """The number of coups and shoes (the arrays are the attributes)."""
+        shoes = len(np.unique(self.shoe)) if len(self.shoe) else 0
+        return f"PreCoup({len(self):,} coups of {shoes:,} shoe(s), {self.tableau!r})"
 
     @classmethod
     def of(cls, source: DealtShoes | pl.DataFrame, decks: int | None = None, tableau: Tableau = PUNTO_BANCO) -> PreCoup:
@@ -240,6 +253,22 @@ def counts(
     ``burn_card`` are used when present, and the number of decks is inferred
     from ``cards_seen + cards_unseen`` unless ``decks`` is given.
 
+    Parameters
+    ----------
+    system
+        A :class:`~toolkit.counting.systems.CountSystem` or a published system's name.
+    source
+        :class:`~toolkit.dealing.DealtShoes` or a coup frame.
+    decks
+        Decks of a full shoe (default: inferred).
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        The running and true counts, one per coup.
+
+    Examples
+    --------
     >>> from toolkit.dealing import deal
     >>> dealt = deal(2, seed=1, progress=False)
     >>> rc, tc = counts("dragon7", dealt)
@@ -254,6 +283,22 @@ def with_counts(
 ) -> pl.DataFrame:
     """The coup frame with ``rc_<name>`` and ``tc_<name>`` (counts before the coup) for every system.
 
+    Parameters
+    ----------
+    source
+        :class:`~toolkit.dealing.DealtShoes` or a coup frame.
+    systems
+        Count systems or their names.
+    decks
+        Decks of a full shoe (default: inferred).
+
+    Returns
+    -------
+    polars.DataFrame
+        The coup frame (:meth:`~toolkit.dealing.DealtShoes.frame` for dealt shoes) with the count columns.
+
+    Examples
+    --------
     >>> from toolkit.dealing import deal
     >>> frame = with_counts(deal(2, seed=1, progress=False), ["dragon7", "panda8"])
     >>> [c for c in frame.columns if c[:3] in ("rc_", "tc_")]

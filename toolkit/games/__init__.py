@@ -43,6 +43,7 @@ from toolkit.games.chemin import (
     solve_chemin_shoes,
     summarize_chemin,
 )
+from toolkit.games.simulation_checks import banque_exact_vs_simulated, chemin_exact_vs_simulated
 
 __all__ = (
     "BANQUE_DECKS",
@@ -59,10 +60,12 @@ __all__ = (
     "ChemValue",
     "PlayerStrategy",
     "banque_banker_best_response",
+    "banque_exact_vs_simulated",
     "banque_table",
     "banque_tableau_banker",
     "banque_value",
     "chemin_banker_best_response",
+    "chemin_exact_vs_simulated",
     "chemin_option_values",
     "chemin_player_best_response",
     "chemin_value",

@@ -92,6 +92,13 @@ class BanqueBanker:
 
     ``draw`` is a read-only ``(55, 12, 12)`` float array; columns 0..9 are a
     hand's third card, 10 "stood", 11 "natural" (that hand is settled).
+
+    Attributes
+    ----------
+    draw
+        The probabilities (see above).
+    name
+        A label.
     """
 
     draw: np.ndarray
@@ -145,12 +152,28 @@ class BanqueTable:
     and results ``r``, ``l`` (0 Banker wins, 1 Player wins, 2 tie), for a
     Banker who takes ``a`` there; ``settled[r, l]``: coups ended by naturals
     before Banker's choice.
+
+    Attributes
+    ----------
+    shoe
+        The shoe.
+    replacement
+        Whether cards are dealt with replacement.
+    table
+        The weights (see above).
+    settled
+        ``(3, 3)`` probabilities of the coups settled before Banker's choice.
     """
 
     shoe: Composition
     replacement: bool
     table: np.ndarray
     settled: np.ndarray
+
+    def __repr__(self) -> str:
+        """The shoe and the dealing (the weights are the attributes)."""
+        how = "with" if self.replacement else "without"
+        return f"BanqueTable({self.shoe.total:,}-card shoe, {how} replacement, table {self.table.shape})"
 
     def joint(self, banker: BanqueBanker) -> np.ndarray:
         """``(3, 3)`` probabilities of (right result, left result) when Banker plays ``banker``."""
@@ -178,7 +201,22 @@ def _player(p: PlayerStrategy, side: str) -> np.ndarray:
 def banque_table(
     shoe: CompositionLike | None, right: PlayerStrategy, left: PlayerStrategy, *, replacement: bool = False
 ) -> BanqueTable:
-    """The exact :class:`BanqueTable` of the next coup for the two hands' strategies."""
+    """The exact :class:`BanqueTable` of the next coup for the two hands' strategies.
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    right, left
+        The two hands' strategies.
+    replacement
+        Deal with replacement.
+
+    Returns
+    -------
+    BanqueTable
+        The joint results by Banker's information set.
+    """
     comp = _shoe(shoe)
     return _banque_table(
         tuple(comp.by_value), replacement, tuple(_player(right, "right")), tuple(_player(left, "left"))
@@ -212,6 +250,13 @@ class BanqueValue:
     Results are 0 Banker wins, 1 Player wins, 2 tie.  Expected payoffs are
     per unit staked on a hand; Banker's is his total against one unit on each
     hand, with ``commission`` taken from his wins.
+
+    Attributes
+    ----------
+    joint
+        ``(3, 3)`` joint probabilities of the two hands' results.
+    commission
+        Taken from Banker's wins.
     """
 
     joint: tuple[tuple[float, ...], ...]
@@ -222,11 +267,13 @@ class BanqueValue:
 
     @property
     def right_ev(self) -> float:
+        """Expected payoff of one unit on the right hand."""
         m = self._m().sum(axis=1)
         return float(m[1] - m[0])
 
     @property
     def left_ev(self) -> float:
+        """Expected payoff of one unit on the left hand."""
         m = self._m().sum(axis=0)
         return float(m[1] - m[0])
 
@@ -279,6 +326,22 @@ def banque_value(
         Taken from Banker's wins (for ``banker_ev``).
     replacement
         Deal with replacement.
+
+    Returns
+    -------
+    BanqueValue
+        The joint results of the two hands and the expected payoffs.
+
+    References
+    ----------
+    Ethier & Lee, *Games* 6 (2015) 57 (baccara banque).
+
+    Examples
+    --------
+    >>> p5 = PlayerStrategy.at_five(1)
+    >>> v = banque_value(3, p5, p5, banque_tableau_banker())
+    >>> round(v.right_ev, 6) == round(v.left_ev, 6)
+    True
     """
     if not isinstance(banker, BanqueBanker):
         raise TypeError(f"banker must be a BanqueBanker, not {type(banker).__name__}")
@@ -300,6 +363,33 @@ def banque_banker_best_response(
 
     Where he is indifferent (including sets never reached) he follows
     :meth:`BanqueBanker.from_chemin` (the punto banco tableau against either hand).
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    right, left
+        The two hands' strategies.
+    commission
+        Taken from Banker's wins.
+    replacement
+        Deal with replacement.
+
+    Returns
+    -------
+    (BanqueBanker, BanqueValue)
+        Banker's best response and the value of the coup under it.
+
+    References
+    ----------
+    Ethier & Lee, *Games* 6 (2015) 57 (baccara banque).
+
+    Examples
+    --------
+    >>> p5 = PlayerStrategy.at_five(1)
+    >>> banker, v = banque_banker_best_response(3, p5, p5)
+    >>> v.banker_ev > banque_value(3, p5, p5, banque_tableau_banker()).banker_ev
+    True
     """
     c = float(probability(commission, "commission"))
     table = banque_table(shoe, right, left, replacement=replacement)
@@ -325,6 +415,22 @@ def resolve_banque_coups(
 
     Cards ``R L B R L B``, then the right hand's third card, the left hand's,
     the Banker's, each taken only if drawn.
+
+    Parameters
+    ----------
+    cards
+        ``(m, 9)`` card values.
+    right, left
+        The hands' drawing probabilities at each two-card hand.
+    banker
+        Banker's drawing probabilities by information set.
+    u
+        ``(m, 3)`` uniforms deciding the mixed draws.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Totals, draws, cards used and results of both hands, per coup.
     """
     idx = hand_index()
     r = idx[cards[:, 0], cards[:, 3]]
@@ -399,7 +505,33 @@ def simulate_banque_coups(
 ) -> pl.DataFrame:
     """``n`` independent banque coups, each the first from a fresh shuffle of ``shoe``.
 
-    ``seed``: an integer, a SeedSequence, a Generator (its stream continues) or ``None``.
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    right, left
+        The two hands' strategies.
+    banker
+        Banker's strategy.
+    n
+        Coups.
+    seed
+        An integer, a SeedSequence, a Generator (its stream continues) or ``None``.
+    commission
+        Taken from Banker's wins.
+    replacement
+        Deal with replacement.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per coup: totals, results and the payoffs ``right_payoff, left_payoff, banker_payoff, a_cheval_payoff``.
+
+    Examples
+    --------
+    >>> p5 = PlayerStrategy.at_five(1)
+    >>> simulate_banque_coups(3, p5, p5, banque_tableau_banker(), 100, seed=1).height
+    100
     """
     comp = _shoe(shoe)
     n = positive_int(n, "number of coups")
@@ -433,6 +565,41 @@ def simulate_banque_shoes(
     shoe walk both games share (:mod:`toolkit.games._walk`).  Blocks of
     ``block_size`` shoes draw from children of the seed's SeedSequence, so the
     result depends on the seed and the block size only, not on ``workers``.
+
+    Parameters
+    ----------
+    n_shoes
+        Shoes.
+    right, left
+        The two hands' strategies.
+    banker
+        Banker's strategy.
+    decks
+        Decks in a shoe.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    commission
+        Taken from Banker's wins.
+    min_cards
+        Deal a coup only while this many cards are left.
+    block_size
+        Shoes per block.
+    workers
+        Local processes.
+    progress
+        Show a progress bar.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per coup.
+
+    Examples
+    --------
+    >>> p5 = PlayerStrategy.at_five(1)
+    >>> f = simulate_banque_shoes(2, p5, p5, banque_tableau_banker(), seed=1)
+    >>> f["shoe"].n_unique()
+    2
     """
     n_shoes = positive_int(n_shoes, "number of shoes")
     min_cards = integer(min_cards, "min_cards")
@@ -466,5 +633,16 @@ def simulate_banque_shoes(
 
 
 def banque_tableau_banker() -> BanqueBanker:
-    """The punto banco tableau against either live hand (:meth:`BanqueBanker.from_chemin`)."""
+    """The punto banco tableau against either live hand (:meth:`BanqueBanker.from_chemin`).
+
+    Returns
+    -------
+    BanqueBanker
+        Banker's strategy.
+
+    Examples
+    --------
+    >>> isinstance(banque_tableau_banker(), BanqueBanker)
+    True
+    """
     return BanqueBanker.from_chemin(BankerStrategy.from_tableau(PUNTO_BANCO), "either")

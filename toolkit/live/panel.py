@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from toolkit._show import html_table, text_table
 from toolkit.bets import AnyBet, Bet, get_bet, standard_bets
 from toolkit.cards import MIN_COUP_CARDS, RANKS, Composition, CompositionLike
 from toolkit.counting import CountSystem, count_arrays, get_count_system
@@ -37,6 +38,20 @@ def resolve_bets(bets: Iterable[Bet | str] | str | None, rules: Rules = Rules())
 
     ``None`` is the standard panel under ``rules``.
 
+    Parameters
+    ----------
+    bets
+        Bet names, :class:`~toolkit.bets.Bet` values, a string of names, or ``None``.
+    rules
+        House rules pricing named bets.
+
+    Returns
+    -------
+    tuple of Bet
+        The bets.
+
+    Examples
+    --------
     >>> [b.name for b in resolve_bets("banker, tie")]
     ['banker', 'tie']
     """
@@ -51,7 +66,23 @@ def resolve_bets(bets: Iterable[Bet | str] | str | None, rules: Rules = Rules())
 
 
 def resolve_systems(systems: Iterable[CountSystem | str] | str | None) -> tuple[CountSystem, ...]:
-    """Count systems from names or :class:`~toolkit.counting.CountSystem` values (a string may list several)."""
+    """Count systems from names or :class:`~toolkit.counting.CountSystem` values (a string may list several).
+
+    Parameters
+    ----------
+    systems
+        System names, :class:`~toolkit.counting.CountSystem` values, a string of names, or ``None`` (none).
+
+    Returns
+    -------
+    tuple of CountSystem
+        The systems.
+
+    Examples
+    --------
+    >>> [s.name for s in resolve_systems("dragon7 panda8")]
+    ['dragon7', 'panda8']
+    """
     if systems is None:
         return ()
     if isinstance(systems, str):
@@ -79,8 +110,26 @@ class Snapshot:
     running: Mapping[str, int] = field(default_factory=dict)
     true: Mapping[str, float] = field(default_factory=dict)
 
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        title = f"Snapshot: {self.composition.total:,} cards unseen"
+        rows: list[tuple[str, object]] = [(f"EV {k}", v) for k, v in self.expected_value.items()]
+        rows += [
+            (f"RC / TC {k}", f"{self.running[k]:+d} / {self.true.get(k, float('nan')):+.2f}") for k in self.running
+        ]
+        return title, rows
+
+    def __repr__(self) -> str:
+        """The expected value of each bet and the counts, one line each."""
+        title, rows = self._shown()
+        return text_table(title, rows, max_rows=len(rows))
+
+    def _repr_html_(self) -> str:
+        title, rows = self._shown()
+        return html_table(title, rows, max_rows=len(rows))
+
     @property
     def house_edge(self) -> dict[str, float | None]:
+        """The house edge of each bet: minus its expected value (``None`` when too few cards are unseen)."""
         return {k: None if v is None else -v for k, v in self.expected_value.items()}
 
     @property
@@ -104,12 +153,34 @@ class Panel:
     """What a live view shows: bets, count systems, the house rules and the decks of the full shoe.
 
     Build one with :meth:`of`, which accepts names.
+
+    Attributes
+    ----------
+    bets
+        The bets shown.
+    systems
+        The count systems shown.
+    rules
+        House rules pricing the bets.
+    decks
+        Decks of the full shoe (for true counts).
     """
 
     bets: tuple[AnyBet, ...]
     systems: tuple[CountSystem, ...] = ()
     rules: Rules = field(default_factory=Rules)
     decks: int = 8
+
+    def __repr__(self) -> str:
+        """The bet and system names, the rules and the decks, on one line.
+
+        >>> Panel.of(["banker", "tie"], "dragon7")
+        Panel(bets=banker, tie; systems=dragon7; Rules(); 8 decks)
+        """
+        systems = ", ".join(s.name for s in self.systems) or "none"
+        names = self.bet_names
+        bets = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        return f"Panel(bets={bets}; systems={systems}; {self.rules!r}; {self.decks} decks)"
 
     @classmethod
     def of(
@@ -127,6 +198,7 @@ class Panel:
 
     @property
     def bet_names(self) -> tuple[str, ...]:
+        """The bets' names, in panel order."""
         return tuple(b.name for b in self.bets)
 
     def bet(self, name: str) -> AnyBet:

@@ -32,7 +32,15 @@ __all__ = ["Cards", "Change", "LiveShoe"]
 
 @dataclass(frozen=True)
 class Change:
-    """One change to the shoe: cards (rank indices) removed (``"remove"``) or put back (``"add"``)."""
+    """One change to the shoe: cards (rank indices) removed (``"remove"``) or put back (``"add"``).
+
+    Attributes
+    ----------
+    kind
+        ``"remove"`` or ``"add"``.
+    ranks
+        Rank indices of the cards.
+    """
 
     kind: Literal["remove", "add"]
     ranks: tuple[int, ...]
@@ -69,6 +77,10 @@ class LiveShoe:
     shoe: CompositionLike = 8
     panel: Panel | None = None
     changes: list[Change] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        """The cards left, the changes made and the panel, on one line."""
+        return f"LiveShoe({self.composition.total:,} cards left, {len(self.changes):,} change(s), {self.panel!r})"
 
     def __post_init__(self) -> None:
         self.start = Composition.from_any(self.shoe)

@@ -41,6 +41,27 @@ class Step:
 
     ``bets`` holds the recorded bets of the coup (``who, bet, amount,
     expected_value, result``), empty when the record carries none.
+
+    Attributes
+    ----------
+    coup
+        The coup's number.
+    unseen
+        The unseen cards before it.
+    cards_seen, cards_left
+        Cards seen and left before it.
+    expected_value
+        Exact EV of each bet before it.
+    running, true
+        Counts before it.
+    player, banker
+        The hands' cards.
+    player_total, banker_total
+        Final totals.
+    winner
+        ``"banker"``, ``"player"`` or ``"tie"``.
+    bets
+        The recorded bets (see above).
     """
 
     coup: int
@@ -59,6 +80,7 @@ class Step:
 
     @property
     def positive(self) -> tuple[str, ...]:
+        """The bets with a positive expected value before the coup."""
         return tuple(k for k, v in self.expected_value.items() if v is not None and v > 0)
 
 
@@ -101,6 +123,7 @@ class ShoeSteps:
 
     @property
     def n_coups(self) -> int:
+        """Coups in the current shoe."""
         return self.frame.height
 
     # ------------------------------------------------------------------ moving
@@ -110,9 +133,11 @@ class ShoeSteps:
         return self
 
     def forward(self, coups: int = 1) -> ShoeSteps:
+        """Move ``coups`` coups on (stopping at the last); returns ``self``."""
         return self.go(self.coup + coups)
 
     def back(self, coups: int = 1) -> ShoeSteps:
+        """Move ``coups`` coups back (stopping at the first); returns ``self``."""
         return self.go(self.coup - coups)
 
     # ------------------------------------------------------------------ reading

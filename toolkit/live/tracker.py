@@ -88,7 +88,17 @@ Kind = Literal["card", "burn", "coup", "undo", "tableau", "error", "info", "quit
 @dataclass(frozen=True)
 class Feedback:
     """What a key did: ``kind`` (``card``, ``burn``, ``coup``, ``undo``, ``tableau``, ``error``, ``info``,
-    ``quit``) and a line of text; ``positive`` names the bets with the player's edge after a coup."""
+    ``quit``) and a line of text; ``positive`` names the bets with the player's edge after a coup.
+
+    Attributes
+    ----------
+    kind
+        What the key did.
+    text
+        A line of text.
+    positive
+        Bets with the player's edge after a coup.
+    """
 
     kind: Kind
     text: str
@@ -96,12 +106,25 @@ class Feedback:
 
     @property
     def ok(self) -> bool:
+        """Whether the key was accepted (not an error, nor a card against the tableau)."""
         return self.kind not in ("tableau", "error")
 
 
 @dataclass(frozen=True)
 class Coup:
-    """A finished coup: its number, the hands (rank indices in dealing order) and what was known before it."""
+    """A finished coup: its number, the hands (rank indices in dealing order) and what was known before it.
+
+    Attributes
+    ----------
+    number
+        The coup's number.
+    player, banker
+        The hands, rank indices in dealing order.
+    seen, left
+        Cards seen and left before it.
+    unseen
+        The unseen cards before it.
+    """
 
     number: int
     player: tuple[int, ...]
@@ -112,14 +135,17 @@ class Coup:
 
     @property
     def totals(self) -> tuple[int, int]:
+        """Player's and Banker's final totals."""
         return sum(RANK_VALUES[c] for c in self.player) % 10, sum(RANK_VALUES[c] for c in self.banker) % 10
 
     @property
     def winner(self) -> str:
+        """``"banker"``, ``"player"`` or ``"tie"``."""
         p, b = self.totals
         return "player" if p > b else "banker" if b > p else "tie"
 
     def describe(self) -> str:
+        """The coup in a line: its number, both hands and the winner."""
         p, b = self.totals
         hand = " ".join
         return (
@@ -174,10 +200,12 @@ class Tracker:
     # ------------------------------------------------------------------ reading
     @property
     def decks(self) -> int:
+        """Decks of the full shoe."""
         return self.header.dealing.decks
 
     @property
     def coups(self) -> tuple[Coup, ...]:
+        """The coups finished so far, in order."""
         return tuple(self._state.coups)
 
     @property

@@ -40,6 +40,7 @@ from typing import Any
 
 from toolkit._check import as_fraction, one_of
 from toolkit._coup import HiddenBurn
+from toolkit._show import changed_fields
 from toolkit.dealing import Dealing
 from toolkit.records.validation import canonical_card
 from toolkit.rules import Rules
@@ -107,6 +108,14 @@ class ShoeHeader:
         object.__setattr__(self, "hidden_burn", HiddenBurn(hidden))
         if self.burn_card is not None:
             object.__setattr__(self, "burn_card", canonical_card(self.burn_card))
+
+    def __repr__(self) -> str:
+        """Only the fields that differ from the defaults.
+
+        >>> ShoeHeader(), ShoeHeader(burn_card="7h")
+        (ShoeHeader(), ShoeHeader(burn_card='7h'))
+        """
+        return changed_fields(self)
 
     @classmethod
     def from_dealing(

@@ -22,6 +22,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._coup import HiddenBurn
+from toolkit._show import frame_html, frame_text, html_table, text_table
 from toolkit.bets import standard_bets
 from toolkit.dealing import DealtShoes
 from toolkit.records.header import ShoeHeader
@@ -93,8 +94,33 @@ class Records:
     report: ValidationReport = field(default_factory=ValidationReport)
     source: str = "<memory>"
 
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        title = f"Records: {self.n_shoes:,} {self.kind}-level shoe(s) from {self.source}"
+        winners = self.coups["winner"].value_counts().sort("winner") if self.coups.height else None
+        rows: list[tuple[str, object]] = [
+            ("layout", self.layout),
+            ("coups", self.coups.height),
+            ("cards", self.cards.height if self.cards is not None else None),
+            ("bets", self.bets.height),
+            ("header", self.header),
+        ]
+        if winners is not None:
+            rows.append(("winners", ", ".join(f"{w} {n:,}" for w, n in winners.iter_rows())))
+        rows.append(("problems", f"{len(self.report.problems):,} ({len(self.report.invalid_shoes):,} shoes set aside)"))
+        return title, rows
+
+    def __repr__(self) -> str:
+        """A few lines: the shoes, coups, cards, bets and problems (the frames hold the data)."""
+        title, rows = self._shown()
+        return text_table(title, rows) + "\n" + frame_text("shoes", self.shoes, max_rows=5)
+
+    def _repr_html_(self) -> str:
+        title, rows = self._shown()
+        return html_table(title, rows) + frame_html("shoes", self.shoes, max_rows=5)
+
     @property
     def n_shoes(self) -> int:
+        """Shoes loaded (the valid ones)."""
         return self.shoes.height
 
     @property

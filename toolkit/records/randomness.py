@@ -34,6 +34,7 @@ or ``None``.  Under a fair shuffle each p-value is (close to) uniform, so
 a test at level 0.05 flags a fair record about 5% of the time; the tests
 check this on simulated shoes.
 
+>>> from toolkit.records.simulate import simulate_records
 >>> recs = simulate_records(3, seed=4)
 >>> result = frequency_test(recs)
 >>> result.test, result.df, 0 <= result.p_value <= 1
@@ -42,20 +43,15 @@ check this on simulated shoes.
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, replace
-
 import numpy as np
 import polars as pl
 from scipy import stats
 
-from toolkit._coup import HiddenBurn
 from toolkit.bets import Bet
 from toolkit.engine import expected_values
 from toolkit.parallel import SeedLike
-from toolkit.records.header import ShoeHeader
+from toolkit.records._calibrate import TestResult, _against_baseline, _baseline, baseline
 from toolkit.records.model import Records
-from toolkit.records.simulate import simulate_records
 
 __all__ = [
     "TestResult",
@@ -72,71 +68,6 @@ __all__ = [
 
 _WINNERS = ("banker", "player", "tie")
 _PAIRS = ("player pair", "banker pair")
-
-
-@dataclass(frozen=True)
-class TestResult:
-    """One randomness test of a record.
-
-    Attributes
-    ----------
-    test
-        Its name.
-    statistic
-        The test statistic (a chi-square, or a z score for the baseline tests).
-    p_value
-        Probability of a statistic at least this extreme under a fair shuffle.
-    df
-        Degrees of freedom of a chi-square (``None`` for z scores).
-    shoes
-        Shoes used.
-    detail
-        The observed and expected values behind the statistic.
-    table
-        A frame of those values (for plots and reports).
-    """
-
-    __test__ = False  # not a pytest test class
-
-    test: str
-    statistic: float
-    p_value: float
-    df: int | None
-    shoes: int
-    detail: str
-    table: pl.DataFrame
-
-    def row(self) -> dict[str, object]:
-        return {
-            "test": self.test,
-            "statistic": self.statistic,
-            "p_value": self.p_value,
-            "df": self.df,
-            "shoes": self.shoes,
-            "detail": self.detail,
-        }
-
-
-# ------------------------------------------------------------------ baseline
-def _common_header(records: Records) -> ShoeHeader:
-    """The header most shoes of the record share (burn card cleared)."""
-    if not records.headers:
-        return replace(records.header, burn_card=None)
-    counts = Counter(replace(h, burn_card=None, hidden_burn=HiddenBurn.AUTO) for h in records.headers)
-    return counts.most_common(1)[0][0]
-
-
-def baseline(records: Records, n_shoes: int = 2000, seed: SeedLike = None) -> Records:
-    """Shoes shuffled and dealt under the rules of ``records`` (its most common header), for calibration.
-
-    ``seed`` seeds :func:`toolkit.records.simulate.simulate_records` (a Generator's
-    next draw seeds the shoes).
-    """
-    return simulate_records(n_shoes, _common_header(records), seed=seed)
-
-
-def _baseline(records: Records, base: Records | None, seed: SeedLike) -> Records:
-    return base if base is not None else baseline(records, seed=seed)
 
 
 # ------------------------------------------------------------------ frequencies
@@ -188,6 +119,17 @@ def frequency_test(
         Test the two pair marks (Player pair, Banker pair) instead of the winners.
     base, seed
         The baseline for an outcome-only record (default: simulated from ``seed``).
+
+    Returns
+    -------
+    TestResult
+        The statistic, its p-value and the values behind it.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> frequency_test(simulate_records(4, seed=1)).test
+    'frequencies'
     """
     labels = _PAIRS if pairs else _WINNERS
     observed_cat = _categories(records.coups, pairs)
@@ -270,33 +212,36 @@ def _longest(seq: np.ndarray) -> int:
     return int(np.diff(edges).max())
 
 
-def _against_baseline(name: str, values: np.ndarray, reference: np.ndarray, shoes: int, what: str) -> TestResult:
-    """z score of the mean of per-shoe values against the baseline's mean and spread (independent shoes)."""
-    values = values[np.isfinite(values)]
-    reference = reference[np.isfinite(reference)]
-    mean_b, sd_b = float(reference.mean()), float(reference.std(ddof=1))
-    n = len(values)
-    if n == 0 or sd_b == 0:
-        z, p = float("nan"), float("nan")
-    else:
-        z = (float(values.mean()) - mean_b) / (sd_b / np.sqrt(n))
-        p = float(2 * stats.norm.sf(abs(z)))
-    table = pl.DataFrame(
-        {
-            "sample": ["record", "baseline"],
-            "mean": [float(values.mean()) if n else None, mean_b],
-            "sd": [float(values.std(ddof=1)) if n > 1 else None, sd_b],
-            "shoes": [n, len(reference)],
-        }
-    )
-    detail = f"mean {what} {values.mean() if n else float('nan'):.3f} per shoe; baseline {mean_b:.3f} (sd {sd_b:.3f})"
-    return TestResult(name, z, p, None, shoes, detail, table)
-
-
 def runs_test(records: Records, base: Records | None = None, seed: SeedLike = None) -> TestResult:
     """Wald-Wolfowitz runs of each shoe's Banker/Player sequence, against the baseline (two-sided z).
 
     Too few runs means streaky shoes, too many choppy ones.
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    base
+        The baseline: shoes simulated under the record's rules (default: :func:`baseline` from ``seed``).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+
+    Returns
+    -------
+    TestResult
+        The statistic, its p-value and the values behind it.
+
+    References
+    ----------
+    Wald & Wolfowitz, "On a test whether two samples are from the same population", *Ann. Math. Statist.* 11 (1940)
+    147-162.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> recs = simulate_records(6, seed=1)
+    >>> 0 <= runs_test(recs, baseline(recs, 30, seed=2)).p_value <= 1
+    True
     """
     base = _baseline(records, base, seed)
     values = np.array([_runs_z(s) for s in _shoe_sequences(records.coups)])
@@ -305,7 +250,29 @@ def runs_test(records: Records, base: Records | None = None, seed: SeedLike = No
 
 
 def streak_test(records: Records, base: Records | None = None, seed: SeedLike = None) -> TestResult:
-    """Longest Banker or Player streak of each shoe (ties left out), against the baseline (two-sided z)."""
+    """Longest Banker or Player streak of each shoe (ties left out), against the baseline (two-sided z).
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    base
+        The baseline: shoes simulated under the record's rules (default: :func:`baseline` from ``seed``).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+
+    Returns
+    -------
+    TestResult
+        The statistic, its p-value and the values behind it.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> recs = simulate_records(6, seed=1)
+    >>> streak_test(recs, baseline(recs, 30, seed=2)).test
+    'longest streak'
+    """
     base = _baseline(records, base, seed)
     values = np.array([_longest(s) for s in _shoe_sequences(records.coups)], dtype=float)
     reference = np.array([_longest(s) for s in _shoe_sequences(base.coups)], dtype=float)
@@ -347,6 +314,27 @@ def cut_card_test(records: Records, base: Records | None = None, seed: SeedLike 
     Under the header's cut card every shoe ends within a few cards of the same
     place; a cut card placed elsewhere (or shoes cut short) shows here.
     Outcome-only records compare the number of coups per shoe instead.
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    base
+        The baseline: shoes simulated under the record's rules (default: :func:`baseline` from ``seed``).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+
+    Returns
+    -------
+    TestResult
+        The statistic, its p-value and the values behind it.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> recs = simulate_records(6, seed=1)
+    >>> cut_card_test(recs, baseline(recs, 30, seed=2)).test
+    'cut card'
     """
     base = _baseline(records, base, seed)
     values, what = _shoe_ends(records)
@@ -410,6 +398,28 @@ def deck_mixing_test(records: Records, base: Records | None = None, seed: SeedLi
     A well-mixed shoe spreads each rank's 4 per deck unevenly over deck-sized
     stretches; decks shuffled separately and stacked hold exactly 4 of each
     rank per deck, so the dispersion falls (clumped ranks raise it).
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    base
+        The baseline: shoes simulated under the record's rules (default: :func:`baseline` from ``seed``).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+
+    Returns
+    -------
+    TestResult
+        The statistic, its p-value and the values behind it.
+
+    Examples
+    --------
+    >>> from toolkit.shuffles import stacked_shoes
+    >>> from toolkit.records.simulate import records_from_orders, simulate_records
+    >>> stacked = records_from_orders(stacked_shoes(1, seed=1))
+    >>> deck_mixing_test(stacked, simulate_records(30, seed=2)).p_value < 0.01
+    True
     """
     base = _baseline(records, base, seed)
     values = _window_dispersion(*seen_sequences(records))
@@ -447,12 +457,32 @@ def repeated_sequences(
     shorter runs count, and a shoe made from the previous one's discards with
     a weak shuffle shows at once.
 
+    Parameters
+    ----------
+    records
+        A card-level record.
+    k
+        The shortest run counted (default: see above).
+    consecutive
+        Compare only each shoe with the next.
+
     Returns
     -------
     (TestResult, polars.DataFrame)
         The test (one-sided Poisson p-value) and the matches: ``shoe_a,
         position_a, shoe_b, position_b, length`` (positions count the seen
         cards of the shoe from 1).
+
+    Examples
+    --------
+    >>> from toolkit.dealing import shuffled_shoes
+    >>> from toolkit.shuffles import riffle_shuffle
+    >>> from toolkit.records.simulate import records_from_orders
+    >>> first = shuffled_shoes(1, seed=1)[0]
+    >>> reused = records_from_orders(np.stack([first, riffle_shuffle(first, seed=2)]))
+    >>> result, matches = repeated_sequences(reused, consecutive=True)
+    >>> result.p_value < 0.001
+    True
     """
     seq, offsets = seen_sequences(records)
     lengths = np.diff(offsets)
@@ -512,7 +542,31 @@ def randomness_tests(
     seed: SeedLike = None,
     n_baseline: int = 2000,
 ) -> pl.DataFrame:
-    """Every test that applies to the record, on one baseline: ``test, statistic, p_value, df, shoes, detail``."""
+    """Every test that applies to the record, on one baseline: ``test, statistic, p_value, df, shoes, detail``.
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    base
+        The baseline: shoes simulated under the record's rules (default: :func:`baseline` from ``seed``).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    n_baseline
+        Shoes of the baseline when none is given.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per test.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> recs = simulate_records(6, seed=1)
+    >>> randomness_tests(recs, baseline(recs, 30, seed=2))["test"].to_list()[:3]
+    ['frequencies', 'pair frequencies', 'runs']
+    """
     if base is None:
         base = baseline(records, n_baseline, seed)
     results = [

@@ -92,9 +92,30 @@ def records_from_frame(
 ) -> Records:
     """Check and load a record held in a polars frame (any layout; see the module notes).
 
-    ``header`` gives the shoe header (a :class:`ShoeHeader`, or ``key=value``
-    settings over the default, as a mapping or as text ``"decks=6 burn=none"``);
-    lines are the frame's row numbers from 1 unless it has a ``line`` column.
+    Lines are the frame's row numbers from 1 unless it has a ``line`` column.
+
+    Parameters
+    ----------
+    frame
+        The record, in any layout.
+    header
+        The shoe header: a :class:`ShoeHeader`, or ``key=value`` settings over the
+        default, as a mapping or as text ``"decks=6 burn=none"``.
+    source
+        Where it came from (for messages).
+    strict
+        Raise :class:`RecordError` on the first problem instead of setting the shoe aside.
+
+    Returns
+    -------
+    Records
+        The valid shoes and the report of the rest.
+
+    Examples
+    --------
+    >>> recs = records_from_frame(pl.DataFrame({"shoe": [1, 1], "road": ["BBP", "PT"]}))
+    >>> recs.kind, recs.n_shoes, recs.report.ok
+    ('road', 1, True)
     """
     header = caller_header(header)
     data = frame if "line" in frame.columns else frame.with_row_index("line", offset=1)
@@ -157,7 +178,18 @@ def read_records(
 
 
 def read_bets(path: str | Path) -> pl.DataFrame:
-    """A table of bets, ``shoe, coup, who, bet, amount`` (CSV, JSON lines or Parquet), with its ``line`` numbers."""
+    """A table of bets, ``shoe, coup, who, bet, amount`` (CSV, JSON lines or Parquet), with its ``line`` numbers.
+
+    Parameters
+    ----------
+    path
+        The file.
+
+    Returns
+    -------
+    polars.DataFrame
+        The bets, as text, with ``line``.
+    """
     try:
         raw = read_container(Path(path).read_bytes())
     except UnreadableError as err:

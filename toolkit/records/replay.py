@@ -84,6 +84,13 @@ def replay(
         expected value per unit staked; null when fewer than six cards are
         unseen), then the outcome ``player, banker, player_total, banker_total,
         winner, player_pair, banker_pair, natural``.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> frame = replay(simulate_records(1, seed=1), shoe=1, systems=["dragon7"])
+    >>> [c for c in frame.columns if c.startswith("tc_")]
+    ['tc_dragon7']
     """
     from toolkit.counting import count_arrays, get_count_system
 
@@ -146,6 +153,11 @@ def _ev_columns(records: Records, bets: Iterable[Bet | str] | None) -> list[pl.S
 # ------------------------------------------------------------------ game protection
 def bet_edges(records: Records) -> pl.DataFrame:
     """Every recorded bet with the exact edge it was placed at and what it returned.
+
+    Parameters
+    ----------
+    records
+        A card-level record with bets.
 
     Returns
     -------

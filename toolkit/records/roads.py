@@ -27,7 +27,24 @@ WINNER_LETTER = {"banker": "B", "player": "P", "tie": "T"}
 
 
 def road_strings(coups: pl.DataFrame) -> pl.DataFrame:
-    """``shoe, road``: the bead road string of every shoe of a coups frame (``Records.coups``), in shoe order."""
+    """``shoe, road``: the bead road string of every shoe of a coups frame (``Records.coups``), in shoe order.
+
+    Parameters
+    ----------
+    coups
+        A coups frame (``shoe, coup, winner, player_pair, banker_pair``).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``shoe, road``.
+
+    Examples
+    --------
+    >>> from toolkit.records.read import records_from_frame
+    >>> road_strings(records_from_frame(pl.DataFrame({"shoe": [1], "road": ["BBPT"]})).coups).rows()
+    [(1, 'BBPT')]
+    """
     token = (
         pl.col("winner").replace_strict(WINNER_LETTER, return_dtype=pl.String)
         + pl.when(pl.col("player_pair")).then(pl.lit("p")).otherwise(pl.lit(""))
@@ -48,6 +65,22 @@ def bead_plate(records: Records, shoe: object, rows: int = 6) -> pl.DataFrame:
     Columns: ``coup, column, row, winner, player_pair, banker_pair, label``
     (``B``/``P``/``T``).
 
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    shoe
+        The shoe's id.
+    rows
+        Cells down a column.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per coup.
+
+    Examples
+    --------
     >>> from toolkit.records.read import records_from_frame
     >>> recs = records_from_frame(pl.DataFrame({"shoe": [1], "road": ["BBPTPpB"]}))
     >>> bead_plate(recs, 1, rows=3).select("coup", "column", "row", "label").rows()[:4]
@@ -78,6 +111,22 @@ def big_road(records: Records, shoe: object, rows: int = 6) -> pl.DataFrame:
     Columns: ``column, row, winner, streak, coup, ties, player_pair, banker_pair``
     (``coup``: the coup of the cell; ``ties``: ties dealt after it).
 
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    shoe
+        The shoe's id.
+    rows
+        Cells down a column.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per cell.
+
+    Examples
+    --------
     >>> from toolkit.records.read import records_from_frame
     >>> recs = records_from_frame(pl.DataFrame({"shoe": [1], "road": ["BBBTPB"]}))
     >>> big_road(recs, 1, rows=2).select("column", "row", "winner", "ties").rows()

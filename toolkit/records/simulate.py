@@ -42,6 +42,28 @@ def records_from_orders(
     ``suits`` (same shape, 0..3 = s, h, d, c) adds suit letters.  Every card is
     listed, so the cut card decides where the dealing stopped (as in
     :func:`toolkit.dealing.deal_block`); shoes are numbered from ``first_shoe``.
+
+    Parameters
+    ----------
+    orders
+        ``(n, 52 * decks)`` rank indices, one shoe a row.
+    header
+        How the shoes are dealt.
+    suits
+        Suits 0..3, same shape (default: none).
+    first_shoe
+        Id of the first shoe.
+
+    Returns
+    -------
+    Records
+        The card-level record.
+
+    Examples
+    --------
+    >>> from toolkit.dealing import shuffled_shoes
+    >>> records_from_orders(shuffled_shoes(2, seed=1)).n_shoes
+    2
     """
     orders = np.asarray(orders)
     n, size = orders.shape
@@ -70,12 +92,32 @@ def simulate_records(
 ) -> Records:
     """Shuffle ``n_shoes`` shoes and record them card by card (complete orders, dealt by ``header``).
 
-    ``seed`` is an integer, a :class:`numpy.random.SeedSequence`, a
-    :class:`numpy.random.Generator` (its next draw seeds the shoes) or ``None``;
-    block ``i`` of ``block_size`` shoes draws from child ``i`` of its
-    ``SeedSequence`` (see :func:`toolkit.parallel.block_plan`).  With ``suits=True``
-    each card also gets a suit, from the same stream, such that every rank of
-    every deck holds each suit once.
+    Block ``i`` of ``block_size`` shoes draws from child ``i`` of the seed's
+    ``SeedSequence`` (see :func:`toolkit.parallel.block_plan`).
+
+    Parameters
+    ----------
+    n_shoes
+        Shoes.
+    header
+        How they are dealt.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` (its next
+        draw seeds the shoes) or ``None``.
+    suits
+        Give every card a suit, from the same stream, such that every rank of every deck holds each suit once.
+    block_size
+        Shoes per block (the unit of seeding).
+
+    Returns
+    -------
+    Records
+        The card-level record.
+
+    Examples
+    --------
+    >>> simulate_records(3, seed=1).n_shoes
+    3
     """
     parts = []
     for block in block_plan(n_shoes, block_size, seed):
@@ -115,6 +157,24 @@ def records_from_dealt(dealt: DealtShoes, header: ShoeHeader = ShoeHeader()) -> 
 
     The face-down burned cards are listed in rank order (the dealt arrays keep
     their ranks, not their order); shoes are numbered ``dealt.shoe + 1``.
+
+    Parameters
+    ----------
+    dealt
+        Shoes dealt by :func:`toolkit.dealing.deal`.
+    header
+        The header of the record (its dealing should be the one used).
+
+    Returns
+    -------
+    Records
+        The card-level record.
+
+    Examples
+    --------
+    >>> from toolkit.dealing import deal
+    >>> records_from_dealt(deal(2, seed=1, progress=False)).n_shoes
+    2
     """
     n_shoes = dealt.n_shoes
     burn_rows_shoe, burn_rows_card = [], []

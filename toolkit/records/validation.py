@@ -62,6 +62,7 @@ from typing import Any
 import polars as pl
 
 from toolkit._coup import Burn, burn_count
+from toolkit._show import html_table, text_table
 from toolkit.cards import RANK_VALUES, RANKS, parse_card
 from toolkit.records._rebuild import (
     AFTER_NATURAL,
@@ -203,6 +204,19 @@ class ValidationReport:
     rejected: pl.DataFrame = field(default_factory=_empty_rejected)
     n_shoes: int = 0
     n_valid: int = 0
+
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        title = (
+            f"ValidationReport: {self.n_valid:,} of {self.n_shoes:,} shoe(s) loaded, {len(self.problems):,} problem(s)"
+        )
+        return title, [(f"{p.code} line {p.line}" if p.line is not None else p.code, p.message) for p in self.problems]
+
+    def __repr__(self) -> str:
+        """The counts and the first problems (:meth:`frame` lists them all)."""
+        return text_table(*self._shown(), max_rows=5)
+
+    def _repr_html_(self) -> str:
+        return html_table(*self._shown(), max_rows=10)
 
     @property
     def ok(self) -> bool:

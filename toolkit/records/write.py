@@ -29,7 +29,28 @@ __all__ = ["layout_frame", "write_records"]
 
 
 def layout_frame(records: Records, layout: str | None = None, roles: bool = True) -> pl.DataFrame:
-    """The frame a file of ``layout`` holds for these records (``records.layout`` by default)."""
+    """The frame a file of ``layout`` holds for these records (``records.layout`` by default).
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    layout
+        ``"cards"``, ``"coups"`` or ``"road"``.
+    roles
+        List the cards' roles (cards layout).
+
+    Returns
+    -------
+    polars.DataFrame
+        The rows of the file.
+
+    Examples
+    --------
+    >>> from toolkit.records.simulate import simulate_records
+    >>> layout_frame(simulate_records(1, seed=1), "road").columns
+    ['shoe', 'road']
+    """
     layout = one_of(layout or records.layout, LAYOUTS, "layout")
     if layout == "road":
         return road_strings(records.coups)
@@ -82,6 +103,35 @@ def write_records(
     outcomes; the header's tableau is not written (the header text has no key
     for it), so a record dealt under another tableau is read back with its
     header (``read_records(path, header=records.header)``).
+
+    Parameters
+    ----------
+    records
+        The record (:class:`~toolkit.records.model.Records`).
+    path
+        The file.
+    layout
+        ``"cards"``, ``"coups"`` or ``"road"``.
+    format
+        ``"csv"``, ``"jsonl"`` or ``"parquet"`` (default: from the suffix).
+    roles
+        List the cards' roles (cards layout).
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from toolkit.records.simulate import simulate_records
+    >>> from toolkit.records.read import read_records
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> recs = simulate_records(2, seed=1)
+    >>> back = read_records(write_records(recs, folder / "shoes.csv"))
+    >>> back.coups.equals(recs.coups)
+    True
     """
     layout = layout or records.layout
     frame = layout_frame(records, layout, roles)

@@ -73,6 +73,15 @@ class PayoutOutcomes:
 
     ``indicators`` are bets paying 1 in outcome ``j`` and 0 otherwise: their
     expected values at a shoe are the outcome probabilities.
+
+    Attributes
+    ----------
+    bets
+        The bets.
+    payouts
+        ``(m, k)`` payouts.
+    indicators
+        One bet per outcome (see above).
     """
 
     bets: tuple[Bet, ...]
@@ -96,6 +105,20 @@ def _outcomes(bets: tuple[Bet, ...]) -> PayoutOutcomes:
 def payout_outcomes(bets: Sequence[Bet | str] | Bet | str, rules: Rules = Rules()) -> PayoutOutcomes:
     """The distinct joint payouts of ``bets`` (names of the standard panel or :class:`~toolkit.bets.Bet`).
 
+    Parameters
+    ----------
+    bets
+        A bet or several.
+    rules
+        House rules pricing the bets.
+
+    Returns
+    -------
+    PayoutOutcomes
+        The joint payouts and the outcome classes of each.
+
+    Examples
+    --------
     >>> po = payout_outcomes(["dragon7", "panda8"])
     >>> po.payouts.tolist()
     [[-1.0, -1.0], [-1.0, 25.0], [40.0, -1.0]]
@@ -113,7 +136,25 @@ def payout_outcomes(bets: Sequence[Bet | str] | Bet | str, rules: Rules = Rules(
 def outcome_probabilities(outcomes: PayoutOutcomes, shoes, tableau: Tableau = PUNTO_BANCO) -> np.ndarray:
     """``(n, m)`` probabilities of the ``m`` joint outcomes at each of ``n`` shoes (rows sum to 1).
 
-    ``shoes``: ``(n, 13)`` counts by rank or composition-like values, as :func:`toolkit.engine.expected_values`.
+    Parameters
+    ----------
+    outcomes
+        The joint payouts (:func:`payout_outcomes`).
+    shoes
+        ``(n, 13)`` counts by rank or composition-like values, as :func:`toolkit.engine.expected_values` takes.
+    tableau
+        Drawing rules.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, m)`` probabilities.
+
+    Examples
+    --------
+    >>> po = payout_outcomes(["dragon7"])
+    >>> outcome_probabilities(po, [8]).sum(axis=1).round(12).tolist()
+    [1.0]
     """
     ranks = as_rank_matrix(shoes)
     if ranks.shape[0] == 0:
@@ -126,6 +167,31 @@ def growth_rate(probabilities: np.ndarray, payouts: np.ndarray, fractions: np.nd
     """Expected log growth ``sum_j p_j log(1 + f . v_j)`` per row (``-inf`` outside the domain).
 
     Shapes: ``probabilities`` ``(n, m)``, ``payouts`` ``(m, k)``, ``fractions`` ``(n, k)``.
+
+    Parameters
+    ----------
+    probabilities
+        ``(n, m)`` outcome probabilities.
+    payouts
+        ``(m, k)`` payouts of each bet per unit.
+    fractions
+        ``(n, k)`` fractions of the bankroll staked.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n,)`` expected log growth.
+
+    References
+    ----------
+    Kelly, "A new interpretation of information rate", *Bell System Tech. J.* 35 (1956) 917-926.
+
+    Examples
+    --------
+    >>> p = np.array([[0.5, 0.5]])
+    >>> v = np.array([[2.0], [-1.0]])
+    >>> growth_rate(p, v, np.array([[0.25]])).round(6).tolist()
+    [0.058892]
     """
     p = np.atleast_2d(np.asarray(probabilities, dtype=np.float64))
     w = 1.0 + np.atleast_2d(fractions) @ np.asarray(payouts, dtype=np.float64).T  # (n, m)
@@ -260,6 +326,28 @@ def kelly_stakes(
 ) -> dict[str, float]:
     """Fractions of the bankroll to stake on each of ``bets`` at one shoe, at ``fraction`` of Kelly.
 
+    Parameters
+    ----------
+    bets
+        A bet or several (names or :class:`~toolkit.bets.Bet`).
+    shoe
+        The cards left.
+    fraction
+        Fraction of Kelly.
+    rules
+        House rules pricing the bets.
+
+    Returns
+    -------
+    dict of str to float
+        Stake of each bet as a fraction of the bankroll.
+
+    References
+    ----------
+    Kelly (1956); Thorp, "The Kelly criterion in blackjack, sports betting and the stock market" (2006).
+
+    Examples
+    --------
     >>> kelly_stakes("dragon7", 8)
     {'dragon7': 0.0}
     """

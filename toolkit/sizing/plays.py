@@ -73,6 +73,13 @@ class Limits:
 
     :meth:`apply` rounds a stake down to a multiple of ``chip`` (0: no
     rounding), drops a stake below ``table_min`` and cuts one above ``table_max``.
+
+    Attributes
+    ----------
+    table_min, table_max
+        Table limits.
+    chip
+        Chip size (0: no rounding).
     """
 
     table_min: float = 0.0
@@ -98,19 +105,30 @@ class Limits:
 
 @dataclass(frozen=True)
 class LimitedPlay:
-    """Any play with its stakes rounded to chips and held within the table limits (:class:`Limits`)."""
+    """Any play with its stakes rounded to chips and held within the table limits (:class:`Limits`).
+
+    Attributes
+    ----------
+    play
+        The play.
+    limits
+        Table limits and chip.
+    """
 
     play: Play
     limits: Limits = Limits()
 
     @property
     def bet(self) -> str | AnyBet:
+        """The bet of the wrapped play."""
         return self.play.bet
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         return self.limits.apply(self.play.stakes(info, rules))
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         inner = self.play.describe() if hasattr(self.play, "describe") else repr(self.play)
         lim = self.limits
         return f"{inner} [chips {lim.chip:g}, limits {lim.table_min:g}-{lim.table_max:g}]"
@@ -118,7 +136,17 @@ class LimitedPlay:
 
 @dataclass(frozen=True)
 class Gate:
-    """Bet only when the ``count`` (``"true"`` or ``"running"``) of ``system`` is at least ``threshold``."""
+    """Bet only when the ``count`` (``"true"`` or ``"running"``) of ``system`` is at least ``threshold``.
+
+    Attributes
+    ----------
+    system
+        The count system.
+    threshold
+        The count to bet at.
+    count
+        ``"true"`` or ``"running"``.
+    """
 
     system: CountSystem | str
     threshold: float
@@ -131,10 +159,12 @@ class Gate:
             raise ValueError(f"Gate.count must be one of true, running, got {self.count!r}")
 
     def open(self, info: PreCoup) -> np.ndarray:
+        """Whether the count is at the threshold before each coup of ``info``."""
         rc, tc = info.counts(self.system)
         return (tc if self.count == "true" else rc) >= self.threshold
 
     def describe(self) -> str:
+        """The gate in a phrase (``"TC dragon7 >= 4"``)."""
         assert isinstance(self.system, CountSystem)
         return f"{'TC' if self.count == 'true' else 'RC'} {self.system.name} >= {self.threshold:g}"
 
@@ -185,6 +215,7 @@ class KellyPlay:
 
     @property
     def bet(self) -> str | AnyBet:
+        """The bet staked on."""
         return self.bets[self.index]
 
     def fractions(self, info: PreCoup, rules: Rules) -> np.ndarray:
@@ -210,9 +241,11 @@ class KellyPlay:
         return solved[key]
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         return self.fraction * self.bankroll * self.fractions(info, rules)[:, self.index]
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         names = [b.name if isinstance(b, Bet) else b for b in self.bets]
         gate = self.gates[self.index]
         others = [n for i, n in enumerate(names) if i != self.index]
@@ -231,6 +264,32 @@ def kelly_strategy(
 ) -> Strategy:
     """Fractional Kelly on one bet or several at once (solved jointly), each optionally gated by a count.
 
+    Parameters
+    ----------
+    bets
+        A bet or several.
+    bankroll
+        Bankroll in units.
+    fraction
+        Fraction of Kelly.
+    gates
+        A count gate per bet (``None``: bet whenever the exact Kelly stake is positive).
+    limits
+        Table limits and chip.
+    name
+        The strategy's name.
+
+    Returns
+    -------
+    toolkit.counting.strategies.Strategy
+        The strategy.
+
+    References
+    ----------
+    Kelly (1956); Thorp (2006).
+
+    Examples
+    --------
     >>> s = kelly_strategy("dragon7", 1000, 0.5, Gate("dragon7", 4))
     >>> s.name, s.describe()
     ('dragon7 0.5 Kelly of 1000', 'dragon7: 0.5 Kelly of 1000 when TC dragon7 >= 4')
@@ -268,6 +327,36 @@ def kelly_ramp(
     ``min_coups`` coups keep the stake of the count below them (the ramp ends
     with the last well-measured count).
 
+    Parameters
+    ----------
+    system
+        A count system or its name.
+    bankroll
+        Bankroll in units.
+    fraction
+        Fraction of Kelly.
+    bet
+        The bet (default: the system's).
+    threshold
+        The lowest count bet (default: the system's trigger).
+    n_shoes
+        Shoes dealt to measure the distributions.
+    dealing
+        How they are dealt.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    min_coups
+        Coups a count needs to get its own stake.
+    rules
+        House rules pricing the bet.
+
+    Returns
+    -------
+    toolkit.counting.strategies.Ramp
+        Units by true count.
+
+    Examples
+    --------
     >>> r = kelly_ramp("dragon7", 1000, 0.5, n_shoes=100, seed=1, min_coups=50)
     >>> r.threshold >= 4, all(units > 0 for _, units in r.steps if _ >= r.threshold)
     (True, True)
@@ -321,6 +410,19 @@ class BackCount:
     the ``count`` of ``system`` is then at least ``entry`` (otherwise skips the
     shoe), and leaves it for good before the first later coup at which the
     count is below ``exit``.
+
+    Attributes
+    ----------
+    play
+        The play at the table.
+    system
+        The count watched.
+    entry_coup
+        The coup before which the counter decides to join.
+    entry, exit
+        Counts to join at and to leave below.
+    count
+        ``"true"`` or ``"running"``.
     """
 
     play: Play
@@ -343,6 +445,7 @@ class BackCount:
 
     @property
     def bet(self) -> str | AnyBet:
+        """The bet of the wrapped play."""
         return self.play.bet
 
     def seated(self, info: PreCoup) -> np.ndarray:
@@ -360,9 +463,11 @@ class BackCount:
         return joined[idx] & after & (left == 0)
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         return np.where(self.seated(info), self.play.stakes(info, rules), 0.0)
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         inner = self.play.describe() if hasattr(self.play, "describe") else repr(self.play)
         kind = "TC" if self.count == "true" else "RC"
         return f"{inner}; join at coup {self.entry_coup} if {kind} >= {self.entry:g}, leave below {self.exit:g}"
@@ -376,6 +481,15 @@ class SeatBet:
     bet), a counter at the table pays that bet's house edge on every coup;
     a back-counter (``seated``: the :class:`BackCount` of the side bet) pays it only
     on the coups he plays.
+
+    Attributes
+    ----------
+    bet
+        The bet staked.
+    units
+        The stake.
+    seated
+        The back-count deciding when the counter is seated.
     """
 
     bet: str | Bet = "banker"
@@ -389,10 +503,12 @@ class SeatBet:
         payout_outcomes(self.bet)  # validates the bet
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         at_table = np.ones(len(info), bool) if self.seated is None else self.seated.seated(info)
         return np.where(at_table, self.units, 0.0)
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         name = self.bet.name if isinstance(self.bet, Bet) else self.bet
         return f"{self.units:g} on {name} every coup {'seated' if self.seated is not None else 'dealt'}"
 
@@ -407,6 +523,23 @@ class MiscountedPlay:
     ``"floor"``, ``"truncate"``, ``"nearest"``).  The random errors of a block of
     shoes come from ``seed`` and the block's first shoe, so they do not depend
     on how the work is split among processes.
+
+    Attributes
+    ----------
+    system
+        The count system.
+    bet
+        The bet staked.
+    ramp
+        Units by (perceived) count.
+    missed
+        Probability of missing a card.
+    noise
+        SD of the error of the true count.
+    rounding
+        Rounding of the true count.
+    seed
+        Seed of the counting errors.
     """
 
     system: CountSystem | str
@@ -456,8 +589,10 @@ class MiscountedPlay:
         return round_count(tc, self.rounding)
 
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
+        """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         return self.ramp(self.perceived(info))
 
     def describe(self) -> str:
+        """What the play bets, in a phrase (for tables and reports)."""
         base = CountPlay(get_count_system(self.system), self.bet, self.ramp).describe()
         return f"{base}; misses {self.missed:g} of cards, noise {self.noise:g}, rounding {self.rounding}"

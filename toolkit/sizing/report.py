@@ -35,6 +35,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import one_of, positive_int
+from toolkit._show import html_table, text_table
 from toolkit.bets import Bet
 from toolkit.counting.harness import run_strategies
 from toolkit.counting.results import Estimate, Results
@@ -79,6 +80,40 @@ def sized_strategy(
     at the true count, as a counter can (:func:`~toolkit.sizing.plays.kelly_ramp`
     over ``ramp_shoes`` shoes dealt from ``seed``).
 
+    Parameters
+    ----------
+    system
+        A count system or its name.
+    bet
+        The bet (default: the system's).
+    threshold
+        The count to bet at (default: the system's trigger).
+    bankroll
+        Bankroll in units (for Kelly).
+    kelly
+        Fraction of Kelly.
+    ramp
+        Units by count.
+    units
+        The flat stake.
+    limits
+        Table limits and chip.
+    kelly_by
+        ``"shoe"`` or ``"count"``.
+    ramp_shoes
+        Shoes dealt for a count ramp.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    dealing
+        How those shoes are dealt.
+
+    Returns
+    -------
+    toolkit.counting.strategies.Strategy
+        The strategy.
+
+    Examples
+    --------
     >>> sized_strategy("dragon7", kelly=0.5, bankroll=2000).describe()
     'dragon7: 0.5 Kelly of 2000 when TC dragon7 >= 4'
     """
@@ -117,7 +152,23 @@ def _triple(formula: float, simulated: Estimate | None) -> dict[str, object]:
 
 @dataclass(frozen=True, eq=False)
 class BankrollReport:
-    """What :func:`bankroll` found: the harness's :class:`~toolkit.counting.results.Results` and the risks."""
+    """What :func:`bankroll` found: the harness's :class:`~toolkit.counting.results.Results` and the risks.
+
+    Attributes
+    ----------
+    results
+        What the strategy won.
+    bankroll, goal
+        Bankroll and goal, in units.
+    hands_per_hour, hours_per_session
+        Dealing speed and session length.
+    risk
+        ``risk_of_ruin``, ``trip_risk`` and ``p_goal``: formula and simulation.
+    seed
+        The seed of the run.
+    trip_shoes
+        Shoes in a trip, when given.
+    """
 
     results: Results
     bankroll: float
@@ -127,6 +178,34 @@ class BankrollReport:
     risk: dict[str, dict[str, object]]
     seed: np.random.SeedSequence
     trip_shoes: int | None = None
+
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        r = self.results
+
+        def risk(name: str) -> str:
+            d = self.risk[name]
+            sim = d["simulated"]
+            return f"{d['formula']:.4g} (formula)" + ("" if sim is None else f", {sim:.4g} (simulated)")
+
+        w = self.win_per_hour
+        title = f"BankrollReport {r.strategy!r}: bankroll {self.bankroll:,g}, goal {self.goal:,g}, {r.shoes:,} shoes"
+        return title, [
+            ("risk of ruin", risk("risk_of_ruin")),
+            (f"trip risk ({self.shoes_per_session} shoes)", risk("trip_risk")),
+            ("P(goal before ruin)", risk("p_goal")),
+            ("win per hour", f"{w.value:.4g} [{w.low:.4g}, {w.high:.4g}]"),
+            ("SD per hour", self.sd_per_hour),
+            ("SCORE", self.score.value),
+            ("certainty equivalent per hour", self.certainty_equivalent),
+            ("mean bet", self.mean_bet),
+        ]
+
+    def __repr__(self) -> str:
+        """The risks and the win rate in a few lines (:meth:`frame` and :meth:`as_dict` hold them all)."""
+        return text_table(*self._shown())
+
+    def _repr_html_(self) -> str:
+        return html_table(*self._shown())
 
     @property
     def mu(self) -> float:
@@ -147,10 +226,12 @@ class BankrollReport:
 
     @property
     def win_per_hour(self) -> Estimate:
+        """Expected units won per hour, with its interval."""
         return self.results.units_per_hand_ev.scaled(self.hands_per_hour)
 
     @property
     def sd_per_hour(self) -> float:
+        """Standard deviation of the win over an hour."""
         return self.results.sd_per_hand * math.sqrt(self.hands_per_hour)
 
     @property
@@ -166,6 +247,7 @@ class BankrollReport:
 
     @property
     def mean_bet(self) -> float:
+        """Mean stake of the bets placed (0 when none was)."""
         t = self.results.totals
         return float(t.staked.sum() / t.bets.sum()) if t.bets.sum() else 0.0
 
@@ -309,6 +391,15 @@ def bankroll(
         Shoes dealt, simulated bankroll paths, the dealing procedure, the seed
         (shoes from its first child, paths from the second), worker processes,
         a progress bar, the confidence of the intervals.
+
+    Returns
+    -------
+    BankrollReport
+        The results and the risks.
+
+    References
+    ----------
+    Schlesinger, *Blackjack Attack* (3rd ed., 2005): SCORE, risk of ruin, trip risk.
 
     Examples
     --------

@@ -87,13 +87,59 @@ __all__ = [
 
 
 def ruin_diffusion(mu: float, sigma: float, bankroll: float) -> float:
-    """Risk of ruin with no time limit, ``exp(-2 mu B / sigma^2)`` (1 when ``mu <= 0``)."""
+    """Risk of ruin with no time limit, ``exp(-2 mu B / sigma^2)`` (1 when ``mu <= 0``).
+
+    Parameters
+    ----------
+    mu, sigma
+        Mean and SD of the result per shoe.
+    bankroll
+        Bankroll.
+
+    Returns
+    -------
+    float
+        The risk of ruin.
+
+    References
+    ----------
+    Schlesinger, *Blackjack Attack* (3rd ed., 2005), ch. 10.
+
+    Examples
+    --------
+    >>> round(ruin_diffusion(0.5, 10.0, 200), 6)
+    0.135335
+    """
     mu, sigma, b = finite(mu, "mu"), positive(sigma, "sigma"), positive(bankroll, "bankroll")
     return 1.0 if mu <= 0 else math.exp(-2 * mu * b / sigma**2)
 
 
 def trip_ruin_diffusion(mu: float, sigma: float, bankroll: float, horizon: float) -> float:
-    """Risk of ruin within ``horizon`` shoes (first passage of a drifted Brownian motion to 0)."""
+    """Risk of ruin within ``horizon`` shoes (first passage of a drifted Brownian motion to 0).
+
+    Parameters
+    ----------
+    mu, sigma
+        Mean and SD of the result per shoe.
+    bankroll
+        Bankroll.
+    horizon
+        Shoes.
+
+    Returns
+    -------
+    float
+        The probability of ruin within ``horizon`` shoes.
+
+    References
+    ----------
+    Schlesinger, *Blackjack Attack* (3rd ed., 2005): the trip risk of ruin.
+
+    Examples
+    --------
+    >>> trip_ruin_diffusion(0.5, 10.0, 200, 10) < ruin_diffusion(0.5, 10.0, 200)
+    True
+    """
     mu, sigma, b = finite(mu, "mu"), positive(sigma, "sigma"), positive(bankroll, "bankroll")
     t = positive(horizon, "horizon")
     s = sigma * math.sqrt(t)
@@ -103,7 +149,27 @@ def trip_ruin_diffusion(mu: float, sigma: float, bankroll: float, horizon: float
 
 
 def goal_diffusion(mu: float, sigma: float, bankroll: float, goal: float) -> float:
-    """Probability of reaching the bankroll ``goal`` before ruin, starting from ``bankroll`` (double barrier)."""
+    """Probability of reaching the bankroll ``goal`` before ruin, starting from ``bankroll`` (double barrier).
+
+    Parameters
+    ----------
+    mu, sigma
+        Mean and SD of the result per shoe.
+    bankroll
+        Starting bankroll.
+    goal
+        Bankroll to reach.
+
+    Returns
+    -------
+    float
+        The probability.
+
+    Examples
+    --------
+    >>> round(goal_diffusion(0.0, 1.0, 10, 40), 6)
+    0.25
+    """
     mu, sigma, b = finite(mu, "mu"), positive(sigma, "sigma"), positive(bankroll, "bankroll")
     g = positive(goal, "goal")
     if g <= b:
@@ -122,6 +188,26 @@ def gamblers_ruin(p: float, q: float, bankroll: int, goal: int | None = None) ->
 
     With ``goal``: the probability of reaching ``goal`` units before ruin instead.
 
+    Parameters
+    ----------
+    p, q
+        Probabilities of winning and of losing a unit.
+    bankroll
+        Starting units.
+    goal
+        Units to reach first.
+
+    Returns
+    -------
+    float
+        The probability.
+
+    References
+    ----------
+    Feller, *An Introduction to Probability Theory*, vol. 1 (3rd ed., 1968), ch. 14.
+
+    Examples
+    --------
     >>> round(gamblers_ruin(0.51, 0.49, 50), 6), round(gamblers_ruin(0.5, 0.5, 10, 40), 6)
     (0.135299, 0.25)
     """
@@ -148,6 +234,22 @@ def skip_free_ruin(probabilities: np.ndarray, payouts: np.ndarray, bankroll: int
     ``rho^B`` with ``rho`` the root in (0, 1) of ``sum_j p_j rho^{v_j} = 1``
     (the walk steps down one unit at a time, so it cannot jump past 0).
 
+    Parameters
+    ----------
+    probabilities
+        Outcome probabilities.
+    payouts
+        Whole-unit payouts, at least -1.
+    bankroll
+        Starting units.
+
+    Returns
+    -------
+    float
+        The risk of ruin.
+
+    Examples
+    --------
     >>> round(skip_free_ruin(np.array([0.51, 0.49]), np.array([1, -1]), 50), 6)
     0.135299
     """
@@ -174,7 +276,27 @@ def skip_free_ruin(probabilities: np.ndarray, payouts: np.ndarray, bankroll: int
 
 
 def adjustment_coefficient(values: np.ndarray) -> float:
-    """Lundberg's adjustment coefficient ``R > 0`` of i.i.d. steps: ``mean(exp(-R x)) = 1`` (0 if the mean <= 0)."""
+    """Lundberg's adjustment coefficient ``R > 0`` of i.i.d. steps: ``mean(exp(-R x)) = 1`` (0 if the mean <= 0).
+
+    Parameters
+    ----------
+    values
+        Step values (results per shoe).
+
+    Returns
+    -------
+    float
+        ``R``.
+
+    References
+    ----------
+    Lundberg (1903); Feller, *An Introduction to Probability Theory and Its Applications*, vol. 2 (1971).
+
+    Examples
+    --------
+    >>> round(adjustment_coefficient(np.array([1.0, -1.0, 1.0])), 4)
+    0.6931
+    """
     x = np.asarray(values, dtype=np.float64)
     if x.ndim != 1 or len(x) < 2 or not np.all(np.isfinite(x)):
         raise ValueError("adjustment_coefficient needs at least two finite values")
@@ -196,7 +318,19 @@ def adjustment_coefficient(values: np.ndarray) -> float:
 # ------------------------------------------------------------------ simulation
 @dataclass(frozen=True)
 class SimulatedRisk:
-    """Proportions of simulated paths: ruined ever, ruined within the trip, at the goal before ruin."""
+    """Proportions of simulated paths: ruined ever, ruined within the trip, at the goal before ruin.
+
+    Attributes
+    ----------
+    paths
+        Paths simulated.
+    ruin
+        Share ruined.
+    trip_ruin
+        Share ruined within the trip.
+    goal
+        Share at the goal before ruin.
+    """
 
     paths: int
     ruin: Estimate
@@ -246,6 +380,21 @@ def simulate_risk(
     paths, max_shoes
         Paths, and the longest one: a path also stops once its bankroll is so
         high that the diffusion formula puts its risk below 1e-4 (and it is past the goal).
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    confidence
+        Confidence of the Wilson intervals.
+
+    Returns
+    -------
+    SimulatedRisk
+        Ruin, trip ruin and goal, each an :class:`~toolkit.counting.results.Estimate`.
+
+    Examples
+    --------
+    >>> r = simulate_risk(np.array([-1.0, 1.2]), 20, paths=100, seed=1)
+    >>> 0 <= r.ruin.value <= 1
+    True
     """
     won, low = _check_shoes(won, low)
     b = positive(bankroll, "bankroll")
@@ -279,6 +428,37 @@ def bankroll_paths(
     A ruined path stays at 0 from the shoe it was ruined in.  Columns:
     ``session``, ``quantile``, ``bankroll``, and ``ruined`` (the share of paths
     ruined by then), one row per session (0 = the start) and quantile.
+
+    Parameters
+    ----------
+    won
+        Result of each simulated shoe.
+    bankroll
+        Starting bankroll.
+    sessions
+        Sessions.
+    shoes_per_session
+        Shoes in a session.
+    paths
+        Paths.
+    quantiles
+        Quantiles reported.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    low
+        Lowest point of each shoe (default: its end).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``session, quantile, bankroll, ruined``.
+
+    Examples
+    --------
+    >>> won = np.array([-1.0, 0.0, 2.0])
+    >>> f = bankroll_paths(won, 10, sessions=3, paths=50, seed=1)
+    >>> f["session"].unique().sort().to_list()
+    [0, 1, 2, 3]
     """
     won, low = _check_shoes(won, low)
     b = positive(bankroll, "bankroll")
@@ -305,7 +485,29 @@ def bankroll_paths(
 def session_results(
     won: np.ndarray, shoes_per_session: int, sessions: int = 10_000, seed: SeedLike = None
 ) -> pl.DataFrame:
-    """Results of sessions of ``shoes_per_session`` shoes drawn from ``won``: one row per session (``result``)."""
+    """Results of sessions of ``shoes_per_session`` shoes drawn from ``won``: one row per session (``result``).
+
+    Parameters
+    ----------
+    won
+        Result of each simulated shoe.
+    shoes_per_session
+        Shoes in a session.
+    sessions
+        Sessions.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``result``, one row per session.
+
+    Examples
+    --------
+    >>> session_results(np.array([-1.0, 1.0]), 4, sessions=5, seed=1).height
+    5
+    """
     won, _ = _check_shoes(won, None)
     k = positive_int(shoes_per_session, "shoes_per_session")
     n = positive_int(sessions, "sessions")
@@ -317,6 +519,24 @@ def session_results(
 def halving_probability(fraction: float, level: float = 0.5) -> float:
     """Small-edge limit of the chance that fractional Kelly ever falls to ``level`` of the start: ``level^(2/c - 1)``.
 
+    Parameters
+    ----------
+    fraction
+        Fraction of Kelly.
+    level
+        Fraction of the starting bankroll.
+
+    Returns
+    -------
+    float
+        The probability.
+
+    References
+    ----------
+    Thorp, "The Kelly criterion in blackjack, sports betting and the stock market" (2006).
+
+    Examples
+    --------
     >>> halving_probability(1.0), halving_probability(0.5)
     (0.5, 0.125)
     """
@@ -347,6 +567,36 @@ def simulate_fractional_kelly(
     log bankroll is a random walk with steps ``log(1 + fraction f* v_j)``.  A path
     stops at ``level``, or once the small-edge formula puts its chance of ever
     falling back below 1e-4, or after ``max_bets`` bets.  Wilson interval.
+
+    Parameters
+    ----------
+    probabilities
+        Outcome probabilities.
+    payouts
+        Payout of each outcome per unit.
+    fraction
+        Fraction of Kelly.
+    level
+        Fraction of the starting bankroll.
+    paths
+        Paths.
+    max_bets
+        The longest path.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    confidence
+        Confidence of the interval.
+
+    Returns
+    -------
+    toolkit.counting.results.Estimate
+        The share of paths that fell to ``level``, with its Wilson interval.
+
+    Examples
+    --------
+    >>> e = simulate_fractional_kelly(np.array([0.5, 0.5]), np.array([2.0, -1.0]), 1.0, paths=200, seed=1)
+    >>> 0.3 < e.value < 0.7
+    True
     """
     from toolkit.sizing.kelly import kelly_fractions
 

@@ -53,7 +53,23 @@ CHEMIN_DECKS = 6
 
 @dataclass(frozen=True)
 class ChemModel:
-    """An information model of chemin de fer (see the module notes)."""
+    """An information model of chemin de fer (see the module notes).
+
+    Attributes
+    ----------
+    name
+        ``"A1"`` ... ``"B3"``.
+    replacement
+        Cards dealt with replacement (the A models).
+    player_sees, banker_sees
+        What each side decides on: ``"total"`` or ``"composition"`` (the hand).
+    source
+        Where the model was studied.
+
+    References
+    ----------
+    Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
+    """
 
     name: str
     replacement: bool
@@ -78,7 +94,23 @@ CHEMIN_MODELS: dict[str, ChemModel] = {
 
 
 def get_chemin_model(model: str | ChemModel) -> ChemModel:
-    """The :class:`ChemModel` named ``model`` (``"A1"``, ..., ``"B3"``, any case)."""
+    """The :class:`ChemModel` named ``model`` (``"A1"``, ..., ``"B3"``, any case).
+
+    Parameters
+    ----------
+    model
+        A model's name or a :class:`ChemModel`.
+
+    Returns
+    -------
+    ChemModel
+        The model.
+
+    Examples
+    --------
+    >>> get_chemin_model("b2").banker_sees
+    'composition'
+    """
     if isinstance(model, ChemModel):
         return model
     if not isinstance(model, str):

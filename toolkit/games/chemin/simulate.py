@@ -48,6 +48,22 @@ def resolve_chemin_coups(
     ``u_banker < banker[hand, column]``.  Returns the totals, who drew, the
     number of cards used, whether Player made a false draw, and the result
     (+1 Banker wins, -1 Player wins, 0 tie).
+
+    Parameters
+    ----------
+    cards
+        ``(m, 6)`` card values.
+    player
+        Player's drawing probability at each two-card hand.
+    banker
+        Banker's drawing probabilities by hand and Player's third card.
+    u_player, u_banker
+        Uniforms deciding the mixed draws, one per coup.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        The coups' fields, one array each.
     """
     idx = hand_index()
     x = idx[cards[:, 0], cards[:, 2]]
@@ -121,6 +137,37 @@ def simulate_chemin_coups(
     (and the value of a solved game) without the correlations of a shoe.  One
     row per coup with the totals, who drew, false draws and both sides' payoffs.
     ``seed``: an integer, a SeedSequence, a Generator (its stream continues) or ``None``.
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    player, banker
+        The strategies.
+    n
+        Coups.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    commission
+        Taken from Banker's wins.
+    false_draw
+        What a false draw does (:data:`FALSE_DRAW_RULES`).
+    penalty
+        Units the false drawer pays under the ``"penalty"`` rule.
+    replacement
+        Deal with replacement.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per coup, with ``banker_payoff`` and ``player_payoff``.
+
+    Examples
+    --------
+    >>> from toolkit.games.chemin.strategies import BankerStrategy
+    >>> f = simulate_chemin_coups(6, PlayerStrategy.at_five(1), BankerStrategy.from_tableau(), 100, seed=1)
+    >>> f.height, bool((f["banker_payoff"] == -f["player_payoff"]).all())
+    (100, True)
     """
     comp = chemin_shoe(shoe)
     one_of(false_draw, FALSE_DRAW_RULES, "false_draw")
@@ -160,6 +207,43 @@ def simulate_chemin_shoes(
 
     Returns one row per coup: ``shoe``, ``coup``, ``cards_left`` before it,
     the totals, draws, false draws and both sides' payoffs.
+
+    Parameters
+    ----------
+    n_shoes
+        Shoes.
+    player, banker
+        The strategies.
+    decks
+        Decks in a shoe.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    commission
+        Taken from Banker's wins.
+    false_draw
+        What a false draw does.
+    penalty
+        Units the false drawer pays under the ``"penalty"`` rule.
+    min_cards
+        Deal a coup only while this many cards are left.
+    block_size
+        Shoes per block.
+    workers
+        Local processes.
+    progress
+        Show a progress bar.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per coup.
+
+    Examples
+    --------
+    >>> from toolkit.games.chemin.strategies import BankerStrategy
+    >>> f = simulate_chemin_shoes(2, PlayerStrategy.at_five(1), BankerStrategy.from_tableau(), seed=1)
+    >>> f["shoe"].n_unique()
+    2
     """
     n_shoes = positive_int(n_shoes, "number of shoes")
     one_of(false_draw, FALSE_DRAW_RULES, "false_draw")
@@ -194,7 +278,25 @@ def simulate_chemin_shoes(
 def summarize_chemin(frame: pl.DataFrame, z: float = 1.96) -> pl.DataFrame:
     """Mean, standard error and a ``z`` confidence interval of both sides' payoffs per coup.
 
-    ``frame``: coups of :func:`simulate_chemin_coups` or :func:`simulate_chemin_shoes`.
+    Parameters
+    ----------
+    frame
+        Coups of :func:`simulate_chemin_coups` or :func:`simulate_chemin_shoes` (``banker_payoff``,
+        ``player_payoff``).
+    z
+        Normal quantile of the interval.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``side, coups, mean, std_error, low, high``, one row per side.
+
+    Examples
+    --------
+    >>> from toolkit.games.chemin.strategies import BankerStrategy
+    >>> f = simulate_chemin_coups(6, PlayerStrategy.at_five(1), BankerStrategy.from_tableau(), 1000, seed=1)
+    >>> summarize_chemin(f)["side"].to_list()
+    ['banker', 'player']
     """
     rows = []
     n = frame.height

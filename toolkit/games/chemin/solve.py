@@ -61,6 +61,7 @@ import polars as pl
 
 from toolkit._check import probability
 from toolkit._coup import PLAYER_STOOD
+from toolkit._show import html_table, text_table
 from toolkit.cards import Composition, CompositionLike
 from toolkit.games._hands import HAND_TOTALS, hand_label, third_column, third_label
 from toolkit.games.chemin._game import (
@@ -121,6 +122,26 @@ class ChemSolution:
     player_draw_at_5: Fraction | float
     deviation_gains: tuple[float, float]
     banker_table: pl.DataFrame = field(repr=False)
+
+    def _shown(self) -> tuple[str, list[tuple[str, object]]]:
+        title = f"ChemSolution: model {self.model.name}, {self.shoe.total:,}-card shoe ({self.method})"
+        return title, [
+            ("value to Banker", self.value),
+            ("value to Player", self.player_value),
+            ("P(Player draws on 5)", self.player_draw_at_5),
+            ("commission", self.commission),
+            ("exact", self.exact),
+            ("Banker departs from the tableau", f"{self.departures().height} information set(s)"),
+            ("Banker mixes", f"{self.mixed().height} information set(s)"),
+            ("deviation gains", f"{self.deviation_gains[0]:.3g}, {self.deviation_gains[1]:.3g}"),
+        ]
+
+    def __repr__(self) -> str:
+        """The value and the headline of the strategies (:meth:`departures`, :meth:`to_dict` hold the rest)."""
+        return text_table(*self._shown())
+
+    def _repr_html_(self) -> str:
+        return html_table(*self._shown())
 
     def departures(self) -> pl.DataFrame:
         """Banker's information sets (reached with positive probability) where he departs from the tableau."""
@@ -303,6 +324,16 @@ def solve_chemin(
         ``"best-response"`` (the bimatrix search; the default with commission,
         also valid without).
 
+    Returns
+    -------
+    ChemSolution
+        The equilibrium: value, both strategies, Banker's departures from the tableau.
+
+    References
+    ----------
+    Kemeny & Snell, "Game-theoretic solution of baccarat", *Amer. Math. Monthly* 64 (1957) 465-469;
+    Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
+
     Examples
     --------
     >>> sol = solve_chemin("A1")
@@ -377,6 +408,30 @@ def chemin_banker_best_response(
 
     Where Banker is indifferent he follows the punto banco tableau.
 
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    player
+        Player's strategy.
+    banker_sees
+        ``"composition"`` (his hand) or ``"total"``.
+    replacement
+        Deal with replacement.
+    commission
+        Taken from Banker's wins.
+
+    Returns
+    -------
+    (BankerStrategy, fractions.Fraction)
+        The best response and Banker's expected payoff.
+
+    References
+    ----------
+    Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
+
+    Examples
+    --------
     >>> b, v = chemin_banker_best_response(6, PlayerStrategy.at_five(1))
     >>> v > chemin_value(6, PlayerStrategy.at_five(1), BankerStrategy.from_tableau()).banker_ev
     True
@@ -417,6 +472,38 @@ def chemin_player_best_response(
 
     Where Player is indifferent he draws.  (His payoff is linear in each
     probability of drawing at 5, so a pure choice is always a best response.)
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    banker
+        Banker's strategy.
+    player_sees
+        ``"total"`` or ``"composition"`` (his hand).
+    replacement
+        Deal with replacement.
+    commission
+        Taken from Banker's wins.
+    false_draw
+        What a false draw does.
+
+    Returns
+    -------
+    (PlayerStrategy, fractions.Fraction or float)
+        The best response and Player's expected payoff.
+
+    References
+    ----------
+    Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
+
+    Examples
+    --------
+    >>> from toolkit.games._hands import hand_index
+    >>> from toolkit.games.chemin.strategies import BankerStrategy
+    >>> p, v = chemin_player_best_response(6, BankerStrategy.from_tableau())
+    >>> p.draw[hand_index()[5, 0]]
+    Fraction(1, 1)
     """
     if player_sees not in ("total", "composition"):
         raise ValueError(f"player_sees must be 'total' or 'composition', got {player_sees!r}")

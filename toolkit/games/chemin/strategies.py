@@ -47,6 +47,12 @@ def _hand_key(hand: object) -> int:
     return int(hand_index()[values[0] % 10, values[1] % 10])
 
 
+def _strategy_repr(kind: str, name: str, cells: list[Fraction], what: str = "hands") -> str:
+    draws = sum(1 for p in cells if p == 1)
+    stands = sum(1 for p in cells if p == 0)
+    return f"{kind}({name!r}: draws on {draws}, stands on {stands}, mixes on {len(cells) - draws - stands} {what})"
+
+
 @dataclass(frozen=True)
 class PlayerStrategy:
     """Player's probability of drawing on each two-card hand.
@@ -64,6 +70,10 @@ class PlayerStrategy:
 
     draw: tuple[Fraction, ...]
     name: str = "player"
+
+    def __repr__(self) -> str:
+        """The name and how many hands Player draws, stands or mixes on (:meth:`frame` lists them)."""
+        return _strategy_repr("PlayerStrategy", self.name, [p for k, p in enumerate(self.draw) if HAND_TOTALS[k] < 8])
 
     def __post_init__(self) -> None:
         draw = tuple(self.draw)
@@ -157,6 +167,11 @@ class BankerStrategy:
     draw: tuple[tuple[Fraction, ...], ...]
     name: str = "banker"
 
+    def __repr__(self) -> str:
+        """The name and how many information sets Banker draws, stands or mixes in (:meth:`frame` lists them)."""
+        cells = [p for k, row in enumerate(self.draw) if HAND_TOTALS[k] < 8 for p in row]
+        return _strategy_repr("BankerStrategy", self.name, cells, "information sets")
+
     def __post_init__(self) -> None:
         rows = tuple(tuple(r) for r in self.draw)
         if len(rows) != 55 or any(len(r) != 11 for r in rows):
@@ -220,9 +235,24 @@ class BankerStrategy:
 def restricted_banker(draw_3_9: object = 1, draw_5_4: object = 1) -> BankerStrategy:
     """The punto banco tableau with the casino's restricted Banker options set.
 
-    ``draw_3_9`` and ``draw_5_4``: Banker's probabilities of drawing at 3
-    against a Player third card 9 and at 5 against a 4
-    (:data:`~toolkit.games.chemin.models.RESTRICTED_BANKER_OPTIONS`).
+    The two options are :data:`~toolkit.games.chemin.models.RESTRICTED_BANKER_OPTIONS`.
+
+    Parameters
+    ----------
+    draw_3_9
+        Probability that Banker draws at 3 against a Player third card 9.
+    draw_5_4
+        Probability that Banker draws at 5 against a 4.
+
+    Returns
+    -------
+    BankerStrategy
+        The strategy.
+
+    Examples
+    --------
+    >>> restricted_banker(0, 1).name
+    'restricted banker'
     """
     (c39, c54) = RESTRICTED_BANKER_OPTIONS
     return BankerStrategy.from_tableau().with_cells({c39: draw_3_9, c54: draw_5_4}, name="restricted banker")

@@ -28,6 +28,25 @@ def solve_chemin_shoes(
     Columns: ``shoe``, ``cards``, ``model``, ``value``, ``player_draw_at_5``,
     ``departures`` (Banker's sets off the tableau), ``mixed`` (sets where he
     mixes), ``exact``.
+
+    Parameters
+    ----------
+    shoes
+        Shoes by label.
+    models
+        Model names.
+    commission
+        Taken from Banker's wins.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per (shoe, model).
+
+    Examples
+    --------
+    >>> solve_chemin_shoes({"full": 6}, ["B1"])["shoe"].to_list()
+    ['full']
     """
     rows = []
     for label, shoe in shoes.items():
@@ -51,7 +70,27 @@ def solve_chemin_shoes(
 def solve_chemin_by_decks(
     models: Iterable[str] = ("B2", "B3"), decks: Iterable[int] = range(1, 9), *, commission: object = 0
 ) -> pl.DataFrame:
-    """:func:`solve_chemin_shoes` for full shoes of ``decks`` decks, with a ``decks`` column."""
+    """:func:`solve_chemin_shoes` for full shoes of ``decks`` decks, with a ``decks`` column.
+
+    Parameters
+    ----------
+    models
+        Model names.
+    decks
+        Deck counts.
+    commission
+        Taken from Banker's wins.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per (decks, model).
+
+    Examples
+    --------
+    >>> solve_chemin_by_decks(["B1"], [1, 6])["decks"].to_list()
+    [1, 6]
+    """
     decks = list(decks)
     frame = solve_chemin_shoes({str(d): Composition.from_decks(d) for d in decks}, models, commission=commission)
     return frame.with_columns(pl.col("shoe").cast(pl.Int64).alias("decks")).drop("shoe")
@@ -66,6 +105,29 @@ def chemin_option_values(
     side's best response to the other's forced play; the game with the casino's
     restricted Banker options (Banker chooses only at 3 against a 9 and at 5
     against a 4); and the full game of ``model``.
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+    model
+        The information model of the full game.
+    commission
+        Taken from Banker's wins.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per game: its label and Banker's expected payoff.
+
+    References
+    ----------
+    Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
+
+    Examples
+    --------
+    >>> chemin_option_values(6, "B2").height
+    5
     """
     comp = chemin_shoe(shoe)
     m = get_chemin_model(model)

@@ -34,6 +34,21 @@ class ChemValue:
 
     ``void`` is the probability of a coup voided by a false draw; ``false_draw``
     the probability of a false draw (whatever the rule).
+
+    Attributes
+    ----------
+    banker_wins, player_wins, ties
+        Probabilities of the results.
+    void
+        Probability of a coup voided by a false draw.
+    false_draw
+        Probability of a false draw.
+    commission
+        Taken from Banker's wins.
+    false_draw_rule
+        What a false draw does.
+    penalty
+        Units the false drawer pays under the ``"penalty"`` rule.
     """
 
     banker_wins: Fraction | float
@@ -114,6 +129,15 @@ def chemin_value(
         Deal with replacement (the A models).
     exact
         Fractions (``True``) or floats.
+
+    Returns
+    -------
+    ChemValue
+        The outcome probabilities and both sides' expected payoffs.
+
+    References
+    ----------
+    Ethier & Gámez, "A game-theoretic analysis of baccara chemin de fer", *Games* 4 (2013) 711-737.
 
     Examples
     --------

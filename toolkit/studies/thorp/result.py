@@ -50,6 +50,25 @@ class StudyResult:
     coups_this_run: int = 0
     seconds: dict[str, float] = field(default_factory=dict, repr=False)
 
+    def __repr__(self) -> str:
+        """The size of the study in a few lines (:meth:`by_bucket` and :meth:`by_unseen` hold the tables)."""
+        from toolkit._show import text_table
+
+        s = self.study
+        rows = [("blocks done", f"{self.blocks_done:,} of {s.n_blocks:,}"), ("shoes", self.n_shoes),
+                ("hands", self.n_hands), ("observers", ", ".join(s.observers)), ("bets", ", ".join(s.bet_names)),
+                ("wall seconds", self.wall_seconds)]  # fmt: skip
+        return text_table(f"StudyResult: {self.n_shoes:,} of {s.shoes:,} shoes", rows)
+
+    def _repr_html_(self) -> str:
+        from toolkit._show import html_table
+
+        s = self.study
+        rows = [("blocks done", f"{self.blocks_done:,} of {s.n_blocks:,}"), ("shoes", self.n_shoes),
+                ("hands", self.n_hands), ("observers", ", ".join(s.observers)), ("bets", ", ".join(s.bet_names)),
+                ("wall seconds", self.wall_seconds)]  # fmt: skip
+        return html_table(f"StudyResult: {self.n_shoes:,} of {s.shoes:,} shoes", rows)
+
     @property
     def complete(self) -> bool:
         return self.blocks_done >= self.study.n_blocks

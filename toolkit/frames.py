@@ -1,0 +1,144 @@
+"""The engine's tables as polars frames: outcome classes with their probabilities, EVs named by bet.
+
+:mod:`toolkit.engine` returns arrays (fast, for loops over many shoes); the
+functions here return the same numbers as frames a researcher reads at a
+glance, with the outcome classes' fields (:func:`toolkit.outcomes.outcome_frame`)
+or the bets' names as columns.
+
+>>> distribution_frame(8).height < 1600
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from toolkit.cards import CompositionLike
+from toolkit.engine import as_rank_matrix, combination_counts, distribution, expected_values
+from toolkit.outcomes import outcome_frame
+from toolkit.rules import PUNTO_BANCO, Tableau
+
+__all__ = ["combination_counts_frame", "distribution_frame", "expected_values_frame"]
+
+
+def distribution_frame(
+    shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = False, drop_zero: bool = True
+) -> pl.DataFrame:
+    """:func:`distribution` as a polars frame: the outcome classes with their fields and probabilities.
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`Composition.from_any` accepts); at least six.
+    tableau
+        Drawing rules.
+    exact
+        Also give each probability as an exact fraction (column ``probability_exact``, text ``"n/d"``).
+    drop_zero
+        Leave out the classes that cannot occur (probability 0): 1,600 classes, about 500 reachable.
+
+    Returns
+    -------
+    polars.DataFrame
+        The columns of :func:`toolkit.outcomes.outcome_frame` (``class, player_total, banker_total,
+        ..., winner, natural, margin, cards_dealt``), then ``probability`` (float) and, with
+        ``exact``, ``probability_exact``.
+
+    See Also
+    --------
+    distribution : the same probabilities as an array (fast).
+
+    Examples
+    --------
+    >>> frame = distribution_frame(8)
+    >>> frame.group_by("winner").agg(pl.col("probability").sum()).sort("winner")["probability"].round(6).to_list()
+    [0.458597, 0.446247, 0.095156]
+    """
+    p = distribution(shoe, tableau, exact=exact)
+    frame = outcome_frame().with_columns(pl.Series("probability", [float(q) for q in p], dtype=pl.Float64))
+    if exact:
+        frame = frame.with_columns(pl.Series("probability_exact", [str(q) for q in p], dtype=pl.String))
+    return frame.filter(pl.col("probability") > 0) if drop_zero else frame
+
+
+def expected_values_frame(
+    shoes, bets, tableau: Tableau = PUNTO_BANCO, *, exact_signs: bool = True, device: str = "cpu"
+) -> pl.DataFrame:
+    """:func:`expected_values` as a polars frame: one row per shoe, one column per bet, named by the bet.
+
+    Parameters
+    ----------
+    shoes
+        ``(B, 13)`` counts by rank, ``(B, 10)`` counts by value, or a sequence
+        of composition-like values (each at least six cards).
+    bets
+        A sequence of :class:`toolkit.bets.Bet` (their names become the columns).
+    tableau
+        Drawing rules.
+    exact_signs, device
+        As for :func:`expected_values`.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``shoe`` (the row of ``shoes``, from 0), ``cards`` (cards in the shoe),
+        then the expected value per unit staked of each bet.
+
+    See Also
+    --------
+    expected_values : the same values as a ``(B, len(bets))`` array (fast).
+
+    Examples
+    --------
+    >>> from toolkit.bets import get_bet
+    >>> frame = expected_values_frame([8, 1], [get_bet("banker"), get_bet("tie")])
+    >>> frame.columns, frame["banker"].round(5).to_list()
+    (['shoe', 'cards', 'banker', 'tie'], [-0.01058, -0.01012])
+    """
+    bets = tuple(bets)
+    names = [getattr(b, "name", str(b)) for b in bets]
+    if len(set(names)) != len(names):
+        raise ValueError(f"bets must have distinct names to name the columns, got {names}")
+    ranks = as_rank_matrix(shoes)
+    ev = expected_values(ranks, bets, tableau, exact_signs=exact_signs, device=device)
+    columns = {"shoe": np.arange(len(ranks), dtype=np.int64), "cards": ranks.sum(axis=1)}
+    columns.update({name: ev[:, i] for i, name in enumerate(names)})
+    return pl.DataFrame(columns)
+
+
+def combination_counts_frame(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO) -> pl.DataFrame:
+    """:func:`combination_counts` as a polars frame: one row per result, with its probability.
+
+    Parameters
+    ----------
+    shoe
+        The cards left (anything :meth:`Composition.from_any` accepts); at least six.
+    tableau
+        Drawing rules.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``result`` (``"banker"``, ``"player"``, ``"tie"``, ``"total"``),
+        ``combinations`` (ordered six-card deals, as in the Wizard of Odds
+        tables; 128-bit integers) and ``probability``.
+
+    References
+    ----------
+    The Wizard of Odds, "Baccarat": the combinations table of the eight-deck game.
+
+    Examples
+    --------
+    >>> combination_counts_frame(8)["combinations"].to_list()
+    [2292252566437888, 2230518282592256, 475627426473216, 4998398275503360]
+    """
+    counts = combination_counts(shoe, tableau)
+    keys = ("banker", "player", "tie", "total")
+    return pl.DataFrame(
+        {
+            "result": list(keys),
+            "combinations": pl.Series([counts[k] for k in keys], dtype=pl.Int128),
+            "probability": [counts[k] / counts["total"] for k in keys],
+        }
+    )
