@@ -272,12 +272,38 @@ def _from_spec(spec: BetSpec) -> AnyBet:
 
 
 def bet_from_file(path: str) -> AnyBet:
-    """A bet defined in a TOML file (see :mod:`toolkit.bet_files`); errors name the file and the row."""
+    """A bet defined in a TOML file (see :mod:`toolkit.bet_files`); errors name the file and the row.
+
+    Parameters
+    ----------
+    path
+        The file: ``name``, optional ``description`` and ``default``, and
+        ``[[pays]]`` rows of ``when`` (a SQL condition over the coup fields)
+        and ``pays``.
+
+    Returns
+    -------
+    Bet or CoupBet
+        A pay table when the conditions name only outcome-class fields.
+    """
     return _from_spec(read_bet_file(path))
 
 
 def bet_names(rules: Rules = Rules()) -> tuple[str, ...]:
-    """Every bet :func:`get_bet` knows: the standard panel, then the side-bet catalogue."""
+    """Every bet :func:`get_bet` knows: the standard panel, then the side-bet catalogue.
+
+    Parameters
+    ----------
+    rules
+        House rules of the panel (commission, tie payout).
+
+    Returns
+    -------
+    tuple of str
+
+    >>> bet_names()[-3:]
+    ('four_cards', 'five_cards', 'six_cards')
+    """
     return tuple(b.name for b in standard_bets(rules)) + catalogue_names()
 
 
@@ -478,8 +504,27 @@ def bet_expected_values(
     """Float expected values of bets of either kind for many shoes: ``(B, len(bets))``.
 
     Pay tables go through the batched engine (:func:`toolkit.engine.expected_values`,
-    ``options`` passed on); bets over coup fields are priced shoe by shoe
+    ``options`` passed on); bets over coup fields through their compiled tables
     (:func:`toolkit.coup_bets.coup_expected_values`).
+
+    Parameters
+    ----------
+    shoes
+        ``(B, 13)`` counts by rank, ``(B, 10)`` by value, or a sequence of shoes.
+    bets
+        Bets of either kind.
+    tableau
+        Drawing rules.
+    decks
+        For bets on suits: the full decks the shoes' suits come from (suit-blind,
+        see :func:`toolkit.suits.suit_counts`).
+    **options
+        Passed to :func:`toolkit.engine.expected_values` (``exact_signs``, ``device``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(B, len(bets))`` expected values per unit.
     """
     bets = tuple(bets)
     plain = [i for i, b in enumerate(bets) if isinstance(b, Bet)]

@@ -34,7 +34,20 @@ __all__ = ["CATable", "ca_summary", "ca_table"]
 
 @dataclass(frozen=True)
 class CATable:
-    """A combinatorial-analysis table and its summary."""
+    """A combinatorial-analysis table and its summary.
+
+    Attributes
+    ----------
+    bet
+        The bet's name.
+    rows
+        The table (see :func:`ca_table`).
+    house_edge, std_dev, hit_frequency
+        Minus the expected value per unit, the standard deviation of a one-unit
+        bet, and the probability that it wins.
+    total_combinations
+        ``(N)_6``, the sum of the combinations.
+    """
 
     bet: str
     rows: pl.DataFrame
@@ -80,7 +93,17 @@ def _show(pays: Fraction) -> int | float:
 def ca_summary(
     bet: AnyBet | str, shoe: CompositionLike | SuitedShoe = 8, tableau: Tableau = PUNTO_BANCO, decks: int | None = None
 ) -> CATable:
-    """The combinatorial analysis of ``bet`` on ``shoe``, rows and summary (see :func:`ca_table`)."""
+    """The combinatorial analysis of ``bet`` on ``shoe``: rows and summary.
+
+    Parameters
+    ----------
+    bet, shoe, tableau, decks
+        As :func:`ca_table`.
+
+    Returns
+    -------
+    CATable
+    """
     bet = get_bet(bet) if isinstance(bet, str) else bet
     if not isinstance(bet, Bet | CoupBet):
         raise TypeError(f"bet must be a Bet, a CoupBet or a bet name, got {type(bet).__name__} {bet!r}")

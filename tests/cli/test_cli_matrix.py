@@ -53,6 +53,23 @@ BASE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("replay",): (CARDS, "--shoe", "3"),
     ("chemin", "solve"): (),
     ("chemin", "value"): (),
+    ("ca",): ("--bet", "tiger_pair"),
+    ("assess",): (
+        "--bet",
+        "lucky6",
+        "--out",
+        "{tmp}/a",
+        "--shoes",
+        "30",
+        "--seed",
+        "1",
+        "--cut-cards",
+        "14",
+        "--workers",
+        "1",
+        "--no-figures",
+        *QUIET,
+    ),
 }
 
 #: Bad values by class, for int and float options.  Each must be refused (exit 2) unless the option's
@@ -174,8 +191,8 @@ def test_unwritable_outputs_are_one_line(capsys, tmp_path, path, where):
     argv = _argv(path, tmp_path, "--out", values[where])
     if path == ("replay",):
         argv += ["--format", "json"]
-    if path == ("thorp",) and where in ("dev_full", "missing_folder"):
-        pytest.skip("thorp's --out is a folder, made when missing")
+    if path in (("thorp",), ("assess",)) and where in ("dev_full", "missing_folder"):
+        pytest.skip(f"{path[0]}'s --out is a folder, made when missing")
     code, _, err = run(capsys, *argv)
     _assert_one_line(code, err, argv)
     assert target.read_text() == "precious\n"

@@ -9,6 +9,8 @@ to ``--out`` (see :mod:`toolkit.studies.assess`).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 from toolkit._coup import Burn, LastHand
@@ -29,6 +31,7 @@ from toolkit.cli._common import (
     emit,
     fail,
     output_path,
+    say,
     seed_or_fresh,
 )
 
@@ -55,7 +58,10 @@ def _cut_cards(text: str | None) -> tuple[int, ...] | None:
 
 
 def assess(
-    bet: str = typer.Option(..., "--bet", help="The side bet to assess (a bet of the standard panel)."),
+    bet: str | None = typer.Option(
+        None, "--bet", help="The side bet to assess, by name (standard panel or side-bet catalogue)."
+    ),
+    bet_file: Path | None = typer.Option(None, "--bet-file", help="The side bet to assess, defined in a TOML file."),
     out_text: str = typer.Option(..., "--out", "-o", help="Folder for report.md, summary.json, tables and figures."),
     shoes: int = typer.Option(DEFAULT_SHOES, "--shoes", "-n", help="Shoes of the search set and of the fresh set."),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (same seed, same assessment)."),
@@ -81,7 +87,7 @@ def assess(
     """Assess a side bet for a casino: house edge, effects of removal, the best count and whether it pays."""
     from functools import partial
 
-    from toolkit.bets import get_bet
+    from toolkit.bets import bet_from_file, get_bet
     from toolkit.rules import Rules
     from toolkit.studies.assess import assess_bet, write_assessment
 
@@ -92,8 +98,10 @@ def assess(
         fail(f"--min-win must be 0 or more, got {min_win}")
     dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
     rules = Rules(decks=decks)
+    if (bet is None) == (bet_file is None):
+        fail("give one of --bet NAME or --bet-file FILE")
     try:
-        chosen = get_bet(bet, rules)
+        chosen = get_bet(bet, rules) if bet is not None else bet_from_file(str(bet_file))
     except ValueError as err:
         fail(str(err))
     cuts = _cut_cards(cut_cards)
@@ -127,10 +135,10 @@ def assess(
         "strategy", "rule", "bet_frequency", "edge_when_betting", "win_per_100_hands", "units_per_shoe"
     )
     if fmt == OutputFormat.table:
-        typer.echo(f"{chosen.name}: {a.verdict} (seed {s})")
+        say(f"{chosen.name}: {a.verdict} (seed {s})")
     emit(frame, fmt, {**summary, "seed": s, "report": str(paths["report"])})
     if fmt == OutputFormat.table:
-        typer.echo(f"report: {paths['report']}")
+        say(f"report: {paths['report']}")
 
 
 def register(app: typer.Typer) -> None:

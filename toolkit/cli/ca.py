@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from toolkit.cli._bets import shoe_for_bets
-from toolkit.cli._common import DECKS_OPTION, FORMAT_OPTION, OutputFormat, emit, fail
+from toolkit.cli._common import DECKS_OPTION, FORMAT_OPTION, OutputFormat, emit, fail, say
 
 __all__ = ["register"]
 
@@ -45,9 +45,9 @@ def ca(
     if fmt == OutputFormat.csv:
         emit(summary.rows, fmt)
         return
-    typer.echo(f"{summary.bet}: combinations count every coup as six ordered cards ({summary.total_combinations:,})")
+    say(f"{summary.bet}: combinations count every coup as six ordered cards ({summary.total_combinations:,})")
     emit(summary.rows, fmt)
-    typer.echo(
+    say(
         f"house edge {summary.house_edge:.6%}   standard deviation {summary.std_dev:.4f}   "
         f"hit frequency {summary.hit_frequency:.6f}"
     )

@@ -66,7 +66,17 @@ _TYPES: dict[str, tuple[type, ...]] = {
 def parse_tags(text: str, where: str = "--tags") -> tuple[int, ...]:
     """Integer tags from comma-separated text: 10 by value (0..9) or 13 by rank (A,2,...,9,T,J,Q,K).
 
-    Returns them as given (10 or 13); :class:`~toolkit.counting.systems.CountSystem` maps them to ranks.
+    Parameters
+    ----------
+    text
+        The tags, e.g. ``"0,0,0,-1,-1,-1,-1,2,2,0"`` (values 0..9 or ranks A..K).
+    where
+        What the tags are called in error messages.
+
+    Returns
+    -------
+    tuple of int
+        The tags as given (10 or 13); :class:`~toolkit.counting.systems.CountSystem` maps them to ranks.
 
     >>> parse_tags("1, 0,0,0,0,0,0,0,0,-1")
     (1, 0, 0, 0, 0, 0, 0, 0, 0, -1)
@@ -96,8 +106,19 @@ def parse_tags(text: str, where: str = "--tags") -> tuple[int, ...]:
 def custom_count(tags: str | TagsLike, name: str = "custom", **fields: Any) -> CountSystem:
     """A count system from tags as text (:func:`parse_tags`) or as :class:`CountSystem` takes them.
 
-    ``fields`` are the other :class:`~toolkit.counting.systems.CountSystem`
-    fields (``bet``, ``threshold``, ``trigger``, ``divisor``, ``rounding``...).
+    Parameters
+    ----------
+    tags
+        Tags as text (:func:`parse_tags`), or 10 by value / 13 by rank.
+    name
+        The system's name.
+    **fields
+        The other :class:`~toolkit.counting.systems.CountSystem` fields
+        (``bet``, ``threshold``, ``trigger``, ``divisor``, ``rounding``...).
+
+    Returns
+    -------
+    CountSystem
 
     >>> custom_count("0,0,0,0,0,0,0,0,0,0,0,0,1", threshold=1).tags[-1]
     1
@@ -112,6 +133,15 @@ def read_count_system(path: str | os.PathLike) -> CountSystem:
 
     Errors name the file, the key and the value.  ``name`` defaults to the
     file's stem when that is an identifier.
+
+    Parameters
+    ----------
+    path
+        The TOML file.
+
+    Returns
+    -------
+    CountSystem
     """
     file = Path(path)
     try:

@@ -35,6 +35,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
+from toolkit._show import changed_fields
 from toolkit.bets import AnyBet
 from toolkit.cards import RANKS
 from toolkit.counting.systems import COUNT_SYSTEMS, CountSystem
@@ -67,6 +68,9 @@ class SearchSpace:
         if isinstance(self.local_passes, bool) or not isinstance(self.local_passes, int) or self.local_passes < 0:
             raise ValueError(f"SearchSpace.local_passes must be an integer >= 0, got {self.local_passes!r}")
         positive_int(self.thresholds, "SearchSpace.thresholds")
+
+    def __repr__(self) -> str:
+        return changed_fields(self)
 
     def describe(self) -> str:
         """The search space in one paragraph (for the report)."""
