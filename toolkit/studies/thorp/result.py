@@ -24,15 +24,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from toolkit._stats import ratio_interval, wilson_interval
-from toolkit.studies.thorp.design import REGIONS, ThorpStudy
+from toolkit._stats import normal_quantile, ratio_interval, wilson_interval
+from toolkit.studies.thorp.design import DEFAULT_BUCKETS, REGIONS, ThorpStudy, bucket_edges
 from toolkit.studies.thorp.tally import Tally, evaluator
 from toolkit.studies.thorp.theory import depth_one_in_a_million, linear_variance
 
 __all__ = ["DEFAULT_BUCKETS", "StudyResult"]
-
-#: Upper bounds (inclusive) of the buckets of unseen cards in :meth:`StudyResult.by_bucket`.
-DEFAULT_BUCKETS = (10, 20, 30, 40, 50, 75, 100, 150, 200, 300)
 
 
 @dataclass(frozen=True)
@@ -178,7 +175,10 @@ class StudyResult:
         Columns: ``hands, positive_hands, p_positive`` (per hand);
         ``shoes_with_edge`` (share of shoes with at least one);
         ``opportunities_per_shoe`` and ``gain_per_shoe`` (the perfect bettor
-        betting one unit whenever EV > 0) with standard errors over shoes;
+        betting one unit whenever EV > 0) with standard errors over shoes
+        (``_se``) and normal 95 % bounds (``_low``/``_high``);
+        ``p_positive_low``/``_high`` (the bounds of edges per shoe over hands
+        per shoe);
         ``mean_positive_ev``; for each region of :data:`REGIONS`:
         ``share_hands_<region>`` (the baseline: the share of all hands dealt
         there), ``share_positive_<region>`` and ``share_gain_<region>`` with
@@ -215,6 +215,16 @@ class StudyResult:
                     var = (ss2[q, -1] - n_shoes * mean * mean) / max(n_shoes - 1, 1)
                     row[name] = float(mean)
                     row[name + "_se"] = float(np.sqrt(max(var, 0) / n_shoes))
+                z = normal_quantile(confidence)
+                for name in ("opportunities_per_shoe", "gain_per_shoe"):
+                    row[name + "_low"] = max(row[name] - z * row[name + "_se"], 0.0)
+                    row[name + "_high"] = row[name] + z * row[name + "_se"]
+                # P(edge) per hand over shoes (the independent unit): edges per shoe / hands per shoe, hands per
+                # shoe taken as fixed (they vary by about 1 %, against tens of per cent for the edges)
+                per_shoe = total_hands / n_shoes if n_shoes else 0
+                for suffix in ("_low", "_high"):
+                    opp = row["opportunities_per_shoe" + suffix]
+                    row["p_positive" + suffix] = min(opp / per_shoe, 1.0) if per_shoe else None
                 row["mean_positive_ev"] = float(a["sum_gain"][o, b].sum() / n_pos) if n_pos else None
                 for r, region in enumerate(REGIONS):
                     lo_d, hi_d = REGIONS[region]
@@ -374,10 +384,7 @@ class StudyResult:
 
 
 def _buckets(upper_bounds: Sequence[int], top: int) -> tuple[list[int], list[int], list[str]]:
-    bounds = sorted({int(b) for b in upper_bounds})
-    edges = [b for b in bounds if b < top] + [top]
-    lows = [0] + [e + 1 for e in edges[:-1]]
-    return edges, lows, [f"{lo}-{hi}" for lo, hi in zip(lows, edges, strict=True)]
+    return bucket_edges(list(upper_bounds), top)
 
 
 def _float(x) -> float | None:
