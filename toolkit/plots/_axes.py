@@ -97,16 +97,28 @@ def bet_colour(name: str) -> str:
 def bet_name(name: str) -> str:
     """A bet's name in words (``"player_pair"`` -> ``"Player Pair"``); other names are returned as given.
 
+    A strategy named after a bet keeps the rest of its name:
+    ``"panda8 TC >= 11"`` -> ``"Panda 8 TC >= 11"``.
+
     Parameters
     ----------
     name
-        A panel name.
+        A panel name, or a strategy whose first word is one.
 
     Returns
     -------
     str
+
+    Examples
+    --------
+    >>> bet_name("player_pair"), bet_name("panda8 TC >= 11"), bet_name("how_dragon7")
+    ('Player Pair', 'Panda 8 TC >= 11', 'how_dragon7')
     """
-    return bet_label(str(name))
+    text = str(name)
+    bet = _bet_of(text)
+    if bet not in BET_GROUPS:
+        return text
+    return bet_label(bet) + text[len(bet) :]
 
 
 def axes_or_new(ax: Axes | None, size: tuple[float, float] = (7, 4)) -> Axes:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from toolkit.plots._axes import axes_or_new, require_columns
+from toolkit.plots._axes import axes_or_new, bet_colour, bet_name, require_columns
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -55,8 +55,12 @@ def plot_replay_edges(frame: pl.DataFrame, bets: Sequence[str] | None = None, ax
     require_columns(frame, columns, "plot_replay_edges")
     long = frame.select("coup", *columns).unpivot(index="coup", variable_name="bet", value_name="ev")
     data = long.with_columns(pl.col("bet").str.strip_prefix("ev_"), (pl.col("ev") * 100).alias("expected value (%)"))
+    names = [c.removeprefix("ev_") for c in columns]
+    data = data.with_columns(pl.col("bet").replace_strict({b: bet_name(b) for b in names}))
     ax = axes_or_new(ax)
-    sns.lineplot(data=data.to_pandas(), x="coup", y="expected value (%)", hue="bet", ax=ax)
+    palette = {bet_name(b): bet_colour(b) for b in names}
+    sns.lineplot(data=data.to_pandas(), x="coup", y="expected value (%)", hue="bet", hue_order=list(palette),
+                 palette=palette, ax=ax)  # fmt: skip
     ax.axhline(0, color="0.4", lw=0.8, ls="--")
     ax.set_title("exact edge before each coup")
     return ax
@@ -142,7 +146,10 @@ def plot_bet_tracking(edges: pl.DataFrame, ax: Axes | None = None, who: Sequence
 
     require_columns(edges, ("who", "bet", "amount", "expected_value"), "plot_bet_tracking")
     data = edges if who is None else edges.filter(pl.col("who").is_in(list(who)))
-    data = data.with_columns((pl.col("expected_value") * 100).alias("expected value (%)"))
+    data = data.with_columns(
+        (pl.col("expected_value") * 100).alias("expected value (%)"),
+        pl.col("bet").map_elements(bet_name, return_dtype=pl.String),
+    )
     ax = axes_or_new(ax)
     sns.scatterplot(data=data.to_pandas(), x="expected value (%)", y="amount", hue="who", style="bet", alpha=0.6, ax=ax)
     ax.axvline(0, color="0.4", lw=0.8, ls="--")
