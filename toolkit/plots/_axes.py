@@ -122,7 +122,19 @@ def bet_name(name: str) -> str:
 
 
 def axes_or_new(ax: Axes | None, size: tuple[float, float] = (7, 4)) -> Axes:
-    """``ax``, or the axes of a new figure of ``size`` inches."""
+    """``ax``, or the axes of a new figure of ``size`` inches.
+
+    Parameters
+    ----------
+    ax
+        Axes to draw on, or ``None``.
+    size
+        Inches of the new figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
@@ -132,7 +144,21 @@ def axes_or_new(ax: Axes | None, size: tuple[float, float] = (7, 4)) -> Axes:
 
 
 def require_columns(frame: pl.DataFrame, columns: Sequence[str], what: str) -> None:
-    """Raise a clear error unless ``frame`` is a polars frame holding ``columns``."""
+    """Raise a clear error unless ``frame`` is a polars frame holding ``columns``.
+
+    Parameters
+    ----------
+    frame
+        The frame a plot was given.
+    columns
+        The columns it needs.
+    what
+        The plot's name, for the message.
+
+    Returns
+    -------
+    None
+    """
     if not isinstance(frame, pl.DataFrame):
         raise TypeError(f"{what} takes a polars DataFrame, got {type(frame).__name__}")
     missing = [c for c in columns if c not in frame.columns]
@@ -144,6 +170,19 @@ def reference_lines(ax: Axes, depths: Sequence[int] = REFERENCE_DEPTHS, what: st
     """Dotted vertical lines at ``depths`` (20 and 50 cards), each labelled at the top of the axes.
 
     The lines carry ``gid`` ``"reference-<depth>"`` and stay out of the legend.
+
+    Parameters
+    ----------
+    ax
+        The axes (x in cards).
+    depths
+        Where the lines go.
+    what
+        The unit in the labels.
+
+    Returns
+    -------
+    None
     """
     from matplotlib.transforms import blended_transform_factory
 
@@ -157,7 +196,19 @@ def reference_lines(ax: Axes, depths: Sequence[int] = REFERENCE_DEPTHS, what: st
 
 
 def card_ticks(ax: Axes, low: float | None = None, high: float | None = None) -> None:
-    """Plain-number ticks (10, 20, 50, 100, 200, 400) on a logarithmic x axis of cards, labelled on every panel."""
+    """Plain-number ticks (10, 20, 50, 100, 200, 400) on a logarithmic x axis of cards, labelled on every panel.
+
+    Parameters
+    ----------
+    ax
+        The axes (a logarithmic x axis of cards).
+    low, high
+        The range the ticks may cover (default: the current limits).
+
+    Returns
+    -------
+    None
+    """
     from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
 
     lo, hi = ax.get_xlim()
@@ -219,7 +270,19 @@ def draw_bet_lines(
     legend: bool = True,
 ) -> dict[str, str]:
     """One line per bet, in its colour and named in words; a line that repeats another is drawn dashed on top
-    and its label says so (``"Banker Pair (same as Player Pair)"``).  Returns the coincidences found."""
+    and its label says so (``"Banker Pair (same as Player Pair)"``).  Returns the coincidences found.
+
+    Parameters
+    ----------
+    ax
+        The axes.
+    curves
+        ``bet -> (x, y)``, in drawing order.
+    marker, ls
+        Marker and line style of every line.
+    legend
+        Label the lines for the legend.
+    """
     same = coincident(curves)
     for bet, (x, y) in curves.items():
         label = bet_name(bet)

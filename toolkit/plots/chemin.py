@@ -28,6 +28,15 @@ def banker_grid(solution: ChemSolution) -> pl.DataFrame:
 
     Columns ``banker_total``, ``player_third``, ``draw_probability``,
     ``tableau_draws`` and ``departs`` (the average differs from the tableau).
+
+    Parameters
+    ----------
+    solution
+        A solved chemin de fer game (:func:`toolkit.games.solve_chemin`).
+
+    Returns
+    -------
+    polars.DataFrame
     """
     t = solution.banker_table
     return (
@@ -48,6 +57,17 @@ def plot_banker_strategy(solution: ChemSolution, ax: Axes | None = None) -> Axes
 
     For models where Banker sees his two cards, each cell averages his hands of
     that total, weighted by their probabilities.
+
+    Parameters
+    ----------
+    solution
+        A solved chemin de fer game.
+    ax
+        The axes (a new figure when ``None``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 
@@ -83,7 +103,21 @@ def plot_banker_strategy(solution: ChemSolution, ax: Axes | None = None) -> Axes
 
 
 def plot_solutions(frame: pl.DataFrame, y: str = "player_draw_at_5", x: str = "decks", ax: Axes | None = None) -> Axes:
-    """Line plot of a column of :func:`~toolkit.games.solve_chemin_by_decks` (or ``solve_chemin_shoes``) by model."""
+    """Line plot of a column of :func:`~toolkit.games.solve_chemin_by_decks` (or ``solve_chemin_shoes``) by model.
+
+    Parameters
+    ----------
+    frame
+        One row per model and ``x`` value.
+    y, x
+        The columns drawn.
+    ax
+        The axes (a new figure when ``None``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     if y not in frame.columns or x not in frame.columns:

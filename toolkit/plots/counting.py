@@ -39,6 +39,23 @@ def plot_count_path(
     ``frame`` is a coup frame with ``rc_<name>``/``tc_<name>`` columns
     (:func:`toolkit.counting.tallies.with_counts`); ``kind`` is ``"tc"`` or ``"rc"``;
     ``shoe`` defaults to the first shoe of the frame.
+
+    Parameters
+    ----------
+    frame
+        Coups with ``shoe``, ``cards_seen`` and the count columns.
+    systems
+        The count systems drawn (a system named after a bet takes its colour).
+    shoe
+        The shoe (default: the first).
+    kind
+        ``"tc"`` (true counts) or ``"rc"`` (running counts).
+    ax
+        The axes (a new figure when ``None``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 
@@ -66,7 +83,25 @@ def plot_count_path(
 def plot_ev_by_count(
     frame: pl.DataFrame, count: str, ev: str, ax: Axes | None = None, hue: str | None = None, alpha: float = 0.2
 ) -> Axes:
-    """Scatter of the exact expected value before each coup (column ``ev``) against a count column."""
+    """Scatter of the exact expected value before each coup (column ``ev``) against a count column.
+
+    Parameters
+    ----------
+    frame
+        One row per coup.
+    count, ev
+        The columns on the x and y axes.
+    ax
+        The axes (a new figure when ``None``).
+    hue
+        An optional column colouring the points.
+    alpha
+        Point opacity.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     require_columns(frame, [count, ev] + ([hue] if hue else []), "plot_ev_by_count")
@@ -79,7 +114,19 @@ def plot_ev_by_count(
 
 
 def plot_count_quality(quality: pl.DataFrame, ax: Axes | None = None) -> Axes:
-    """R² of the exact EV on the count, by cards left in the shoe (:func:`toolkit.counting.quality.count_quality`)."""
+    """R² of the exact EV on the count, by cards left in the shoe (:func:`toolkit.counting.quality.count_quality`).
+
+    Parameters
+    ----------
+    quality
+        ``system, depth, cards_left_from, r2``.
+    ax
+        The axes (a new figure when ``None``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     require_columns(quality, ["system", "depth", "cards_left_from", "r2"], "plot_count_quality")
@@ -122,6 +169,21 @@ def plot_threshold_sweep(
     """Units won per shoe (with its confidence band) against the threshold.
 
     ``sweep``: a frame of :func:`toolkit.counting.sweeps.threshold_sweep`.
+
+    Parameters
+    ----------
+    sweep
+        ``threshold`` and units per shoe with ``_low``/``_high`` bounds.
+    ax
+        The axes (a new figure when ``None``).
+    hue
+        A column with one line (and band, in the same colour) per value, e.g. ``"strategy"``.
+    expected
+        Units from the exact EV of the bets placed (default) or realised.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     ax = _sweep(sweep, "threshold", ax, hue, expected)
     ax.set_xlabel("betting threshold (count at least)")
@@ -131,7 +193,23 @@ def plot_threshold_sweep(
 def plot_penetration(
     sweep: pl.DataFrame, ax: Axes | None = None, hue: str | None = "strategy", expected: bool = True
 ) -> Axes:
-    """Units won per shoe against the cut card position (:func:`toolkit.counting.sweeps.penetration_sweep`)."""
+    """Units won per shoe against the cut card position (:func:`toolkit.counting.sweeps.penetration_sweep`).
+
+    Parameters
+    ----------
+    sweep
+        ``cut_card`` and units per shoe with ``_low``/``_high`` bounds.
+    ax
+        The axes (a new figure when ``None``).
+    hue
+        A column with one line (and band, in the same colour) per value.
+    expected
+        Units from the exact EV of the bets placed (default) or realised.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     ax = _sweep(sweep, "cut_card", ax, hue, expected)
     ax.set_xlabel("cut card (cards from the end of the shoe)")
     ax.invert_xaxis()

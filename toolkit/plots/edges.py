@@ -37,6 +37,10 @@ def plot_edges_by_decks(frame: pl.DataFrame, ax: Axes | None = None, hue: str = 
         From :func:`toolkit.edges.edges_by_decks` (``decks``, ``house_edge`` and ``hue``).
     hue
         Column naming the lines (``"variant"`` or ``"bet"``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 
@@ -77,6 +81,10 @@ def plot_eor_heatmap(
         40:1 do not wash out the even-money ones; the numbers stay absolute.
     annotate
         Write the scaled value in each cell.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 
@@ -137,6 +145,10 @@ def plot_depletion(
         Column with one line per distinct value (default: ``"value"`` if present, else ``"path"``).
     alpha
         Line opacity (use a small one for many random paths).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 

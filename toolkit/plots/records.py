@@ -46,6 +46,10 @@ def plot_replay_edges(frame: pl.DataFrame, bets: Sequence[str] | None = None, ax
         From :func:`toolkit.records.replay.replay` for one shoe (``coup`` and ``ev_<bet>`` columns).
     bets
         The bets to draw (default every ``ev_`` column).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 
@@ -67,7 +71,21 @@ def plot_replay_edges(frame: pl.DataFrame, bets: Sequence[str] | None = None, ax
 
 
 def plot_replay_counts(frame: pl.DataFrame, ax: Axes | None = None, which: str = "tc") -> Axes:
-    """True (``which="tc"``) or running (``"rc"``) counts before every coup of a replayed shoe."""
+    """True (``which="tc"``) or running (``"rc"``) counts before every coup of a replayed shoe.
+
+    Parameters
+    ----------
+    frame
+        A replayed shoe with ``tc_<system>``/``rc_<system>`` columns.
+    ax
+        The axes (a new figure when ``None``).
+    which
+        ``"tc"`` or ``"rc"``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     if which not in ("tc", "rc"):
@@ -101,7 +119,21 @@ def _road_axes(ax: Axes, columns: int, rows: int, title: str) -> None:
 
 
 def plot_bead_plate(frame: pl.DataFrame, ax: Axes | None = None, rows: int | None = None) -> Axes:
-    """The bead plate (from :func:`toolkit.records.roads.bead_plate`): a disc per coup, pair marks as dots."""
+    """The bead plate (from :func:`toolkit.records.roads.bead_plate`): a disc per coup, pair marks as dots.
+
+    Parameters
+    ----------
+    frame
+        From :func:`toolkit.records.roads.bead_plate`.
+    ax
+        The axes (a new figure when ``None``).
+    rows
+        Rows of the grid (default: as many as the frame needs, at least six).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     require_columns(frame, ("column", "row", "winner", "label", "player_pair", "banker_pair"), "plot_bead_plate")
@@ -121,7 +153,21 @@ def plot_bead_plate(frame: pl.DataFrame, ax: Axes | None = None, rows: int | Non
 
 
 def plot_big_road(frame: pl.DataFrame, ax: Axes | None = None, rows: int | None = None) -> Axes:
-    """The big road (from :func:`toolkit.records.roads.big_road`): rings per streak, a green slash per tie."""
+    """The big road (from :func:`toolkit.records.roads.big_road`): rings per streak, a green slash per tie.
+
+    Parameters
+    ----------
+    frame
+        From :func:`toolkit.records.roads.big_road`.
+    ax
+        The axes (a new figure when ``None``).
+    rows
+        Rows of the grid (default: as many as the frame needs, at least six).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     require_columns(frame, ("column", "row", "winner", "ties"), "plot_big_road")
     rows = rows or max(6, int(frame["row"].to_numpy().max()) + 1 if frame.height else 6)
     columns = int(frame["column"].to_numpy().max()) + 1 if frame.height else 1
@@ -141,6 +187,19 @@ def plot_bet_tracking(edges: pl.DataFrame, ax: Axes | None = None, who: Sequence
     """Stake against the exact edge of every bet placed, a colour per bettor.
 
     ``edges`` comes from :func:`toolkit.records.replay.bet_edges`.
+
+    Parameters
+    ----------
+    edges
+        ``who, bet, amount, expected_value``.
+    ax
+        The axes (a new figure when ``None``).
+    who
+        The bettors drawn (default: all).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 

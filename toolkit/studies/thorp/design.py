@@ -78,6 +78,15 @@ def seed_integer(seed: SeedLike) -> int:
     (5, 5)
     >>> seed_integer(np.random.default_rng(3)) == seed_integer(np.random.default_rng(3))
     True
+
+    Parameters
+    ----------
+    seed
+        Anything :data:`toolkit.parallel.SeedLike` accepts.
+
+    Returns
+    -------
+    int
     """
     sequence = as_seed_sequence(seed)
     entropy = sequence.entropy

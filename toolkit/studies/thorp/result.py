@@ -126,11 +126,25 @@ class StudyResult:
         p_high`` (95 % Wilson interval), ``mean_ev, sd_ev, mean_positive_ev``
         (mean EV when positive), ``gain_per_hand`` (E[max(EV, 0)], the perfect
         bettor's gain per hand), ``max_ev``.
+
+        Returns
+        -------
+        polars.DataFrame
         """
         return self._stats(self._grid()).select("observer", "bet", "unseen", *self._COLUMNS)
 
     def by_bucket(self, upper_bounds: Sequence[int] = DEFAULT_BUCKETS) -> pl.DataFrame:
-        """The same statistics in buckets of unseen cards (``bucket`` labels such as ``"21-30"``)."""
+        """The same statistics in buckets of unseen cards (``bucket`` labels such as ``"21-30"``).
+
+        Parameters
+        ----------
+        upper_bounds
+            Inclusive upper bounds of the buckets of unseen cards.
+
+        Returns
+        -------
+        polars.DataFrame
+        """
         edges, lows, labels = _buckets(upper_bounds, self.study.dealing.cards)
         grid = self._grid()
         index = np.searchsorted(np.array(edges), grid["unseen"].to_numpy(), side="left")
@@ -157,7 +171,12 @@ class StudyResult:
         )
 
     def cumulative(self) -> pl.DataFrame:
-        """Cumulative shares by depth: of hands, positive opportunities and gain dealt with at most ``unseen`` cards."""
+        """Cumulative shares by depth: of hands, positive opportunities and gain dealt with at most ``unseen`` cards.
+
+        Returns
+        -------
+        polars.DataFrame
+        """
         grid = self._grid().sort("observer", "bet", "unseen")
         over = ["observer", "bet"]
         return grid.select(
@@ -189,6 +208,15 @@ class StudyResult:
         ``depth_one_in_a_million_upper`` (the same using the upper Wilson bound
         of the rate: null when there are too few hands to show it);
         ``max_ev`` and ``max_ev_unseen``.
+
+        Parameters
+        ----------
+        confidence
+            Of the intervals.
+
+        Returns
+        -------
+        polars.DataFrame
         """
         a = self.tally.arrays
         n_shoes = self.n_shoes
@@ -249,7 +277,12 @@ class StudyResult:
         return pl.DataFrame(rows, infer_schema_length=None)
 
     def per_shoe(self) -> pl.DataFrame:
-        """How many shoes had 0, 1, 2, ... positive opportunities (the last row: 64 or more)."""
+        """How many shoes had 0, 1, 2, ... positive opportunities (the last row: 64 or more).
+
+        Returns
+        -------
+        polars.DataFrame
+        """
         a = self.tally.arrays["opportunity_hist"]
         rows = [
             {"observer": obs, "bet": bet, "opportunities": k, "shoes": int(a[o, b, k])}
@@ -276,6 +309,15 @@ class StudyResult:
         first-order prediction), ``ratio`` (``var_ev / var_linear``; null for
         bets with no first-order spread, the pair bets) and ``ratio_se`` (its
         standard error were EV normal: ``ratio * sqrt(2 / (hands - 1))``).
+
+        Parameters
+        ----------
+        observer
+            One of the study's observers.
+
+        Returns
+        -------
+        polars.DataFrame
         """
         self._observer_index(observer)
         stats = self._stats(self._grid()).filter((pl.col("observer") == observer) & (pl.col("hands") > 1))
@@ -303,7 +345,19 @@ class StudyResult:
     def variance_by_bucket(
         self, upper_bounds: Sequence[int] = DEFAULT_BUCKETS, observer: str = "unseen"
     ) -> pl.DataFrame:
-        """:meth:`variance` pooled in buckets of cards: ``ratio = sum((h - 1) var_ev) / sum((h - 1) var_linear)``."""
+        """:meth:`variance` pooled in buckets of cards: ``ratio = sum((h - 1) var_ev) / sum((h - 1) var_linear)``.
+
+        Parameters
+        ----------
+        upper_bounds
+            Inclusive upper bounds of the buckets.
+        observer
+            One of the study's observers.
+
+        Returns
+        -------
+        polars.DataFrame
+        """
         table = self.variance(observer)
         edges, lows, labels = _buckets(upper_bounds, self.study.dealing.cards)
         index = np.searchsorted(np.array(edges), table["unseen"].to_numpy(), side="left")
@@ -334,6 +388,15 @@ class StudyResult:
         Columns: ``unseen, bet, samples, positive, p_positive, p_low, p_high,
         mean_ev, mean_positive_ev`` (the average edge when betting only when
         positive), ``max_ev``.
+
+        Parameters
+        ----------
+        confidence
+            Of the Wilson intervals.
+
+        Returns
+        -------
+        polars.DataFrame
         """
         a = self.tally.arrays
         n = self.n_shoes
@@ -359,7 +422,21 @@ class StudyResult:
         return pl.DataFrame(rows, infer_schema_length=None)
 
     def beyond(self, depth: int, bets: Sequence[str] = ("player", "banker"), observer: str = "unseen") -> pl.DataFrame:
-        """Hands and positive hands with more than ``depth`` unseen cards, per bet, with a Wilson interval."""
+        """Hands and positive hands with more than ``depth`` unseen cards, per bet, with a Wilson interval.
+
+        Parameters
+        ----------
+        depth
+            Hands with more than this many unseen cards.
+        bets
+            The bets.
+        observer
+            One of the study's observers.
+
+        Returns
+        -------
+        polars.DataFrame
+        """
         o = self._observer_index(observer)
         a = self.tally.arrays
         hands = int(a["hands"][o, depth + 1 :].sum())
