@@ -207,7 +207,11 @@ def thorp(
             )
         except KeyboardInterrupt:
             again = _resume_command(out, chosen_seed)
-            fail(f"interrupted in the deal-to-end run; the finished blocks are saved: resume with {again}", 130)
+            fail(
+                f"interrupted in the deal-to-end run; the finished blocks are saved in {out / 'checkpoint.npz'} "
+                f"and {out / DEAL_TO_END / 'checkpoint.npz'}: resume with {again}",
+                130,
+            )
         except ValueError as err:  # a checkpoint of another study in the subfolder
             fail(str(err))
     counts = None

@@ -302,9 +302,11 @@ def plot_jacobson(jacobson: pl.DataFrame, ax: Axes | None = None) -> Axes:
     ax = axes_or_new(ax)
     data = jacobson.with_columns(pl.col("p_positive", "p_low", "p_high") * 100)
     draw_bet_lines(ax, _curves(data, "p_positive"), marker="o")
-    for bet in data["bet"].unique(maintain_order=True):
+    names = by_family(data["bet"].unique(maintain_order=True).to_list())
+    for i, bet in enumerate(names):  # the bars side by side, each in its line's colour
         r = data.filter(pl.col("bet") == bet)
-        ax.vlines(r["unseen"], r["p_low"], r["p_high"], color=bet_colour(bet), lw=1.2, alpha=0.7)
+        dodge = (i - (len(names) - 1) / 2) * 0.35
+        ax.vlines(r["unseen"].to_numpy() + dodge, r["p_low"], r["p_high"], color=bet_colour(bet), lw=1.4, alpha=0.8)
     depths = sorted(data["unseen"].unique().to_list())
     ax.set_xticks(depths)
     ax.set_xlim(min(depths) - 3, max(depths) + 3)
@@ -396,6 +398,33 @@ def plot_where_edges_are(claims: pl.DataFrame, deal_to_end: pl.DataFrame | None 
     return ax
 
 
+def _same_rows(frame: pl.DataFrame, names: Sequence[str]) -> dict[str, str]:
+    """``{bet: earlier bet}`` for bets whose rows equal an earlier bet's (every column but ``bet``)."""
+    import numpy as np
+
+    parts = {b: frame.filter(pl.col("bet") == b).drop("bet") for b in names}
+
+    def alike(a: pl.DataFrame, b: pl.DataFrame) -> bool:
+        if a.height == 0 or a.shape != b.shape:
+            return False
+        for column in a.columns:
+            x, y = a[column], b[column]
+            if x.dtype.is_numeric():
+                if not np.allclose(x.to_numpy().astype(float), y.to_numpy().astype(float), rtol=1e-9, equal_nan=True):
+                    return False
+            elif not x.equals(y):
+                return False
+        return True
+
+    same: dict[str, str] = {}
+    for i, later in enumerate(names):
+        for earlier in names[:i]:
+            if earlier not in same and alike(parts[later], parts[earlier]):
+                same[later] = earlier
+                break
+    return same
+
+
 def by_bet_figure(
     frame: pl.DataFrame,
     draw: Callable[..., Any],
@@ -451,8 +480,11 @@ def by_bet_figure(
     # fixed spacing: a layout engine over a dozen log-scaled panels takes seconds
     figure.subplots_adjust(left=0.06, right=0.98, bottom=0.07, top=0.93, hspace=0.5, wspace=0.3)
     axes = figure.subplots(nrows, ncols, squeeze=False)
+    same = _same_rows(frame, names)
     for i, (ax, bet) in enumerate(zip(axes.ravel(), names, strict=False)):
         draw(frame, bet, ax=ax, **options)
+        if bet in same:  # a panel that repeats another says so (Banker Pair and Player Pair)
+            ax.set_title(f"{ax.get_title()} (same as {bet_name(same[bet])})", fontsize="medium")
         legend = ax.get_legend()
         if legend is not None:
             legend.remove()

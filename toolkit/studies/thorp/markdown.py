@@ -18,7 +18,7 @@ theorem.  The published figures go in their own file (``published.md``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +108,7 @@ def _numbers_table(claims: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _both(rows: list[dict[str, Any]], text: Any) -> str:
+def _both(rows: Sequence[Any], text: Callable[[Any], str]) -> str:
     """``text(row)`` for each row, joined: "a and b", "a, b and c"."""
     parts = [text(r) for r in rows]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
