@@ -375,12 +375,13 @@ def plot_where_edges_are(claims: pl.DataFrame, deal_to_end: pl.DataFrame | None 
                 if low is not None and high is not None:
                     panel.hlines(yy, 100 * low, 100 * high, color=colour, lw=1.5, alpha=0.8)
                 panel.plot(share, yy, "o" if i == 0 else "s", color=colour, mfc=colour if i == 0 else "white",
-                           ms=6, label=name if bet == bets[0] else "_nolegend_")  # fmt: skip
+                           ms=6, label="_nolegend_", gid=f"bet-{bet}")  # fmt: skip
+        left.plot([], [], "o" if i == 0 else "s", color="0.3", mfc="0.3" if i == 0 else "white", label=name)
         base = 100 * frame["share_hands_last_20"][0]
         left.axvline(base, color="0.4", lw=0.9, ls=("--" if i == 0 else "-."),
                      label=f"share of hands in the last 20 cards, {name}")  # fmt: skip
     left.axvline(90, color="k", lw=1, label='Thorp\'s "almost always" (90 %)')
-    right.axvline(10, color="k", lw=1, ls=":", label="10 %")
+    right.axvline(10, color="k", lw=1, ls=":", label="10 %: at most this beyond 50, the edges belong to the end")
     left.set_yticks(range(len(bets)), [bet_name(b) for b in bets])
     for label, bet in zip(left.get_yticklabels(), bets, strict=True):
         label.set_color(bet_colour(bet))
@@ -395,6 +396,7 @@ def plot_where_edges_are(claims: pl.DataFrame, deal_to_end: pl.DataFrame | None 
     left.set_title("Where the edges are: the last 20 cards...")
     right.set_title("...and beyond 50")
     left.legend(fontsize="x-small", loc="lower right")
+    right.legend(fontsize="x-small", loc="lower right")
     return ax
 
 
