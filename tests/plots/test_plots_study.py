@@ -140,3 +140,9 @@ def test_option_values_show_differences_of_a_few_parts_in_ten_thousand() -> None
 def test_bet_colour_of_names_outside_the_panel_is_stable() -> None:
     assert bet_colour("how_dragon7") == bet_colour("how_dragon7")
     assert to_rgba(bet_colour("mystery"))[3] == 1.0
+
+
+def test_the_colour_map_and_the_report_know_the_same_bets() -> None:
+    from toolkit.studies.thorp._text import BET_GROUPS
+
+    assert set(BET_COLOURS) == set(BET_GROUPS)

@@ -5,7 +5,7 @@ that a bet looks the same in every figure of the toolkit: the colours go by
 family (Banker reds, Player blue, Tie greens, naturals purples, Dragon 7
 orange, Panda 8 brown, the pairs cyan, pink and grey, the other side bets
 olive and navy), and the labels are those of the study's report
-(:data:`toolkit.studies.thorp._text.BET_GROUPS`).
+(:data:`toolkit.studies.thorp._text.BET_GROUPS`, which holds the same bets).
 
 >>> bet_colour("banker"), bet_name("tie_9to1"), bet_colour("dragon7 TC >= 4") == bet_colour("dragon7")
 ('#c0392b', 'Tie 9:1', True)
@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
-
-from toolkit.studies.thorp._text import BET_GROUPS, bet_label, by_family
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -69,10 +67,32 @@ CARD_TICKS = (10, 20, 50, 100, 200, 400)
 
 def _bet_of(name: str) -> str:
     """The panel bet a name is about: the name itself, or the first word of a strategy (``"dragon7 TC >= 4"``)."""
-    if name in BET_GROUPS:
+    if name in BET_COLOURS:
         return name
     first = name.split(" ", 1)[0]
-    return first if first in BET_GROUPS else name
+    return first if first in BET_COLOURS else name
+
+
+def by_family(bets: Sequence[str]) -> list[str]:
+    """The bets grouped by family, in the report's order (:func:`toolkit.studies.thorp._text.by_family`).
+
+    Parameters
+    ----------
+    bets
+        Panel names (others go last, as given).
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> by_family(["tie", "banker"])
+    ['banker', 'tie']
+    """
+    from toolkit.studies.thorp._text import by_family as order  # imported when used: the studies are heavy
+
+    return order(list(bets))
 
 
 def bet_colour(name: str) -> str:
@@ -114,9 +134,11 @@ def bet_name(name: str) -> str:
     >>> bet_name("player_pair"), bet_name("panda8 TC >= 11"), bet_name("how_dragon7")
     ('Player Pair', 'Panda 8 TC >= 11', 'how_dragon7')
     """
+    from toolkit.studies.thorp._text import bet_label  # imported when used: the studies are heavy
+
     text = str(name)
     bet = _bet_of(text)
-    if bet not in BET_GROUPS:
+    if bet not in BET_COLOURS:
         return text
     return bet_label(bet) + text[len(bet) :]
 
