@@ -185,3 +185,29 @@ def test_thorp_device_option(capsys, tmp_path: Path) -> None:
         'pip install -e ".[gpu]", or use --device cpu'
     ]
     assert not (tmp_path / "gpu").exists()
+
+
+def test_thorp_count_shoes_and_the_deal_to_end_run_scale_with_shoes(capsys, tmp_path: Path) -> None:
+    from toolkit.cli.thorp import COUNT_SHOES, default_count_shoes, default_end_shoes
+
+    assert default_count_shoes(1_000) == 1_000
+    assert default_count_shoes(10 * COUNT_SHOES) == COUNT_SHOES
+    code, stdout, err = run(
+        capsys, "thorp", "--shoes", "45", "--seed", "3", "--out", str(tmp_path), "--no-figures", *FAST
+    )
+    assert code == 0, err
+    assert "also: 15 shoes dealt to the end (no cut card); 45 shoes for the published count results" in stdout
+    reproduce = pl.read_csv(tmp_path / "reproduce.csv")
+    dragon7 = reproduce.filter(pl.col("figure") == "dragon7_jacobson_units_per_shoe")["status"].item()
+    assert "45 simulated shoes" in dragon7
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["deal_to_end"]["study"]["shoes"] == default_end_shoes(45) == 15
+    assert (tmp_path / "deal-to-end" / "checkpoint.npz").is_file()
+    assert (tmp_path / "published.md").is_file()
+    code, stdout, err = run(
+        capsys, "thorp", "--shoes", "45", "--seed", "3", "--out", str(tmp_path), "--no-figures",
+        "--deal-to-end-shoes", "0", *NO_COUNTS, *FAST,
+    )  # fmt: skip
+    assert code == 0, err
+    assert "no deal-to-end run; no count shoes" in stdout
+    assert "deal_to_end" not in json.loads((tmp_path / "summary.json").read_text())

@@ -193,7 +193,7 @@ def test_plots_of_a_replay_and_of_the_bettors(dragon_shoes) -> None:
     records, frame = dragon_shoes
     one = frame.filter(pl.col("shoe") == 1)
     ax = plot_replay_edges(one, bets=["banker", "dragon7"])
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["banker", "dragon7"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["Banker", "Dragon 7"]
     assert plot_replay_counts(one).get_ylabel() == "true count"
     with pytest.raises(ValueError, match="draws one shoe"):
         plot_replay_edges(frame)

@@ -33,6 +33,7 @@ from toolkit.cli._common import (
     emit,
     fail,
     output_path,
+    say,
     seed_or_fresh,
 )
 
@@ -40,6 +41,30 @@ __all__ = ["register"]
 
 #: Shoes for the default run: about half a minute of work on two idle cores, a minute on a busy machine.
 DEFAULT_SHOES = 30_000
+#: The most shoes simulated by default for the published count results (fewer when ``--shoes`` is smaller).
+COUNT_SHOES = 10_000
+#: The deal-to-end run deals this share of ``--shoes`` by default (it costs as much per shoe as the main run).
+END_SHARE = 3
+#: The subfolder of ``--out`` that holds the deal-to-end run's checkpoint.
+DEAL_TO_END = "deal-to-end"
+
+
+def default_count_shoes(shoes: int) -> int:
+    """Shoes for the published count results when ``--count-shoes`` is not given: ``min(shoes, COUNT_SHOES)``.
+
+    >>> default_count_shoes(1000), default_count_shoes(30_000)
+    (1000, 10000)
+    """
+    return min(shoes, COUNT_SHOES)
+
+
+def default_end_shoes(shoes: int) -> int:
+    """Shoes of the deal-to-end run when ``--deal-to-end-shoes`` is not given: a third of ``--shoes``, at least 1.
+
+    >>> default_end_shoes(30_000), default_end_shoes(2)
+    (10000, 1)
+    """
+    return max(shoes // END_SHARE, 1)
 
 
 class Observer(str, Enum):
@@ -116,8 +141,17 @@ def thorp(
         False, "--records/--no-records", help="Also write every coup's EVs to OUT/records/part-*.parquet."
     ),
     figures: bool = typer.Option(True, "--figures/--no-figures", help="Draw the PNG figures."),
-    count_shoes: int = typer.Option(
-        10_000, "--count-shoes", help="Shoes simulated for the published count results in the report (0: skip)."
+    count_shoes: int | None = typer.Option(
+        None,
+        "--count-shoes",
+        help=f"Shoes simulated for the published count results in the report (default: as many as --shoes, at most "
+        f"{COUNT_SHOES:,}; 0: skip).",
+    ),
+    end_shoes: int | None = typer.Option(
+        None,
+        "--deal-to-end-shoes",
+        help="Shoes of the second run, dealt to the end with no cut card, that the report compares (default: a "
+        "third of --shoes; 0: skip).",
     ),
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
@@ -127,9 +161,14 @@ def thorp(
 
     check_run(shoes, workers)
     check_scheduler(workers, scheduler)
+    count_shoes = default_count_shoes(shoes) if count_shoes is None else count_shoes
     if count_shoes < 0:
         fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
     check_run(max(count_shoes, 1), workers, MAX_COUNT_SHOES)
+    end_shoes = default_end_shoes(shoes) if end_shoes is None else end_shoes
+    if end_shoes < 0:
+        fail(f"--deal-to-end-shoes must be 0 (skip) or more, got {end_shoes}")
+    check_run(max(end_shoes, 1), workers)
     _check_device(device, scheduler)
     out = output_path(out_text)
     if out.exists() and not out.is_dir():
@@ -156,6 +195,26 @@ def thorp(
         if saved.is_file():
             fail(f"interrupted; the finished blocks are saved in {saved}: resume with {again}", 130)
         fail(f"interrupted before a block was finished (nothing saved): start again with {again}", 130)
+    end = None
+    if end_shoes:
+        try:
+            end = run_study(
+                study.dealt_to_end(end_shoes),
+                workers=workers,
+                scheduler=scheduler,
+                progress=progress,
+                checkpoint=out / DEAL_TO_END,
+                resume=resume,
+            )
+        except KeyboardInterrupt:
+            again = _resume_command(out, chosen_seed)
+            fail(
+                f"interrupted in the deal-to-end run; the finished blocks are saved in {out / 'checkpoint.npz'} "
+                f"and {out / DEAL_TO_END / 'checkpoint.npz'}: resume with {again}",
+                130,
+            )
+        except ValueError as err:  # a checkpoint of another study in the subfolder
+            fail(str(err))
     counts = None
     if count_shoes:
         from toolkit.studies import count_providers
@@ -166,24 +225,27 @@ def thorp(
         from toolkit.plots import save_study_figures
 
         draw = save_study_figures
-    paths = write_outputs(result, out, reproduce=True, figures=draw, counts=counts)
+    paths = write_outputs(result, out, reproduce=True, figures=draw, counts=counts, deal_to_end=end)
     claims = result.claims().filter(observer=observers[0])
     words = verdicts(result, observers[0]).select("bet", "thorp_claim")
     table = claims.select(
         "bet", "positive_hands", "p_positive", "gain_per_shoe", "share_positive_last_20", "share_positive_beyond_50"
     ).join(words, on="bet")
     if fmt == OutputFormat.table:
-        typer.echo(
+        say(
             f"{result.n_shoes:,} shoes, {result.n_hands:,} hands, seed {study.seed}: edges seen by the "
             f"{observers[0]} observer, and Thorp's claim per bet"
         )
     emit(table, fmt, {"summary": str(paths["summary"]), "report": str(paths["report"]), "bets": table.to_dicts()})
     if fmt == OutputFormat.table:
-        typer.echo(f"report: {paths['report']}")
+        also = f"{end.n_shoes:,} shoes dealt to the end (no cut card)" if end is not None else "no deal-to-end run"
+        counted = f"{count_shoes:,} shoes for the published count results" if count_shoes else "no count shoes"
+        say(f"also: {also}; {counted} (--deal-to-end-shoes, --count-shoes)")
+        say(f"report: {paths['report']}")
 
 
 #: What a run writes in its folder (the earlier run's are removed by ``--no-resume``).
-_RUN_FILES = ("checkpoint.npz", "summary.json", "report.md", "reproduce.csv")
+_RUN_FILES = ("checkpoint.npz", "summary.json", "report.md", "reproduce.csv", "published.md")
 _RUN_PARTS = (("tables", "*.parquet"), ("tables", "*.csv"), ("figures", "*.png"), ("records", "part-*.parquet"))
 
 
@@ -196,6 +258,7 @@ def _clear_earlier_run(out: Path) -> None:
     try:
         for name in _RUN_FILES:
             remove_files(out, name)
+        remove_files(out / DEAL_TO_END, "checkpoint.npz")
         for sub, pattern in _RUN_PARTS:
             remove_files(out / sub, pattern)
     except (OSError, ValueError) as err:

@@ -1,4 +1,9 @@
-"""Plots: each takes polars frames (and ``ax=None``), draws with seaborn and returns the axes."""
+"""Plots: each takes polars frames (and ``ax=None``), draws with seaborn or matplotlib and returns the axes.
+
+Every bet is named in words and has one colour in every figure
+(:data:`toolkit.plots._axes.BET_COLOURS`, by family); axes of cards carry plain
+tick labels on every panel and dotted, labelled lines at 20 and 50 cards.
+"""
 
 from toolkit.plots.assess import plot_assess_eor, plot_assess_penetration, plot_assess_sweep, save_assess_figures
 from toolkit.plots.bankroll import plot_bankroll_fan, plot_risk_curve, plot_session_results
@@ -26,6 +31,7 @@ from toolkit.plots.study import (
     plot_p_positive,
     plot_variance,
     plot_variance_ratio,
+    plot_where_edges_are,
     save_study_figures,
 )
 
@@ -59,6 +65,7 @@ __all__ = (
     "plot_threshold_sweep",
     "plot_variance",
     "plot_variance_ratio",
+    "plot_where_edges_are",
     "save_assess_figures",
     "save_study_figures",
 )

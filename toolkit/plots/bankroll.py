@@ -28,6 +28,19 @@ def plot_bankroll_fan(frame: pl.DataFrame, ax: Axes | None = None, label: str | 
     """Fan chart: bands between symmetric quantiles of the bankroll after each session, and the median.
 
     ``frame`` has ``session, quantile, bankroll`` (and ``ruined``, the share of paths ruined, shown in the legend).
+
+    Parameters
+    ----------
+    frame
+        ``session, quantile, bankroll`` (and optionally ``ruined``).
+    ax
+        The axes (a new figure when ``None``).
+    label
+        The median line's legend label.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     require_columns(frame, ["session", "quantile", "bankroll"], "plot_bankroll_fan")
     ax = axes_or_new(ax)
@@ -61,7 +74,23 @@ def plot_bankroll_fan(frame: pl.DataFrame, ax: Axes | None = None, label: str | 
 
 
 def plot_session_results(frame: pl.DataFrame, ax: Axes | None = None, hue: str | None = None, bins: int = 60) -> Axes:
-    """Histogram of session results (column ``result``), with zero marked; ``hue`` a column of strategies."""
+    """Histogram of session results (column ``result``), with zero marked; ``hue`` a column of strategies.
+
+    Parameters
+    ----------
+    frame
+        A ``result`` column (units), and ``hue`` when given.
+    ax
+        The axes (a new figure when ``None``).
+    hue
+        A column of strategies, one histogram each.
+    bins
+        Histogram bins.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     require_columns(frame, ["result", *([hue] if hue else [])], "plot_session_results")
@@ -80,6 +109,20 @@ def plot_risk_curve(frame: pl.DataFrame, ax: Axes | None = None, hue: str | None
     """Risk of ruin against the bankroll: the formula as lines, simulated values (``simulated, low, high``) as points.
 
     ``hue`` names a column of strategies, one curve each.
+
+    Parameters
+    ----------
+    frame
+        ``bankroll, formula`` (and ``simulated, low, high``), from
+        :meth:`toolkit.sizing.BankrollReport.risk_curve`.
+    ax
+        The axes (a new figure when ``None``).
+    hue
+        A column of strategies.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 

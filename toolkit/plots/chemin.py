@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from toolkit.plots._axes import axes_or_new
+from toolkit.plots._axes import axes_or_new, require_columns
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -28,6 +28,15 @@ def banker_grid(solution: ChemSolution) -> pl.DataFrame:
 
     Columns ``banker_total``, ``player_third``, ``draw_probability``,
     ``tableau_draws`` and ``departs`` (the average differs from the tableau).
+
+    Parameters
+    ----------
+    solution
+        A solved chemin de fer game (:func:`toolkit.games.solve_chemin`).
+
+    Returns
+    -------
+    polars.DataFrame
     """
     t = solution.banker_table
     return (
@@ -48,6 +57,17 @@ def plot_banker_strategy(solution: ChemSolution, ax: Axes | None = None) -> Axes
 
     For models where Banker sees his two cards, each cell averages his hands of
     that total, weighted by their probabilities.
+
+    Parameters
+    ----------
+    solution
+        A solved chemin de fer game.
+    ax
+        The axes (a new figure when ``None``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 
@@ -83,7 +103,21 @@ def plot_banker_strategy(solution: ChemSolution, ax: Axes | None = None) -> Axes
 
 
 def plot_solutions(frame: pl.DataFrame, y: str = "player_draw_at_5", x: str = "decks", ax: Axes | None = None) -> Axes:
-    """Line plot of a column of :func:`~toolkit.games.solve_chemin_by_decks` (or ``solve_chemin_shoes``) by model."""
+    """Line plot of a column of :func:`~toolkit.games.solve_chemin_by_decks` (or ``solve_chemin_shoes``) by model.
+
+    Parameters
+    ----------
+    frame
+        One row per model and ``x`` value.
+    y, x
+        The columns drawn.
+    ax
+        The axes (a new figure when ``None``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     if y not in frame.columns or x not in frame.columns:
@@ -95,12 +129,55 @@ def plot_solutions(frame: pl.DataFrame, y: str = "player_draw_at_5", x: str = "d
     return ax
 
 
-def plot_option_values(frame: pl.DataFrame, ax: Axes | None = None) -> Axes:
-    """Bar chart of :func:`~toolkit.games.chemin_option_values`: Banker's expected payoff under each kind of play."""
-    import seaborn as sns
+def plot_option_values(frame: pl.DataFrame, ax: Axes | None = None, scale: float = 1e4) -> Axes:
+    """What each kind of play is worth to Banker, as its difference from the forced game (a bar per play).
 
+    The options move Banker's expectation by a few parts in ten thousand: bars
+    of the expectations themselves would all look alike, so each bar is the
+    difference from the first row (the forced game, ``gain_over_forced``),
+    labelled with its value; the forced game's expectation is in the x label.
+
+    Parameters
+    ----------
+    frame
+        From :func:`~toolkit.games.chemin_option_values` (``play``, ``banker_ev``;
+        ``gain_over_forced`` is computed from the first row when missing).
+    ax
+        The axes (a new figure when ``None``).
+    scale
+        Differences are drawn in units of ``1 / scale`` (default: 10⁻⁴ of a unit staked).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> frame = pl.DataFrame({"play": ["forced", "solved"], "banker_ev": [0.0123, 0.0128]})
+    >>> [round(float(b.get_width()), 6) for b in plot_option_values(frame).patches]
+    [0.0, 5.0]
+    """
+    require_columns(frame, ("play", "banker_ev"), "plot_option_values")
+    if frame.is_empty():
+        raise ValueError("plot_option_values: the frame has no rows")
+    if "gain_over_forced" not in frame.columns:
+        frame = frame.with_columns(gain_over_forced=pl.col("banker_ev") - pl.col("banker_ev").first())
     ax = axes_or_new(ax, (7, 3.5))
-    sns.barplot(data=frame.to_pandas(), y="play", x="banker_ev", ax=ax, color="steelblue")
-    ax.set_xlabel("Banker's expected payoff per unit")
+    plays = frame["play"].to_list()
+    gains = frame["gain_over_forced"].to_numpy() * scale
+    colours = ["#c0392b" if g > 0 else "#2e6fd1" if g < 0 else "0.6" for g in gains]
+    bars = ax.barh(range(len(plays)), gains, color=colours)
+    ax.bar_label(bars, labels=[f"{g:+.2f}" for g in gains], padding=3, fontsize="small")
+    ax.set_yticks(range(len(plays)), plays)
+    ax.invert_yaxis()
+    ax.axvline(0, color="k", lw=0.8)
+    span = float(np.abs(gains).max()) or 1.0
+    ax.set_xlim(min(gains.min(), 0) - 0.25 * span, max(gains.max(), 0) + 0.35 * span)
+    base = float(frame["banker_ev"][0])
+    ax.set_xlabel(
+        f"Banker's expected payoff minus the forced game's ({base:+.5f}), in units of {1 / scale:g} per unit staked"
+    )
     ax.set_ylabel("")
     return ax

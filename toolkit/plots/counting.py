@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from toolkit.plots._axes import axes_or_new, require_columns
+from toolkit.plots._axes import axes_or_new, bet_colour, bet_name, reference_lines, require_columns
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -39,6 +39,23 @@ def plot_count_path(
     ``frame`` is a coup frame with ``rc_<name>``/``tc_<name>`` columns
     (:func:`toolkit.counting.tallies.with_counts`); ``kind`` is ``"tc"`` or ``"rc"``;
     ``shoe`` defaults to the first shoe of the frame.
+
+    Parameters
+    ----------
+    frame
+        Coups with ``shoe``, ``cards_seen`` and the count columns.
+    systems
+        The count systems drawn (a system named after a bet takes its colour).
+    shoe
+        The shoe (default: the first).
+    kind
+        ``"tc"`` (true counts) or ``"rc"`` (running counts).
+    ax
+        The axes (a new figure when ``None``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 
@@ -53,7 +70,9 @@ def plot_count_path(
     long = one.select("cards_seen", *columns).unpivot(index="cards_seen", variable_name="system", value_name="count")
     long = long.with_columns(pl.col("system").str.slice(len(kind) + 1))
     ax = axes_or_new(ax)
-    sns.lineplot(data=long.to_pandas(), x="cards_seen", y="count", hue="system", drawstyle="steps-post", ax=ax)
+    palette = {s: bet_colour(s) for s in systems}
+    sns.lineplot(data=long.to_pandas(), x="cards_seen", y="count", hue="system", hue_order=list(systems),
+                 palette=palette, drawstyle="steps-post", ax=ax)  # fmt: skip
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel("cards seen before the coup")
     ax.set_ylabel("true count" if kind == "tc" else "running count")
@@ -64,7 +83,25 @@ def plot_count_path(
 def plot_ev_by_count(
     frame: pl.DataFrame, count: str, ev: str, ax: Axes | None = None, hue: str | None = None, alpha: float = 0.2
 ) -> Axes:
-    """Scatter of the exact expected value before each coup (column ``ev``) against a count column."""
+    """Scatter of the exact expected value before each coup (column ``ev``) against a count column.
+
+    Parameters
+    ----------
+    frame
+        One row per coup.
+    count, ev
+        The columns on the x and y axes.
+    ax
+        The axes (a new figure when ``None``).
+    hue
+        An optional column colouring the points.
+    alpha
+        Point opacity.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     require_columns(frame, [count, ev] + ([hue] if hue else []), "plot_ev_by_count")
@@ -77,31 +114,50 @@ def plot_ev_by_count(
 
 
 def plot_count_quality(quality: pl.DataFrame, ax: Axes | None = None) -> Axes:
-    """R² of the exact EV on the count, by cards left in the shoe (:func:`toolkit.counting.quality.count_quality`)."""
+    """R² of the exact EV on the count, by cards left in the shoe (:func:`toolkit.counting.quality.count_quality`).
+
+    Parameters
+    ----------
+    quality
+        ``system, depth, cards_left_from, r2``.
+    ax
+        The axes (a new figure when ``None``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     require_columns(quality, ["system", "depth", "cards_left_from", "r2"], "plot_count_quality")
     by_depth = quality.filter(pl.col("depth") != "all").sort("cards_left_from")
     ax = axes_or_new(ax)
-    sns.lineplot(data=by_depth.to_pandas(), x="cards_left_from", y="r2", hue="system", marker="o", ax=ax)
+    systems = by_depth["system"].unique(maintain_order=True).to_list()
+    sns.lineplot(data=by_depth.to_pandas(), x="cards_left_from", y="r2", hue="system", hue_order=systems,
+                 palette={s: bet_colour(s) for s in systems}, marker="o", ax=ax)  # fmt: skip
     ax.set_xlabel("cards left in the shoe (bucket start)")
     ax.set_ylabel("R² of exact EV on the count")
     ax.set_ylim(0, 1.02)
     ax.invert_xaxis()
+    reference_lines(ax)
     return ax
 
 
 def _sweep(frame: pl.DataFrame, x: str, ax: Axes | None, hue: str | None, expected: bool) -> Axes:
-    import seaborn as sns
-
+    """Units per shoe against ``x``, a line per ``hue`` group in its bet's colour, its band in the same colour."""
     y = "units_per_shoe_ev" if expected else "units_per_shoe"
-    require_columns(frame, [x, y, f"{y}_low", f"{y}_high"], "the sweep plot")
+    require_columns(frame, [x, y, f"{y}_low", f"{y}_high", *([hue] if hue else [])], "the sweep plot")
     ax = axes_or_new(ax)
-    data = frame.sort(x).to_pandas()
-    sns.lineplot(data=data, x=x, y=y, hue=hue, marker="o", ax=ax)
-    groups = [data] if hue is None else [g for _, g in data.groupby(hue)]
-    for g in groups:
-        ax.fill_between(g[x], g[f"{y}_low"], g[f"{y}_high"], alpha=0.2)
+    data = frame.sort(x)
+    groups = [(None, data)] if hue is None else [(k, data.filter(pl.col(hue) == k))
+                                                  for k in data[hue].unique(maintain_order=True)]  # fmt: skip
+    for key, g in groups:
+        colour = bet_colour(str(key)) if key is not None else "#1f77b4"
+        xs = g[x].to_numpy()
+        ax.plot(xs, g[y].to_numpy(), marker="o", color=colour, label=bet_name(str(key)) if key is not None else None)
+        ax.fill_between(xs, g[f"{y}_low"].to_numpy(), g[f"{y}_high"].to_numpy(), color=colour, alpha=0.2, lw=0)
+    if hue is not None:
+        ax.legend(fontsize="small", title=hue)
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_ylabel("units won per shoe" + (" (exact EV of the bets)" if expected else " (realised)"))
     return ax
@@ -113,6 +169,21 @@ def plot_threshold_sweep(
     """Units won per shoe (with its confidence band) against the threshold.
 
     ``sweep``: a frame of :func:`toolkit.counting.sweeps.threshold_sweep`.
+
+    Parameters
+    ----------
+    sweep
+        ``threshold`` and units per shoe with ``_low``/``_high`` bounds.
+    ax
+        The axes (a new figure when ``None``).
+    hue
+        A column with one line (and band, in the same colour) per value, e.g. ``"strategy"``.
+    expected
+        Units from the exact EV of the bets placed (default) or realised.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     ax = _sweep(sweep, "threshold", ax, hue, expected)
     ax.set_xlabel("betting threshold (count at least)")
@@ -122,8 +193,25 @@ def plot_threshold_sweep(
 def plot_penetration(
     sweep: pl.DataFrame, ax: Axes | None = None, hue: str | None = "strategy", expected: bool = True
 ) -> Axes:
-    """Units won per shoe against the cut card position (:func:`toolkit.counting.sweeps.penetration_sweep`)."""
+    """Units won per shoe against the cut card position (:func:`toolkit.counting.sweeps.penetration_sweep`).
+
+    Parameters
+    ----------
+    sweep
+        ``cut_card`` and units per shoe with ``_low``/``_high`` bounds.
+    ax
+        The axes (a new figure when ``None``).
+    hue
+        A column with one line (and band, in the same colour) per value.
+    expected
+        Units from the exact EV of the bets placed (default) or realised.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     ax = _sweep(sweep, "cut_card", ax, hue, expected)
     ax.set_xlabel("cut card (cards from the end of the shoe)")
     ax.invert_xaxis()
+    reference_lines(ax)
     return ax

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from toolkit.plots._axes import axes_or_new, require_columns
+from toolkit.plots._axes import axes_or_new, bet_colour, bet_name, reference_lines, require_columns
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -37,13 +37,24 @@ def plot_edges_by_decks(frame: pl.DataFrame, ax: Axes | None = None, hue: str = 
         From :func:`toolkit.edges.edges_by_decks` (``decks``, ``house_edge`` and ``hue``).
     hue
         Column naming the lines (``"variant"`` or ``"bet"``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 
     require_columns(frame, ("decks", "house_edge", hue), "plot_edges_by_decks")
     ax = axes_or_new(ax)
-    data = frame.with_columns((pl.col("house_edge") * 100).alias("house edge (%)")).to_pandas()
-    sns.lineplot(data=data, x="decks", y="house edge (%)", hue=hue, marker="o", ax=ax)
+    data = frame.with_columns((pl.col("house_edge") * 100).alias("house edge (%)"))
+    if "bet" in frame.columns:  # each bet in its colour, named in words
+        for (bet,), part in data.sort("decks").group_by("bet", maintain_order=True):
+            label = str(part[hue][0]) if hue != "bet" else bet_name(str(bet))
+            ax.plot(part["decks"].to_numpy(), part["house edge (%)"].to_numpy(), marker="o",
+                    color=bet_colour(str(bet)), label=label)  # fmt: skip
+        ax.legend(title=None, fontsize="small")
+    else:
+        sns.lineplot(data=data.to_pandas(), x="decks", y="house edge (%)", hue=hue, marker="o", ax=ax)
     ax.set_xticks(sorted(frame["decks"].unique().to_list()))
     ax.set_xlabel("decks in the shoe")
     ax.set_ylabel("house edge (%)")
@@ -70,6 +81,10 @@ def plot_eor_heatmap(
         40:1 do not wash out the even-money ones; the numbers stay absolute.
     annotate
         Write the scaled value in each cell.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 
@@ -99,6 +114,7 @@ def plot_eor_heatmap(
                 "label": "relative to the bet's largest effect" if per_bet_colours else f"effect of removal x {scale:g}"
             },
         )
+    ax.set_yticks(ax.get_yticks(), [bet_name(b) for b in bets], rotation=0)
     ax.set_xlabel("card removed")
     ax.set_ylabel("")
     ax.set_title(f"Effect of removal, x {1 / scale:g} of expected value per card")
@@ -129,6 +145,10 @@ def plot_depletion(
         Column with one line per distinct value (default: ``"value"`` if present, else ``"path"``).
     alpha
         Line opacity (use a small one for many random paths).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 
@@ -156,7 +176,8 @@ def plot_depletion(
     )
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xlabel(x.replace("_", " "))
-    ax.set_title(bet)
+    ax.set_title(bet_name(bet))
     if x == "cards_left":
         ax.invert_xaxis()
+        reference_lines(ax)
     return ax

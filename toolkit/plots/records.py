@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from toolkit.plots._axes import axes_or_new, require_columns
+from toolkit.plots._axes import axes_or_new, bet_colour, bet_name, require_columns
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -46,6 +46,10 @@ def plot_replay_edges(frame: pl.DataFrame, bets: Sequence[str] | None = None, ax
         From :func:`toolkit.records.replay.replay` for one shoe (``coup`` and ``ev_<bet>`` columns).
     bets
         The bets to draw (default every ``ev_`` column).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 
@@ -55,15 +59,33 @@ def plot_replay_edges(frame: pl.DataFrame, bets: Sequence[str] | None = None, ax
     require_columns(frame, columns, "plot_replay_edges")
     long = frame.select("coup", *columns).unpivot(index="coup", variable_name="bet", value_name="ev")
     data = long.with_columns(pl.col("bet").str.strip_prefix("ev_"), (pl.col("ev") * 100).alias("expected value (%)"))
+    names = [c.removeprefix("ev_") for c in columns]
+    data = data.with_columns(pl.col("bet").replace_strict({b: bet_name(b) for b in names}))
     ax = axes_or_new(ax)
-    sns.lineplot(data=data.to_pandas(), x="coup", y="expected value (%)", hue="bet", ax=ax)
+    palette = {bet_name(b): bet_colour(b) for b in names}
+    sns.lineplot(data=data.to_pandas(), x="coup", y="expected value (%)", hue="bet", hue_order=list(palette),
+                 palette=palette, ax=ax)  # fmt: skip
     ax.axhline(0, color="0.4", lw=0.8, ls="--")
     ax.set_title("exact edge before each coup")
     return ax
 
 
 def plot_replay_counts(frame: pl.DataFrame, ax: Axes | None = None, which: str = "tc") -> Axes:
-    """True (``which="tc"``) or running (``"rc"``) counts before every coup of a replayed shoe."""
+    """True (``which="tc"``) or running (``"rc"``) counts before every coup of a replayed shoe.
+
+    Parameters
+    ----------
+    frame
+        A replayed shoe with ``tc_<system>``/``rc_<system>`` columns.
+    ax
+        The axes (a new figure when ``None``).
+    which
+        ``"tc"`` or ``"rc"``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     if which not in ("tc", "rc"):
@@ -97,7 +119,21 @@ def _road_axes(ax: Axes, columns: int, rows: int, title: str) -> None:
 
 
 def plot_bead_plate(frame: pl.DataFrame, ax: Axes | None = None, rows: int | None = None) -> Axes:
-    """The bead plate (from :func:`toolkit.records.roads.bead_plate`): a disc per coup, pair marks as dots."""
+    """The bead plate (from :func:`toolkit.records.roads.bead_plate`): a disc per coup, pair marks as dots.
+
+    Parameters
+    ----------
+    frame
+        From :func:`toolkit.records.roads.bead_plate`.
+    ax
+        The axes (a new figure when ``None``).
+    rows
+        Rows of the grid (default: as many as the frame needs, at least six).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     require_columns(frame, ("column", "row", "winner", "label", "player_pair", "banker_pair"), "plot_bead_plate")
@@ -117,7 +153,21 @@ def plot_bead_plate(frame: pl.DataFrame, ax: Axes | None = None, rows: int | Non
 
 
 def plot_big_road(frame: pl.DataFrame, ax: Axes | None = None, rows: int | None = None) -> Axes:
-    """The big road (from :func:`toolkit.records.roads.big_road`): rings per streak, a green slash per tie."""
+    """The big road (from :func:`toolkit.records.roads.big_road`): rings per streak, a green slash per tie.
+
+    Parameters
+    ----------
+    frame
+        From :func:`toolkit.records.roads.big_road`.
+    ax
+        The axes (a new figure when ``None``).
+    rows
+        Rows of the grid (default: as many as the frame needs, at least six).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     require_columns(frame, ("column", "row", "winner", "ties"), "plot_big_road")
     rows = rows or max(6, int(frame["row"].to_numpy().max()) + 1 if frame.height else 6)
     columns = int(frame["column"].to_numpy().max()) + 1 if frame.height else 1
@@ -137,12 +187,28 @@ def plot_bet_tracking(edges: pl.DataFrame, ax: Axes | None = None, who: Sequence
     """Stake against the exact edge of every bet placed, a colour per bettor.
 
     ``edges`` comes from :func:`toolkit.records.replay.bet_edges`.
+
+    Parameters
+    ----------
+    edges
+        ``who, bet, amount, expected_value``.
+    ax
+        The axes (a new figure when ``None``).
+    who
+        The bettors drawn (default: all).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
     """
     import seaborn as sns
 
     require_columns(edges, ("who", "bet", "amount", "expected_value"), "plot_bet_tracking")
     data = edges if who is None else edges.filter(pl.col("who").is_in(list(who)))
-    data = data.with_columns((pl.col("expected_value") * 100).alias("expected value (%)"))
+    data = data.with_columns(
+        (pl.col("expected_value") * 100).alias("expected value (%)"),
+        pl.col("bet").map_elements(bet_name, return_dtype=pl.String),
+    )
     ax = axes_or_new(ax)
     sns.scatterplot(data=data.to_pandas(), x="expected value (%)", y="amount", hue="who", style="bet", alpha=0.6, ax=ax)
     ax.axvline(0, color="0.4", lw=0.8, ls="--")

@@ -15,7 +15,8 @@ The modules, each using only those above it:
 * :mod:`~toolkit.studies.thorp.checkpoint`: the tally saved, and resumed, between blocks;
 * :mod:`~toolkit.studies.thorp.result`: :class:`StudyResult`, the tables derived from the tally;
 * :mod:`~toolkit.studies.thorp.run`: :func:`run_study` and :func:`jacobson_setting`;
-* :mod:`~toolkit.studies.thorp.report`: :func:`verdicts`, :func:`summary` and the markdown report;
+* :mod:`~toolkit.studies.thorp.report`: :func:`verdicts` and :func:`summary`;
+* :mod:`~toolkit.studies.thorp.markdown`: the report, :func:`markdown_report`, opening with :func:`answer`;
 * :mod:`~toolkit.studies.thorp.reproduce`: the published figures beside the toolkit's values;
 * :mod:`~toolkit.studies.thorp.outputs`: :func:`write_outputs`, the files of a run (figures come from
   :mod:`toolkit.plots`, passed in by the caller).
@@ -26,9 +27,10 @@ The modules, each using only those above it:
 """
 
 from toolkit.studies.thorp.checkpoint import checkpoint_seed
-from toolkit.studies.thorp.design import ThorpStudy
+from toolkit.studies.thorp.design import ThorpStudy, deal_to_end, depth_bucket
+from toolkit.studies.thorp.markdown import answer, markdown_report, published_markdown
 from toolkit.studies.thorp.outputs import write_outputs
-from toolkit.studies.thorp.report import markdown_report, summary, verdicts
+from toolkit.studies.thorp.report import summary, verdicts
 from toolkit.studies.thorp.reproduce import count_providers, reproduce_providers, reproduce_table
 from toolkit.studies.thorp.result import StudyResult
 from toolkit.studies.thorp.run import jacobson_setting, records_frame, run_study
@@ -37,11 +39,15 @@ from toolkit.studies.thorp.theory import linear_variance
 __all__ = (
     "StudyResult",
     "ThorpStudy",
+    "answer",
     "checkpoint_seed",
     "count_providers",
+    "deal_to_end",
+    "depth_bucket",
     "jacobson_setting",
     "linear_variance",
     "markdown_report",
+    "published_markdown",
     "records_frame",
     "reproduce_providers",
     "reproduce_table",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["BET_GROUPS", "bet_group", "bet_label", "complement", "one_in", "pct"]
+__all__ = ["BET_GROUPS", "bet_group", "bet_label", "by_family", "complement", "in_words", "one_in", "pct"]
 
 #: How the report groups the panel, and the label of each bet.
 BET_GROUPS: dict[str, tuple[str, str]] = {
@@ -35,6 +35,27 @@ BET_GROUPS: dict[str, tuple[str, str]] = {
 def bet_label(bet: str) -> str:
     """The label of a bet in the report (its name when it has none)."""
     return BET_GROUPS.get(bet, ("other", bet))[1]
+
+
+def by_family(bets: list[str] | tuple[str, ...]) -> list[str]:
+    """The bets in the order of :data:`BET_GROUPS` (families together; unknown bets last, as given).
+
+    >>> by_family(["dragon7", "tie", "banker", "mystery", "tie_9to1"])
+    ['banker', 'tie', 'tie_9to1', 'dragon7', 'mystery']
+    """
+    order = {b: i for i, b in enumerate(BET_GROUPS)}
+    return sorted(bets, key=lambda b: order.get(b, len(order)))
+
+
+def in_words(bet: str) -> str:
+    """A bet's label for a sentence: ``"Dragon Bonus (Player)"`` for ``"Dragon Bonus, Player"``.
+
+    >>> in_words("super6_banker"), in_words("tie")
+    ('Banker (Super 6)', 'Tie 8:1')
+    """
+    label = bet_label(bet)
+    head, _, tail = label.partition(", ")
+    return f"{head} ({tail})" if tail else label
 
 
 def bet_group(bet: str) -> str:

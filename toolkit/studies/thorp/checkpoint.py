@@ -35,7 +35,25 @@ CHECKPOINT = "checkpoint.npz"
 
 
 def save_checkpoint(folder: Path, study: ThorpStudy, tally: Tally, done: int, seconds: dict[str, float]) -> None:
-    """Save ``tally`` after ``done`` blocks of ``study`` (and the worker seconds so far) to ``folder``, atomically."""
+    """Save ``tally`` after ``done`` blocks of ``study`` (and the worker seconds so far) to ``folder``, atomically.
+
+    Parameters
+    ----------
+    folder
+        The checkpoint's folder (made if missing; a link is refused).
+    study
+        The study (its fingerprint is saved).
+    tally
+        The tally so far.
+    done
+        Blocks finished.
+    seconds
+        Worker seconds so far, by part.
+
+    Returns
+    -------
+    None
+    """
     refuse_symlink(folder, "checkpoint folder")
     folder.mkdir(parents=True, exist_ok=True)
     meta = json.dumps({"fingerprint": study.fingerprint(), "blocks_done": done, "seconds": seconds})
@@ -44,7 +62,20 @@ def save_checkpoint(folder: Path, study: ThorpStudy, tally: Tally, done: int, se
 
 
 def load_checkpoint(folder: Path, study: ThorpStudy) -> tuple[Tally, int, dict[str, float]] | None:
-    """The tally, blocks done and seconds checkpointed in ``folder`` (``None`` when none); refuses another study's."""
+    """The tally, blocks done and seconds checkpointed in ``folder`` (``None`` when none); refuses another study's.
+
+    Parameters
+    ----------
+    folder
+        The checkpoint's folder.
+    study
+        The study being resumed (its fingerprint must match the saved one).
+
+    Returns
+    -------
+    tuple or None
+        ``(tally, blocks_done, seconds)``, or ``None`` when there is no checkpoint.
+    """
     path = refuse_symlink(folder / CHECKPOINT, "checkpoint")
     if not path.is_file():
         return None
@@ -72,7 +103,17 @@ def load_checkpoint(folder: Path, study: ThorpStudy) -> tuple[Tally, int, dict[s
 
 
 def checkpoint_seed(folder: str | os.PathLike) -> int | None:
-    """The seed of the study checkpointed in ``folder`` (``None`` when there is no checkpoint)."""
+    """The seed of the study checkpointed in ``folder`` (``None`` when there is no checkpoint).
+
+    Parameters
+    ----------
+    folder
+        A run's folder.
+
+    Returns
+    -------
+    int or None
+    """
     path = refuse_symlink(Path(folder) / CHECKPOINT, "checkpoint")
     if not path.is_file():
         return None

@@ -20,12 +20,13 @@ True
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
 
 from toolkit._check import integer, one_of, positive_int
+from toolkit._coup import LastHand
 from toolkit.bets import Bet, get_bet, standard_bets
 from toolkit.dealing import Dealing
 from toolkit.engine import DEVICES
@@ -38,7 +39,10 @@ __all__ = [
     "OBSERVERS",
     "REGIONS",
     "ThorpStudy",
+    "deal_to_end",
+    "depth_bucket",
     "seed_integer",
+    "smallest_depth",
 ]
 
 #: Who computes the expectation: the perfect counter (burned cards unseen) or one who also saw the burned cards.
@@ -52,6 +56,9 @@ REGIONS: dict[str, tuple[int, int]] = {
     "beyond_20": (21, 10**6),
     "beyond_50": (51, 10**6),
 }
+#: Upper bounds (inclusive) of the buckets of cards in :meth:`~toolkit.studies.StudyResult.by_bucket`
+#: and :func:`depth_bucket`.
+DEFAULT_BUCKETS = (10, 20, 30, 40, 50, 75, 100, 150, 200, 300)
 #: An expectation counts as an edge when above this: smaller positive values are float rounding, not edges.
 EDGE_EPSILON = 1e-12
 _RESULT_VERSION = 1
@@ -71,12 +78,122 @@ def seed_integer(seed: SeedLike) -> int:
     (5, 5)
     >>> seed_integer(np.random.default_rng(3)) == seed_integer(np.random.default_rng(3))
     True
+
+    Parameters
+    ----------
+    seed
+        Anything :data:`toolkit.parallel.SeedLike` accepts.
+
+    Returns
+    -------
+    int
     """
     sequence = as_seed_sequence(seed)
     entropy = sequence.entropy
     if not sequence.spawn_key and sequence.pool_size == _POOL_SIZE and isinstance(entropy, (int, np.integer)):
         return int(entropy)
     return int(sequence.generate_state(1, np.uint64)[0])
+
+
+def deal_to_end(dealing: Dealing) -> Dealing:
+    """The same dealing with no cut card: coups are dealt while enough cards remain for one.
+
+    The cut card is put at the very end of the shoe (``cut_card=0``) under the
+    ``one_more`` rule, so it never comes out: a coup starts whenever at least
+    :data:`toolkit._coup.MIN_COUP_CARDS` (six, the most a coup can use) cards
+    are left.  The burn, the decks and the tableau are kept.  This is the
+    fairer reading of Thorp's "last 5 to 20 cards": a shoe whose last cards are
+    actually played.
+
+    Parameters
+    ----------
+    dealing
+        The casino's dealing (cut card, burn, decks, tableau).
+
+    Returns
+    -------
+    Dealing
+        The same procedure dealt to the end.
+
+    Examples
+    --------
+    >>> d = deal_to_end(Dealing(cut_card=14, last_hand="finish"))
+    >>> d.cut_card, d.last_hand.value, d.burn.value
+    (0, 'one_more', 'standard')
+    """
+    if not isinstance(dealing, Dealing):
+        raise TypeError(f"deal_to_end takes a Dealing, not {type(dealing).__name__}")
+    return replace(dealing, cut_card=0, last_hand=LastHand.ONE_MORE, coups=None)
+
+
+def smallest_depth(hands: np.ndarray) -> int | None:
+    """The fewest cards unseen (or left) before any coup dealt: the first depth with hands.
+
+    No coup starts with fewer than :data:`toolkit._coup.MIN_COUP_CARDS` cards
+    left, and the cards burned face down stay unseen, so a perfect counter
+    never bets with fewer than about 10 unseen cards under a casino cut card,
+    or about 7 dealt to the end.
+
+    Parameters
+    ----------
+    hands
+        Hands dealt by depth (index: cards unseen), as the study's tally holds them.
+
+    Returns
+    -------
+    int or None
+        The smallest depth with a hand (``None`` when no hand was dealt).
+
+    Examples
+    --------
+    >>> smallest_depth(np.array([0, 0, 0, 0, 0, 0, 0, 3, 5]))
+    7
+    """
+    dealt = np.flatnonzero(np.asarray(hands) > 0)
+    return int(dealt[0]) if len(dealt) else None
+
+
+def depth_bucket(column: str, top: int, upper_bounds: tuple[int, ...] = DEFAULT_BUCKETS) -> Any:
+    """A polars expression: the bucket label (``"0-10"``, ``"11-20"``, ...) of a column of card counts.
+
+    The buckets of :meth:`~toolkit.studies.StudyResult.by_bucket`, for any
+    frame with a column of cards (unseen, or left in the shoe).
+
+    Parameters
+    ----------
+    column
+        The column of card counts.
+    top
+        The most cards there can be (the last bucket ends there): ``52 * decks``.
+    upper_bounds
+        Inclusive upper bounds of the buckets.
+
+    Returns
+    -------
+    polars.Expr
+        String labels ``"low-high"``, ordered as the buckets.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> pl.DataFrame({"cards": [6, 15, 400]}).select(depth_bucket("cards", 416))["cards"].to_list()
+    ['0-10', '11-20', '301-416']
+    """
+    import polars as pl
+
+    edges, _, labels = bucket_edges(upper_bounds, top)
+    expr = pl.lit(labels[-1])
+    for edge, label in zip(reversed(edges[:-1]), reversed(labels[:-1]), strict=True):
+        expr = pl.when(pl.col(column) <= edge).then(pl.lit(label)).otherwise(expr)
+    return expr.alias(column)
+
+
+def bucket_edges(upper_bounds: tuple[int, ...] | list[int], top: int) -> tuple[list[int], list[int], list[str]]:
+    """Upper edges, lower edges and labels of the buckets of cards up to ``top``."""
+    bounds = sorted({int(b) for b in upper_bounds})
+    edges = [b for b in bounds if b < top] + [top]
+    lows = [0] + [e + 1 for e in edges[:-1]]
+    return edges, lows, [f"{lo}-{hi}" for lo, hi in zip(lows, edges, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -166,6 +283,26 @@ class ThorpStudy:
     @property
     def n_blocks(self) -> int:
         return -(-self.shoes // self.block_size)
+
+    def dealt_to_end(self, shoes: int | None = None) -> ThorpStudy:
+        """The same study (seed, bets, observers) dealt with no cut card (:func:`deal_to_end`).
+
+        Parameters
+        ----------
+        shoes
+            Number of shoes (default: this study's).  With the same seed the
+            shoes are the first ``shoes`` of this study, shuffled alike.
+
+        Returns
+        -------
+        ThorpStudy
+
+        Examples
+        --------
+        >>> ThorpStudy(shoes=300, seed=1).dealt_to_end(100).dealing.cut_card
+        0
+        """
+        return replace(self, shoes=self.shoes if shoes is None else shoes, dealing=deal_to_end(self.dealing))
 
     def blocks(self) -> BlockPlan:
         """The plan: blocks of shoes, each with its own seed."""

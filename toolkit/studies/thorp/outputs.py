@@ -1,4 +1,4 @@
-"""The files of a run: the tables (Parquet and CSV), ``summary.json``, ``reproduce.csv`` and ``report.md``.
+"""The files of a run: tables (Parquet and CSV), ``summary.json``, ``reproduce.csv``, ``published.md``, ``report.md``.
 
 Figures are not drawn here (the studies sit below the plots): a caller that
 wants them passes the function that draws them, as ``baccarat thorp`` passes
@@ -24,16 +24,19 @@ import numpy as np
 import polars as pl
 
 from toolkit._files import atomic_write, refuse_symlink
-from toolkit.studies.thorp.report import markdown_report, summary, verdicts
+from toolkit.studies.thorp.markdown import markdown_report, published_markdown
+from toolkit.studies.thorp.report import summary, verdicts
 from toolkit.studies.thorp.reproduce import reproduce_table
 from toolkit.studies.thorp.result import StudyResult
 
-__all__ = ["TABLES", "FigureWriter", "write_outputs"]
+__all__ = ["DEAL_TO_END_TABLES", "TABLES", "FigureWriter", "write_outputs"]
 
 #: What draws the figures of a run: ``figures(tables, folder)`` writes them and returns their paths by title.
 FigureWriter = Callable[[Mapping[str, pl.DataFrame], Path], Mapping[str, Path]]
 
 TABLES = ("by_unseen", "by_bucket", "cumulative", "claims", "per_shoe", "variance", "variance_by_bucket", "jacobson")
+#: The tables of the deal-to-end run, written as ``<name>_deal_to_end``.
+DEAL_TO_END_TABLES = ("by_unseen", "cumulative", "claims")
 
 
 def write_outputs(
@@ -43,23 +46,49 @@ def write_outputs(
     figures: FigureWriter | None = None,
     jacobson: pl.DataFrame | None = None,
     counts: dict[str, Any] | None = None,
+    deal_to_end: StudyResult | None = None,
 ) -> dict[str, Path]:
     """Write the tables (Parquet and CSV, in ``tables/``), ``summary.json`` and ``report.md``.
 
-    With ``reproduce``, also ``reproduce.csv`` (and its table in the report):
-    the published figures, with the study's own rows and ``counts`` (from
-    :func:`toolkit.studies.count_providers`; without it the count results stay
-    pending).  With ``figures``, a function such as
-    :func:`toolkit.plots.save_study_figures`, it is called as
-    ``figures(tables, out / "figures")`` with the tables written (by name) and
-    the figures it returns (paths by title) are listed in the report.
-    Returns the paths written, by name (a figure as ``"figure:<file stem>"``).
+    Parameters
+    ----------
+    result
+        The casino-dealing run.
+    out
+        The folder (made if missing; a link is refused).
+    reproduce
+        Also write ``reproduce.csv`` and ``published.md`` (summed up in one
+        line of the report): the published figures, with the study's own rows
+        and ``counts``.
+    figures
+        A function such as :func:`toolkit.plots.save_study_figures`, called as
+        ``figures(tables, out / "figures")`` with the tables written (by name);
+        the figures it returns (paths by title) are shown in the report.
+    jacobson
+        Jacobson's setting from :func:`toolkit.studies.jacobson_setting`
+        (default: the study's own).
+    counts
+        From :func:`toolkit.studies.count_providers`; without it the published
+        count results stay pending.
+    deal_to_end
+        The same study dealt with no cut card
+        (:meth:`~toolkit.studies.ThorpStudy.dealt_to_end`): its tables are
+        written as ``<name>_deal_to_end`` (:data:`DEAL_TO_END_TABLES`), its
+        summary under ``deal_to_end`` in ``summary.json``, and the report
+        compares the two.
+
+    Returns
+    -------
+    dict
+        The paths written, by name (a figure as ``"figure:<file stem>"``).
     """
     if figures is not None and (isinstance(figures, bool) or not callable(figures)):
         raise TypeError(
             "write_outputs(figures=...) takes the function that draws the figures, such as "
             f"toolkit.plots.save_study_figures, or None; got {figures!r}"
         )
+    if deal_to_end is not None and not isinstance(deal_to_end, StudyResult):
+        raise TypeError(f"write_outputs(deal_to_end=...) takes a StudyResult or None, got {type(deal_to_end).__name__}")
     folder = refuse_symlink(out, "output folder")
     refuse_symlink(folder / "tables", "output folder")
     (folder / "tables").mkdir(parents=True, exist_ok=True)
@@ -79,17 +108,25 @@ def write_outputs(
     if "unseen" in result.study.observers:
         frames["variance"] = result.variance()
         frames["variance_by_bucket"] = result.variance_by_bucket()
+    if deal_to_end is not None:
+        frames |= {
+            "by_unseen_deal_to_end": deal_to_end.by_unseen(),
+            "cumulative_deal_to_end": deal_to_end.cumulative(),
+            "claims_deal_to_end": deal_to_end.claims(),
+        }
     for name, frame in frames.items():
         atomic_write(folder / "tables" / f"{name}.parquet", frame.write_parquet)
         atomic_write(folder / "tables" / f"{name}.csv", frame.write_csv)
         paths[name] = folder / "tables" / f"{name}.parquet"
     paths["summary"] = folder / "summary.json"
-    atomic_write(paths["summary"], json.dumps(summary(result), indent=2, default=_json_default) + "\n")
+    atomic_write(paths["summary"], json.dumps(summary(result, deal_to_end), indent=2, default=_json_default) + "\n")
     table = None
     if reproduce:
         table = reproduce_table(result, jacobson, counts)
         atomic_write(folder / "reproduce.csv", table.write_csv)
         paths["reproduce"] = folder / "reproduce.csv"
+        paths["published"] = folder / "published.md"
+        atomic_write(paths["published"], published_markdown(table))
     shown: dict[str, str] = {}
     if figures is not None:
         refuse_symlink(folder / "figures", "figures folder")
@@ -97,7 +134,8 @@ def write_outputs(
             shown[title] = str(path.relative_to(folder))
             paths[f"figure:{path.stem}"] = path
     paths["report"] = folder / "report.md"
-    atomic_write(paths["report"], markdown_report(result, table, shown))
+    report = markdown_report(result, table, shown, deal_to_end, "published.md" if reproduce else None)
+    atomic_write(paths["report"], report)
     return paths
 
 

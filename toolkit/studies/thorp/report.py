@@ -1,9 +1,10 @@
-"""What the Thorp study says: verdicts in plain words, the summary (``summary.json``) and the report (``report.md``).
+"""What the Thorp study says: the claim's status and verdicts in plain words, and the summary (``summary.json``).
 
 Everything here reads a :class:`toolkit.studies.StudyResult`; nothing is
-recomputed.  The published figures beside the study's values are in
-:mod:`toolkit.studies.thorp.reproduce`, the files of a run in
-:mod:`toolkit.studies.thorp.outputs`.
+recomputed.  The report (``report.md``) is written by
+:mod:`toolkit.studies.thorp.markdown`, the published figures beside the
+study's values are in :mod:`toolkit.studies.thorp.reproduce`, the files of a
+run in :mod:`toolkit.studies.thorp.outputs`.
 
 The criteria, stated once:
 
@@ -39,10 +40,10 @@ from typing import Any
 import polars as pl
 
 from toolkit.studies.thorp._text import bet_group, bet_label, complement, one_in, pct
-from toolkit.studies.thorp.design import REGIONS
+from toolkit.studies.thorp.design import REGIONS, smallest_depth
 from toolkit.studies.thorp.result import StudyResult
 
-__all__ = ["ALMOST_ALWAYS", "markdown_report", "summary", "thorp_status", "verdicts"]
+__all__ = ["ALMOST_ALWAYS", "smallest_depths", "summary", "thorp_status", "verdicts"]
 
 #: Thorp's "almost always": the share of edges the last 20 cards must hold.
 ALMOST_ALWAYS = 0.9
@@ -50,7 +51,25 @@ ALMOST_ALWAYS = 0.9
 
 # ------------------------------------------------------------------ verdicts
 def thorp_status(row: Mapping[str, Any]) -> str:
-    """The status of Thorp's claim for one row of :meth:`~toolkit.studies.StudyResult.claims` (criteria above)."""
+    """The status of Thorp's claim for one row of :meth:`~toolkit.studies.StudyResult.claims` (criteria above).
+
+    Parameters
+    ----------
+    row
+        ``positive_hands``, ``share_positive_last_20_low``/``_high`` and ``share_positive_beyond_50``.
+
+    Returns
+    -------
+    str
+        ``"holds"``, ``"holds only partly"``, ``"does not hold"``,
+        ``"undecided at this number of shoes"`` or ``"no edges seen"``.
+
+    Examples
+    --------
+    >>> thorp_status({"positive_hands": 9, "share_positive_last_20_low": 0.93, "share_positive_last_20_high": 0.99,
+    ...               "share_positive_beyond_50": 0.0})
+    'holds'
+    """
     if not row["positive_hands"]:
         return "no edges seen"
     if (row["share_positive_last_20_low"] or 0) >= ALMOST_ALWAYS:
@@ -92,7 +111,27 @@ def _verdict_text(row: Mapping[str, Any], status: str) -> str:
 
 
 def verdicts(result: StudyResult, observer: str = "unseen") -> pl.DataFrame:
-    """One row per bet: ``bet, label, group, thorp_claim`` (status) and ``verdict`` (a sentence with its numbers)."""
+    """One row per bet: ``bet, label, group, thorp_claim`` (status) and ``verdict`` (a sentence with its numbers).
+
+    Parameters
+    ----------
+    result
+        The run.
+    observer
+        ``"unseen"`` (the perfect counter) or ``"remaining"``, one of the study's observers.
+
+    Returns
+    -------
+    polars.DataFrame
+        In the order of the study's bets.
+
+    Examples
+    --------
+    >>> from toolkit.studies import ThorpStudy, run_study
+    >>> table = verdicts(run_study(ThorpStudy(shoes=20, seed=1, bets=("banker",)), progress=False))
+    >>> table["label"].to_list()
+    ['Banker']
+    """
     claims = result.claims().filter(pl.col("observer") == observer)
     rows = []
     for row in claims.to_dicts():
@@ -116,7 +155,7 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def summary(result: StudyResult) -> dict[str, Any]:
+def summary(result: StudyResult, deal_to_end: StudyResult | None = None) -> dict[str, Any]:
     """Everything a script needs, JSON-able.
 
     ``bets`` (the perfect counter, observer ``unseen``) maps each bet to
@@ -126,7 +165,29 @@ def summary(result: StudyResult) -> dict[str, Any]:
     ``opportunities_per_shoe``, ``mean_positive_ev``, ``max_ev``,
     ``deepest_edge``, ``depth_one_in_a_million``, ``thorp_claim``, ``verdict``
     and ``p_positive`` keyed by the number of unseen cards (as a string).
-    ``observers`` holds the same for every observer of the study.
+    ``observers`` holds the same for every observer of the study,
+    ``smallest_depth`` the fewest cards unseen (or left) before a coup, per
+    observer, and ``deal_to_end`` (when given) the summary of that run (its
+    run time under ``timing_seconds["deal_to_end"]``).
+
+    Parameters
+    ----------
+    result
+        The run.
+    deal_to_end
+        The same study dealt with no cut card, if it was run.
+
+    Returns
+    -------
+    dict
+        JSON-able (NaN and infinities as ``None``).
+
+    Examples
+    --------
+    >>> from toolkit.studies import ThorpStudy, run_study
+    >>> out = summary(run_study(ThorpStudy(shoes=20, seed=1, bets=("banker", "player")), progress=False))
+    >>> out["smallest_depth"]["unseen"] >= 7, "deal_to_end" in out
+    (True, False)
     """
     study = result.study
     fingerprint = study.fingerprint()
@@ -141,6 +202,7 @@ def summary(result: StudyResult) -> dict[str, Any]:
         "hands": result.n_hands,
         "timing_seconds": {"wall": result.wall_seconds, **result.seconds},
         "observers": {},
+        "smallest_depth": smallest_depths(result),
     }
     by_unseen = result.by_unseen()
     for observer in study.observers:
@@ -174,192 +236,31 @@ def summary(result: StudyResult) -> dict[str, Any]:
             ]
             for bet in study.bet_names
         }
+    if deal_to_end is not None:
+        out["deal_to_end"] = summary(deal_to_end)
+        # its run time sits with the others: everything but timing_seconds repeats exactly
+        out["timing_seconds"]["deal_to_end"] = out["deal_to_end"].pop("timing_seconds")
     return out
 
 
-# ------------------------------------------------------------------- report
-def _md_table(frame: pl.DataFrame) -> str:
-    cols = frame.columns
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for row in frame.iter_rows():
-        lines.append("| " + " | ".join("" if v is None else str(v).replace("|", "/") for v in row) + " |")
-    return "\n".join(lines)
+def smallest_depths(result: StudyResult) -> dict[str, int | None]:
+    """The smallest depth reached (fewest cards unseen, or left, before a coup), per observer.
 
+    Parameters
+    ----------
+    result
+        The run.
 
-def _numbers_table(claims: pl.DataFrame) -> pl.DataFrame:
-    return pl.DataFrame(
-        [
-            {
-                "bet": bet_label(r["bet"]),
-                "P(edge) per hand": pct(r["p_positive"], 3),
-                "edges per shoe": f"{r['opportunities_per_shoe']:.3f}",
-                "gain per shoe": f"{r['gain_per_shoe']:.4f}",
-                "edges in last 20 [95 % CI]": f"{pct(r['share_positive_last_20'], 0)} "
-                f"[{pct(r['share_positive_last_20_low'], 0)}, {pct(r['share_positive_last_20_high'], 0)}]",
-                "last 5-20": pct(r["share_positive_last_5_20"], 0),
-                "beyond 50": pct(r["share_positive_beyond_50"], 0),
-                "gain in last 20": pct(r["share_gain_last_20"], 0),
-                "deepest edge": r["deepest_edge"],
-                "rarer than 1e-6 beyond": r["depth_one_in_a_million"],
-            }
-            for r in claims.to_dicts()
-        ]
-    )
+    Returns
+    -------
+    dict
+        Observer to depth (:func:`toolkit.studies.thorp.design.smallest_depth`).
 
-
-def markdown_report(
-    result: StudyResult,
-    reproduce: pl.DataFrame | None = None,
-    figures: Mapping[str, str] | None = None,
-) -> str:
-    """The report a newcomer reads first: the verdict with its numbers, Jacobson's setting, the variance check."""
-    study, d = result.study, result.study.dealing
-    words = verdicts(result, study.observers[0])
-    claims = result.claims().filter(pl.col("observer") == study.observers[0])
-    who = (
-        "the cards a perfect counter has not seen (burned cards stay unseen)"
-        if study.observers[0] == "unseen"
-        else "the cards left in the shoe (an observer who also saw the burned cards)"
-    )
-    lines = [
-        "# Do baccarat edges appear only in the last 5-20 cards?",
-        "",
-        f"{result.n_shoes:,} shuffled {d.decks}-deck shoes (seed {study.seed}), {result.n_hands:,} hands; burn "
-        f"{d.burn}, cut card {d.cut_card} cards from the end, last hand rule {d.last_hand}. Before every coup the "
-        f"exact expectation of every bet was computed from {who}. An *edge* is a positive expectation; the "
-        "*perfect bettor* bets one unit whenever there is one. Depths are counted in the cards that observer has "
-        "not seen before the coup.",
-    ]
-    if not result.complete:
-        lines += ["", f"**Partial run:** {result.blocks_done} of {study.n_blocks} blocks."]
-    status = dict(zip(words["bet"], words["thorp_claim"], strict=True))
-    main = [b for b in ("banker", "player") if b in status]
-    lines += ["", "## Verdict", ""]
-    if main:
-        rows = [r for r in claims.to_dicts() if r["bet"] in main and r["positive_hands"]]
-        rarity = ", ".join(f"{bet_label(r['bet'])} {one_in(r['p_positive'])}" for r in rows)
-        middle = ", ".join(
-            f"{pct(complement((r['share_positive_last_20'] or 0) + (r['share_positive_beyond_50'] or 0)), 0)} "
-            f"({bet_label(r['bet'])})"
-            for r in rows
-        )
-        if not rows:
-            where = "no edge was seen on them in this run."
-        elif all(status[b] == "holds" for b in main):
-            where = "and they do come almost always in the last 20 cards."
-        else:
-            where = (
-                f"and they belong to the end of the shoe, but {middle} of them come with 21 to 50 cards unseen: "
-                f"with this dealing only {pct(claims['share_hands_last_20'][0])} of hands are dealt with 20 or "
-                "fewer cards unseen."
-            )
-        lines += [
-            "Thorp (1984) said advantages in baccarat are very small, very rare and come almost always in the "
-            f"last 5 to 20 cards. On the main bets they are indeed very small and very rare ({rarity}), {where} "
-            "The side bets tell another story: see below.",
-            "",
-        ]
-    for group in dict.fromkeys(words["group"]):
-        lines += [f"**{group}**", ""]
-        lines += [f"- {row['verdict']}" for row in words.filter(pl.col("group") == group).to_dicts()]
-        lines.append("")
-    lines += ["## The numbers", "", _md_table(_numbers_table(claims)), ""]
-    lines.append(
-        f"Baseline: {pct(claims['share_hands_last_20'][0])} of all hands are dealt with 20 or fewer cards unseen, "
-        f"{pct(complement(claims['share_hands_beyond_50'][0]))} with 50 or fewer. Intervals are 95 % (delta method "
-        "over shoes, the independent unit). 'Rarer than 1e-6 beyond' is the depth beyond which edges come in "
-        "fewer than one hand in a million among all the hands dealt deeper (point estimate: with few shoes it is "
-        "close to the deepest edge)."
-    )
-    for observer in study.observers[1:]:
-        other = result.claims().filter(pl.col("observer") == observer)
-        lines += [
-            "",
-            f"### The {observer} observer",
-            "",
-            "A stronger, hypothetical observer who also saw the burned cards: expectations from the cards left in "
-            "the shoe, depths in cards left. Same shoes, same hands.",
-            "",
-            _md_table(_numbers_table(other)),
-            "",
-            f"Baseline: {pct(other['share_hands_last_20'][0])} of all hands are dealt with 20 or fewer cards left.",
-        ]
-    jac = pl.DataFrame(
-        [
-            {
-                "unseen": r["unseen"],
-                "bet": bet_label(r["bet"]),
-                "P(EV > 0)": pct(r["p_positive"], 2),
-                "95 % CI": f"{pct(r['p_low'], 2)} - {pct(r['p_high'], 2)}",
-                "mean edge when positive": pct(r["mean_positive_ev"], 2),
-            }
-            for r in result.jacobson().to_dicts()
-        ]
-    )
-    lines += [
-        "",
-        "## Jacobson's computer-perfect setting",
-        "",
-        f"Exact Player and Banker edges with a fixed number of unseen cards (the last cards of each of the "
-        f"{result.n_shoes:,} shoes; Jacobson used 100,000).",
-        "",
-        _md_table(jac),
-    ]
-    if "unseen" in study.observers and {"player", "banker"} <= set(study.bet_names):
-        beyond = result.beyond(50)
-        lines += [
-            "",
-            "Jacobson: *beyond 50 cards, effectively no player edge on either wager.* In this run: "
-            + "; ".join(
-                f"{bet_label(r['bet'])} {r['positive']:,} edges in {r['hands']:,} hands dealt with more than 50 unseen "
-                f"cards ({one_in(r['rate'])})"
-                for r in beyond.to_dicts()
-            )
-            + ".",
-        ]
-    if "unseen" in study.observers:
-        var = result.variance_by_bucket()
-        shown = [b for b in ("banker", "player", "tie", "natural9", "dragon7", "player_pair") if b in study.bet_names]
-        wide = (
-            var.filter(pl.col("bet").is_in(shown))
-            .with_columns(pl.col("ratio").round(2))
-            .pivot(on="bet", index=["bucket", "unseen_low"], values="ratio")
-            .sort("unseen_low", descending=True)
-            .drop("unseen_low")
-        )
-        lines += [
-            "",
-            "## The fundamental theorem",
-            "",
-            "Thorp and Walden (1973): the spread of expectations grows as the shoe is depleted. The linear "
-            "(effect-of-removal) prediction of the variance of the exact EV with n cards left is "
-            "(N - n) / (n (N - 1)) (N - 1)^2 sum_c p_c EOR_c^2 (derivation: `toolkit.studies.linear_variance`). "
-            "Observed variance / predicted, by cards unseen (1 = the linear picture is exact; the pair bets have "
-            "no first-order spread, so no ratio):",
-            "",
-            _md_table(wide),
-            "",
-            "The linear picture holds to a few per cent deep in the shoe and fails in the last few dozen cards, "
-            "exactly where the edges are.",
-        ]
-    if figures:
-        lines += ["", "## Figures", ""]
-        for title, path in figures.items():
-            lines.append(f"![{title}]({path})")
-            lines.append("")
-    if reproduce is not None:
-        lines += [
-            "",
-            "## Published figures, reproduced",
-            "",
-            _md_table(reproduce.select("figure", "published", "toolkit", "status")),
-        ]
-    t = result.seconds
-    if result.wall_seconds:
-        lines += [
-            "",
-            f"Run time {result.wall_seconds:.1f} s for {result.coups_this_run:,} coups this run "
-            f"(worker seconds: dealing {t.get('deal', 0):.1f}, exact EVs {t.get('ev', 0):.1f}, "
-            f"aggregation {t.get('aggregate', 0):.1f}, Jacobson's setting {t.get('jacobson', 0):.1f}).",
-        ]
-    return "\n".join(lines) + "\n"
+    Examples
+    --------
+    >>> from toolkit.studies import ThorpStudy, run_study
+    >>> smallest_depths(run_study(ThorpStudy(shoes=20, seed=1, bets=("banker",)), progress=False))["unseen"] >= 7
+    True
+    """
+    hands = result.tally.arrays["hands"]
+    return {o: smallest_depth(hands[i]) for i, o in enumerate(result.study.observers)}

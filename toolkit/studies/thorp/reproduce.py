@@ -36,6 +36,18 @@ def reproduce_providers(result: StudyResult | None = None, jacobson: pl.DataFram
     rows of Jacobson's setting; otherwise the study's own Jacobson part does.
     ``result`` supplies the claims (Thorp 1984, Thorp and Walden 1973,
     Jacobson's "beyond 50 cards").  Figures with no provider stay pending.
+
+    Parameters
+    ----------
+    result
+        The study (claims, Jacobson's own setting).
+    jacobson
+        A separate Jacobson's setting (:func:`toolkit.studies.jacobson_setting`).
+
+    Returns
+    -------
+    dict
+        Figure name to a function of the published row returning a :class:`toolkit.reference.Reproduced`.
     """
     from toolkit.reference import Reproduced
 
@@ -154,6 +166,20 @@ def count_providers(
     :data:`toolkit.parallel.SeedLike` accepts) is fixed to one integer first
     (:func:`toolkit.studies.thorp.design.seed_integer`), so that both
     simulations start from it, as they do from an integer seed.
+
+    Parameters
+    ----------
+    shoes
+        Shoes simulated (``baccarat thorp`` passes at most 10,000, fewer with fewer ``--shoes``).
+    seed
+        The simulations' seed.
+    workers, progress, scheduler
+        As :func:`toolkit.counting.run_strategies` takes them.
+
+    Returns
+    -------
+    dict
+        Figure name to provider, for :func:`reproduce_table`.
     """
     import numpy as np
 
@@ -200,6 +226,18 @@ def reproduce_table(
 
     ``result`` and ``jacobson`` feed :func:`reproduce_providers`; ``counts``
     (from :func:`count_providers`) the published count results.
+
+    Parameters
+    ----------
+    result, jacobson
+        For :func:`reproduce_providers`.
+    counts
+        From :func:`count_providers`.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``figure, table, source, published, unit, toolkit, matches, status``.
     """
     from toolkit.reference import compare_published
 

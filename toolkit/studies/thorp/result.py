@@ -24,15 +24,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from toolkit._stats import ratio_interval, wilson_interval
-from toolkit.studies.thorp.design import REGIONS, ThorpStudy
+from toolkit._stats import normal_quantile, ratio_interval, wilson_interval
+from toolkit.studies.thorp.design import DEFAULT_BUCKETS, REGIONS, ThorpStudy, bucket_edges
 from toolkit.studies.thorp.tally import Tally, evaluator
 from toolkit.studies.thorp.theory import depth_one_in_a_million, linear_variance
 
 __all__ = ["DEFAULT_BUCKETS", "StudyResult"]
-
-#: Upper bounds (inclusive) of the buckets of unseen cards in :meth:`StudyResult.by_bucket`.
-DEFAULT_BUCKETS = (10, 20, 30, 40, 50, 75, 100, 150, 200, 300)
 
 
 @dataclass(frozen=True)
@@ -148,11 +145,25 @@ class StudyResult:
         p_high`` (95 % Wilson interval), ``mean_ev, sd_ev, mean_positive_ev``
         (mean EV when positive), ``gain_per_hand`` (E[max(EV, 0)], the perfect
         bettor's gain per hand), ``max_ev``.
+
+        Returns
+        -------
+        polars.DataFrame
         """
         return self._stats(self._grid()).select("observer", "bet", "unseen", *self._COLUMNS)
 
     def by_bucket(self, upper_bounds: Sequence[int] = DEFAULT_BUCKETS) -> pl.DataFrame:
-        """The same statistics in buckets of unseen cards (``bucket`` labels such as ``"21-30"``)."""
+        """The same statistics in buckets of unseen cards (``bucket`` labels such as ``"21-30"``).
+
+        Parameters
+        ----------
+        upper_bounds
+            Inclusive upper bounds of the buckets of unseen cards.
+
+        Returns
+        -------
+        polars.DataFrame
+        """
         edges, lows, labels = _buckets(upper_bounds, self.study.dealing.cards)
         grid = self._grid()
         index = np.searchsorted(np.array(edges), grid["unseen"].to_numpy(), side="left")
@@ -179,7 +190,12 @@ class StudyResult:
         )
 
     def cumulative(self) -> pl.DataFrame:
-        """Cumulative shares by depth: of hands, positive opportunities and gain dealt with at most ``unseen`` cards."""
+        """Cumulative shares by depth: of hands, positive opportunities and gain dealt with at most ``unseen`` cards.
+
+        Returns
+        -------
+        polars.DataFrame
+        """
         grid = self._grid().sort("observer", "bet", "unseen")
         over = ["observer", "bet"]
         return grid.select(
@@ -197,7 +213,10 @@ class StudyResult:
         Columns: ``hands, positive_hands, p_positive`` (per hand);
         ``shoes_with_edge`` (share of shoes with at least one);
         ``opportunities_per_shoe`` and ``gain_per_shoe`` (the perfect bettor
-        betting one unit whenever EV > 0) with standard errors over shoes;
+        betting one unit whenever EV > 0) with standard errors over shoes
+        (``_se``) and normal 95 % bounds (``_low``/``_high``);
+        ``p_positive_low``/``_high`` (the bounds of edges per shoe over hands
+        per shoe);
         ``mean_positive_ev``; for each region of :data:`REGIONS`:
         ``share_hands_<region>`` (the baseline: the share of all hands dealt
         there), ``share_positive_<region>`` and ``share_gain_<region>`` with
@@ -208,6 +227,15 @@ class StudyResult:
         ``depth_one_in_a_million_upper`` (the same using the upper Wilson bound
         of the rate: null when there are too few hands to show it);
         ``max_ev`` and ``max_ev_unseen``.
+
+        Parameters
+        ----------
+        confidence
+            Of the intervals.
+
+        Returns
+        -------
+        polars.DataFrame
         """
         a = self.tally.arrays
         n_shoes = self.n_shoes
@@ -234,6 +262,16 @@ class StudyResult:
                     var = (ss2[q, -1] - n_shoes * mean * mean) / max(n_shoes - 1, 1)
                     row[name] = float(mean)
                     row[name + "_se"] = float(np.sqrt(max(var, 0) / n_shoes))
+                z = normal_quantile(confidence)
+                for name in ("opportunities_per_shoe", "gain_per_shoe"):
+                    row[name + "_low"] = max(row[name] - z * row[name + "_se"], 0.0)
+                    row[name + "_high"] = row[name] + z * row[name + "_se"]
+                # P(edge) per hand over shoes (the independent unit): edges per shoe / hands per shoe, hands per
+                # shoe taken as fixed (they vary by about 1 %, against tens of per cent for the edges)
+                per_shoe = total_hands / n_shoes if n_shoes else 0
+                for suffix in ("_low", "_high"):
+                    opp = row["opportunities_per_shoe" + suffix]
+                    row["p_positive" + suffix] = min(opp / per_shoe, 1.0) if per_shoe else None
                 row["mean_positive_ev"] = float(a["sum_gain"][o, b].sum() / n_pos) if n_pos else None
                 for r, region in enumerate(REGIONS):
                     lo_d, hi_d = REGIONS[region]
@@ -258,7 +296,12 @@ class StudyResult:
         return pl.DataFrame(rows, infer_schema_length=None)
 
     def per_shoe(self) -> pl.DataFrame:
-        """How many shoes had 0, 1, 2, ... positive opportunities (the last row: 64 or more)."""
+        """How many shoes had 0, 1, 2, ... positive opportunities (the last row: 64 or more).
+
+        Returns
+        -------
+        polars.DataFrame
+        """
         a = self.tally.arrays["opportunity_hist"]
         rows = [
             {"observer": obs, "bet": bet, "opportunities": k, "shoes": int(a[o, b, k])}
@@ -285,6 +328,15 @@ class StudyResult:
         first-order prediction), ``ratio`` (``var_ev / var_linear``; null for
         bets with no first-order spread, the pair bets) and ``ratio_se`` (its
         standard error were EV normal: ``ratio * sqrt(2 / (hands - 1))``).
+
+        Parameters
+        ----------
+        observer
+            One of the study's observers.
+
+        Returns
+        -------
+        polars.DataFrame
         """
         self._observer_index(observer)
         stats = self._stats(self._grid()).filter((pl.col("observer") == observer) & (pl.col("hands") > 1))
@@ -312,7 +364,19 @@ class StudyResult:
     def variance_by_bucket(
         self, upper_bounds: Sequence[int] = DEFAULT_BUCKETS, observer: str = "unseen"
     ) -> pl.DataFrame:
-        """:meth:`variance` pooled in buckets of cards: ``ratio = sum((h - 1) var_ev) / sum((h - 1) var_linear)``."""
+        """:meth:`variance` pooled in buckets of cards: ``ratio = sum((h - 1) var_ev) / sum((h - 1) var_linear)``.
+
+        Parameters
+        ----------
+        upper_bounds
+            Inclusive upper bounds of the buckets.
+        observer
+            One of the study's observers.
+
+        Returns
+        -------
+        polars.DataFrame
+        """
         table = self.variance(observer)
         edges, lows, labels = _buckets(upper_bounds, self.study.dealing.cards)
         index = np.searchsorted(np.array(edges), table["unseen"].to_numpy(), side="left")
@@ -343,6 +407,15 @@ class StudyResult:
         Columns: ``unseen, bet, samples, positive, p_positive, p_low, p_high,
         mean_ev, mean_positive_ev`` (the average edge when betting only when
         positive), ``max_ev``.
+
+        Parameters
+        ----------
+        confidence
+            Of the Wilson intervals.
+
+        Returns
+        -------
+        polars.DataFrame
         """
         a = self.tally.arrays
         n = self.n_shoes
@@ -368,7 +441,21 @@ class StudyResult:
         return pl.DataFrame(rows, infer_schema_length=None)
 
     def beyond(self, depth: int, bets: Sequence[str] = ("player", "banker"), observer: str = "unseen") -> pl.DataFrame:
-        """Hands and positive hands with more than ``depth`` unseen cards, per bet, with a Wilson interval."""
+        """Hands and positive hands with more than ``depth`` unseen cards, per bet, with a Wilson interval.
+
+        Parameters
+        ----------
+        depth
+            Hands with more than this many unseen cards.
+        bets
+            The bets.
+        observer
+            One of the study's observers.
+
+        Returns
+        -------
+        polars.DataFrame
+        """
         o = self._observer_index(observer)
         a = self.tally.arrays
         hands = int(a["hands"][o, depth + 1 :].sum())
@@ -393,10 +480,7 @@ class StudyResult:
 
 
 def _buckets(upper_bounds: Sequence[int], top: int) -> tuple[list[int], list[int], list[str]]:
-    bounds = sorted({int(b) for b in upper_bounds})
-    edges = [b for b in bounds if b < top] + [top]
-    lows = [0] + [e + 1 for e in edges[:-1]]
-    return edges, lows, [f"{lo}-{hi}" for lo, hi in zip(lows, edges, strict=True)]
+    return bucket_edges(list(upper_bounds), top)
 
 
 def _float(x) -> float | None:

@@ -143,6 +143,24 @@ def jacobson_setting(
     >>> t = jacobson_setting(200, seed=1, depths=(18,), progress=False)
     >>> t.select("unseen", "bet", "samples").rows()
     [(18, 'player', 200), (18, 'banker', 200)]
+
+    Parameters
+    ----------
+    shoes
+        Shuffled shoes (Jacobson used 100,000).
+    seed
+        As :class:`ThorpStudy` takes it.
+    depths
+        Numbers of unseen cards.
+    dealing, rules
+        The shoe (decks) and pay rules.
+    workers, scheduler, progress, block_size
+        As :func:`run_study` takes them.
+
+    Returns
+    -------
+    polars.DataFrame
+        As :meth:`StudyResult.jacobson`.
     """
     study = ThorpStudy(
         shoes=shoes,
@@ -161,7 +179,17 @@ def jacobson_setting(
 
 
 def records_frame(folder: str | os.PathLike) -> pl.LazyFrame:
-    """The per-coup records a run wrote to ``folder`` (lazily: scan, filter, then collect)."""
+    """The per-coup records a run wrote to ``folder`` (lazily: scan, filter, then collect).
+
+    Parameters
+    ----------
+    folder
+        The ``records`` folder of a run (``run_study(records=...)``, ``baccarat thorp --records``).
+
+    Returns
+    -------
+    polars.LazyFrame
+    """
     path = Path(folder)
     if not any(path.glob("part-*.parquet")):
         raise FileNotFoundError(f"no per-coup records (part-*.parquet) in {path}")

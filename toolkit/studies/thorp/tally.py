@@ -59,7 +59,17 @@ class BlockSpec:
 
 
 def block_spec(study: ThorpStudy) -> BlockSpec:
-    """What a worker needs of ``study``: its dealing, pay tables (the panel's, Player's and Banker's) and names."""
+    """What a worker needs of ``study``: its dealing, pay tables (the panel's, Player's and Banker's) and names.
+
+    Parameters
+    ----------
+    study
+        The study.
+
+    Returns
+    -------
+    BlockSpec
+    """
     jac = (get_plain_bet("player", study.rules), get_plain_bet("banker", study.rules))
     return BlockSpec(
         dealing=study.dealing,
@@ -80,7 +90,19 @@ def _evaluator_cached(payoff_bytes: bytes, shape: tuple[int, int], tableau: Tabl
 
 
 def evaluator(payoffs: np.ndarray, tableau: Tableau):
-    """The batched EV evaluator of a pay table (built once per process)."""
+    """The batched EV evaluator of a pay table (built once per process).
+
+    Parameters
+    ----------
+    payoffs
+        ``(bets, outcome classes)`` pay table.
+    tableau
+        The drawing rules.
+
+    Returns
+    -------
+    toolkit.engine.CompiledBets
+    """
     return _evaluator_cached(np.ascontiguousarray(payoffs, dtype=np.float64).tobytes(), payoffs.shape, tableau)
 
 
@@ -151,7 +173,17 @@ class Tally:
 
 
 def empty_tally(study: ThorpStudy) -> Tally:
-    """The tally of ``study`` before any block (the layout a checkpoint of it must have)."""
+    """The tally of ``study`` before any block (the layout a checkpoint of it must have).
+
+    Parameters
+    ----------
+    study
+        The study.
+
+    Returns
+    -------
+    Tally
+    """
     return Tally.empty(len(study.observers), len(study.bet_names), study.dealing.cards + 1, len(study.jacobson_depths))
 
 
@@ -217,7 +249,23 @@ def _jacobson_tally(shoes: np.ndarray, spec: BlockSpec, tally: Tally) -> None:
 
 
 def tally_block(block: Block, spec: BlockSpec, records: bool = False, coups: bool = True) -> BlockOutput:
-    """Deal, evaluate and tally one block of shoes (runs in a worker)."""
+    """Deal, evaluate and tally one block of shoes (runs in a worker).
+
+    Parameters
+    ----------
+    block
+        The block of shoes (its seed and size).
+    spec
+        What the worker needs of the study (:func:`block_spec`).
+    records
+        Also return the per-coup EVs.
+    coups
+        Deal and evaluate the coups (``False``: Jacobson's setting only).
+
+    Returns
+    -------
+    BlockOutput
+    """
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1, user_api="blas"):  # one BLAS thread: faster here, and the same sums everywhere

@@ -115,6 +115,18 @@ def depth_one_in_a_million(
     >>> positive[[30, 45]] = 1
     >>> depth_one_in_a_million(positive, hands)
     (45, None)
+
+    Parameters
+    ----------
+    positive, hands
+        Edges and hands by depth.
+    confidence
+        Of the Wilson bound.
+
+    Returns
+    -------
+    tuple
+        ``(point, bound)``.
     """
     beyond_pos = np.cumsum(positive[::-1])[::-1]  # at index d: hands with unseen >= d
     beyond_hands = np.cumsum(hands[::-1])[::-1]
