@@ -258,7 +258,7 @@ def test_bad_python_calls_name_the_argument():
     from toolkit.bets import Bet, bet_stats, edge_table, get_bet
 
     assert bet_stats("banker", 8) == bet_stats(get_bet("banker"), 8)
-    with pytest.raises(TypeError, match="bet must be a Bet or a bet name, got int 3"):
+    with pytest.raises(TypeError, match="bet must be a Bet, a CoupBet or a bet name, got int 3"):
         bet_stats(3, 8)
     with pytest.raises(ValueError, match="unknown bet 'bankr'"):
         bet_stats("bankr", 8)

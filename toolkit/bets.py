@@ -37,6 +37,7 @@ from toolkit.coup_bets import CoupBet, coup_distribution, coup_expected_values, 
 from toolkit.engine import distribution, expected_values
 from toolkit.outcomes import N_CLASSES, Outcome, outcome_frame, outcomes
 from toolkit.rules import PUNTO_BANCO, Rules, Tableau, as_fraction
+from toolkit.suits import SuitedShoe
 
 __all__ = [
     "AnyBet",
@@ -440,6 +441,8 @@ def bet_stats(
         raise TypeError(f"tableau must be a Tableau, got {type(tableau).__name__} {tableau!r}")
     zero: Any = Fraction(0) if exact else 0.0
     payouts: dict[Any, Any] = {}
+    if isinstance(shoe, SuitedShoe) and isinstance(bet, Bet):
+        shoe = shoe.ranks  # a pay table sees ranks only
     if isinstance(bet, CoupBet):
         payouts = coup_distribution(bet, shoe, tableau, exact=exact, decks=decks)
     else:

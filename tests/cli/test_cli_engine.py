@@ -18,6 +18,7 @@ import pytest
 from cli_helpers import run
 
 import toolkit as bt
+from toolkit.catalogue import catalogue_names
 from toolkit.cli.app import main
 from toolkit.reference import load_reference, printed_number, printed_tolerance
 
@@ -50,7 +51,7 @@ def edge_8_decks() -> dict:
     sys.stdout = buffer
     try:
         with pytest.raises(SystemExit) as stop:
-            main(["edge", "--decks", "8", "--format", "json"])
+            main(["edge", "--decks", "8", "--format", "json", *(a for n in catalogue_names() for a in ("--bet", n))])
     finally:
         sys.stdout = saved
     assert stop.value.code in (0, None)

@@ -8,13 +8,18 @@ import typer
 
 from toolkit.cli._common import fail, shoe_from_options
 
-__all__ = ["BET_FILE_OPTION", "BET_OPTION", "bets_from_options", "shoe_for_bets"]
+__all__ = ["BET_FILE_OPTION", "BET_OPTION", "SHOE_52_OPTION", "bets_from_options", "shoe_for_bets"]
 
 BET_OPTION = typer.Option(
     [],
     "--bet",
     help="A bet to add beyond the standard panel, by name (repeatable): the panel's and the side-bet catalogue's"
     " (perfect_pair, tiger_pair, lucky6, three_giving_eight, ...; see 'baccarat ca --help').",
+)
+SHOE_52_OPTION = typer.Option(
+    None,
+    "--shoe",
+    help="Remaining shoe: 10 counts by value 0-9, 13 by rank A..K, or 52 by card (As,Ah,Ad,Ac,2s,...,Kc).",
 )
 BET_FILE_OPTION = typer.Option(
     [], "--bet-file", help="A bet defined in a TOML file: name, [[pays]] rows of 'when' (SQL) and 'pays' (repeatable)."

@@ -138,7 +138,7 @@ def assess(
         say(f"{chosen.name}: {a.verdict} (seed {s})")
     emit(frame, fmt, {**summary, "seed": s, "report": str(paths["report"])})
     if fmt == OutputFormat.table:
-        say(f"report: {paths['report']}")
+        typer.echo(f"report: {paths['report']}")  # a path is never wrapped
 
 
 def register(app: typer.Typer) -> None:

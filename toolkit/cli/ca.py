@@ -6,16 +6,10 @@ from pathlib import Path
 
 import typer
 
-from toolkit.cli._bets import shoe_for_bets
+from toolkit.cli._bets import SHOE_52_OPTION, shoe_for_bets
 from toolkit.cli._common import DECKS_OPTION, FORMAT_OPTION, OutputFormat, emit, fail, say
 
 __all__ = ["register"]
-
-SHOE_52_OPTION = typer.Option(
-    None,
-    "--shoe",
-    help="Remaining shoe: 10 counts by value 0-9, 13 by rank A..K, or 52 by card (As,Ah,Ad,Ac,2s,...,Kc).",
-)
 
 
 def ca(

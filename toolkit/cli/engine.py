@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 from toolkit._check import as_fraction
+from toolkit.cli._bets import BET_FILE_OPTION, BET_OPTION, SHOE_52_OPTION, bets_from_options, shoe_for_bets
 from toolkit.cli._common import DECKS_OPTION, FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
 from toolkit.rules import Rules
 
@@ -34,9 +37,11 @@ def _rules(decks: int | None, commission: float, tie_pays: float) -> Rules:
 
 def edge(
     decks: int | None = DECKS_OPTION,
-    shoe: str | None = SHOE_OPTION,
+    shoe: str | None = SHOE_52_OPTION,
     commission: float = COMMISSION_OPTION,
     tie_pays: float = TIE_OPTION,
+    bet: list[str] = BET_OPTION,
+    bet_file: list[Path] = BET_FILE_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
     """Exact expected value, house edge, standard deviation and hit frequency of every bet.
@@ -44,13 +49,17 @@ def edge(
     Money is per unit staked in every format (-0.0106 is -1.06% of the bet): csv and json
     have the columns expected_value, house_edge, std_dev, hit_frequency (a probability).
     """
-    from toolkit.bets import edge_table
+    from toolkit.bets import edge_table, standard_bets
 
-    comp = shoe_from_options(decks, shoe)
+    comp = shoe_for_bets(decks, shoe)
     rules = _rules(decks, commission, tie_pays)
     if comp.total < 6:
         fail(f"the shoe holds {comp.total} card(s); a coup may need six (two hands of up to three cards)")
-    table = edge_table(comp, rules=rules)
+    extra = bets_from_options(bet, bet_file, rules)
+    try:
+        table = edge_table(comp, bets=[*standard_bets(rules), *extra], rules=rules)
+    except (ValueError, TypeError) as err:
+        fail(str(err))
     payload = {
         row["bet"]: {k: row[k] for k in ("expected_value", "house_edge", "std_dev", "hit_frequency", "description")}
         for row in table.to_dicts()
@@ -74,6 +83,8 @@ def eor(
     by: str = typer.Option(
         "value", "--by", metavar="[value|rank]", help="Remove cards by 'value' (0-9) or by 'rank' (A..K)."
     ),
+    bet: list[str] = BET_OPTION,
+    bet_file: list[Path] = BET_FILE_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
     """Effect of removing one card of each value (or rank) on every bet.
@@ -90,7 +101,13 @@ def eor(
         fail(f"--by must be 'value' or 'rank', got {by!r}")
     if comp.total < 7:
         fail(f"the shoe holds {comp.total} card(s); removing one must leave the six a coup may need")
-    table = effect_of_removal(comp, rules=rules, by=by)
+    from toolkit.bets import standard_bets
+
+    extra = bets_from_options(bet, bet_file, rules)
+    try:
+        table = effect_of_removal(comp, bets=[*standard_bets(rules), *extra], rules=rules, by=by)
+    except (ValueError, TypeError) as err:
+        fail(str(err))
     payload: dict[str, dict[str, float | None]] = {}
     for row in table.to_dicts():
         payload.setdefault(row["bet"], {})[row["card"]] = row["eor"]

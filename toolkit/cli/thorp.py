@@ -14,6 +14,7 @@ from pathlib import Path
 import typer
 
 from toolkit._coup import Burn, LastHand
+from toolkit.cli._bets import BET_FILE_OPTION, BET_OPTION, bets_from_options
 from toolkit.cli._common import (
     ARGS,
     BURN_ACE,
@@ -153,10 +154,13 @@ def thorp(
         help="Shoes of the second run, dealt to the end with no cut card, that the report compares (default: a "
         "third of --shoes; 0: skip).",
     ),
+    bet: list[str] = BET_OPTION,
+    bet_file: list[Path] = BET_FILE_OPTION,
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
     """Do baccarat edges appear only in the last 5-20 cards? Exact edges before every coup of many shoes."""
+    from toolkit.bets import Bet, standard_bets
     from toolkit.studies import ThorpStudy, run_study, verdicts, write_outputs
 
     check_run(shoes, workers)
@@ -178,7 +182,17 @@ def thorp(
         _clear_earlier_run(out)
     observers = ("unseen", "remaining") if observer == Observer.both else (observer.value,)
     chosen_seed = _seed(seed, out, resume)
-    study = ThorpStudy(shoes=shoes, seed=chosen_seed, dealing=dealing, observers=observers, device=device.value)
+    extra = bets_from_options(bet, bet_file)
+    rich = [b.name for b in extra if not isinstance(b, Bet)]
+    if rich:
+        fail(
+            f"--bet {rich[0]}: the study prices every coup of every shoe with the pay-table engine; a bet on suits or "
+            "card positions is priced coup by coup (see 'baccarat count --system perfect --bet ...' for such bets)"
+        )
+    panel = (*standard_bets(), *extra) if extra else None
+    study = ThorpStudy(
+        shoes=shoes, seed=chosen_seed, dealing=dealing, observers=observers, device=device.value, bets=panel
+    )
     try:
         result = run_study(
             study,
@@ -241,7 +255,7 @@ def thorp(
         also = f"{end.n_shoes:,} shoes dealt to the end (no cut card)" if end is not None else "no deal-to-end run"
         counted = f"{count_shoes:,} shoes for the published count results" if count_shoes else "no count shoes"
         say(f"also: {also}; {counted} (--deal-to-end-shoes, --count-shoes)")
-        say(f"report: {paths['report']}")
+        typer.echo(f"report: {paths['report']}")  # a path is never wrapped
 
 
 #: What a run writes in its folder (the earlier run's are removed by ``--no-resume``).

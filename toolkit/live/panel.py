@@ -23,10 +23,9 @@ import numpy as np
 import polars as pl
 
 from toolkit._show import html_table, text_table
-from toolkit.bets import AnyBet, Bet, get_bet, standard_bets
+from toolkit.bets import AnyBet, Bet, bet_expected_values, get_bet, standard_bets
 from toolkit.cards import MIN_COUP_CARDS, RANKS, Composition, CompositionLike
 from toolkit.counting import CountSystem, count_arrays, get_count_system
-from toolkit.engine import expected_values
 from toolkit.eor import effect_of_removal
 from toolkit.rules import Rules
 
@@ -213,7 +212,7 @@ class Panel:
         comp = Composition.from_any(composition)
         if comp.total < MIN_COUP_CARDS:
             return dict.fromkeys(self.bet_names)
-        ev = expected_values(np.array([comp.by_rank]), self.bets, self.rules.tableau)[0]
+        ev = bet_expected_values(np.array([comp.by_rank]), self.bets, self.rules.tableau)[0]
         return {name: float(v) for name, v in zip(self.bet_names, ev, strict=True)}
 
     def counts(

@@ -29,9 +29,8 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
-from toolkit.bets import AnyBet, Bet, bet_payouts, get_bet, standard_bets
+from toolkit.bets import AnyBet, Bet, bet_expected_values, bet_payouts, get_bet, standard_bets
 from toolkit.cards import MIN_COUP_CARDS, RANKS
-from toolkit.engine import expected_values
 from toolkit.outcomes import class_index
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.records.model import Records
@@ -143,7 +142,7 @@ def _ev_columns(records: Records, bets: Iterable[Bet | str] | None) -> list[pl.S
         assert out is not None
         mask = np.isin(dealt.shoe, rows) & (dealt.unseen.sum(axis=1) >= MIN_COUP_CARDS)
         if mask.any():
-            out[mask] = expected_values(dealt.unseen[mask], panel, records.headers[rows[0]].rules.tableau)
+            out[mask] = bet_expected_values(dealt.unseen[mask], panel, records.headers[rows[0]].rules.tableau)
     if names is None or out is None:
         names = [b.name for b in _bets_for(records, bets, 0)] if records.headers else []
         out = np.zeros((0, len(names)))
