@@ -7,7 +7,7 @@ Build it from the repository root (the ``docs`` extra installs Sphinx, myst-nb a
 The notebooks are executed with their small parameters (``BACCARAT_SMALL=1``, as in the test suite) and the
 results are cached in ``notebooks/_build/.jupyter_cache``, so a second build only re-runs a notebook that
 changed; ``-D nb_execution_mode=off`` builds without running them. Nothing is fetched from the network at
-build time: no intersphinx, and MathJax is only a script tag in the pages.
+build time (no intersphinx), and the pages need none either: MathJax is copied into the site.
 
 The API reference (``api/``) is written at the start of every build from each subpackage's ``__all__``, so a
 name added to a package appears without editing these pages.
@@ -20,6 +20,9 @@ import inspect
 import os
 import sys
 from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -29,14 +32,14 @@ sys.path.insert(0, str(ROOT))  # the checkout's package, whatever is installed
 os.environ.setdefault("BACCARAT_SMALL", "1")
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
-# jupyter_client warns about the platformdirs migration on every kernel start
-os.environ.setdefault("JUPYTER_PLATFORM_DIRS", "1")
+# the kernels import this checkout's package too, as autodoc does
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
 
 import toolkit  # noqa: E402
 
 project = "baccarat-toolkit"
 author = "the baccarat-toolkit authors"
-copyright = "the baccarat-toolkit authors, MIT licence"  # noqa: A001
+copyright = "the baccarat-toolkit authors, MIT licence"
 release = version = toolkit.__version__
 
 extensions = [
@@ -45,6 +48,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",  # MathJax served from the site itself: the pages need no network either
     "sphinx.ext.viewcode",
     "sphinx_copybutton",
 ]
@@ -95,7 +99,19 @@ copybutton_prompt_is_regexp = True
 
 # --- the API pages, one per subpackage, written from each ``__all__`` -----------------------------------------
 
-CORE = ("cards", "rules", "outcomes", "engine", "bets", "eor", "known_card", "edges", "dealing", "parallel", "reference")
+CORE = (
+    "cards",
+    "rules",
+    "outcomes",
+    "engine",
+    "bets",
+    "eor",
+    "known_card",
+    "edges",
+    "dealing",
+    "parallel",
+    "reference",
+)
 SUBPACKAGES = (
     ("counting", ()),
     ("games", ("chemin",)),
@@ -117,9 +133,9 @@ def _defining_module(package: str, name: str) -> str:
         return where
     # a constant: the loaded submodule that defines the same object
     for modname, module in sorted(sys.modules.items()):
-        if modname.startswith(package + ".") and module is not None and getattr(module, name, None) is obj:
-            if name in getattr(module, "__all__", ()) or name in vars(module):
-                return modname
+        binds = module is not None and getattr(module, name, None) is obj
+        if modname.startswith(package + ".") and binds and name in getattr(module, "__all__", ()):
+            return modname
     return package
 
 
@@ -205,7 +221,7 @@ def write_api_pages() -> None:
 write_api_pages()
 
 
-def _drop_inherited_type_doc(app, what, name, obj, options, lines) -> None:  # type: ignore[no-untyped-def]
+def _drop_inherited_type_doc(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
     """A constant without its own docstring shows nothing, not the docstring of its type (``dict``, ``tuple``)."""
     del app, name, options
     if what in ("data", "attribute") and not inspect.isclass(obj) and not inspect.isroutine(obj):
@@ -214,5 +230,6 @@ def _drop_inherited_type_doc(app, what, name, obj, options, lines) -> None:  # t
             lines.clear()
 
 
-def setup(app):  # type: ignore[no-untyped-def]
+def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("autodoc-process-docstring", _drop_inherited_type_doc, priority=100)  # before napoleon
+    return {"parallel_read_safe": True}

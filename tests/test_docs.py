@@ -54,7 +54,8 @@ def test_docs_build_without_warnings(tmp_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=BUILD_TIMEOUT, check=False)
     problems = "\n".join(line for line in (done.stdout + done.stderr).splitlines() if line.strip())
     assert done.returncode == 0, f"the documentation build failed (exit {done.returncode}):\n{problems}"
-    assert "WARNING" not in problems and "ERROR" not in problems, problems
+    assert "WARNING" not in problems, problems
+    assert "ERROR" not in problems, problems
     html = tmp_path / "html"
     for page in ("index.html", "maths/exact-engine.html", "api/index.html", "api/counting.html"):
         assert (html / page).is_file(), f"{page} was not built"
