@@ -61,10 +61,6 @@ exclude_patterns = [
     "*.nbconvert.ipynb",
 ]
 templates_path = ["_templates"]
-suppress_warnings = [
-    # myst-nb renders the widgets' state with the widget manager's script; nothing to warn about
-    "mystnb.unknown_mime_type",
-]
 
 # --- pages and notebooks (MyST, myst-nb) ---------------------------------------------------------------------
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
