@@ -190,6 +190,38 @@ def _core_page() -> str:
     return "\n".join(parts)
 
 
+def _commands_page() -> str:
+    """The ``--help`` of every ``baccarat`` command and subcommand, as the terminal shows it."""
+    import typer.main
+    from typer.testing import CliRunner
+
+    from toolkit.cli.app import app
+
+    def walk(command: Any, path: list[str]) -> Any:
+        yield path, command
+        for name, sub in (getattr(command, "commands", None) or {}).items():
+            if not getattr(sub, "hidden", False):
+                yield from walk(sub, [*path, name])
+
+    runner = CliRunner()
+    parts = [
+        _title("The ``baccarat`` command", "="),
+        "Every command and its options, as ``baccarat COMMAND --help`` prints them. Every command takes"
+        " ``--format`` (``table``, ``csv``, ``json`` or the formats it lists); bad arguments get one line on"
+        " stderr and exit status 2. The commands are thin front ends over the library"
+        " (:mod:`toolkit.cli`).\n",
+    ]
+    for path, _ in walk(typer.main.get_command(app), []):
+        done = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "80", "TERM": "dumb", "NO_COLOR": "1"})
+        if done.exit_code != 0:
+            raise RuntimeError(f"baccarat {' '.join(path)} --help failed: {done.output}")
+        text = "\n".join(line.rstrip() for line in done.output.strip("\n").splitlines())
+        parts.append(_title(f"``{' '.join(['baccarat', *path])}``", "-"))
+        parts.append(".. code-block:: text\n\n" + "\n".join(f"   {line}" if line else "" for line in text.splitlines()))
+        parts.append("")
+    return "\n".join(parts)
+
+
 def _write_if_changed(path: Path, text: str) -> None:
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         path.write_text(text, encoding="utf-8")
@@ -199,14 +231,15 @@ def write_api_pages() -> None:
     """Write ``api/index.rst`` and one page per subpackage (kept when unchanged, so rebuilds stay incremental)."""
     api = HERE / "api"
     api.mkdir(exist_ok=True)
-    pages = ["core", *(name for name, _ in SUBPACKAGES)]
+    pages = ["commands", "core", *(name for name, _ in SUBPACKAGES)]
+    _write_if_changed(api / "commands.rst", _commands_page())
     _write_if_changed(api / "core.rst", _core_page())
     for name, children in SUBPACKAGES:
         _write_if_changed(api / f"{name}.rst", _package_page(name, children))
     index = [
         _title("API reference", "="),
-        "One page per layer of the package, each listing the names of its ``__all__`` by the module that defines"
-        " them. The layers call only the ones before them in this list.\n",
+        "The command line first, then one page per layer of the package, each listing the names of its"
+        " ``__all__`` by the module that defines them. The layers call only the ones before them in this list.\n",
         ".. toctree::\n   :maxdepth: 1\n",
         *(f"   {page}" for page in pages),
         "",
