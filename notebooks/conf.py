@@ -121,27 +121,51 @@ SUBPACKAGES = (
 )
 
 
+#: the full name of every object given a page, as autosummary names its file
+DOCUMENTED: list[str] = []
+
+
+def _is_data(obj: object) -> bool:
+    return not (inspect.isclass(obj) or inspect.isroutine(obj))
+
+
 def _defining_module(package: str, name: str) -> str:
     """The public module of ``package`` that defines ``name``: where its entry is listed on the page."""
     obj = getattr(importlib.import_module(package), name)
-    where = getattr(obj, "__module__", None) if (inspect.isclass(obj) or callable(obj)) else None
+    where = None if _is_data(obj) else getattr(obj, "__module__", None)
     if isinstance(where, str) and where.startswith(package + "."):
         return where
-    # a constant: the loaded submodule that defines the same object
-    for modname, module in sorted(sys.modules.items()):
-        binds = module is not None and getattr(module, name, None) is obj
-        if modname.startswith(package + ".") and binds and name in getattr(module, "__all__", ()):
-            return modname
-    return package
+    # a constant: the deepest loaded submodule that exports the same object
+    found = [
+        modname
+        for modname, module in sys.modules.items()
+        if modname.startswith(package + ".")
+        and module is not None
+        and getattr(module, name, None) is obj
+        and name in getattr(module, "__all__", ())
+    ]
+    return max(found, key=lambda m: (m.count("."), m)) if found else package
 
 
 def _title(text: str, mark: str) -> str:
     return f"{text}\n{mark * len(text)}\n"
 
 
-def _summary(package: str, names: list[str]) -> str:
+def _summary(package: str, names: list[str], module: str | None = None) -> str:
+    """An autosummary table of ``names`` as ``package`` exports them.
+
+    A constant is documented where it is defined (``module``), where its ``#:`` comment is.
+    """
+    pkg = importlib.import_module(package)
+    entries = [
+        f"~{module.removeprefix(package + '.')}.{name}"
+        if module and module != package and _is_data(getattr(pkg, name))
+        else name
+        for name in names
+    ]
+    DOCUMENTED.extend(f"{package}.{entry.lstrip('~')}" for entry in entries)
     lines = [f".. currentmodule:: {package}", "", ".. autosummary::", "   :toctree: generated", "   :nosignatures:", ""]
-    lines += [f"   {name}" for name in names]
+    lines += [f"   {entry}" for entry in entries]
     return "\n".join(lines) + "\n"
 
 
@@ -152,7 +176,7 @@ def _grouped(package: str, names: tuple[str, ...]) -> str:
     parts = []
     for module in sorted(groups):
         parts.append(_title(f"``{module}``", "~"))
-        parts.append(_summary(package, groups[module]))
+        parts.append(_summary(package, groups[module], module))
     return "\n".join(parts)
 
 
@@ -248,6 +272,21 @@ def write_api_pages() -> None:
 
 
 write_api_pages()
+
+
+def _filename_map(documented: list[str]) -> dict[str, str]:
+    """Stub names that differ only by case (``Play`` and ``play``) get distinct files on any file system."""
+    by_lower: dict[str, set[str]] = {}
+    for full in documented:
+        by_lower.setdefault(full.lower(), set()).add(full)
+    renamed = {}
+    for fulls in by_lower.values():
+        for full in sorted(fulls)[1:]:  # upper case sorts first: the class keeps the plain name
+            renamed[full] = f"{full}-{len(renamed) + 1}"
+    return renamed
+
+
+autosummary_filename_map = _filename_map(DOCUMENTED)
 
 
 def _drop_inherited_type_doc(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
