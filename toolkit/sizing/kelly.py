@@ -164,7 +164,7 @@ def outcome_probabilities(outcomes: PayoutOutcomes, shoes, tableau: Tableau = PU
 
 
 def growth_rate(probabilities: np.ndarray, payouts: np.ndarray, fractions: np.ndarray) -> np.ndarray:
-    """Expected log growth ``sum_j p_j log(1 + f . v_j)`` per row (``-inf`` outside the domain).
+    """Expected log growth ``sum_j p_j log(1 + f·v_j)`` per row (``-inf`` outside the domain).
 
     Shapes: ``probabilities`` ``(n, m)``, ``payouts`` ``(m, k)``, ``fractions`` ``(n, k)``.
 
