@@ -448,9 +448,15 @@ class Results:
 
     # --------------------------------------------------------------- reports
     def check(self, z_max: float = LOOKAHEAD_Z) -> None:
-        """Raise :class:`LookAheadError` if the realised win is ``z_max`` SEs from the expected win."""
+        """Raise :class:`LookAheadError` if the realised win is ``z_max`` SEs *above* the expected win.
+
+        One-sided: a strategy that sees the coup it bets on wins more than the exact expectations
+        before the coup say, never less.  (A shortfall is not look-ahead; with a long-shot bet placed
+        a few times, as a 200:1 side bet at a high trigger, the sample SD of shoes without a win is
+        tiny and a two-sided test would cry wolf.)
+        """
         z = self.lookahead_z
-        if self.shoes >= 30 and abs(z) > z_max:
+        if self.shoes >= 30 and z > z_max:
             raise LookAheadError(
                 f"strategy {self.strategy!r}: realised win {self.units_per_shoe.value:+.4f} units/shoe vs "
                 f"{self.units_per_shoe_ev.value:+.4f} expected from the exact EV before each coup "
