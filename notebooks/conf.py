@@ -57,7 +57,6 @@ root_doc = "index"
 exclude_patterns = [
     "_build",
     "**.ipynb_checkpoints",
-    "README-proposed.md",
     "*.nbconvert.ipynb",
 ]
 templates_path = ["_templates"]

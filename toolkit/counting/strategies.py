@@ -346,7 +346,7 @@ def combine(*strategies: Strategy, name: str | None = None) -> Strategy:
     *strategies
         The strategies.
     name
-        The name (default: the names joined by `` + ``).
+        The name (default: the names joined by a plus sign).
 
     Returns
     -------

@@ -196,8 +196,10 @@ class ValidationReport:
     rejected
         The raw rows (as read, all columns as text) of every shoe set aside,
         with the ``file`` and ``line`` they came from.
-    n_shoes, n_valid
-        Shoes found, and shoes that loaded.
+    n_shoes
+        Shoes found.
+    n_valid
+        Shoes that loaded.
     """
 
     problems: tuple[Problem, ...] = ()
