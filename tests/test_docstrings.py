@@ -42,12 +42,7 @@ MODULES = (
 #: Names still to be documented, by module: the bets, the studies, the plots and the command line have their own
 #: owners; ``map_blocks`` waits for the progress rework of :mod:`toolkit.parallel`.
 PENDING = {
-    "toolkit.bets": {"Bet", "BetStats", "edge_table", "get_bet", "panel_expected_values", "standard_bets"},
-    "toolkit.studies.thorp.reproduce": {"reproduce_table"},
     "toolkit.studies.thorp.result": {"StudyResult"},
-    "toolkit.studies.thorp.report": {"summary", "verdicts"},
-    "toolkit.studies.thorp.run": {"jacobson_setting"},
-    "toolkit.studies.thorp.outputs": {"write_outputs"},
     "toolkit.parallel": {"map_blocks"},
 }
 OTHER_OWNERS = ("toolkit.plots", "toolkit.cli")

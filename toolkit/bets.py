@@ -14,7 +14,16 @@ polars expression over :func:`~toolkit.outcomes.outcome_frame`:
 >>> round(bet_stats(lucky6, 8).house_edge, 4)
 0.2998
 
-The standard panel (:func:`standard_bets`) holds every bet the toolkit names.
+The standard panel (:func:`standard_bets`) holds the main bets and the classic side bets; the
+side-bet catalogue (:mod:`toolkit.catalogue`) fifteen more; :func:`get_bet` knows both
+(:func:`bet_names`).  A bet that looks at more than the outcome classes (a card's suit or rank,
+Player's third card, ranks across hands) is a :class:`~toolkit.coup_bets.CoupBet` over the coup
+fields of :mod:`toolkit.coup_fields`; :func:`make_bet` builds either kind from a polars expression
+or from pay-table rows of SQL conditions (the same fields, the same rows as a bet file, see
+:mod:`toolkit.bet_files`), and takes the fast engine whenever it can.
+
+>>> type(make_bet("suited", [("player_suited_pair", 25)])).__name__
+'CoupBet'
 """
 
 from __future__ import annotations
@@ -58,7 +67,20 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Bet:
-    """A bet: a name, a description and an exact payout for each outcome class."""
+    """A bet: a name, a description and an exact payout for each outcome class.
+
+    Attributes
+    ----------
+    name
+        The bet's name.
+    payoffs
+        1,600 exact payouts (units to one; -1 a loss, 0 a push), in class order
+        (:func:`toolkit.outcomes.class_index`).
+    description
+        One line for tables.
+    events
+        The ``(condition, payout)`` rows the bet was written from, if any.
+    """
 
     name: str
     payoffs: tuple[Fraction, ...] = field(repr=False)
@@ -129,6 +151,7 @@ class Bet:
 
     @property
     def payoff_array(self) -> np.ndarray:
+        """The payouts as a float64 array, in class order."""
         return np.array([float(p) for p in self.payoffs])
 
 
@@ -155,7 +178,24 @@ def _dragon_bonus(side: str) -> Callable[[Outcome], object]:
 
 @lru_cache(maxsize=8)
 def standard_bets(rules: Rules = Rules()) -> tuple[Bet, ...]:
-    """The standard panel of bets under ``rules`` (commission and tie payout)."""
+    """The standard panel of bets under ``rules`` (commission and tie payout).
+
+    Parameters
+    ----------
+    rules
+        House rules: the Banker commission and the Tie payout.
+
+    Returns
+    -------
+    tuple of Bet
+        Banker, Player, Tie (8:1 and 9:1), Super 6, EZ Banker, Dragon 7, Panda 8,
+        the pairs, the naturals, Dragon Bonus, Big and Small.
+
+    References
+    ----------
+    Wizard of Odds, "Baccarat" and "Baccarat Side Bets"; E. Jacobson's analyses; E. O. Thorp and
+    W. E. Walden, "A Favorable Side Bet in Nevada Baccarat", JASA 61 (1966) for the naturals.
+    """
     c = rules.commission
     b, p = "banker", "player"
 
@@ -338,7 +378,16 @@ def bet_payouts(bet: AnyBet, classes: np.ndarray, cards: np.ndarray, decks: int 
 def get_bet(name: str, rules: Rules = Rules()) -> AnyBet:
     """A bet of the standard panel or of the side-bet catalogue (:mod:`toolkit.catalogue`) by name.
 
-    The error lists the known names.
+    Parameters
+    ----------
+    name
+        The bet's name (:func:`bet_names`); the error lists the known names.
+    rules
+        House rules of the panel's bets.
+
+    Returns
+    -------
+    Bet or CoupBet
 
     >>> get_bet("dragon7").description
     'Banker wins with a three-card 7: pays 40:1'
@@ -362,8 +411,16 @@ def get_bet(name: str, rules: Rules = Rules()) -> AnyBet:
 class BetStats:
     """Statistics of one bet for one shoe.
 
-    ``payouts`` maps each payout to its probability.  ``house_edge`` is
-    ``-expected_value`` per unit staked (pushes count as hands played).
+    Attributes
+    ----------
+    bet
+        The bet's name.
+    payouts
+        Each payout and its probability.
+    expected_value, std_dev, hit_frequency
+        Per unit staked (pushes count as hands played); ``house_edge`` is ``-expected_value``.
+    exact_expected_value
+        The expectation as a fraction (when computed exactly).
     """
 
     bet: str
@@ -375,6 +432,7 @@ class BetStats:
 
     @property
     def house_edge(self) -> float:
+        """Minus the expected value per unit staked."""
         return -self.expected_value
 
     def __repr__(self) -> str:
@@ -395,6 +453,7 @@ class BetStats:
         return html_table(f"BetStats {self.bet!r}", rows)
 
     def as_dict(self) -> dict[str, object]:
+        """The statistics as plain data (JSON-ready)."""
         return {
             "expected_value": self.expected_value,
             "house_edge": self.house_edge,
@@ -470,6 +529,22 @@ def edge_table(
 ) -> pl.DataFrame:
     """One row per bet: expected value, house edge, standard deviation, hit frequency.
 
+    Parameters
+    ----------
+    shoe
+        The cards left (a :class:`~toolkit.suits.SuitedShoe` too).
+    bets
+        Bets or names (default: the standard panel).
+    rules
+        House rules of the panel's bets and the tableau.
+    exact
+        Sum in rationals (the default) or in floats.
+
+    Returns
+    -------
+    polars.DataFrame
+        ``bet, expected_value, house_edge, std_dev, hit_frequency, description``, per unit staked.
+
     >>> edge_table(8).filter(pl.col("bet") == "banker")["house_edge"].round(6).item()
     0.010579
     """
@@ -496,7 +571,22 @@ def edge_table(
 
 
 def panel_expected_values(shoes, bets: Sequence[AnyBet] | None = None, rules: Rules = Rules()) -> np.ndarray:
-    """Batched float EVs of ``bets`` (default: the standard panel) for many shoes."""
+    """Batched float EVs of ``bets`` (default: the standard panel) for many shoes.
+
+    Parameters
+    ----------
+    shoes
+        ``(B, 13)`` counts by rank, ``(B, 10)`` by value, or a sequence of shoes.
+    bets
+        Bets of either kind (default: the standard panel of ``rules``).
+    rules
+        House rules and tableau.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(B, len(bets))`` expected values per unit.
+    """
     bets = standard_bets(rules) if bets is None else tuple(bets)
     return bet_expected_values(shoes, bets, rules.tableau)
 

@@ -49,6 +49,8 @@ __all__ = [
 
 #: ``|z|`` above which the realised win is declared inconsistent with pre-coup expectations.
 LOOKAHEAD_Z = 6.0
+#: Bets a strategy must have placed before the look-ahead check applies (see :meth:`Results.check`).
+LOOKAHEAD_MIN_BETS = 1000
 
 
 class LookAheadError(RuntimeError):
@@ -448,15 +450,16 @@ class Results:
 
     # --------------------------------------------------------------- reports
     def check(self, z_max: float = LOOKAHEAD_Z) -> None:
-        """Raise :class:`LookAheadError` if the realised win is ``z_max`` SEs *above* the expected win.
+        """Raise :class:`LookAheadError` if the realised win is ``z_max`` SEs from the expected win.
 
-        One-sided: a strategy that sees the coup it bets on wins more than the exact expectations
-        before the coup say, never less.  (A shortfall is not look-ahead; with a long-shot bet placed
-        a few times, as a 200:1 side bet at a high trigger, the sample SD of shoes without a win is
-        tiny and a two-sided test would cry wolf.)
+        A look-ahead shows either way: a strategy that sees the coup wins more than the
+        expectations before the coup say, and one fed the state *after* the coup bets when the
+        coup went its way and wins less.  The test needs the central limit theorem: a long shot
+        (a 200:1 side bet) placed a few times leaves the shoes' sample SD too small, so the check
+        waits until the strategy has placed at least :data:`LOOKAHEAD_MIN_BETS` bets.
         """
         z = self.lookahead_z
-        if self.shoes >= 30 and z > z_max:
+        if self.shoes >= 30 and self.n_bets >= LOOKAHEAD_MIN_BETS and abs(z) > z_max:
             raise LookAheadError(
                 f"strategy {self.strategy!r}: realised win {self.units_per_shoe.value:+.4f} units/shoe vs "
                 f"{self.units_per_shoe_ev.value:+.4f} expected from the exact EV before each coup "

@@ -20,7 +20,7 @@ The steps, each on its own shoes (three children of the seed's
 
 >>> a = assess_bet("dragon7", shoes=60, seed=1, cut_cards=(14,), progress=False)
 >>> a.count is not None, sorted(a.frames)[:3]
-(True, ['candidates', 'eor', 'payouts'])
+(True, ['ca', 'candidates', 'eor'])
 """
 
 from __future__ import annotations
