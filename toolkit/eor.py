@@ -77,7 +77,7 @@ def effect_of_removal(
     References
     ----------
     The Wizard of Odds, "Card Counting in Baccarat" (the effect-of-removal table); E. O. Thorp and W. E. Walden, "A
-    Winning Bet in Nevada Baccara", *J. Amer. Statist. Assoc.* 61 (1966) 313-328.
+    Favorable Side Bet in Nevada Baccarat", *J. Amer. Statist. Assoc.* 61 (1966) 313-328.
 
     Examples
     --------
