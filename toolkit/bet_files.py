@@ -43,7 +43,21 @@ __all__ = ["BetSpec", "pay_table", "read_bet_file"]
 
 @dataclass(frozen=True)
 class BetSpec:
-    """A bet read from rows or a file: its name, payout expression and description."""
+    """A bet read from rows or a file: its name, payout expression and description.
+
+    Attributes
+    ----------
+    name
+        The bet's name.
+    expr
+        Its payout over the coup fields.
+    description
+        One line for tables.
+    rows
+        The ``(condition, payout)`` rows it was written from.
+    default
+        What it pays when no row holds.
+    """
 
     name: str
     expr: pl.Expr

@@ -357,6 +357,19 @@ def get_plain_bet(name: str | Bet, rules: Rules = Rules(), where: str = "this") 
     """A bet that is a pay table over the outcome classes (the fast engine), by name; a bet on coup fields is refused.
 
     For the places that need pay tables: the known-card study, the million-shoe study's kernel.
+
+    Parameters
+    ----------
+    name
+        A name, or a :class:`Bet` (returned as it is).
+    rules
+        House rules of the panel's bets.
+    where
+        What needs the pay table, for the error message.
+
+    Returns
+    -------
+    Bet
     """
     bet = name if isinstance(name, Bet) else get_bet(name, rules)
     if not isinstance(bet, Bet):
@@ -369,7 +382,25 @@ def get_plain_bet(name: str | Bet, rules: Rules = Rules(), where: str = "this") 
 
 def bet_payouts(bet: AnyBet, classes: np.ndarray, cards: np.ndarray, decks: int = 8, seed: Any = None) -> np.ndarray:
     """What one unit on ``bet`` paid on dealt coups: its pay table at their outcome ``classes``, or its payout
-    over their ``cards`` (``(n, 6)`` rank indices by position, see :func:`toolkit.coup_bets.coup_payouts`)."""
+    over their ``cards`` (``(n, 6)`` rank indices by position, see :func:`toolkit.coup_bets.coup_payouts`).
+
+    Parameters
+    ----------
+    bet
+        The bet.
+    classes
+        The coups' outcome classes.
+    cards
+        The coups' cards.
+    decks
+        Decks of the shoe (suits of a bet on suits are drawn suit-blind).
+    seed
+        Seed of those suits.
+
+    Returns
+    -------
+    numpy.ndarray
+    """
     if isinstance(bet, Bet):
         return bet.payoff_array[np.asarray(classes)]
     return coup_payouts(bet, cards, decks=decks, seed=seed)

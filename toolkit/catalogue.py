@@ -85,7 +85,12 @@ CATALOGUE: tuple[tuple[str, tuple[tuple[str, object], ...], str], ...] = (
 
 
 def catalogue_names() -> tuple[str, ...]:
-    """The names of the catalogue's bets."""
+    """The names of the catalogue's bets.
+
+    Returns
+    -------
+    tuple of str
+    """
     return tuple(name for name, *_ in CATALOGUE)
 
 

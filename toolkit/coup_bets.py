@@ -418,6 +418,22 @@ def coup_expected_values(
     Shoes by rank read their suits suit-blind from ``decks`` full decks (by default the fewest that
     hold every shoe); a sequence of :class:`~toolkit.suits.SuitedShoe` gives its own.  One compiled
     pass over the bet's table per block of shoes.
+
+    Parameters
+    ----------
+    shoes
+        ``(B, 13)`` counts by rank, or a sequence of shoes (all :class:`~toolkit.suits.SuitedShoe`, or all by rank).
+    bet
+        The bet.
+    tableau
+        Drawing rules.
+    decks
+        For shoes by rank: the full decks their suits come from.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(B,)`` expected values per unit.
     """
     table = bet.compiled(tableau)
     pays = np.array([float(p) for p in table.payouts]) - float(table.default)

@@ -112,7 +112,18 @@ _DERIVED: dict[str, tuple[tuple[str, ...], int]] = {
 
 
 def expansions(fields: Iterable[str]) -> dict[str, int]:
-    """The positions whose rank (1) or card (2) the fields need; value-level fields need none."""
+    """The positions whose rank (1) or card (2) the fields need; value-level fields need none.
+
+    Parameters
+    ----------
+    fields
+        Names of coup fields.
+
+    Returns
+    -------
+    dict of str to int
+        Position name to level (1 rank, 2 card).
+    """
     out: dict[str, int] = {}
     for name in fields:
         if name in _DERIVED:
@@ -137,6 +148,15 @@ class SequenceFields:
     booleans as 0/1); ``mset`` the index (see :func:`toolkit._tables.multisets`)
     of the multiset of values the coup uses, whose normalised falling product
     is the probability of the sequence.
+
+    Attributes
+    ----------
+    values
+        Value at each position, by position name (-1 when not dealt).
+    columns
+        The value-level fields, by name.
+    mset
+        Multiset index of each sequence.
     """
 
     values: dict[str, np.ndarray]

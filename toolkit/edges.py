@@ -154,7 +154,8 @@ def depletion_by_value(
 
     References
     ----------
-    E. O. Thorp and W. E. Walden, "A Favorable Side Bet in Nevada Baccarat", *J. Amer. Statist. Assoc.* 61 (1966) 313-328.
+    E. O. Thorp and W. E. Walden, "A Favorable Side Bet in Nevada Baccarat",
+    *J. Amer. Statist. Assoc.* 61 (1966) 313-328.
 
     Examples
     --------
@@ -216,7 +217,8 @@ def random_depletion(
 
     References
     ----------
-    E. O. Thorp and W. E. Walden, "A Favorable Side Bet in Nevada Baccarat", *J. Amer. Statist. Assoc.* 61 (1966) 313-328.
+    E. O. Thorp and W. E. Walden, "A Favorable Side Bet in Nevada Baccarat",
+    *J. Amer. Statist. Assoc.* 61 (1966) 313-328.
 
     Examples
     --------

@@ -312,6 +312,8 @@ def map_blocks(
     ----------
     fn
         A picklable (module-level) function of one :class:`Block`.
+    blocks
+        The blocks (a :class:`BlockPlan` or a sequence of :class:`Block`).
     workers
         Local processes; ``1`` runs in this process, ``None`` uses every core.
     scheduler
@@ -320,6 +322,13 @@ def map_blocks(
     progress
         Show a tqdm bar counted in shoes, with the time left: on stderr when it is a
         terminal (never into a log file or a pipe), as a widget in a notebook.
+    description
+        The bar's label.
+
+    Yields
+    ------
+    T
+        ``fn(block)``, block by block in order, whatever order the workers finish in.
     """
     total = blocks.n_shoes if isinstance(blocks, BlockPlan) else sum(b.n_shoes for b in blocks)
     # disable=None: tqdm shows the bar only on a terminal (a notebook's widget shows anyway)

@@ -142,6 +142,18 @@ def suit_counts(shoe: SuitedShoe | CompositionLike, decks: int | None = None) ->
     >>> ranks, weights = suit_counts(8)
     >>> ranks.total, int(weights[0, 0])
     (416, 8)
+
+    Parameters
+    ----------
+    shoe
+        A :class:`SuitedShoe`, or anything :meth:`toolkit.cards.Composition.from_any` reads.
+    decks
+        For a shoe by rank: the full decks its suits come from.
+
+    Returns
+    -------
+    (Composition, numpy.ndarray)
+        The shoe by rank and its ``(13, 4)`` suit weights.
     """
     if isinstance(shoe, SuitedShoe):
         return shoe.ranks, shoe.suit_matrix

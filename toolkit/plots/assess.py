@@ -30,7 +30,19 @@ __all__ = ["plot_assess_eor", "plot_assess_penetration", "plot_assess_sweep", "s
 
 
 def plot_assess_eor(eor: pl.DataFrame, ax: Axes | None = None) -> Axes:
-    """The effect of removing one card of each rank (bars, % of a unit), each labelled with its tag in the count."""
+    """The effect of removing one card of each rank (bars, % of a unit), each labelled with its tag in the count.
+
+    Parameters
+    ----------
+    eor
+        The assessment's ``eor`` frame (``card``, ``eor``, ``tag``).
+    ax
+        Axes to draw on (default: new ones).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     require_columns(eor, ["card", "eor", "tag"], "plot_assess_eor")
@@ -46,7 +58,19 @@ def plot_assess_eor(eor: pl.DataFrame, ax: Axes | None = None) -> Axes:
 
 
 def plot_assess_sweep(sweep: pl.DataFrame, ax: Axes | None = None) -> Axes:
-    """The count's expected win per 100 hands against its threshold, on the search and the fresh shoes."""
+    """The count's expected win per 100 hands against its threshold, on the search and the fresh shoes.
+
+    Parameters
+    ----------
+    sweep
+        The assessment's ``sweep`` frame (``threshold``, ``win_per_100_hands``, ``set``).
+    ax
+        Axes to draw on (default: new ones).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     require_columns(sweep, ["threshold", "win_per_100_hands", "set"], "plot_assess_sweep")
@@ -59,7 +83,21 @@ def plot_assess_sweep(sweep: pl.DataFrame, ax: Axes | None = None) -> Axes:
 
 
 def plot_assess_penetration(penetration: pl.DataFrame, min_win: float | None = None, ax: Axes | None = None) -> Axes:
-    """Expected win per 100 hands of the count and of perfect play against the cut card (``min_win``: a floor line)."""
+    """Expected win per 100 hands of the count and of perfect play against the cut card (``min_win``: a floor line).
+
+    Parameters
+    ----------
+    penetration
+        The assessment's ``penetration`` frame (``cut_card``, ``strategy``, ``win_per_100_hands``).
+    min_win
+        The win per 100 hands below which the bet is not worth counting (a dashed line).
+    ax
+        Axes to draw on (default: new ones).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
     import seaborn as sns
 
     require_columns(penetration, ["cut_card", "strategy", "win_per_100_hands"], "plot_assess_penetration")
@@ -82,6 +120,22 @@ def save_assess_figures(
     """Write the PNGs of an assessment from its frames (``eor``, ``sweep``, ``penetration``); their paths by title.
 
     Drawn on :class:`matplotlib.figure.Figure` objects (no pyplot state), so it works headless.
+
+    Parameters
+    ----------
+    frames
+        The assessment's frames.
+    folder
+        Where the PNGs go (made when missing).
+    dpi
+        Resolution.
+    min_win
+        As :func:`plot_assess_penetration`.
+
+    Returns
+    -------
+    dict of str to pathlib.Path
+        The files written, by figure title.
     """
     from matplotlib.figure import Figure
 

@@ -62,6 +62,25 @@ def depth_sweep(
         ``cut_card, strategy, shoes, hands_per_shoe, bets_per_shoe, mean_edge, win_per_100_hands``
         (with ``_low``/``_high``), ``units_per_shoe`` (with ``_low``/``_high``); expected wins, from
         the exact EV of each bet placed.
+
+    Parameters
+    ----------
+    strategies
+        The strategies (a count and perfect play, say).
+    cut_cards
+        Cut-card positions, in cards from the end.
+    n_shoes
+        Shoes dealt at each position (the same shuffles at every position).
+    dealing
+        The dealing (its cut card is replaced by each position).
+    seed
+        The shuffles' seed.
+    rules
+        Payouts (default: the dealing's decks and tableau).
+    workers, progress
+        As :func:`toolkit.parallel.map_blocks` takes them.
+    confidence
+        Confidence level of the intervals.
     """
     strategies = tuple(strategies)
     cuts = tuple(int(c) for c in cut_cards)

@@ -62,7 +62,20 @@ def _ci(row: Mapping[str, Any], key: str, scale: float = 1.0, digits: int = 3) -
 
 
 def assessment_report(a: Assessment, figures: Mapping[str, str] | None = None) -> str:
-    """The Markdown report of an assessment (``figures``: paths by title, relative to the report)."""
+    """The Markdown report of an assessment (``figures``: paths by title, relative to the report).
+
+    Parameters
+    ----------
+    a
+        The assessment.
+    figures
+        Figure paths by title, relative to the report.
+
+    Returns
+    -------
+    str
+        Markdown.
+    """
     s, f = a.settings, a.frames
     d = s["dealing"]
     conf = f"{s['confidence']:.0%}"
@@ -251,6 +264,19 @@ def write_assessment(a: Assessment, out: str | os.PathLike, figures: FigureWrite
     ``figures`` (such as :func:`toolkit.plots.save_assess_figures`) is called as
     ``figures(frames, out / "figures")``.  Returns the paths written by name (a
     table as ``<frame>`` for its CSV and ``<frame>.parquet``, a figure as ``figure:<stem>``).
+
+    Parameters
+    ----------
+    a
+        The assessment.
+    out
+        The folder (made when missing; a planted link is refused).
+    figures
+        The function that draws the figures, or ``None``.
+
+    Returns
+    -------
+    dict of str to pathlib.Path
     """
     if figures is not None and (isinstance(figures, bool) or not callable(figures)):
         raise TypeError(f"write_assessment(figures=...) takes the function that draws the figures, got {figures!r}")

@@ -52,6 +52,17 @@ _NICE = (0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 2.5, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0)
 class SearchSpace:
     """What the count search tries (see the module notes).
 
+    Attributes
+    ----------
+    tops
+        The largest tag of each EOR-proportional candidate.
+    max_tag
+        Tags are clipped to ``-max_tag .. max_tag``.
+    local_passes
+        Passes of the local search (one tag changed by one at a time).
+    thresholds
+        Thresholds tried for each candidate.
+
     >>> SearchSpace().describe()[:60]
     'tags proportional to the effects of removal by rank, scaled '
     """
@@ -170,6 +181,17 @@ def candidate_tags(eor: np.ndarray, space: SearchSpace = SearchSpace()) -> list[
     >>> eor = np.array([5, -9, -11, -27, -26, -47, -50, 26, 48, 9, 9, 9, 9]) * 1e-4
     >>> [(f, t, tags.tolist()) for f, t, tags in candidate_tags(eor, SearchSpace(tops=(2,)))][0]
     ('eor', 2, [0, 0, 0, -1, -1, -2, -2, 1, 2, 0, 0, 0, 0])
+
+    Parameters
+    ----------
+    eor
+        The bet's 13 effects of removal by rank.
+    space
+        What the search tries.
+
+    Returns
+    -------
+    list of (str, float, numpy.ndarray)
     """
     eor = np.asarray(eor, dtype=np.float64)
     top = np.abs(eor).max()
@@ -302,6 +324,24 @@ def search_counts(
     """Score every candidate of the search space on ``data``; the frame of candidates (best first) and the winner.
 
     ``eor`` holds the bet's 13 effects of removal by rank.
+
+    Parameters
+    ----------
+    data
+        The search shoes (:func:`search_block`).
+    eor
+        The bet's effects of removal by rank.
+    bet
+        The bet.
+    space
+        What the search tries.
+    progress
+        A progress bar over the candidates.
+
+    Returns
+    -------
+    (polars.DataFrame, Score)
+        Every candidate, best first, and the winner.
     """
     from tqdm.auto import tqdm
 

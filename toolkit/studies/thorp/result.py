@@ -38,6 +38,21 @@ class StudyResult:
 
     ``blocks_done < study.n_blocks`` when the run was interrupted (then the
     tables cover the shoes of the finished blocks).
+
+    Attributes
+    ----------
+    study
+        The :class:`~toolkit.studies.thorp.design.ThorpStudy` run.
+    tally
+        The running sums every table is derived from.
+    blocks_done
+        Blocks of shoes finished.
+    wall_seconds
+        Wall-clock time of the run.
+    coups_this_run
+        Coups evaluated by this run (not by the run it resumed).
+    seconds
+        Time spent in each part of the work, summed over the workers.
     """
 
     study: ThorpStudy
