@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from functools import lru_cache
 from typing import NamedTuple
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
@@ -141,7 +142,12 @@ def probabilities(shoe: Mapping[str, int]) -> dict[Deal, Fraction]:
 
 def expected_value(payout: Callable[[Deal], object], shoe: Mapping[str, int]) -> Fraction:
     """Exact expected payout of a bet on ``shoe``."""
-    return sum((Fraction(payout(d)) * p for d, p in probabilities(shoe).items()), Fraction(0))
+    return sum((Fraction(payout(d)) * p for d, p in _cached(tuple(sorted(shoe.items()))).items()), Fraction(0))
+
+
+@lru_cache(maxsize=16)
+def _cached(shoe: tuple[tuple[str, int], ...]) -> dict[Deal, Fraction]:
+    return probabilities(dict(shoe))
 
 
 # ---------------------------------------------------- the catalogue, written out again from the rule text
@@ -206,7 +212,58 @@ def banker_third_ace(d: Deal) -> int:
     return 10 if d.banker_3 is not None and d.banker_3[0] == "A" else -1
 
 
-ORACLE_BETS: dict[str, Callable[[Deal], int]] = {
+def _banker_six(d: Deal) -> bool:
+    return d.winner == "banker" and d.banker_total == 6
+
+
+def big_tiger(d: Deal) -> int:
+    """Banker wins with a three-card 6: 50:1."""
+    return 50 if _banker_six(d) and d.banker_3 is not None else -1
+
+
+def small_tiger(d: Deal) -> int:
+    """Banker wins with a two-card 6: 22:1."""
+    return 22 if _banker_six(d) and d.banker_3 is None else -1
+
+
+def tiger_tie(d: Deal) -> int:
+    """A tie at 6: 45:1."""
+    return 45 if d.winner == "tie" and d.player_total == 6 else -1
+
+
+def lucky6(d: Deal) -> int:
+    """Banker wins with 6: 12:1 with two cards, 23:1 with three."""
+    if _banker_six(d):
+        return 12 if d.banker_3 is None else 23
+    return -1
+
+
+def eighty_eight(d: Deal) -> int:
+    """Both final totals are 8 or 9: 20:1."""
+    return 20 if d.player_total >= 8 and d.banker_total >= 8 else -1
+
+
+def bad_beat(d: Deal) -> int:
+    """A natural 9 beats a natural 8 (either side): 50:1."""
+    naturals = d.natural("player") and d.natural("banker")
+    return 50 if naturals and {d.player_total, d.banker_total} == {8, 9} else -1
+
+
+def cards_dealt(n: int, pays: object) -> Callable[[Deal], object]:
+    """n cards dealt in all pays ``pays``."""
+    return lambda d: pays if len(d.player) + len(d.banker) == n else -1
+
+
+ORACLE_BETS: dict[str, Callable[[Deal], object]] = {
+    "big_tiger": big_tiger,
+    "small_tiger": small_tiger,
+    "tiger_tie": tiger_tie,
+    "lucky6": lucky6,
+    "eighty_eight": eighty_eight,
+    "bad_beat": bad_beat,
+    "four_cards": cards_dealt(4, Fraction(3, 2)),
+    "five_cards": cards_dealt(5, 2),
+    "six_cards": cards_dealt(6, 2),
     "perfect_pair": perfect_pair,
     "perfect_pair_v2": perfect_pair_v2,
     "tiger_pair": tiger_pair,
