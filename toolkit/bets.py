@@ -380,7 +380,9 @@ def get_plain_bet(name: str | Bet, rules: Rules = Rules(), where: str = "this") 
     return bet
 
 
-def bet_payouts(bet: AnyBet, classes: np.ndarray, cards: np.ndarray, decks: int = 8, seed: Any = None) -> np.ndarray:
+def bet_payouts(
+    bet: AnyBet, classes: np.ndarray, cards: np.ndarray | None, decks: int = 8, seed: Any = None
+) -> np.ndarray:
     """What one unit on ``bet`` paid on dealt coups: its pay table at their outcome ``classes``, or its payout
     over their ``cards`` (``(n, 6)`` rank indices by position, see :func:`toolkit.coup_bets.coup_payouts`).
 
@@ -391,7 +393,7 @@ def bet_payouts(bet: AnyBet, classes: np.ndarray, cards: np.ndarray, decks: int 
     classes
         The coups' outcome classes.
     cards
-        The coups' cards.
+        The coups' cards (not needed by a pay table).
     decks
         Decks of the shoe (suits of a bet on suits are drawn suit-blind).
     seed
@@ -403,6 +405,8 @@ def bet_payouts(bet: AnyBet, classes: np.ndarray, cards: np.ndarray, decks: int 
     """
     if isinstance(bet, Bet):
         return bet.payoff_array[np.asarray(classes)]
+    if cards is None:
+        raise ValueError(f"bet {bet.name!r} looks at the coup's cards: give them")
     return coup_payouts(bet, cards, decks=decks, seed=seed)
 
 

@@ -59,14 +59,16 @@ from toolkit.coup_fields import (
     FIELDS,
     POSITIONS,
     PREFIX_FIELDS,
+    SequenceFields,
     expansions,
     prefix_table,
+    value_columns,
     value_sequence_table,
 )
-from toolkit.engine import _features
+from toolkit.engine import _features, _values_from_ranks
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.rules import PUNTO_BANCO, Tableau
-from toolkit.suits import SUITS, SuitedShoe, suit_counts
+from toolkit.suits import SUITS, SuitedShoe, blind_decks, suit_counts
 
 __all__ = ["CoupBet", "coup_distribution", "coup_expected_values", "coup_payouts"]
 
@@ -303,26 +305,39 @@ def _shoe(shoe: object, decks: int | None) -> tuple[np.ndarray, np.ndarray, np.n
     return np.array(comp.by_rank, dtype=np.int64), np.array(comp.by_value, dtype=np.int64), weights
 
 
-def _row_probabilities(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """The probability of each row of the bet's table on one shoe (floats)."""
-    feats = _features(values[None, :])[:, 0]
-    pg = np.bincount(table.gm_group, weights=table.gm_count * feats[table.gm_mset], minlength=table.n_groups)
-    q = pg[table.row_group]
+def _kernel_probabilities(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``(B, payouts)`` P(payout) of each payout other than the default, for ``(B, 13)`` ranks, ``(B, 10)`` values
+    and ``(B, 13, 4)`` suit weights: one compiled pass over the bet's table per block of shoes."""
+    draws = np.array(table.draws, dtype=np.int64).reshape(len(table.draws), 7, len(table.row_group))
+    out = np.zeros((len(ranks), len(table.payouts)))
+    for start in range(0, len(ranks), 512):
+        sl = slice(start, start + 512)
+        _rows_kernel(
+            _features(values[sl]),
+            table.gm_group,
+            table.gm_mset,
+            table.gm_count.astype(np.float64),
+            table.n_groups,
+            table.row_group,
+            table.row_pay,
+            draws,
+            ranks[sl],
+            values[sl],
+            weights[sl],
+            out[sl],
+        )
+    return out
+
+
+def _live_rows(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray, combos: list) -> np.ndarray:
+    """The rows a shoe can deal: a group it can deal and every draw possible (small shoes leave most at zero)."""
+    live = np.array([c > 0 for c in combos] + [False])[table.row_group]
     total = weights.sum(axis=1)
     for r, s, v, h, g, c, e in table.draws:
-        num = np.where(r >= 0, ranks[r] - h, 1).astype(np.float64)
-        den = np.where(r >= 0, values[v] - g, 1)
-        num2 = np.where(s >= 0, weights[r, s] - c, 1)
-        den2 = np.where(s >= 0, total[r] - e, 1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            q = q * np.where((den > 0) & (den2 > 0), num * num2 / (den * den2), 0.0)
-    return q
-
-
-def _float_probabilities(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """P(payout) for each payout other than the default, on one shoe (floats)."""
-    q = _row_probabilities(table, ranks, values, weights)
-    return np.bincount(table.row_pay, weights=q, minlength=len(table.payouts))
+        on, card = r >= 0, s >= 0
+        live &= ~on | ((ranks[r] - h > 0) & (values[v] - g > 0))
+        live &= ~card | ((weights[r, s] - c > 0) & (total[r] - e > 0))
+    return np.flatnonzero(live)
 
 
 def _exact_combinations(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> list[Fraction]:
@@ -339,8 +354,7 @@ def _exact_combinations(table: _Table, ranks: np.ndarray, values: np.ndarray, we
     for g, j, k in zip(table.gm_group.tolist(), table.gm_mset.tolist(), table.gm_count.tolist(), strict=True):
         if prods[j]:
             combos[g] += k * prods[j] * perm(n - sizes[j], 6 - sizes[j])
-    # only the rows a shoe can deal (small shoes leave most at zero)
-    live_rows = np.flatnonzero(_row_probabilities(table, ranks, values, weights) > 0)
+    live_rows = _live_rows(table, ranks, values, weights, combos)
     rows = len(live_rows)
     count = np.array([*combos, 0], dtype=object)[table.row_group[live_rows]]
     num1, den1, num2, den2 = (np.ones(rows, dtype=object) for _ in range(4))
@@ -401,7 +415,7 @@ def coup_distribution(
         probs: list[Any] = [c / total for c in combos]
         rest: Any = 1 - sum(probs, Fraction(0))
     else:
-        probs = list(_float_probabilities(table, ranks, values, weights))
+        probs = list(_kernel_probabilities(table, ranks[None], values[None], weights[None])[0])
         rest = 1.0 - float(np.sum(probs))
     out: dict[Any, Any] = {}
     for pay, p in zip((*table.payouts, table.default), (*probs, rest), strict=True):
@@ -451,48 +465,22 @@ def coup_expected_values(
         ranks = np.array([s.ranks.by_rank for s in suited], dtype=np.int64)
     else:
         ranks = np.array([Composition.from_any(s).by_rank for s in items], dtype=np.int64)
-        d = max(1, -(-int(ranks.max()) // 4)) if decks is None else int(decks)
-        if int(ranks.max()) > 4 * d:
-            raise ValueError(f"a shoe holding {int(ranks.max())} cards of one rank cannot come from {d} deck(s)")
-        weights = np.full((len(items), 13, 4), d, dtype=np.int64)
+        weights = np.full((len(items), 13, 4), blind_decks(int(ranks.max()), decks), dtype=np.int64)
     totals = ranks.sum(axis=1)
     if totals.min() < 6:
         bad = int(np.argmin(totals))
         raise ValueError(
             f"shoe {bad} holds {int(totals[bad])} card(s); a coup may need six (two hands of up to three cards)"
         )
-    values = np.zeros((len(items), 10), dtype=np.int64)
-    for index, value in enumerate(RANK_VALUES):
-        values[:, value] += ranks[:, index]
-    draws = np.array(table.draws, dtype=np.int64).reshape(len(table.draws), 7, len(table.row_group))
-    out = np.empty(len(items))
-    for start in range(0, len(items), 512):
-        sl = slice(start, start + 512)
-        feats = _features(values[sl])
-        probs = np.zeros((feats.shape[1], len(table.payouts)))
-        _rows_kernel(
-            feats,
-            table.gm_group,
-            table.gm_mset,
-            table.gm_count.astype(np.float64),
-            table.n_groups,
-            table.row_group,
-            table.row_pay,
-            draws,
-            ranks[sl],
-            values[sl],
-            weights[sl],
-            probs,
-        )
-        out[sl] = float(table.default) + probs @ pays
-    return out
+    probs = _kernel_probabilities(table, ranks, _values_from_ranks(ranks), weights)
+    return float(table.default) + probs @ pays
 
 
 @numba.njit(cache=True, nogil=True)
 def _rows_kernel(
     feats, gm_group, gm_mset, gm_count, n_groups, row_group, row_pay, draws, ranks, values, weights, out
 ):  # pragma: no cover - compiled
-    """out[b, p] = sum of the probabilities of the rows paying p on shoe b (see :func:`_row_probabilities`)."""
+    """out[b, p] += the probabilities of the rows paying p on shoe b: P(group) x the draws' product (module notes)."""
     pg = np.empty(n_groups)
     for b in range(feats.shape[1]):
         pg[:] = 0.0
@@ -568,56 +556,11 @@ def _draw_suits(cards: np.ndarray, decks: int, rng: np.random.Generator) -> np.n
 
 
 def _dealt_frame(cards: np.ndarray, suits: np.ndarray | None, fields: tuple[str, ...]) -> pl.DataFrame:
-    """The coup fields of dealt coups (only those named)."""
+    """The coup fields of dealt coups (only those named), built as the rows of a bet's table are."""
     to_value = np.array((*RANK_VALUES, -1))
-    value = {p: to_value[cards[:, i]] for i, p in enumerate(POSITIONS)}
-    v0 = {p: np.maximum(v, 0) for p, v in value.items()}
-    pt = (v0["player_1"] + v0["player_2"] + v0["player_3"]) % 10
-    bt = (v0["banker_1"] + v0["banker_2"] + v0["banker_3"]) % 10
-    p2, b2 = (v0["player_1"] + v0["player_2"]) % 10, (v0["banker_1"] + v0["banker_2"]) % 10
-    pc, bc = 2 + (cards[:, 2] >= 0), 2 + (cards[:, 5] >= 0)
-
-    def same(a: int, b: int, suited: bool) -> np.ndarray:
-        out = cards[:, a] == cards[:, b]
-        return out & (suits[:, a] == suits[:, b]) if suited and suits is not None else out
-
-    columns: dict[str, np.ndarray] = {
-        "player_total": pt,
-        "banker_total": bt,
-        "player_two_card_total": p2,
-        "banker_two_card_total": b2,
-        "player_cards": pc,
-        "banker_cards": bc,
-        "cards_dealt": pc + bc,
-        "winner": np.where(pt > bt, "player", np.where(bt > pt, "banker", "tie")),
-        "player_natural": p2 >= 8,
-        "banker_natural": b2 >= 8,
-        "natural": (p2 >= 8) | (b2 >= 8),
-        "margin": np.abs(pt - bt),
-        "player_pair": same(0, 1, False),
-        "banker_pair": same(3, 4, False),
-        "player_suited_pair": same(0, 1, True),
-        "banker_suited_pair": same(3, 4, True),
-    }
-    series = []
-    for f in fields:
-        if f in columns:
-            series.append(pl.Series(f, columns[f]))
-            continue
-        p, kind = f.rsplit("_", 1)
-        i = POSITIONS.index(p)
-        absent = pl.Series(cards[:, i] < 0)
-        if kind == "value":
-            series.append(pl.Series(f, v0[p]).set(absent, None))
-        elif kind == "rank":
-            labels = pl.Series(f, np.maximum(cards[:, i], 0)).replace_strict(
-                dict(enumerate(RANKS)), return_dtype=pl.Enum(list(RANKS))
-            )
-            series.append(labels.set(absent, None))
-        else:
-            assert suits is not None
-            labels = pl.Series(f, np.maximum(suits[:, i], 0)).replace_strict(
-                dict(enumerate(SUITS)), return_dtype=pl.Enum(list(SUITS))
-            )
-            series.append(labels.set(absent, None))
-    return pl.DataFrame(series) if series else pl.DataFrame({"_": np.zeros(len(cards))})
+    values = {p: to_value[cards[:, i]] for i, p in enumerate(POSITIONS)}
+    seq = SequenceFields(values, value_columns(values), np.zeros(len(cards), dtype=np.int64))
+    ranks = {p: cards[:, i] for i, p in enumerate(POSITIONS)}
+    no_suits = np.full(cards.shape, -1, dtype=np.int64)
+    suit = {p: (no_suits if suits is None else suits)[:, i] for i, p in enumerate(POSITIONS)}
+    return _row_frame(seq, np.arange(len(cards)), fields, ranks, suit)

@@ -54,6 +54,7 @@ __all__ = [
     "SequenceFields",
     "expansions",
     "prefix_table",
+    "value_columns",
     "value_sequence_table",
 ]
 
@@ -182,7 +183,6 @@ def value_sequence_table(tableau: Tableau = PUNTO_BANCO) -> SequenceFields:
     main = ext // 9
     pdraw = (main // 2) % 2 == 1
     bdraw = main % 2 == 1
-    pt, bt = main // 40, (main // 4) % 10
     absent = np.full(len(used), -1, dtype=np.int64)
     values = {
         "player_1": c[0],
@@ -192,24 +192,53 @@ def value_sequence_table(tableau: Tableau = PUNTO_BANCO) -> SequenceFields:
         "player_3": np.where(pdraw, c[4], absent),
         "banker_3": np.where(bdraw, np.where(pdraw, c[5], c[4]), absent),
     }
-    p2, b2 = (c[0] + c[2]) % 10, (c[1] + c[3]) % 10
-    columns = {
+    columns = value_columns(values)
+    if not np.array_equal(columns["player_total"] * 10 + columns["banker_total"], main // 4):
+        raise AssertionError("value-level fields disagree with the outcome classes")  # internal invariant
+    powers = 7 ** np.arange(10, dtype=np.int64)
+    code = sum(np.where(v >= 0, powers[np.maximum(v, 0)], 0) for v in values.values())
+    return SequenceFields(values, columns, multiset_index(np.asarray(code)))
+
+
+def value_columns(values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The value-level fields of coups from the values at their six positions (-1 where no card).
+
+    Totals, cards per hand, cards dealt, winner (0 player, 1 banker, 2 tie), naturals (0/1) and
+    margin: the rules of the coup written once, for the enumerated sequences and for dealt coups.
+
+    Parameters
+    ----------
+    values
+        Value at each position of :data:`POSITIONS`, by name.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+
+    >>> one = {p: np.array([v]) for p, v in zip(POSITIONS, (4, 5, -1, 9, 9, -1))}
+    >>> c = value_columns(one)
+    >>> int(c["player_total"][0]), int(c["banker_natural"][0]), int(c["winner"][0])
+    (9, 1, 0)
+    """
+    v = {p: np.maximum(np.asarray(values[p]), 0) for p in POSITIONS}
+    p2, b2 = (v["player_1"] + v["player_2"]) % 10, (v["banker_1"] + v["banker_2"]) % 10
+    pt, bt = (p2 + v["player_3"]) % 10, (b2 + v["banker_3"]) % 10
+    pc = 2 + (np.asarray(values["player_3"]) >= 0)
+    bc = 2 + (np.asarray(values["banker_3"]) >= 0)
+    return {
         "player_total": pt,
         "banker_total": bt,
         "player_two_card_total": p2,
         "banker_two_card_total": b2,
-        "player_cards": 2 + pdraw,
-        "banker_cards": 2 + bdraw,
-        "cards_dealt": used,
+        "player_cards": pc,
+        "banker_cards": bc,
+        "cards_dealt": pc + bc,
         "winner": np.where(pt > bt, 0, np.where(bt > pt, 1, 2)),
         "player_natural": (p2 >= 8).astype(np.int64),
         "banker_natural": (b2 >= 8).astype(np.int64),
         "natural": ((p2 >= 8) | (b2 >= 8)).astype(np.int64),
         "margin": np.abs(pt - bt),
     }
-    powers = 7 ** np.arange(10, dtype=np.int64)
-    code = sum(np.where(v >= 0, powers[np.maximum(v, 0)], 0) for v in values.values())
-    return SequenceFields(values, columns, multiset_index(np.asarray(code)))
 
 
 #: Fields fixed by the first four cards: a bet naming only these is priced over the 10,000 four-card prefixes.
@@ -238,13 +267,8 @@ def prefix_table() -> SequenceFields:
     """
     c = np.indices((10,) * 4, dtype=np.int64).reshape(4, -1)
     values = {"player_1": c[0], "banker_1": c[1], "player_2": c[2], "banker_2": c[3]}
-    p2, b2 = (c[0] + c[2]) % 10, (c[1] + c[3]) % 10
-    columns = {
-        "player_two_card_total": p2,
-        "banker_two_card_total": b2,
-        "player_natural": (p2 >= 8).astype(np.int64),
-        "banker_natural": (b2 >= 8).astype(np.int64),
-        "natural": ((p2 >= 8) | (b2 >= 8)).astype(np.int64),
-    }
+    absent = np.full(c.shape[1], -1, dtype=np.int64)
+    every = value_columns({**values, "player_3": absent, "banker_3": absent})
+    columns = {f: every[f] for f in PREFIX_FIELDS if f in every}
     powers = 7 ** np.arange(10, dtype=np.int64)
     return SequenceFields(values, columns, multiset_index(powers[c].sum(axis=0)))

@@ -26,6 +26,7 @@ from toolkit.bets import AnyBet, Bet, bet_expected_values, bet_stats, get_bet, s
 from toolkit.cards import RANKS, ZERO_RANKS, Composition, CompositionLike
 from toolkit.engine import distribution
 from toolkit.rules import Rules
+from toolkit.suits import blind_decks
 
 __all__ = ["EXACT_ABOVE", "effect_of_removal", "eor_matrix", "get_bet"]
 
@@ -94,7 +95,7 @@ def effect_of_removal(
     removals = _removals(comp)
     shoes = [comp] + [c for _, c in removals]
     exact = exact or comp.total > EXACT_ABOVE
-    decks = max(1, -(-max(comp.by_rank) // 4))  # bets on suits: the suits of this many decks (suit-blind)
+    decks = blind_decks(max(comp.by_rank))  # bets on suits: the suits of this many decks (suit-blind)
     if exact:
         ev = []
         for s in shoes:

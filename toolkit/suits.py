@@ -32,7 +32,7 @@ import numpy as np
 from toolkit._check import non_negative_int, positive_int
 from toolkit.cards import RANKS, Composition, CompositionLike
 
-__all__ = ["CARDS", "SUITS", "SuitedShoe", "suit_counts"]
+__all__ = ["CARDS", "SUITS", "SuitedShoe", "blind_decks", "suit_counts"]
 
 #: The four suits, in the order of :data:`CARDS`: spades, hearts, diamonds, clubs.
 SUITS: tuple[str, ...] = ("s", "h", "d", "c")
@@ -158,7 +158,27 @@ def suit_counts(shoe: SuitedShoe | CompositionLike, decks: int | None = None) ->
     if isinstance(shoe, SuitedShoe):
         return shoe.ranks, shoe.suit_matrix
     comp = Composition.from_any(shoe)
-    d = max(1, ceil(max(comp.by_rank) / 4)) if decks is None else positive_int(decks, "decks")
-    if max(comp.by_rank) > 4 * d:
-        raise ValueError(f"a shoe holding {max(comp.by_rank)} cards of one rank cannot come from {d} deck(s)")
-    return comp, np.full((13, 4), d, dtype=np.int64)
+    return comp, np.full((13, 4), blind_decks(max(comp.by_rank), decks), dtype=np.int64)
+
+
+def blind_decks(most_of_one_rank: int, decks: int | None = None) -> int:
+    """The full decks a shoe's suits are read from, suit-blind: ``decks``, or the fewest that hold the shoe.
+
+    Parameters
+    ----------
+    most_of_one_rank
+        The shoe's largest count of one rank.
+    decks
+        The decks, when known (checked against the shoe).
+
+    Returns
+    -------
+    int
+
+    >>> blind_decks(32), blind_decks(5), blind_decks(5, 8)
+    (8, 2, 8)
+    """
+    d = max(1, ceil(most_of_one_rank / 4)) if decks is None else positive_int(decks, "decks")
+    if most_of_one_rank > 4 * d:
+        raise ValueError(f"a shoe holding {most_of_one_rank} cards of one rank cannot come from {d} deck(s)")
+    return d

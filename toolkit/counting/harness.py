@@ -30,13 +30,12 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from toolkit.bets import AnyBet, Bet
-from toolkit.cards import RANK_INDEX
+from toolkit.bets import AnyBet, Bet, bet_payouts
+from toolkit.cards import parse_card
 from toolkit.counting.results import Results, ShoeTotals, summarize
 from toolkit.counting.strategies import Strategy
 from toolkit.counting.systems import resolve_bet
 from toolkit.counting.tallies import PreCoup
-from toolkit.coup_bets import coup_payouts
 from toolkit.dealing import Dealing, DealtShoes, deal_block, shuffled_shoes
 from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, block_plan, map_blocks
@@ -64,7 +63,7 @@ def _cards_of_frame(frame: pl.DataFrame) -> np.ndarray:
     for side, offset in (("player_cards", 0), ("banker_cards", 3)):
         for i, hand in enumerate(frame[side].to_list()):
             for j, card in enumerate(hand):
-                out[i, offset + j] = card if isinstance(card, int) else RANK_INDEX[str(card)[0].upper()]
+                out[i, offset + j] = card if isinstance(card, int) else parse_card(card)
     return out
 
 
@@ -74,12 +73,12 @@ def _paid(bet: AnyBet, classes: np.ndarray, cards: np.ndarray | pl.DataFrame, ro
     A bet on suits is settled on suits drawn suit-blind (the simulator deals ranks), from a seed made of
     the shoe ids, so the same shoes settle the same way.
     """
-    if isinstance(bet, Bet):
-        return bet.payoff_array[classes[rows]]
+    if isinstance(bet, Bet):  # the pay table needs only the classes: no cards parsed
+        return bet_payouts(bet, classes[rows], None)
     ranks = _cards_of_frame(cards) if isinstance(cards, pl.DataFrame) else cards
     decks = int(np.max(truth.decks)) if len(truth.decks) else 8
     seed = [int(x) for x in np.unique(truth.shoe[rows])[:8]] + [len(rows)]
-    return coup_payouts(bet, ranks[rows], decks=max(decks, 1), seed=seed)
+    return bet_payouts(bet, classes[rows], ranks[rows], decks=max(decks, 1), seed=seed)
 
 
 def play(
