@@ -27,7 +27,7 @@ from toolkit.bets import AnyBet, Bet, bet_stats, get_bet
 from toolkit.cards import CompositionLike
 from toolkit.coup_bets import CoupBet
 from toolkit.rules import PUNTO_BANCO, Tableau
-from toolkit.suits import SuitedShoe, suit_counts
+from toolkit.suits import SuitedShoe
 
 __all__ = ["CATable", "ca_summary", "ca_table"]
 
@@ -108,8 +108,7 @@ def ca_summary(
     if not isinstance(bet, Bet | CoupBet):
         raise TypeError(f"bet must be a Bet, a CoupBet or a bet name, got {type(bet).__name__} {bet!r}")
     stats = bet_stats(bet, shoe, tableau, exact=True, decks=decks)  # type: ignore[arg-type]
-    comp = suit_counts(shoe, decks)[0] if isinstance(bet, CoupBet) else None
-    n = comp.total if comp is not None else _total(shoe)
+    n = _total(shoe)
     total = perm(n, 6)
     rows = []
     wins = sum(1 for pays in stats.payouts if pays > 0)

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from toolkit.cli._common import fail, shoe_from_options
+
+if TYPE_CHECKING:
+    from toolkit.bets import AnyBet
+    from toolkit.rules import Rules
 
 __all__ = ["BET_FILE_OPTION", "BET_OPTION", "SHOE_52_OPTION", "bets_from_options", "shoe_for_bets"]
 
@@ -26,13 +31,13 @@ BET_FILE_OPTION = typer.Option(
 )
 
 
-def bets_from_options(names: list[str], files: list[Path], rules=None) -> list:
+def bets_from_options(names: list[str], files: list[Path], rules: Rules | None = None) -> list[AnyBet]:
     """The bets named by ``--bet`` and defined by ``--bet-file`` (a bad one: one line, exit 2)."""
     from toolkit.bets import bet_from_file, get_bet
-    from toolkit.rules import Rules
+    from toolkit.rules import Rules as _Rules
 
-    rules = Rules() if rules is None else rules
-    out = []
+    rules = _Rules() if rules is None else rules
+    out: list[AnyBet] = []
     for name in names:
         for part in (p.strip() for p in name.split(",")):
             if not part:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -37,6 +38,9 @@ from toolkit.cli._common import (
     say,
     seed_or_fresh,
 )
+
+if TYPE_CHECKING:
+    from toolkit.bets import AnyBet, Bet
 
 __all__ = ["register"]
 
@@ -160,7 +164,7 @@ def thorp(
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
     """Do baccarat edges appear only in the last 5-20 cards? Exact edges before every coup of many shoes."""
-    from toolkit.bets import Bet, standard_bets
+    from toolkit.bets import standard_bets
     from toolkit.studies import ThorpStudy, run_study, verdicts, write_outputs
 
     check_run(shoes, workers)
@@ -181,14 +185,8 @@ def thorp(
     if not resume:
         _clear_earlier_run(out)
     observers = ("unseen", "remaining") if observer == Observer.both else (observer.value,)
+    extra = [_pay_table(b) for b in bets_from_options(bet, bet_file)]
     chosen_seed = _seed(seed, out, resume)
-    extra = bets_from_options(bet, bet_file)
-    rich = [b.name for b in extra if not isinstance(b, Bet)]
-    if rich:
-        fail(
-            f"--bet {rich[0]}: the study prices every coup of every shoe with the pay-table engine; a bet on suits or "
-            "card positions is priced coup by coup (see 'baccarat count --system perfect --bet ...' for such bets)"
-        )
     panel = (*standard_bets(), *extra) if extra else None
     study = ThorpStudy(
         shoes=shoes, seed=chosen_seed, dealing=dealing, observers=observers, device=device.value, bets=panel
@@ -256,6 +254,18 @@ def thorp(
         counted = f"{count_shoes:,} shoes for the published count results" if count_shoes else "no count shoes"
         say(f"also: {also}; {counted} (--deal-to-end-shoes, --count-shoes)")
         typer.echo(f"report: {paths['report']}")  # a path is never wrapped
+
+
+def _pay_table(bet: AnyBet) -> Bet:
+    """The bet, when it is a pay table over the outcome classes (the study's engine); else one line, exit 2."""
+    from toolkit.bets import Bet
+
+    if not isinstance(bet, Bet):
+        fail(
+            f"--bet {bet.name}: the study prices every coup of every shoe with the pay-table engine; a bet on suits "
+            "or card positions is priced coup by coup (see 'baccarat count --system perfect --bet ...' for such bets)"
+        )
+    return bet
 
 
 #: What a run writes in its folder (the earlier run's are removed by ``--no-resume``).
