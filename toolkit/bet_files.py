@@ -36,7 +36,7 @@ from typing import Any
 import polars as pl
 
 from toolkit._check import as_fraction
-from toolkit.coup_fields import FIELDS
+from toolkit.coup_fields import FIELDS, unknown_field
 
 __all__ = ["BetSpec", "pay_table", "read_bet_file"]
 
@@ -82,7 +82,7 @@ def _condition(text: object, where: str) -> pl.Expr:
         raise ValueError(f"{where}: cannot parse {text!r}: {str(err).splitlines()[0]}") from None
     unknown = [n for n in expr.meta.root_names() if n not in FIELDS]
     if unknown:
-        raise ValueError(f"{where}: unknown field {unknown[0]!r} in {text!r}; the fields are {', '.join(FIELDS)}")
+        raise ValueError(f"{where}: {unknown_field(unknown[0], text)}")
     return expr
 
 

@@ -62,6 +62,7 @@ from toolkit.coup_fields import (
     SequenceFields,
     expansions,
     prefix_table,
+    unknown_field,
     value_columns,
     value_sequence_table,
 )
@@ -107,7 +108,7 @@ class CoupBet:
             raise TypeError(f"bet {self.name!r}: expr must be a polars expression, got {type(self.expr).__name__}")
         unknown = sorted(set(self.fields) - set(FIELDS))
         if unknown:
-            raise ValueError(f"bet {self.name!r}: unknown field {unknown[0]!r}; the fields are {', '.join(FIELDS)}")
+            raise ValueError(f"bet {self.name!r}: {unknown_field(unknown[0])}")
 
     @property
     def fields(self) -> tuple[str, ...]:

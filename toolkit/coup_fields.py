@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from difflib import get_close_matches
 from functools import lru_cache
 
 import numpy as np
@@ -54,6 +55,7 @@ __all__ = [
     "SequenceFields",
     "expansions",
     "prefix_table",
+    "unknown_field",
     "value_columns",
     "value_sequence_table",
 ]
@@ -110,6 +112,29 @@ _DERIVED: dict[str, tuple[tuple[str, ...], int]] = {
     "player_suited_pair": (("player_1", "player_2"), CARD),
     "banker_suited_pair": (("banker_1", "banker_2"), CARD),
 }
+
+
+def unknown_field(name: str, condition: str | None = None) -> str:
+    """The message for a field that does not exist: the closest names, then every field.
+
+    Parameters
+    ----------
+    name
+        The unknown name.
+    condition
+        The text it was found in, if any.
+
+    Returns
+    -------
+    str
+
+    >>> unknown_field("banker_totl").split(";")[0]
+    "unknown field 'banker_totl' (did you mean banker_total?)"
+    """
+    close = get_close_matches(name, list(FIELDS), n=2, cutoff=0.85)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    where = f" in {condition!r}" if condition else ""
+    return f"unknown field {name!r}{where}{hint}; the fields are {', '.join(FIELDS)}"
 
 
 def expansions(fields: Iterable[str]) -> dict[str, int]:
