@@ -6,10 +6,14 @@ The layers, each calling only the ones above it in this list:
   :mod:`toolkit.engine`, :mod:`toolkit.bets`, :mod:`toolkit.eor`, :mod:`toolkit.known_card`,
   :mod:`toolkit.edges`, :mod:`toolkit.dealing`, :mod:`toolkit.parallel`, :mod:`toolkit.reference`,
   :mod:`toolkit.frames` (the engine's tables as frames), :mod:`toolkit.shuffles` (badly mixed shoes);
+  for side bets on any card of the coup, :mod:`toolkit.suits` (52-card shoes), :mod:`toolkit.coup_fields`
+  (what a bet may look at), :mod:`toolkit.coup_bets` (their exact engine), :mod:`toolkit.bet_files` (pay
+  tables as SQL rows, in Python or TOML), :mod:`toolkit.catalogue` (real side bets) and :mod:`toolkit.ca`
+  (the combinatorial-analysis table);
 * **subjects**: :mod:`toolkit.counting` (count systems, strategies) and :mod:`toolkit.games`
   (chemin de fer, baccarat banque); above counting, :mod:`toolkit.records` (recorded shoes,
   replay, randomness) and :mod:`toolkit.sizing` (Kelly stakes, risk of ruin, a counter's bankroll);
-* **studies**: :mod:`toolkit.studies` (Thorp's end-of-shoe study), and :mod:`toolkit.live` (a live
+* **studies**: :mod:`toolkit.studies` (Thorp's end-of-shoe study, the side-bet assessment), and :mod:`toolkit.live` (a live
   shoe followed card by card);
 * **plots**: :mod:`toolkit.plots`;
 * **front ends**: :mod:`toolkit.cli` (the ``baccarat`` command) and :mod:`toolkit.widgets` (Jupyter).
