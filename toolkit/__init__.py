@@ -13,8 +13,8 @@ The layers, each calling only the ones above it in this list:
 * **subjects**: :mod:`toolkit.counting` (count systems, strategies) and :mod:`toolkit.games`
   (chemin de fer, baccarat banque); above counting, :mod:`toolkit.records` (recorded shoes,
   replay, randomness) and :mod:`toolkit.sizing` (Kelly stakes, risk of ruin, a counter's bankroll);
-* **studies**: :mod:`toolkit.studies` (Thorp's end-of-shoe study, the side-bet assessment), and :mod:`toolkit.live` (a live
-  shoe followed card by card);
+* **studies**: :mod:`toolkit.studies` (Thorp's end-of-shoe study, the side-bet assessment), and
+  :mod:`toolkit.live` (a live shoe followed card by card);
 * **plots**: :mod:`toolkit.plots`;
 * **front ends**: :mod:`toolkit.cli` (the ``baccarat`` command) and :mod:`toolkit.widgets` (Jupyter).
 
