@@ -100,6 +100,7 @@ class CoupBet:
     description: str = ""
     events: tuple[tuple[str, Fraction], ...] = field(default=(), repr=False)
     _compiled: dict = field(default_factory=dict, init=False, repr=False)
+    _key: tuple[str, str] = field(default=("", ""), init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -109,6 +110,8 @@ class CoupBet:
         unknown = sorted(set(self.fields) - set(FIELDS))
         if unknown:
             raise ValueError(f"bet {self.name!r}: {unknown_field(unknown[0])}")
+        # the name and the serialised expression, once: bets are dictionary keys on the hot paths
+        object.__setattr__(self, "_key", (self.name, self.expr.meta.serialize(format="json")))
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -125,14 +128,19 @@ class CoupBet:
         """True when the bet looks at some card's suit."""
         return CARD in expansions(self.fields).values()
 
+    def __getstate__(self) -> dict:
+        # sent to worker processes without its compiled tables (each worker compiles once, cheaply)
+        return {k: v for k, v in self.__dict__.items() if k != "_compiled"}
+
+    def __setstate__(self, state: dict) -> None:
+        for k, v in {**state, "_compiled": {}}.items():
+            object.__setattr__(self, k, v)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, CoupBet) and (self.name, self.expr.meta.serialize(format="json")) == (
-            other.name,
-            other.expr.meta.serialize(format="json"),
-        )
+        return isinstance(other, CoupBet) and self._key == other._key
 
     def __hash__(self) -> int:
-        return hash((self.name, self.expr.meta.serialize(format="json")))
+        return hash(self._key)
 
     def compiled(self, tableau: Tableau = PUNTO_BANCO) -> _Table:
         """The bet's table of rows under ``tableau`` (built once, then cached)."""
