@@ -115,9 +115,13 @@ def test_a_bet_in_a_file_is_the_catalogue_bet(tmp_path) -> None:
     [
         (
             'name = "x"\n[[pays]]\nwhen = "plaer_total = 3"\npays = 2\n',
-            "row 1: unknown field 'plaer_total' in 'plaer_total = 3' \\(did you mean player_total\\?\\)",
+            "row 1, condition 'plaer_total = 3': column 1: unknown field 'plaer_total' "
+            "\\(did you mean player_total\\?\\)",
         ),
-        ('name = "x"\n[[pays]]\nwhen = "player_total = = 3"\npays = 2\n', "row 1: cannot parse"),
+        (
+            'name = "x"\n[[pays]]\nwhen = "player_total = = 3"\npays = 2\n',
+            "row 1, condition 'player_total = = 3': column 16: cannot parse",
+        ),
         ('name = "x"\n[[pays]]\nwhen = "player_total = 3"\npays = "lots"\n', "row 1"),
         ('name = "x"\ncolour = 1\n[[pays]]\nwhen = "natural"\npays = 2\n', "unknown key 'colour'"),
         ('name = "x"\n', "at least one"),

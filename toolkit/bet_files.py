@@ -4,8 +4,10 @@ A side bet is usually printed as a pay table: "Banker wins with a two-card 6:
 12 to 1; with a three-card 6: 20 to 1; otherwise the bet loses".  Here each row
 is a *condition* over the coup fields (:data:`toolkit.coup_fields.FIELDS`)
 written as a SQL expression, and what it pays; the first row that holds pays,
-else the default.  Conditions are parsed by polars' SQL engine
-(:func:`polars.sql_expr`), never by Python's ``eval``.
+else the default.  Conditions are read by :func:`toolkit.conditions.condition`
+into an allow-listed, type-checked tree (fields, literals, comparisons, logic,
+``IN``, ``BETWEEN``, ``IS NULL``, arithmetic) and only then built as a polars
+expression: never by polars' SQL engine, never by Python's ``eval``.
 
 A bet file:
 
@@ -36,7 +38,7 @@ from typing import Any
 import polars as pl
 
 from toolkit._check import as_fraction
-from toolkit.coup_fields import FIELDS, unknown_field
+from toolkit.conditions import condition
 
 __all__ = ["BetSpec", "pay_table", "read_bet_file"]
 
@@ -74,16 +76,16 @@ def _payout(value: object, where: str) -> Fraction:
 
 
 def _condition(text: object, where: str) -> pl.Expr:
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"{where}: a condition must be a non-empty SQL expression, got {text!r}")
     try:
-        expr = pl.sql_expr(text)
-    except Exception as err:  # polars raises several error types for bad SQL
-        raise ValueError(f"{where}: cannot parse {text!r}: {str(err).splitlines()[0]}") from None
-    unknown = [n for n in expr.meta.root_names() if n not in FIELDS]
-    if unknown:
-        raise ValueError(f"{where}: {unknown_field(unknown[0], text)}")
-    return expr
+        return condition(text)
+    except ValueError as err:
+        shown = f" {_shown(text)}" if isinstance(text, str) else ""
+        raise ValueError(f"{where}, condition{shown}: {err}") from None
+
+
+def _shown(text: str, width: int = 60) -> str:
+    """A condition quoted for a one-line message: escapes shown, long text cut."""
+    return repr(text) if len(text) <= width else repr(text[:width]) + "..."
 
 
 def pay_table(
