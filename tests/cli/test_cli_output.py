@@ -73,3 +73,13 @@ def test_csv_writes_hands_as_text_and_json_writes_nan_as_null() -> None:
     back = pl.read_csv(io.StringIO(csv_text(frame)))
     assert back["player"].to_list() == ["K 9"]
     assert json.loads(json_text(frame)) == [{"coup": 1, "player": ["K", "9"], "ev": None}]
+
+
+def test_text_to_a_pipe_is_never_wrapped(monkeypatch, capsys) -> None:
+    # a long temporary path in a narrow terminal split "1 of 1 shoe(s) valid" over two lines on a fresh clone
+    from toolkit.cli._common import say
+
+    monkeypatch.setenv("COLUMNS", "40")
+    line = "/tmp/" + "x" * 120 + "/session.parquet: 1 of 1 shoe(s) valid"
+    say(line)
+    assert capsys.readouterr().out == line + "\n"

@@ -97,10 +97,13 @@ def shoe_from_options(decks: int | None, shoe: str | None) -> Composition:
 
 
 def say(text: str) -> None:
-    """Print a line of text to stdout, wrapped at words to the terminal's width."""
+    """Print a line of text to stdout: wrapped at words to the terminal's width on a terminal, whole in a pipe or file.
+
+    Text read by a program (a pipe, a file, a test) is never wrapped, so a long path cannot split a line.
+    """
     from toolkit.cli._output import wrap
 
-    sys.stdout.write(wrap(text) + "\n")
+    sys.stdout.write((wrap(text) if sys.stdout.isatty() else text) + "\n")
 
 
 def emit(
