@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import card_oracle
+import numpy as np
 import polars as pl
 import pytest
 
@@ -153,3 +155,48 @@ def test_errors_name_the_field() -> None:
         bet_stats(CoupBet("colours", pl.when(every_suit == "hhhhh").then(100).otherwise(-1)), 8)
     with pytest.raises(ValueError, match="below -1"):
         bet_stats(CoupBet("z", pl.when(pl.col("player_pair")).then(1).otherwise(-2)), 8)
+
+
+VALUE_BETS = {
+    "three_giving_eight": "three_giving_eight",
+    "player_third_nine_on_a_tie": [("winner = 'tie' AND player_3_value = 9", 30), ("player_3_value = 9", "1/2")],
+    "banker_two_card_total": [("banker_two_card_total >= 7 AND player_1_value = 0", 3)],
+}
+
+
+def _value_bet(name: str) -> CoupBet:
+    spec = VALUE_BETS[name]
+    bet = get_bet(spec) if isinstance(spec, str) else make_bet(name, spec)
+    assert isinstance(bet, CoupBet)
+    return bet
+
+
+@pytest.mark.parametrize("name", list(VALUE_BETS))
+def test_a_bet_on_values_takes_the_engine_walk_and_is_exact(name: str) -> None:
+    """A bet on card values alone is priced by the engine's walk; floats within its bound of the exact value."""
+    bet = _value_bet(name)
+    table = bet.compiled()
+    assert table.evaluator == "value events"
+    rng = random.Random(11)
+    ranks = [[rng.randint(0, 4) + 2 for _ in range(13)] for _ in range(12)] + [[32] * 13]
+    floats = coup_expected_values(np.array(ranks), bet)
+    for shoe, value in zip(ranks, floats, strict=True):
+        exact = bet_stats(bet, shoe).exact_expected_value
+        assert abs(value - float(exact)) <= max(table.bound, 1e-15)
+        assert table.bound < 1e-9  # a rounding bound (about 1e-10 for a 200:1 payout), not a loose tolerance
+
+
+def test_exact_signs_of_a_bet_on_values_settle_in_integers(monkeypatch) -> None:
+    """Every expectation within the bound of zero is replaced by its exact value (here: all, by a huge bound)."""
+    bet = _value_bet("three_giving_eight")
+    table = bet.compiled()
+    monkeypatch.setitem(bet._compiled, next(iter(bet._compiled)), replace(table, bound=1e9))
+    ranks = [[3, 2, 4, 2, 3, 5, 2, 4, 6, 3, 2, 4, 3], [32] * 13]
+    settled = coup_expected_values(np.array(ranks), bet)
+    assert settled.tolist() == [float(bet_stats(bet, r).exact_expected_value) for r in ranks]
+
+
+def test_perfect_pair_still_takes_the_position_table() -> None:
+    assert get_bet("perfect_pair").compiled().evaluator == "position table"
+    assert get_bet("perfect_pair").evaluator == "position table"
+    assert get_bet("three_giving_eight").evaluator == "value events"

@@ -50,7 +50,8 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import as_fraction
-from toolkit._exact_sign import int_products
+from toolkit._exact_sign import UNIT_ROUNDOFF, general_bounds, int_products
+from toolkit._kernels import EventTable, event_table
 from toolkit._tables import multisets
 from toolkit.cards import RANK_VALUES, RANKS, VALUE_TO_RANK, Composition
 from toolkit.coup_fields import (
@@ -124,6 +125,12 @@ class CoupBet:
         return set(self.fields) <= CLASS_FIELDS
 
     @property
+    def evaluator(self) -> str:
+        """The evaluator its table compiles to: ``value events`` for a bet on values alone (one walk of the
+        engine's multiset trie, as the panel), else ``position table`` (rows of ranks and cards by position)."""
+        return "position table" if expansions(self.fields) else "value events"
+
+    @property
     def needs_suits(self) -> bool:
         """True when the bet looks at some card's suit."""
         return CARD in expansions(self.fields).values()
@@ -164,6 +171,14 @@ class _Table:
     row_pay: np.ndarray  # index into payouts
     draws: tuple[tuple[np.ndarray, ...], ...]  # per expanded position: rank, suit, value, h, g, c, e
     all_payouts: tuple[Fraction, ...]
+    #: A bet on values alone: its payouts as events of the engine's trie walk, and the float error bound of its EV.
+    events: EventTable | None = None
+    bound: float = 0.0
+
+    @property
+    def evaluator(self) -> str:
+        """Which evaluator prices the bet: ``value events`` (the engine's walk) or ``position table``."""
+        return "value events" if self.events is not None else "position table"
 
 
 def _group_keys(seq: Any, fields: tuple[str, ...], expanded: dict[str, int]) -> list[np.ndarray]:
@@ -245,6 +260,7 @@ def _compile(bet: CoupBet, tableau: Tableau) -> _Table:
     remap = np.full(len(exact), -1)
     remap[others] = np.arange(len(others))
     draws = _draw_indices(expanded, ranks, suits, keep)
+    events, bound = (None, 0.0) if expanded else _value_events(seq, group, remap[code], exact, d)
     return _Table(
         default=exact[d],
         payouts=tuple(exact[i] for i in others),
@@ -256,7 +272,29 @@ def _compile(bet: CoupBet, tableau: Tableau) -> _Table:
         row_pay=remap[code[keep]],
         draws=draws,
         all_payouts=exact,
+        events=events,
+        bound=bound,
     )
+
+
+def _value_events(
+    seq: SequenceFields, group: np.ndarray, pay: np.ndarray, exact: tuple[Fraction, ...], d: int
+) -> tuple[EventTable, float]:
+    """A bet on values alone as events of the engine's walk: each value sequence is one entry of its multiset.
+
+    ``pay[g]`` is group g's payout index among the non-default payouts (-1 for the default); the event table's
+    columns are the probabilities of those payouts (see :mod:`toolkit._kernels`).  The bound is that of the
+    expectation ``default + sum_p P_p (pay_p - default)`` (:func:`toolkit._exact_sign.general_bounds`).
+    """
+    k = len(exact) - 1
+    onehot = np.zeros((len(seq), max(k, 1)), dtype=np.int64)
+    code = pay[group]
+    hit = code >= 0
+    onehot[np.flatnonzero(hit), code[hit]] = 1
+    events = event_table(seq.mset, np.ones(len(seq), dtype=np.int64), onehot)
+    steps = np.array([abs(float(exact[i] - exact[d])) for i in range(len(exact)) if i != d] or [0.0])
+    per = general_bounds(events.base, events.delta, events.largest_event, [[p] for p in range(k)], np.ones(k))
+    return events, float(per @ steps[:k] * (1 + 1e-6) + 8 * UNIT_ROUNDOFF * (steps.sum() + abs(float(exact[d]))))
 
 
 def _row_frame(seq: Any, rep: np.ndarray, fields: tuple[str, ...], ranks: dict, suits: dict) -> pl.DataFrame:
@@ -316,7 +354,10 @@ def _shoe(shoe: object, decks: int | None) -> tuple[np.ndarray, np.ndarray, np.n
 
 def _kernel_probabilities(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``(B, payouts)`` P(payout) of each payout other than the default, for ``(B, 13)`` ranks, ``(B, 10)`` values
-    and ``(B, 13, 4)`` suit weights: one compiled pass over the bet's table per block of shoes."""
+    and ``(B, 13, 4)`` suit weights: one compiled pass over the bet's table per block of shoes (a bet on values
+    alone: one walk of the engine's multiset trie, :mod:`toolkit._kernels`)."""
+    if table.events is not None:
+        return table.events(np.ascontiguousarray(values, dtype=np.int64))[:, : len(table.payouts)]
     draws = np.array(table.draws, dtype=np.int64).reshape(len(table.draws), 7, len(table.row_group))
     out = np.zeros((len(ranks), len(table.payouts)))
     for start in range(0, len(ranks), 512):
@@ -460,29 +501,50 @@ def coup_expected_values(
     """
     table = bet.compiled(tableau)
     pays = np.array([float(p) for p in table.payouts]) - float(table.default)
-    if isinstance(shoes, np.ndarray):
-        items: list = [tuple(int(x) for x in row) for row in shoes]
-    else:
-        items = list(shoes)  # type: ignore[call-overload]
-    if not items:
+    ranks, weights = _shoe_arrays(shoes, decks)
+    if not len(ranks):
         return np.zeros(0)
-    suited = [s for s in items if isinstance(s, SuitedShoe)]
-    if suited and len(suited) != len(items):
-        raise TypeError("give all shoes suited (SuitedShoe) or all by rank, not a mixture")
-    if suited:
-        weights = np.stack([s.suit_matrix for s in suited]).astype(np.int64)
-        ranks = np.array([s.ranks.by_rank for s in suited], dtype=np.int64)
-    else:
-        ranks = np.array([Composition.from_any(s).by_rank for s in items], dtype=np.int64)
-        weights = np.full((len(items), 13, 4), blind_decks(int(ranks.max()), decks), dtype=np.int64)
     totals = ranks.sum(axis=1)
     if totals.min() < 6:
         bad = int(np.argmin(totals))
         raise ValueError(
             f"shoe {bad} holds {int(totals[bad])} card(s); a coup may need six (two hands of up to three cards)"
         )
-    probs = _kernel_probabilities(table, ranks, _values_from_ranks(ranks), weights)
-    return float(table.default) + probs @ pays
+    values = _values_from_ranks(ranks)
+    out = float(table.default) + _kernel_probabilities(table, ranks, values, weights) @ pays
+    if table.events is not None:  # exact signs: an expectation within the float bound of zero is settled in integers
+        for b in np.flatnonzero(np.abs(out) <= table.bound).tolist():
+            combos = _exact_combinations(table, ranks[b], values[b], weights[b])
+            total = perm(int(values[b].sum()), 6)
+            exact_ev = table.default + sum(
+                (c / total * (p - table.default) for c, p in zip(combos, table.payouts, strict=True)), Fraction(0)
+            )
+            out[b] = float(exact_ev)
+    return out
+
+
+def _shoe_arrays(shoes: object, decks: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """Counts by rank ``(B, 13)`` and suit weights ``(B, 13, 4)`` of many shoes, parsed once.
+
+    A ``(B, 13)`` integer array is taken as it is (no per-shoe parsing); a sequence of shoes is read by
+    :meth:`toolkit.cards.Composition.from_any`, or holds :class:`~toolkit.suits.SuitedShoe` values only.
+    """
+    if isinstance(shoes, np.ndarray) and shoes.ndim == 2 and shoes.shape[1] == 13:
+        if not np.issubdtype(shoes.dtype, np.integer) or (shoes < 0).any():
+            raise ValueError("shoes by rank must be non-negative integer counts")
+        ranks = np.ascontiguousarray(shoes, dtype=np.int64)
+        top = int(ranks.max()) if ranks.size else 0
+        return ranks, np.full((len(ranks), 13, 4), blind_decks(top, decks), dtype=np.int64)
+    items = [tuple(int(x) for x in row) for row in shoes] if isinstance(shoes, np.ndarray) else list(shoes)  # type: ignore[call-overload]
+    suited = [s for s in items if isinstance(s, SuitedShoe)]
+    if suited and len(suited) != len(items):
+        raise TypeError("give all shoes suited (SuitedShoe) or all by rank, not a mixture")
+    if suited:
+        weights = np.stack([s.suit_matrix for s in suited]).astype(np.int64)
+        return np.array([s.ranks.by_rank for s in suited], dtype=np.int64), weights
+    ranks = np.array([Composition.from_any(s).by_rank for s in items], dtype=np.int64).reshape(len(items), 13)
+    top = int(ranks.max()) if ranks.size else 0
+    return ranks, np.full((len(items), 13, 4), blind_decks(top, decks), dtype=np.int64)
 
 
 @numba.njit(cache=True, nogil=True)
