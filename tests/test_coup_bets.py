@@ -200,3 +200,17 @@ def test_perfect_pair_still_takes_the_position_table() -> None:
     assert get_bet("perfect_pair").compiled().evaluator == "position table"
     assert get_bet("perfect_pair").evaluator == "position table"
     assert get_bet("three_giving_eight").evaluator == "value events"
+
+
+@pytest.mark.parametrize("name", ["tiger_pair", "perfect_pair_v2"])
+def test_a_table_compiled_in_small_chunks_is_the_same_bet(monkeypatch, name: str) -> None:
+    """The table is built a chunk of rows at a time (bounded memory); chunking changes nothing exact."""
+    import toolkit.coup_bets as cb
+
+    whole = get_bet(name)
+    whole.compiled()  # with the default chunks, before the patch
+    monkeypatch.setattr(cb, "_CHUNK_ROWS", 3_000)
+    chunked = CoupBet(f"{name}_chunked", whole.expr)  # a fresh bet: compiled with the small chunks
+    shoe = _suited(SHOES[1])
+    assert coup_distribution(chunked, shoe) == coup_distribution(whole, shoe)
+    assert len(chunked.compiled().row_group) >= len(whole.compiled().row_group)

@@ -77,6 +77,8 @@ __all__ = ["CoupBet", "coup_distribution", "coup_expected_values", "coup_payouts
 _WINNERS = ("player", "banker", "tie")
 #: The largest table a bet may compile to (a bet naming every card's suit would need about 10**10 rows).
 MAX_ROWS = 20_000_000
+#: Rows of a bet's table expanded and evaluated at a time while it compiles (bounds the memory it takes).
+_CHUNK_ROWS = 250_000
 _BOOLEAN = {"player_natural", "banker_natural", "natural"}
 
 
@@ -229,38 +231,48 @@ def _compile(bet: CoupBet, tableau: Tableau) -> _Table:
             f"bet {bet.name!r} names the rank or suit of {len(expanded)} positions ({', '.join(expanded)}): "
             f"its table would hold {size.sum():,.0f} rows, more than {MAX_ROWS:,}; name fewer positions' suits"
         )
-    row_group = np.arange(n_groups)
-    ranks: dict[str, np.ndarray] = {}
-    suits: dict[str, np.ndarray] = {}
-    for p, level in expanded.items():
-        parent, rank, suit = _expand(seq.values[p][first][row_group], level)
-        row_group = row_group[parent]
-        ranks = {q: r[parent] for q, r in ranks.items()}
-        suits = {q: s[parent] for q, s in suits.items()}
-        ranks[p], suits[p] = rank, suit
-    frame = _row_frame(seq, first[row_group], fields, ranks, suits)
-    try:
-        pays = frame.select(bet.expr.alias("payout"))["payout"]
-    except pl.exceptions.PolarsError as err:
-        raise ValueError(f"bet {bet.name!r}: cannot evaluate its payout: {str(err).splitlines()[0]}") from None
-    if pays.null_count():
-        raise ValueError(f"bet {bet.name!r}: the payout is undefined (null) for some coups; give a default")
-    if not pays.dtype.is_numeric() and pays.dtype != pl.Boolean:
-        raise ValueError(f"bet {bet.name!r}: the payout must be a number, got {pays.dtype}")
-    pays = pays.cast(pl.Float64)
-    distinct = np.sort(pays.unique().to_numpy())
-    code = pays.replace_strict(dict(zip(distinct.tolist(), range(len(distinct)), strict=True))).to_numpy()
-    tally = np.bincount(code, minlength=len(distinct))
-    exact = tuple(as_fraction(float(v)) for v in distinct)
+    # rows in chunks of whole groups (bounded memory); only rows paying other than the dropped payout are kept
+    pieces: list[tuple] = []
+    tally: dict[float, int] = {}
+    dropped: float | None = None
+    ends = np.searchsorted(np.cumsum(size), np.arange(_CHUNK_ROWS, size.sum() + _CHUNK_ROWS, _CHUNK_ROWS), "right")
+    for lo, hi in zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True):
+        if hi <= lo:
+            continue
+        row_group, ranks, suits = _expand_groups(seq, first, expanded, np.arange(lo, hi))
+        pays = _evaluate(bet, _row_frame(seq, first[row_group], fields, ranks, suits))
+        values, counts = np.unique(pays, return_counts=True)
+        for v, c in zip(values.tolist(), counts.tolist(), strict=True):
+            tally[v] = tally.get(v, 0) + c
+        if dropped is None:  # the first chunk's most common payout: any choice is exact, this one keeps few rows
+            dropped = float(values[np.argmax(counts)])
+        keep = np.flatnonzero(pays != dropped)
+        pieces.append(
+            (
+                row_group[keep],
+                {q: r[keep] for q, r in ranks.items()},
+                {q: t[keep] for q, t in suits.items()},
+                pays[keep],
+            )
+        )
+    distinct = sorted(tally)
+    exact = tuple(as_fraction(v) for v in distinct)
     if any(p < -1 for p in exact):
         raise ValueError(f"bet {bet.name!r}: a payout below -1 would lose more than the stake")
-    d = int(np.argmax(tally))
-    keep = np.flatnonzero(code != d)
+    d = distinct.index(dropped) if dropped is not None else 0  # one chunk at least: never None
     others = [i for i in range(len(exact)) if i != d]
-    remap = np.full(len(exact), -1)
-    remap[others] = np.arange(len(others))
-    draws = _draw_indices(expanded, ranks, suits, keep)
-    events, bound = (None, 0.0) if expanded else _value_events(seq, group, remap[code], exact, d)
+    remap = {distinct[i]: k for k, i in enumerate(others)}
+    row_group = np.concatenate([piece[0] for piece in pieces])
+    ranks = {q: np.concatenate([piece[1][q] for piece in pieces]) for q in expanded}
+    suits = {q: np.concatenate([piece[2][q] for piece in pieces]) for q in expanded}
+    kept_pay = np.concatenate([piece[3] for piece in pieces])
+    row_pay = np.array([remap[v] for v in kept_pay.tolist()], dtype=np.int64)
+    draws = _draw_indices(expanded, ranks, suits, np.arange(len(row_group)))
+    events, bound = (None, 0.0)
+    if not expanded:  # rows are the groups: payout index of every group (-1 for the dropped payout)
+        per_group = np.full(n_groups, -1, dtype=np.int64)
+        per_group[row_group] = row_pay
+        events, bound = _value_events(seq, group, per_group, exact, d)
     return _Table(
         default=exact[d],
         payouts=tuple(exact[i] for i in others),
@@ -268,8 +280,8 @@ def _compile(bet: CoupBet, tableau: Tableau) -> _Table:
         gm_group=gm // n_ms,
         gm_mset=gm % n_ms,
         gm_count=gm_count.astype(np.int64),
-        row_group=row_group[keep],
-        row_pay=remap[code[keep]],
+        row_group=row_group,
+        row_pay=row_pay,
         draws=draws,
         all_payouts=exact,
         events=events,
@@ -295,6 +307,35 @@ def _value_events(
     steps = np.array([abs(float(exact[i] - exact[d])) for i in range(len(exact)) if i != d] or [0.0])
     per = general_bounds(events.base, events.delta, events.largest_event, [[p] for p in range(k)], np.ones(k))
     return events, float(per @ steps[:k] * (1 + 1e-6) + 8 * UNIT_ROUNDOFF * (steps.sum() + abs(float(exact[d]))))
+
+
+def _expand_groups(
+    seq: SequenceFields, first: np.ndarray, expanded: dict[str, int], groups: np.ndarray
+) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The rows of some groups: one per choice of rank / card at each expanded position (group, ranks, suits)."""
+    row_group = groups
+    ranks: dict[str, np.ndarray] = {}
+    suits: dict[str, np.ndarray] = {}
+    for p, level in expanded.items():
+        parent, rank, suit = _expand(seq.values[p][first][row_group], level)
+        row_group = row_group[parent]
+        ranks = {q: r[parent] for q, r in ranks.items()}
+        suits = {q: t[parent] for q, t in suits.items()}
+        ranks[p], suits[p] = rank, suit
+    return row_group, ranks, suits
+
+
+def _evaluate(bet: CoupBet, frame: pl.DataFrame) -> np.ndarray:
+    """The bet's payout on each row of a frame of coup fields, as floats; errors name the bet."""
+    try:
+        pays = frame.select(bet.expr.alias("payout"))["payout"]
+    except pl.exceptions.PolarsError as err:
+        raise ValueError(f"bet {bet.name!r}: cannot evaluate its payout: {str(err).splitlines()[0]}") from None
+    if pays.null_count():
+        raise ValueError(f"bet {bet.name!r}: the payout is undefined (null) for some coups; give a default")
+    if not pays.dtype.is_numeric() and pays.dtype != pl.Boolean:
+        raise ValueError(f"bet {bet.name!r}: the payout must be a number, got {pays.dtype}")
+    return pays.cast(pl.Float64).to_numpy()
 
 
 def _row_frame(seq: Any, rep: np.ndarray, fields: tuple[str, ...], ranks: dict, suits: dict) -> pl.DataFrame:
