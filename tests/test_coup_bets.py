@@ -196,10 +196,13 @@ def test_exact_signs_of_a_bet_on_values_settle_in_integers(monkeypatch) -> None:
     assert settled.tolist() == [float(bet_stats(bet, r).exact_expected_value) for r in ranks]
 
 
-def test_perfect_pair_still_takes_the_position_table() -> None:
-    assert get_bet("perfect_pair").compiled().evaluator == "position table"
-    assert get_bet("perfect_pair").evaluator == "position table"
+def test_each_bet_is_compiled_to_its_cheapest_evaluator() -> None:
     assert get_bet("three_giving_eight").evaluator == "value events"
+    assert get_bet("perfect_pair").evaluator == "prefix patterns"
+    assert get_bet("tiger_pair").evaluator == "prefix patterns"
+    third_suit = make_bet("third_heart", [("player_3_suit = 'h'", 3)])
+    assert third_suit.evaluator == "position table"
+    assert third_suit.compiled().evaluator == "position table"
 
 
 @pytest.mark.parametrize("name", ["tiger_pair", "perfect_pair_v2"])

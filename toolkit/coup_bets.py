@@ -52,6 +52,7 @@ import polars as pl
 from toolkit._check import as_fraction
 from toolkit._exact_sign import UNIT_ROUNDOFF, general_bounds, int_products
 from toolkit._kernels import EventTable, event_table
+from toolkit._prefix_patterns import PREFIX, PatternBet, compile_patterns
 from toolkit._tables import multisets
 from toolkit.cards import RANK_VALUES, RANKS, VALUE_TO_RANK, Composition
 from toolkit.coup_fields import (
@@ -80,6 +81,7 @@ MAX_ROWS = 20_000_000
 #: Rows of a bet's table expanded and evaluated at a time while it compiles (bounds the memory it takes).
 _CHUNK_ROWS = 250_000
 _BOOLEAN = {"player_natural", "banker_natural", "natural"}
+_PAIR_FIELDS = frozenset({"player_pair", "banker_pair", "player_suited_pair", "banker_suited_pair"})
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,9 +130,27 @@ class CoupBet:
 
     @property
     def evaluator(self) -> str:
-        """The evaluator its table compiles to: ``value events`` for a bet on values alone (one walk of the
-        engine's multiset trie, as the panel), else ``position table`` (rows of ranks and cards by position)."""
-        return "position table" if expansions(self.fields) else "value events"
+        """The evaluator that prices it: ``value events`` for a bet on values alone (one walk of the engine's
+        multiset trie, as the panel), ``prefix patterns`` for a bet on the first four cards' ranks and suits (a
+        closed form in the counts, :mod:`toolkit._prefix_patterns`), else ``position table`` (rows of ranks
+        and cards by position)."""
+        if not expansions(self.fields):
+            return "value events"
+        return "prefix patterns" if set(self.fields) <= PREFIX_FIELDS and self.patterns() else "position table"
+
+    def patterns(self) -> PatternBet | None:
+        """The bet as a closed form in the counts, or None (a bet past the first four cards, on values alone, or
+        on particular ranks and suits, which the position table prices more cheaply); built once, then cached."""
+        if "patterns" not in self._compiled:
+            if not expansions(self.fields) or not set(self.fields) <= PREFIX_FIELDS:
+                self._compiled["patterns"] = None
+                return None
+            card_level = CARD in expansions(self.fields).values()
+            # pairs, suited pairs and values depend on ranks and suits only through equalities: proven symmetric
+            named = any(f.endswith(("_rank", "_suit")) for f in self.fields)
+            proven = None if named else ("one" if set(self.fields) <= _PAIR_FIELDS else "value")
+            self._compiled["patterns"] = compile_patterns(lambda r, s: _prefix_payouts(self, r, s), card_level, proven)
+        return self._compiled["patterns"]
 
     @property
     def needs_suits(self) -> bool:
@@ -307,6 +327,17 @@ def _value_events(
     steps = np.array([abs(float(exact[i] - exact[d])) for i in range(len(exact)) if i != d] or [0.0])
     per = general_bounds(events.base, events.delta, events.largest_event, [[p] for p in range(k)], np.ones(k))
     return events, float(per @ steps[:k] * (1 + 1e-6) + 8 * UNIT_ROUNDOFF * (steps.sum() + abs(float(exact[d]))))
+
+
+def _prefix_payouts(bet: CoupBet, ranks: np.ndarray, suits: np.ndarray | None) -> np.ndarray:
+    """The bet's payout on ``(R, 4)`` first-four-card tuples (rank indices; suit indices or None), in PREFIX order."""
+    to_value = np.array(RANK_VALUES)
+    v = to_value[ranks]
+    rep = ((v[:, 0] * 10 + v[:, 1]) * 10 + v[:, 2]) * 10 + v[:, 3]  # prefix_table's order
+    absent = np.full(len(ranks), -1, dtype=np.int64)
+    by_rank = {p: ranks[:, i] for i, p in enumerate(PREFIX)}
+    by_suit = {p: absent if suits is None else suits[:, i] for i, p in enumerate(PREFIX)}
+    return _evaluate(bet, _row_frame(prefix_table(), rep, bet.fields, by_rank, by_suit))
 
 
 def _expand_groups(
@@ -540,8 +571,6 @@ def coup_expected_values(
     numpy.ndarray
         ``(B,)`` expected values per unit.
     """
-    table = bet.compiled(tableau)
-    pays = np.array([float(p) for p in table.payouts]) - float(table.default)
     ranks, weights = _shoe_arrays(shoes, decks)
     if not len(ranks):
         return np.zeros(0)
@@ -552,9 +581,18 @@ def coup_expected_values(
             f"shoe {bad} holds {int(totals[bad])} card(s); a coup may need six (two hands of up to three cards)"
         )
     values = _values_from_ranks(ranks)
-    out = float(table.default) + _kernel_probabilities(table, ranks, values, weights) @ pays
-    if table.events is not None:  # exact signs: an expectation within the float bound of zero is settled in integers
-        for b in np.flatnonzero(np.abs(out) <= table.bound).tolist():
+    patterns = bet.patterns()
+    if patterns is not None:
+        out, bound = patterns(ranks, weights)
+    else:
+        table = bet.compiled(tableau)
+        pays = np.array([float(p) for p in table.payouts]) - float(table.default)
+        out = float(table.default) + _kernel_probabilities(table, ranks, values, weights) @ pays
+        bound = np.full(len(out), table.bound if table.events is not None else -1.0)  # -1: no bound, no settling
+    near = np.flatnonzero(np.abs(out) <= bound).tolist()
+    if near:  # exact signs: an expectation within the float bound of zero is settled in integers
+        table = bet.compiled(tableau)
+        for b in near:
             combos = _exact_combinations(table, ranks[b], values[b], weights[b])
             total = perm(int(values[b].sum()), 6)
             exact_ev = table.default + sum(
