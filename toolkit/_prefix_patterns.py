@@ -92,7 +92,9 @@ class PatternBet:
         n = ranks.astype(np.float64)
         total = n.sum(axis=1)
         w = weights.astype(np.float64)
-        g = [self._g(sig, n, w) for sig in self.signatures]
+        # falling factorials (x)_k, k = 0..4, of the rank counts, the suit pools and each suit's weight
+        fn, fw_total, fw = (_fallings(x) for x in (n, w.sum(axis=2), w))
+        g = [self._g(sig, fn, fw_total, fw) for sig in self.signatures]
         f = np.ones((len(n), len(self.factors) + 1))  # the last column is 1 (padding)
         for i, (mask, sigs) in enumerate(self.factors):
             prod = np.ones_like(n)
@@ -106,29 +108,28 @@ class PatternBet:
         bound = (64 + 2 * len(self.coef)) * _UNIT * size + 4 * _UNIT * abs(self.default)
         return ev, bound
 
-    def _g(self, sig: tuple, n: np.ndarray, w: np.ndarray) -> np.ndarray:
+    def _g(self, sig: tuple, fn: list, fw_total: list, fw: list) -> np.ndarray:
         m, blocks = sig
-        out = _falling(n, m)
         if not self.card_level:
-            return out
-        big_w = w.sum(axis=2)
-        den = _falling(big_w, m)
-        s = np.zeros_like(n)
+            return fn[m]
+        s = np.zeros_like(fn[0])
         for suits in permutations(range(4), len(blocks)):
             if any(self.suit_classes[x] != c for x, (_, c) in zip(suits, blocks, strict=True)):
                 continue
-            part = np.ones_like(n)
-            for x, (size, _) in zip(suits, blocks, strict=True):
-                part = part * _falling(w[:, :, x], size)
-            s += part
+            part = fw[blocks[0][0]][:, :, suits[0]]
+            for x, (size, _) in zip(suits[1:], blocks[1:], strict=True):
+                part = part * fw[size][:, :, x]
+            s = s + part
+        den = fw_total[m]
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(den > 0, out * s / den, 0.0)
+            return np.where(den > 0, fn[m] * s / den, 0.0)
 
 
-def _falling(x: np.ndarray, k: int) -> np.ndarray:
-    out = np.ones_like(x, dtype=np.float64)
-    for j in range(k):
-        out = out * np.maximum(x - j, 0)
+def _fallings(x: np.ndarray) -> list[np.ndarray]:
+    """``[(x)_0, (x)_1, ..., (x)_4]``, zero where ``x`` is smaller than the order."""
+    out = [np.ones_like(x, dtype=np.float64)]
+    for j in range(4):
+        out.append(out[-1] * np.maximum(x - j, 0))
     return out
 
 
