@@ -254,6 +254,18 @@ def cards_dealt(n: int, pays: object) -> Callable[[Deal], object]:
     return lambda d: pays if len(d.player) + len(d.banker) == n else -1
 
 
+def super_tie(d: Deal) -> int:
+    """A tie with three cards each and a total of 6 to 9: 100:1 when all six cards share a colour, else 25:1;
+    any other tie 7:1."""
+    if d.winner != "tie":
+        return -1
+    cards = d.player + d.banker
+    if len(cards) == 6 and d.player_total >= 6:
+        colours = {c[1] in "hd" for c in cards}
+        return 100 if len(colours) == 1 else 25
+    return 7
+
+
 ORACLE_BETS: dict[str, Callable[[Deal], object]] = {
     "big_tiger": big_tiger,
     "small_tiger": small_tiger,
@@ -270,4 +282,5 @@ ORACLE_BETS: dict[str, Callable[[Deal], object]] = {
     "three_giving_eight": three_giving_eight,
     "tiger": tiger,
     "nine_over_seven": nine_over_seven,
+    "super_tie": super_tie,
 }

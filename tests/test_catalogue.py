@@ -29,6 +29,7 @@ from toolkit.suits import SuitedShoe
         ("nine_over_seven", 8, "8.103", 'E. Jacobson, "Baccarat Side Bets"'),
         ("big_tiger", 8, "15.2533", 'E. Jacobson, "Card Counting the Big Tiger Baccarat Side Bet" (2024)'),
         ("four_cards", 8, "5.283", 'Wizard of Odds, "Baccarat Side Bets", 4-5-6'),
+        ("super_tie", 8, "5.9716", 'Wizard of Odds, "Super Tie", pay table 1'),
     ],
 )
 def test_published_house_edges(bet: str, decks: int, printed: str, source: str) -> None:
@@ -41,6 +42,20 @@ def test_lucky6_combinations_are_the_published_integers() -> None:
     """Wizard of Odds, "Lucky 6": 186,173,936,904,192 two-card and 83,058,367,551,488 three-card winning 6s."""
     rows = ca_table("lucky6", 8)
     assert rows["combinations"].to_list() == [83_058_367_551_488, 186_173_936_904_192, 4_729_165_971_047_680]
+
+
+def test_super_tie_combinations_are_the_published_integers() -> None:
+    """Wizard of Odds, "Super Tie", pay table 1 (eight decks): the combinations of each line, digit for digit.
+
+    The page prints 4,522,770,849,030,140 for "no tie", its last digits rounded: the total it prints,
+    4,998,398,275,503,360 (= (416)_6), less the three ties gives ...144, which is what the toolkit finds.
+    """
+    rows = ca_table("super_tie", 8)
+    combos = dict(zip(rows["pays"].to_list(), rows["combinations"].to_list(), strict=True))
+    assert combos[100] == 1_326_729_820_672
+    assert combos[25] == 42_861_591_369_728
+    assert combos[7] == 431_439_105_282_816
+    assert combos[-1] == 4_998_398_275_503_360 - 1_326_729_820_672 - 42_861_591_369_728 - 431_439_105_282_816
 
 
 def test_approximate_rows_are_within_twice_their_printed_precision() -> None:
@@ -62,6 +77,7 @@ def test_every_catalogue_bet_is_known_and_priced() -> None:
         "perfect_pair_v2",
         "tiger_pair",
         "three_giving_eight",
+        "super_tie",
     }
 
 

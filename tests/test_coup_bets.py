@@ -208,7 +208,7 @@ def test_each_bet_is_compiled_to_its_cheapest_evaluator() -> None:
 @pytest.mark.parametrize("name", ["tiger_pair", "perfect_pair_v2"])
 def test_a_table_compiled_in_small_chunks_is_the_same_bet(monkeypatch, name: str) -> None:
     """The table is built a chunk of rows at a time (bounded memory); chunking changes nothing exact."""
-    import toolkit.coup_bets as cb
+    import toolkit._coup_tables as cb
 
     whole = get_bet(name)
     whole.compiled()  # with the default chunks, before the patch

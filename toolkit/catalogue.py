@@ -21,6 +21,17 @@ from toolkit.bet_files import BetSpec, pay_table
 __all__ = ["CATALOGUE", "catalogue_names", "catalogue_spec"]
 
 _BANKER_SIX = "winner = 'banker' AND banker_total = 6"
+_SIX_CARD_TIE = "cards_dealt = 6 AND winner = 'tie' AND player_total >= 6"
+_SAME_COLOUR = " AND ".join(
+    f"{a}_colour = {b}_colour"
+    for a, b in (
+        ("player_1", "player_2"),
+        ("player_2", "player_3"),
+        ("player_3", "banker_1"),
+        ("banker_1", "banker_2"),
+        ("banker_2", "banker_3"),
+    )
+)
 _NINE_OVER = (
     "(player_natural AND player_total = 9 AND banker_cards = 2 AND NOT banker_natural AND banker_total = {t})"
     " OR (banker_natural AND banker_total = 9 AND player_cards = 2 AND NOT player_natural AND player_total = {t})"
@@ -77,6 +88,11 @@ CATALOGUE: tuple[tuple[str, tuple[tuple[str, object], ...], str], ...] = (
             ),
         ),
         "a natural 9 beats a natural 8 (either side): 50:1",
+    ),
+    (
+        "super_tie",
+        ((f"{_SIX_CARD_TIE} AND {_SAME_COLOUR}", 100), (_SIX_CARD_TIE, 25), ("winner = 'tie'", 7)),
+        "a six-card tie of 6 to 9, all cards one colour 100:1, mixed 25:1; any other tie 7:1",
     ),
     ("four_cards", (("cards_dealt = 4", "3/2"),), "four cards dealt: 3:2"),
     ("five_cards", (("cards_dealt = 5", 2),), "five cards dealt: 2:1"),

@@ -22,9 +22,9 @@ number             values, totals, cards per hand, cards dealt, margin: numbers,
                    arithmetic, every comparison
 true/false         naturals and pairs: ``AND``/``OR``/``NOT``, ``= TRUE``
 winner             ``winner``: ``=``/``<>``/``IN`` with ``'player'``, ``'banker'``, ``'tie'``
-rank, suit         ``<position>_rank`` (``'A'`` .. ``'K'``), ``<position>_suit``
-                   (``'s'``, ``'h'``, ``'d'``, ``'c'``): ``=``/``<>``/``IN``, or
-                   with another field of the same kind
+rank, suit,        ``<position>_rank`` (``'A'`` .. ``'K'``), ``<position>_suit``
+colour             (``'s'``, ``'h'``, ``'d'``, ``'c'``), ``<position>_colour`` (``'red'``,
+                   ``'black'``): ``=``/``<>``/``IN``, or with another field of the same kind
 =================  ======================================================
 
 A whole condition must be true or false and name at least one field.  Limits
@@ -77,13 +77,14 @@ _BOOLEAN_FIELDS = frozenset(
     }
 )
 #: The labels a field of each string kind takes.
-_DOMAIN: dict[str, tuple[str, ...]] = {"winner": _WINNERS, "rank": RANKS, "suit": _SUITS}
+_DOMAIN: dict[str, tuple[str, ...]] = {"winner": _WINNERS, "rank": RANKS, "suit": _SUITS, "colour": ("red", "black")}
 _DESCRIBE = {
     "number": "a number",
     "bool": "true or false",
     "winner": "one of 'player', 'banker', 'tie'",
     "rank": "a rank 'A', '2', ..., '9', 'T', 'J', 'Q', 'K'",
     "suit": "a suit 's', 'h', 'd', 'c'",
+    "colour": "a colour 'red' or 'black'",
     "string": "a string",
     "null": "NULL",
 }
@@ -105,6 +106,8 @@ def field_kind(name: str) -> str:
         return "rank"
     if name.endswith("_suit"):
         return "suit"
+    if name.endswith("_colour"):
+        return "colour"
     return "number"
 
 

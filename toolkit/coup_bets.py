@@ -49,38 +49,29 @@ import numba
 import numpy as np
 import polars as pl
 
-from toolkit._check import as_fraction
-from toolkit._exact_sign import UNIT_ROUNDOFF, general_bounds, int_products
-from toolkit._kernels import EventTable, event_table
-from toolkit._prefix_patterns import PREFIX, PatternBet, compile_patterns
+from toolkit._coup_tables import Table, compile_table, prefix_payouts, row_frame
+from toolkit._exact_sign import int_products
+from toolkit._prefix_patterns import PatternBet, compile_patterns
 from toolkit._tables import multisets
-from toolkit.cards import RANK_VALUES, RANKS, VALUE_TO_RANK, Composition
+from toolkit.cards import RANK_VALUES, Composition
 from toolkit.coup_fields import (
-    CARD,
     CLASS_FIELDS,
+    COLOUR,
     FIELDS,
     POSITIONS,
     PREFIX_FIELDS,
     SequenceFields,
     expansions,
-    prefix_table,
     unknown_field,
     value_columns,
-    value_sequence_table,
 )
 from toolkit.engine import _features, _values_from_ranks
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.rules import PUNTO_BANCO, Tableau
-from toolkit.suits import SUITS, SuitedShoe, blind_decks, suit_counts
+from toolkit.suits import SuitedShoe, blind_decks, suit_counts
 
 __all__ = ["CoupBet", "coup_distribution", "coup_expected_values", "coup_payouts"]
 
-_WINNERS = ("player", "banker", "tie")
-#: The largest table a bet may compile to (a bet naming every card's suit would need about 10**10 rows).
-MAX_ROWS = 20_000_000
-#: Rows of a bet's table expanded and evaluated at a time while it compiles (bounds the memory it takes).
-_CHUNK_ROWS = 250_000
-_BOOLEAN = {"player_natural", "banker_natural", "natural"}
 _PAIR_FIELDS = frozenset({"player_pair", "banker_pair", "player_suited_pair", "banker_suited_pair"})
 
 
@@ -145,17 +136,17 @@ class CoupBet:
             if not expansions(self.fields) or not set(self.fields) <= PREFIX_FIELDS:
                 self._compiled["patterns"] = None
                 return None
-            card_level = CARD in expansions(self.fields).values()
+            card_level = any(level >= COLOUR for level in expansions(self.fields).values())
             # pairs, suited pairs and values depend on ranks and suits only through equalities: proven symmetric
-            named = any(f.endswith(("_rank", "_suit")) for f in self.fields)
+            named = any(f.endswith(("_rank", "_suit", "_colour")) for f in self.fields)
             proven = None if named else ("one" if set(self.fields) <= _PAIR_FIELDS else "value")
-            self._compiled["patterns"] = compile_patterns(lambda r, s: _prefix_payouts(self, r, s), card_level, proven)
+            self._compiled["patterns"] = compile_patterns(lambda r, s: prefix_payouts(self, r, s), card_level, proven)
         return self._compiled["patterns"]
 
     @property
     def needs_suits(self) -> bool:
-        """True when the bet looks at some card's suit."""
-        return CARD in expansions(self.fields).values()
+        """True when the bet looks at some card's suit or colour."""
+        return any(level >= COLOUR for level in expansions(self.fields).values())
 
     def __getstate__(self) -> dict:
         # sent to worker processes without its compiled tables (each worker compiles once, cheaply)
@@ -171,249 +162,11 @@ class CoupBet:
     def __hash__(self) -> int:
         return hash(self._key)
 
-    def compiled(self, tableau: Tableau = PUNTO_BANCO) -> _Table:
+    def compiled(self, tableau: Tableau = PUNTO_BANCO) -> Table:
         """The bet's table of rows under ``tableau`` (built once, then cached)."""
         if tableau not in self._compiled:
-            self._compiled[tableau] = _compile(self, tableau)
+            self._compiled[tableau] = compile_table(self, tableau)
         return self._compiled[tableau]
-
-
-# ----------------------------------------------------------------- compiling
-@dataclass(frozen=True)
-class _Table:
-    """A compiled bet: value-level groups, rows that pay other than ``default``, and their draws."""
-
-    default: Fraction
-    payouts: tuple[Fraction, ...]  # distinct payouts other than the default
-    n_groups: int
-    gm_group: np.ndarray  # (group, multiset) pairs with the number of sequences of each
-    gm_mset: np.ndarray
-    gm_count: np.ndarray
-    row_group: np.ndarray
-    row_pay: np.ndarray  # index into payouts
-    draws: tuple[tuple[np.ndarray, ...], ...]  # per expanded position: rank, suit, value, h, g, c, e
-    all_payouts: tuple[Fraction, ...]
-    #: A bet on values alone: its payouts as events of the engine's trie walk, and the float error bound of its EV.
-    events: EventTable | None = None
-    bound: float = 0.0
-
-    @property
-    def evaluator(self) -> str:
-        """Which evaluator prices the bet: ``value events`` (the engine's walk) or ``position table``."""
-        return "value events" if self.events is not None else "position table"
-
-
-def _group_keys(seq: Any, fields: tuple[str, ...], expanded: dict[str, int]) -> list[np.ndarray]:
-    keys = [seq.columns[f] for f in fields if f in seq.columns]
-    keys += [seq.values[f[: -len("_value")]] for f in fields if f.endswith("_value")]
-    keys += [seq.values[p] for p in expanded]
-    return keys
-
-
-def _expand(values: np.ndarray, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For each row's value at one position: how many labels, and each label's rank and suit (-1 none)."""
-    n = np.where(values < 0, 1, np.where(values == 0, 4, 1) * (4 if level == CARD else 1))
-    parent = np.repeat(np.arange(len(values)), n)
-    offset = np.arange(len(parent)) - np.repeat(np.cumsum(n) - n, n)
-    v = values[parent]
-    to_rank = np.array(VALUE_TO_RANK)
-    if level == CARD:
-        rank = np.where(v == 0, 9 + offset // 4, to_rank[np.maximum(v, 0)])
-        suit = np.where(v < 0, -1, offset % 4)
-    else:
-        rank = np.where(v == 0, 9 + offset, to_rank[np.maximum(v, 0)])
-        suit = np.full(len(parent), -1)
-    return parent, np.where(v < 0, -1, rank), suit
-
-
-def _compile(bet: CoupBet, tableau: Tableau) -> _Table:
-    fields = bet.fields
-    # a bet on the first four cards only sums over their 10,000 value sequences, whatever follows
-    seq = prefix_table() if set(fields) <= PREFIX_FIELDS else value_sequence_table(tableau)
-    expanded = expansions(fields)
-    keys = _group_keys(seq, fields, expanded)
-    if keys:
-        _, first, group = np.unique(np.stack(keys, axis=1), axis=0, return_index=True, return_inverse=True)
-        group = group.ravel()
-    else:
-        first, group = np.zeros(1, dtype=np.int64), np.zeros(len(seq), dtype=np.int64)
-    n_groups = len(first)
-    n_ms = len(multisets().codes)
-    gm, gm_count = np.unique(group * n_ms + seq.mset, return_counts=True)
-
-    # rows: one per group and choice of rank / card at each expanded position
-    size = np.ones(n_groups)
-    for p, level in expanded.items():
-        v = seq.values[p][first]
-        size *= np.where(v < 0, 1, np.where(v == 0, 4, 1) * (4 if level == CARD else 1))
-    if size.sum() > MAX_ROWS:
-        raise ValueError(
-            f"bet {bet.name!r} names the rank or suit of {len(expanded)} positions ({', '.join(expanded)}): "
-            f"its table would hold {size.sum():,.0f} rows, more than {MAX_ROWS:,}; name fewer positions' suits"
-        )
-    # rows in chunks of whole groups (bounded memory); only rows paying other than the dropped payout are kept
-    pieces: list[tuple] = []
-    tally: dict[float, int] = {}
-    dropped: float | None = None
-    ends = np.searchsorted(np.cumsum(size), np.arange(_CHUNK_ROWS, size.sum() + _CHUNK_ROWS, _CHUNK_ROWS), "right")
-    for lo, hi in zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True):
-        if hi <= lo:
-            continue
-        row_group, ranks, suits = _expand_groups(seq, first, expanded, np.arange(lo, hi))
-        pays = _evaluate(bet, _row_frame(seq, first[row_group], fields, ranks, suits))
-        values, counts = np.unique(pays, return_counts=True)
-        for v, c in zip(values.tolist(), counts.tolist(), strict=True):
-            tally[v] = tally.get(v, 0) + c
-        if dropped is None:  # the first chunk's most common payout: any choice is exact, this one keeps few rows
-            dropped = float(values[np.argmax(counts)])
-        keep = np.flatnonzero(pays != dropped)
-        pieces.append(
-            (
-                row_group[keep],
-                {q: r[keep] for q, r in ranks.items()},
-                {q: t[keep] for q, t in suits.items()},
-                pays[keep],
-            )
-        )
-    distinct = sorted(tally)
-    exact = tuple(as_fraction(v) for v in distinct)
-    if any(p < -1 for p in exact):
-        raise ValueError(f"bet {bet.name!r}: a payout below -1 would lose more than the stake")
-    d = distinct.index(dropped) if dropped is not None else 0  # one chunk at least: never None
-    others = [i for i in range(len(exact)) if i != d]
-    remap = {distinct[i]: k for k, i in enumerate(others)}
-    row_group = np.concatenate([piece[0] for piece in pieces])
-    ranks = {q: np.concatenate([piece[1][q] for piece in pieces]) for q in expanded}
-    suits = {q: np.concatenate([piece[2][q] for piece in pieces]) for q in expanded}
-    kept_pay = np.concatenate([piece[3] for piece in pieces])
-    row_pay = np.array([remap[v] for v in kept_pay.tolist()], dtype=np.int64)
-    draws = _draw_indices(expanded, ranks, suits, np.arange(len(row_group)))
-    events, bound = (None, 0.0)
-    if not expanded:  # rows are the groups: payout index of every group (-1 for the dropped payout)
-        per_group = np.full(n_groups, -1, dtype=np.int64)
-        per_group[row_group] = row_pay
-        events, bound = _value_events(seq, group, per_group, exact, d)
-    return _Table(
-        default=exact[d],
-        payouts=tuple(exact[i] for i in others),
-        n_groups=n_groups,
-        gm_group=gm // n_ms,
-        gm_mset=gm % n_ms,
-        gm_count=gm_count.astype(np.int64),
-        row_group=row_group,
-        row_pay=row_pay,
-        draws=draws,
-        all_payouts=exact,
-        events=events,
-        bound=bound,
-    )
-
-
-def _value_events(
-    seq: SequenceFields, group: np.ndarray, pay: np.ndarray, exact: tuple[Fraction, ...], d: int
-) -> tuple[EventTable, float]:
-    """A bet on values alone as events of the engine's walk: each value sequence is one entry of its multiset.
-
-    ``pay[g]`` is group g's payout index among the non-default payouts (-1 for the default); the event table's
-    columns are the probabilities of those payouts (see :mod:`toolkit._kernels`).  The bound is that of the
-    expectation ``default + sum_p P_p (pay_p - default)`` (:func:`toolkit._exact_sign.general_bounds`).
-    """
-    k = len(exact) - 1
-    onehot = np.zeros((len(seq), max(k, 1)), dtype=np.int64)
-    code = pay[group]
-    hit = code >= 0
-    onehot[np.flatnonzero(hit), code[hit]] = 1
-    events = event_table(seq.mset, np.ones(len(seq), dtype=np.int64), onehot)
-    steps = np.array([abs(float(exact[i] - exact[d])) for i in range(len(exact)) if i != d] or [0.0])
-    per = general_bounds(events.base, events.delta, events.largest_event, [[p] for p in range(k)], np.ones(k))
-    return events, float(per @ steps[:k] * (1 + 1e-6) + 8 * UNIT_ROUNDOFF * (steps.sum() + abs(float(exact[d]))))
-
-
-def _prefix_payouts(bet: CoupBet, ranks: np.ndarray, suits: np.ndarray | None) -> np.ndarray:
-    """The bet's payout on ``(R, 4)`` first-four-card tuples (rank indices; suit indices or None), in PREFIX order."""
-    to_value = np.array(RANK_VALUES)
-    v = to_value[ranks]
-    rep = ((v[:, 0] * 10 + v[:, 1]) * 10 + v[:, 2]) * 10 + v[:, 3]  # prefix_table's order
-    absent = np.full(len(ranks), -1, dtype=np.int64)
-    by_rank = {p: ranks[:, i] for i, p in enumerate(PREFIX)}
-    by_suit = {p: absent if suits is None else suits[:, i] for i, p in enumerate(PREFIX)}
-    return _evaluate(bet, _row_frame(prefix_table(), rep, bet.fields, by_rank, by_suit))
-
-
-def _expand_groups(
-    seq: SequenceFields, first: np.ndarray, expanded: dict[str, int], groups: np.ndarray
-) -> tuple[np.ndarray, dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """The rows of some groups: one per choice of rank / card at each expanded position (group, ranks, suits)."""
-    row_group = groups
-    ranks: dict[str, np.ndarray] = {}
-    suits: dict[str, np.ndarray] = {}
-    for p, level in expanded.items():
-        parent, rank, suit = _expand(seq.values[p][first][row_group], level)
-        row_group = row_group[parent]
-        ranks = {q: r[parent] for q, r in ranks.items()}
-        suits = {q: t[parent] for q, t in suits.items()}
-        ranks[p], suits[p] = rank, suit
-    return row_group, ranks, suits
-
-
-def _evaluate(bet: CoupBet, frame: pl.DataFrame) -> np.ndarray:
-    """The bet's payout on each row of a frame of coup fields, as floats; errors name the bet."""
-    try:
-        pays = frame.select(bet.expr.alias("payout"))["payout"]
-    except pl.exceptions.PolarsError as err:
-        raise ValueError(f"bet {bet.name!r}: cannot evaluate its payout: {str(err).splitlines()[0]}") from None
-    if pays.null_count():
-        raise ValueError(f"bet {bet.name!r}: the payout is undefined (null) for some coups; give a default")
-    if not pays.dtype.is_numeric() and pays.dtype != pl.Boolean:
-        raise ValueError(f"bet {bet.name!r}: the payout must be a number, got {pays.dtype}")
-    return pays.cast(pl.Float64).to_numpy()
-
-
-def _row_frame(seq: Any, rep: np.ndarray, fields: tuple[str, ...], ranks: dict, suits: dict) -> pl.DataFrame:
-    """The fields a bet names, one row per row of its table."""
-    rank_enum, suit_enum = pl.Enum(list(RANKS)), pl.Enum(list(SUITS))
-    cols: dict[str, pl.Series] = {}
-    for f in fields:
-        if f in seq.columns:
-            x = seq.columns[f][rep]
-            if f == "winner":
-                cols[f] = pl.Series(f, x).replace_strict(dict(enumerate(_WINNERS)), return_dtype=pl.String)
-            elif f in _BOOLEAN:
-                cols[f] = pl.Series(f, x.astype(bool))
-            else:
-                cols[f] = pl.Series(f, x)
-        elif f.endswith("_value"):
-            x = seq.values[f[: -len("_value")]][rep]
-            cols[f] = pl.Series(f, np.where(x < 0, 0, x)).set(pl.Series(x < 0), None)
-        elif f.endswith(("_rank", "_suit")):
-            p, labels, enum = (f[:-5], ranks, rank_enum) if f.endswith("_rank") else (f[:-5], suits, suit_enum)
-            x = labels[p]
-            series = pl.Series(f, np.maximum(x, 0)).replace_strict(dict(enumerate(enum.categories)), return_dtype=enum)
-            cols[f] = series.set(pl.Series(x < 0), None)
-        else:  # pairs, from the expanded ranks and suits
-            a, b = ("player_1", "player_2") if f.startswith("player") else ("banker_1", "banker_2")
-            same = ranks[a] == ranks[b]
-            if f.endswith("suited_pair"):
-                same &= suits[a] == suits[b]
-            cols[f] = pl.Series(f, same)
-    return pl.DataFrame(list(cols.values())) if cols else pl.DataFrame({"_": np.zeros(len(rep))})
-
-
-def _draw_indices(expanded: dict[str, int], ranks: dict, suits: dict, keep: np.ndarray) -> tuple:
-    """Per expanded position (in order): rank, suit, value and the counts of earlier positions (see module)."""
-    out = []
-    to_value = np.array((*RANK_VALUES, -1))
-    earlier: list[tuple[np.ndarray, np.ndarray]] = []
-    for p in expanded:
-        r, s = ranks[p][keep], suits[p][keep]
-        v = to_value[r]  # r == -1 reads the sentinel
-        h = sum((q == r) & (r >= 0) for q, _ in earlier) if earlier else np.zeros(len(r), np.int64)
-        g = sum((to_value[q] == v) & (r >= 0) & (q >= 0) for q, _ in earlier) if earlier else np.zeros(len(r), np.int64)
-        c = sum((q == r) & (t == s) & (s >= 0) for q, t in earlier) if earlier else np.zeros(len(r), np.int64)
-        e = sum((q == r) & (t >= 0) & (s >= 0) for q, t in earlier) if earlier else np.zeros(len(r), np.int64)
-        out.append(tuple(np.asarray(a, dtype=np.int64) for a in (r, s, v, h, g, c, e)))
-        earlier.append((r, s))
-    return tuple(out)
 
 
 # ----------------------------------------------------------------- pricing
@@ -424,12 +177,13 @@ def _shoe(shoe: object, decks: int | None) -> tuple[np.ndarray, np.ndarray, np.n
     return np.array(comp.by_rank, dtype=np.int64), np.array(comp.by_value, dtype=np.int64), weights
 
 
-def _kernel_probabilities(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+def _kernel_probabilities(table: Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``(B, payouts)`` P(payout) of each payout other than the default, for ``(B, 13)`` ranks, ``(B, 10)`` values
     and ``(B, 13, 4)`` suit weights: one compiled pass over the bet's table per block of shoes (a bet on values
     alone: one walk of the engine's multiset trie, :mod:`toolkit._kernels`)."""
     if table.events is not None:
         return table.events(np.ascontiguousarray(values, dtype=np.int64))[:, : len(table.payouts)]
+    weights = _label_weights(table, weights)
     draws = np.array(table.draws, dtype=np.int64).reshape(len(table.draws), 7, len(table.row_group))
     out = np.zeros((len(ranks), len(table.payouts)))
     for start in range(0, len(ranks), 512):
@@ -451,7 +205,18 @@ def _kernel_probabilities(table: _Table, ranks: np.ndarray, values: np.ndarray, 
     return out
 
 
-def _live_rows(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray, combos: list) -> np.ndarray:
+def _label_weights(table: Table, weights: np.ndarray) -> np.ndarray:
+    """The weights the rows' suit labels are drawn from: the suits', or for a table of colours the colours'
+    (black = spades + clubs, red = hearts + diamonds; the last two columns empty)."""
+    if not table.colour:
+        return weights
+    out = np.zeros_like(weights)
+    out[..., 0] = weights[..., 0] + weights[..., 3]
+    out[..., 1] = weights[..., 1] + weights[..., 2]
+    return out
+
+
+def _live_rows(table: Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray, combos: list) -> np.ndarray:
     """The rows a shoe can deal: a group it can deal and every draw possible (small shoes leave most at zero)."""
     live = np.array([c > 0 for c in combos] + [False])[table.row_group]
     total = weights.sum(axis=1)
@@ -462,12 +227,13 @@ def _live_rows(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np
     return np.flatnonzero(live)
 
 
-def _exact_combinations(table: _Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> list[Fraction]:
+def _exact_combinations(table: Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> list[Fraction]:
     """Ordered six-card combinations (see :func:`toolkit.engine.combination_counts`) of each non-default payout.
 
     Python integers throughout (numpy object arrays): the value-level count of a group is divisible by the
     falling factorials of the expanded positions' values, so only the suit weights leave a denominator.
     """
+    weights = _label_weights(table, weights)
     by_value = [int(x) for x in values]
     n = sum(by_value)
     prods = int_products(by_value)
@@ -713,4 +479,4 @@ def _dealt_frame(cards: np.ndarray, suits: np.ndarray | None, fields: tuple[str,
     ranks = {p: cards[:, i] for i, p in enumerate(POSITIONS)}
     no_suits = np.full(cards.shape, -1, dtype=np.int64)
     suit = {p: (no_suits if suits is None else suits)[:, i] for i, p in enumerate(POSITIONS)}
-    return _row_frame(seq, np.arange(len(cards)), fields, ranks, suit)
+    return row_frame(seq, np.arange(len(cards)), fields, ranks, suit)

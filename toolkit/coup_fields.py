@@ -12,6 +12,7 @@ field                          meaning
 ``<position>_value``           the card's baccarat value 0..9 (null when not dealt)
 ``<position>_rank``            its rank ``A, 2, ..., 9, T, J, Q, K`` (null when not dealt)
 ``<position>_suit``            its suit ``s, h, d, c`` (null when not dealt)
+``<position>_colour``          its colour ``red`` (hearts, diamonds) or ``black`` (null when not dealt)
 ``player_total``               Player's final total (0..9); ``banker_total`` likewise
 ``player_two_card_total``      the total of Player's first two cards; ``banker_...`` likewise
 ``player_cards``               cards in Player's hand (2 or 3); ``banker_cards`` likewise
@@ -32,7 +33,7 @@ starts from :func:`value_sequence_table`, every ordered sequence of card values
 the tableau can deal.
 
 >>> sorted(expansions(["player_1_suit", "banker_pair", "winner"]).items())
-[('banker_1', 1), ('banker_2', 1), ('player_1', 2)]
+[('banker_1', 1), ('banker_2', 1), ('player_1', 3)]
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ FIELDS: dict[str, str] = {
     **{f"{p}_value": f"value 0..9 of {p.replace('_', ' card ')} (null when not dealt)" for p in POSITIONS},
     **{f"{p}_rank": f"rank A..K of {p.replace('_', ' card ')} (null when not dealt)" for p in POSITIONS},
     **{f"{p}_suit": f"suit s/h/d/c of {p.replace('_', ' card ')} (null when not dealt)" for p in POSITIONS},
+    **{f"{p}_colour": f"colour red/black of {p.replace('_', ' card ')} (null when not dealt)" for p in POSITIONS},
     "player_total": "Player's final total, 0..9",
     "banker_total": "Banker's final total, 0..9",
     "player_two_card_total": "total of Player's first two cards",
@@ -104,8 +106,8 @@ FIELDS: dict[str, str] = {
     "banker_suited_pair": "Banker's first two cards are the same card (rank and suit)",
 }
 
-#: Level of detail a field needs at a position: 1 the rank, 2 the card (rank and suit).
-RANK, CARD = 1, 2
+#: Level of detail a field needs at a position: the rank, the rank and colour, the card (rank and suit).
+RANK, COLOUR, CARD = 1, 2, 3
 _DERIVED: dict[str, tuple[tuple[str, ...], int]] = {
     "player_pair": (("player_1", "player_2"), RANK),
     "banker_pair": (("banker_1", "banker_2"), RANK),
@@ -138,7 +140,10 @@ def unknown_field(name: str, condition: str | None = None) -> str:
 
 
 def expansions(fields: Iterable[str]) -> dict[str, int]:
-    """The positions whose rank (1) or card (2) the fields need; value-level fields need none.
+    """The positions whose rank (1), rank and colour (2) or card (3) the fields need; value-level fields need none.
+
+    A bet that needs some card's suit reads every colour from the suit (colour positions become card
+    positions), so that one draw of suits serves them all.
 
     Parameters
     ----------
@@ -148,7 +153,7 @@ def expansions(fields: Iterable[str]) -> dict[str, int]:
     Returns
     -------
     dict of str to int
-        Position name to level (1 rank, 2 card).
+        Position name to level (:data:`RANK`, :data:`COLOUR`, :data:`CARD`).
     """
     out: dict[str, int] = {}
     for name in fields:
@@ -158,10 +163,14 @@ def expansions(fields: Iterable[str]) -> dict[str, int]:
             positions, level = (name[: -len("_rank")],), RANK
         elif name.endswith("_suit"):
             positions, level = (name[: -len("_suit")],), CARD
+        elif name.endswith("_colour"):
+            positions, level = (name[: -len("_colour")],), COLOUR
         else:
             continue
         for p in positions:
             out[p] = max(out.get(p, 0), level)
+    if CARD in out.values():
+        out = {p: CARD if level == COLOUR else level for p, level in out.items()}
     return out
 
 
@@ -268,7 +277,7 @@ def value_columns(values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 #: Fields fixed by the first four cards: a bet naming only these is priced over the 10,000 four-card prefixes.
 PREFIX_FIELDS: frozenset[str] = frozenset(
-    {f"{p}_{k}" for p in ("player_1", "player_2", "banker_1", "banker_2") for k in ("value", "rank", "suit")}
+    {f"{p}_{k}" for p in ("player_1", "player_2", "banker_1", "banker_2") for k in ("value", "rank", "suit", "colour")}
     | {
         "player_two_card_total",
         "banker_two_card_total",

@@ -1,0 +1,373 @@
+"""Compiling a bet on coup fields into its table: value-level groups, then one row per label at each position.
+
+The method is in :mod:`toolkit.coup_bets`.  A row's labels are chosen position by position (a rank, a rank
+and colour, or a card); a row is settled as soon as its payout is decided, and rows that pay the dropped
+payout are not kept.  The table is built a chunk of groups at a time, so memory stays bounded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from toolkit._check import as_fraction
+from toolkit._exact_sign import UNIT_ROUNDOFF, general_bounds
+from toolkit._kernels import EventTable, event_table
+from toolkit._prefix_patterns import PREFIX
+from toolkit._tables import multisets
+from toolkit.cards import RANK_VALUES, RANKS, VALUE_TO_RANK
+from toolkit.coup_fields import (
+    CARD,
+    COLOUR,
+    PREFIX_FIELDS,
+    RANK,
+    SequenceFields,
+    expansions,
+    prefix_table,
+    value_sequence_table,
+)
+from toolkit.rules import Tableau
+from toolkit.suits import SUITS
+
+#: A bet on coup fields (:class:`toolkit.coup_bets.CoupBet`: name, expr, fields, events), typed loosely here so
+#: that this module does not import the one that uses it.
+CoupBet = Any
+
+__all__ = ["MAX_ROWS", "Table", "compile_table", "evaluate", "prefix_payouts", "row_frame"]
+
+_WINNERS = ("player", "banker", "tie")
+#: The largest table a bet may compile to (a bet naming every card's suit would need about 10**10 rows).
+MAX_ROWS = 20_000_000
+#: Rows of a bet's table expanded and evaluated at a time while it compiles (bounds the memory it takes).
+_CHUNK_ROWS = 250_000
+_BOOLEAN = {"player_natural", "banker_natural", "natural"}
+_COLOURS = ("black", "red")
+_COLOUR_ENUM = pl.Enum(list(_COLOURS))
+#: The colour of each suit s, h, d, c.
+_SUIT_COLOUR = np.array([0, 1, 1, 0], dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A compiled bet: value-level groups, rows that pay other than ``default``, and their draws."""
+
+    default: Fraction
+    payouts: tuple[Fraction, ...]  # distinct payouts other than the default
+    n_groups: int
+    gm_group: np.ndarray  # (group, multiset) pairs with the number of sequences of each
+    gm_mset: np.ndarray
+    gm_count: np.ndarray
+    row_group: np.ndarray
+    row_pay: np.ndarray  # index into payouts
+    draws: tuple[tuple[np.ndarray, ...], ...]  # per expanded position: rank, suit, value, h, g, c, e
+    all_payouts: tuple[Fraction, ...]
+    #: A bet on values alone: its payouts as events of the engine's trie walk, and the float error bound of its EV.
+    events: EventTable | None = None
+    bound: float = 0.0
+    #: The suit labels of its rows are colours (0 black, 1 red): suit weights are read as colour weights.
+    colour: bool = False
+
+    @property
+    def evaluator(self) -> str:
+        """Which evaluator prices the bet: ``value events`` (the engine's walk) or ``position table``."""
+        return "value events" if self.events is not None else "position table"
+
+
+def _group_keys(seq: Any, fields: tuple[str, ...], expanded: dict[str, int]) -> list[np.ndarray]:
+    keys = [seq.columns[f] for f in fields if f in seq.columns]
+    keys += [seq.values[f[: -len("_value")]] for f in fields if f.endswith("_value")]
+    keys += [seq.values[p] for p in expanded]
+    return keys
+
+
+#: Labels a position takes per rank at each level: the rank alone, its colour (black, red), its suit.
+_PER_RANK = {RANK: 1, COLOUR: 2, CARD: 4}
+
+
+def _labels(values: np.ndarray, level: int) -> np.ndarray:
+    """How many labels a position of each value takes at ``level`` (1 where no card is dealt)."""
+    return np.where(values < 0, 1, np.where(values == 0, 4, 1) * _PER_RANK[level])
+
+
+def _expand(values: np.ndarray, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each row's value at one position: how many labels, and each label's rank and suit or colour (-1 none)."""
+    n = _labels(values, level)
+    per = _PER_RANK[level]
+    parent = np.repeat(np.arange(len(values)), n)
+    offset = np.arange(len(parent)) - np.repeat(np.cumsum(n) - n, n)
+    v = values[parent]
+    to_rank = np.array(VALUE_TO_RANK)
+    rank = np.where(v == 0, 9 + offset // per, to_rank[np.maximum(v, 0)])
+    suit = np.where(v < 0, -1, offset % per) if per > 1 else np.full(len(parent), -1)
+    return parent, np.where(v < 0, -1, rank), suit
+
+
+def compile_table(bet: CoupBet, tableau: Tableau) -> Table:
+    fields = bet.fields
+    # a bet on the first four cards only sums over their 10,000 value sequences, whatever follows
+    seq = prefix_table() if set(fields) <= PREFIX_FIELDS else value_sequence_table(tableau)
+    expanded = expansions(fields)
+    keys = _group_keys(seq, fields, expanded)
+    if keys:
+        _, first, group = np.unique(np.stack(keys, axis=1), axis=0, return_index=True, return_inverse=True)
+        group = group.ravel()
+    else:
+        first, group = np.zeros(1, dtype=np.int64), np.zeros(len(seq), dtype=np.int64)
+    n_groups = len(first)
+    n_ms = len(multisets().codes)
+    gm, gm_count = np.unique(group * n_ms + seq.mset, return_counts=True)
+
+    # rows: one per group and choice of label (rank, rank and colour, card) at each expanded position
+    size = np.ones(n_groups)
+    for p, level in expanded.items():
+        size *= _labels(seq.values[p][first], level)
+    conditions = _pruning_conditions(bet, expanded)
+    if conditions is None and size.sum() > MAX_ROWS:
+        raise ValueError(
+            f"bet {bet.name!r} names the rank or suit of {len(expanded)} positions ({', '.join(expanded)}): "
+            f"its table would hold {size.sum():,.0f} rows, more than {MAX_ROWS:,}; name fewer positions' suits"
+        )
+    # rows in chunks of whole groups (bounded memory); only rows paying other than the dropped payout are kept
+    pieces: list[tuple] = []
+    tally: dict[float, int] = {}
+    state: dict[str, float] = {}
+
+    def emit(row_group: np.ndarray, ranks: dict, suits: dict, pays: np.ndarray) -> None:
+        values, counts = np.unique(pays, return_counts=True)
+        for v, c in zip(values.tolist(), counts.tolist(), strict=True):
+            tally[v] = tally.get(v, 0) + c
+        if "dropped" not in state and len(values):  # any choice is exact; the first commonest keeps few rows
+            state["dropped"] = float(values[np.argmax(counts)])
+        keep = np.flatnonzero(pays != state.get("dropped"))
+        pieces.append((row_group[keep], _take(ranks, keep), _take(suits, keep), pays[keep]))
+
+    work = _Expansion(bet, seq, first, fields, expanded, conditions, emit)
+    sizes = np.minimum(size, _CHUNK_ROWS) if conditions is not None else size
+    ends = np.searchsorted(np.cumsum(sizes), np.arange(_CHUNK_ROWS, sizes.sum() + _CHUNK_ROWS, _CHUNK_ROWS), "right")
+    for lo, hi in zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True):
+        if hi > lo:
+            work.start(np.arange(lo, hi))
+    dropped = state["dropped"]
+    distinct = sorted(tally)
+    exact = tuple(as_fraction(v) for v in distinct)
+    if any(p < -1 for p in exact):
+        raise ValueError(f"bet {bet.name!r}: a payout below -1 would lose more than the stake")
+    d = distinct.index(dropped) if dropped is not None else 0  # one chunk at least: never None
+    others = [i for i in range(len(exact)) if i != d]
+    remap = {distinct[i]: k for k, i in enumerate(others)}
+    if work.rows > MAX_ROWS:
+        raise ValueError(f"bet {bet.name!r}: its table holds {work.rows:,} rows, more than {MAX_ROWS:,}")
+    row_group = np.concatenate([piece[0] for piece in pieces])
+    ranks = {q: np.concatenate([piece[1][q] for piece in pieces]) for q in expanded}
+    suits = {q: np.concatenate([piece[2][q] for piece in pieces]) for q in expanded}
+    kept_pay = np.concatenate([piece[3] for piece in pieces])
+    row_pay = np.array([remap[v] for v in kept_pay.tolist()], dtype=np.int64)
+    draws = _draw_indices(expanded, ranks, suits, np.arange(len(row_group)))
+    events, bound = (None, 0.0)
+    if not expanded:  # rows are the groups: payout index of every group (-1 for the dropped payout)
+        per_group = np.full(n_groups, -1, dtype=np.int64)
+        per_group[row_group] = row_pay
+        events, bound = _value_events(seq, group, per_group, exact, d)
+    return Table(
+        default=exact[d],
+        payouts=tuple(exact[i] for i in others),
+        n_groups=n_groups,
+        gm_group=gm // n_ms,
+        gm_mset=gm % n_ms,
+        gm_count=gm_count.astype(np.int64),
+        row_group=row_group,
+        row_pay=row_pay,
+        draws=draws,
+        all_payouts=exact,
+        events=events,
+        bound=bound,
+        colour=COLOUR in expanded.values(),
+    )
+
+
+def _value_events(
+    seq: SequenceFields, group: np.ndarray, pay: np.ndarray, exact: tuple[Fraction, ...], d: int
+) -> tuple[EventTable, float]:
+    """A bet on values alone as events of the engine's walk: each value sequence is one entry of its multiset.
+
+    ``pay[g]`` is group g's payout index among the non-default payouts (-1 for the default); the event table's
+    columns are the probabilities of those payouts (see :mod:`toolkit._kernels`).  The bound is that of the
+    expectation ``default + sum_p P_p (pay_p - default)`` (:func:`toolkit._exact_sign.general_bounds`).
+    """
+    k = len(exact) - 1
+    onehot = np.zeros((len(seq), max(k, 1)), dtype=np.int64)
+    code = pay[group]
+    hit = code >= 0
+    onehot[np.flatnonzero(hit), code[hit]] = 1
+    events = event_table(seq.mset, np.ones(len(seq), dtype=np.int64), onehot)
+    steps = np.array([abs(float(exact[i] - exact[d])) for i in range(len(exact)) if i != d] or [0.0])
+    per = general_bounds(events.base, events.delta, events.largest_event, [[p] for p in range(k)], np.ones(k))
+    return events, float(per @ steps[:k] * (1 + 1e-6) + 8 * UNIT_ROUNDOFF * (steps.sum() + abs(float(exact[d]))))
+
+
+def _pruning_conditions(bet: CoupBet, expanded: dict[str, int]) -> list[pl.Expr] | None:
+    """The bet's pay-table conditions, when a row's payout can be decided before all its labels are known.
+
+    A condition over labels not yet chosen (null) is true or false in SQL's three-valued logic only when it
+    is so whatever they turn out to be; a row whose first non-false condition is true (or that has none) is
+    then settled, and its remaining positions are not expanded.  Not for bets written as expressions (no
+    conditions) or naming ``IS NULL`` (a null there means "not dealt").
+    """
+    from toolkit.conditions import condition
+
+    if not expanded or not bet.events or any("null" in str(c).lower() for c, _ in bet.events):
+        return None
+    return [condition(str(c)) for c, _ in bet.events]
+
+
+class _Expansion:
+    """Rows of a bet's table built position by position, settled as soon as their payout is decided."""
+
+    def __init__(self, bet, seq, first, fields, expanded, conditions, emit) -> None:
+        self.bet, self.seq, self.first, self.fields = bet, seq, first, fields
+        self.order = list(expanded)
+        self.expanded, self.conditions, self.emit = expanded, conditions, emit
+        self.colour = COLOUR in expanded.values()
+        self.rows = 0
+
+    def start(self, groups: np.ndarray) -> None:
+        unknown = {p: np.full(len(groups), -1, dtype=np.int64) for p in self.order}
+        self.step(groups, unknown, dict(unknown), 0)
+
+    def frame(self, row_group: np.ndarray, ranks: dict, suits: dict) -> pl.DataFrame:
+        return row_frame(self.seq, self.first[row_group], self.fields, ranks, suits, self.colour)
+
+    def step(self, row_group: np.ndarray, ranks: dict, suits: dict, stage: int) -> None:
+        if stage == len(self.order) or self.conditions is not None:
+            frame = self.frame(row_group, ranks, suits)
+            done = np.ones(len(row_group), bool) if stage == len(self.order) else _decided(frame, self.conditions)
+            if done.any():
+                idx = np.flatnonzero(done)
+                pays = evaluate(self.bet, frame[idx] if not done.all() else frame)
+                self.rows += len(idx)
+                self.emit(row_group[idx], _take(ranks, idx), _take(suits, idx), pays)
+                rest = np.flatnonzero(~done)
+                row_group, ranks, suits = row_group[rest], _take(ranks, rest), _take(suits, rest)
+        if not len(row_group) or stage == len(self.order):
+            return
+        p = self.order[stage]
+        level = self.expanded[p]
+        n = _labels(self.seq.values[p][self.first[row_group]], level)
+        cum = np.cumsum(n)
+        ends = np.searchsorted(cum, np.arange(_CHUNK_ROWS, cum[-1] + _CHUNK_ROWS, _CHUNK_ROWS), "right")
+        for lo, hi in zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True):
+            if hi <= lo:
+                continue
+            part = np.arange(lo, hi)
+            parent, rank, suit = _expand(self.seq.values[p][self.first[row_group[part]]], level)
+            pick = part[parent]
+            new_ranks, new_suits = _take(ranks, pick), _take(suits, pick)
+            new_ranks[p], new_suits[p] = rank, suit
+            self.step(row_group[pick], new_ranks, new_suits, stage + 1)
+
+
+def _take(labels: dict, index: np.ndarray) -> dict:
+    return {q: x[index] for q, x in labels.items()}
+
+
+def _decided(frame: pl.DataFrame, conditions: list[pl.Expr]) -> np.ndarray:
+    """Rows whose payout no unknown label can change (see :func:`_pruning_conditions`)."""
+    values = frame.select([c.alias(f"c{i}") for i, c in enumerate(conditions)])
+    decided = np.zeros(frame.height, bool)
+    still = np.ones(frame.height, bool)
+    for name in values.columns:
+        col = values[name]
+        true = col.fill_null(False).to_numpy().astype(bool)
+        null = col.is_null().to_numpy()
+        decided |= still & true
+        still &= ~true & ~null
+    return decided | still
+
+
+def prefix_payouts(bet: CoupBet, ranks: np.ndarray, suits: np.ndarray | None) -> np.ndarray:
+    """The bet's payout on ``(R, 4)`` first-four-card tuples (rank indices; suit indices or None), in PREFIX order."""
+    to_value = np.array(RANK_VALUES)
+    v = to_value[ranks]
+    rep = ((v[:, 0] * 10 + v[:, 1]) * 10 + v[:, 2]) * 10 + v[:, 3]  # prefix_table's order
+    absent = np.full(len(ranks), -1, dtype=np.int64)
+    by_rank = {p: ranks[:, i] for i, p in enumerate(PREFIX)}
+    by_suit = {p: absent if suits is None else suits[:, i] for i, p in enumerate(PREFIX)}
+    return evaluate(bet, row_frame(prefix_table(), rep, bet.fields, by_rank, by_suit))
+
+
+def evaluate(bet: CoupBet, frame: pl.DataFrame) -> np.ndarray:
+    """The bet's payout on each row of a frame of coup fields, as floats; errors name the bet."""
+    try:
+        pays = frame.select(bet.expr.alias("payout"))["payout"]
+    except pl.exceptions.PolarsError as err:
+        raise ValueError(f"bet {bet.name!r}: cannot evaluate its payout: {str(err).splitlines()[0]}") from None
+    if pays.null_count():
+        raise ValueError(f"bet {bet.name!r}: the payout is undefined (null) for some coups; give a default")
+    if not pays.dtype.is_numeric() and pays.dtype != pl.Boolean:
+        raise ValueError(f"bet {bet.name!r}: the payout must be a number, got {pays.dtype}")
+    return pays.cast(pl.Float64).to_numpy()
+
+
+def row_frame(
+    seq: Any, rep: np.ndarray, fields: tuple[str, ...], ranks: dict, suits: dict, colour_level: bool = False
+) -> pl.DataFrame:
+    """The fields a bet names, one row per row of its table (a label of -1: not dealt, or not yet chosen).
+
+    ``colour_level``: the suit labels are colours (0 black, 1 red); otherwise suits, their colours read from them.
+    """
+    rank_enum, suit_enum = pl.Enum(list(RANKS)), pl.Enum(list(SUITS))
+    cols: dict[str, pl.Series] = {}
+    for f in fields:
+        if f in seq.columns:
+            x = seq.columns[f][rep]
+            if f == "winner":
+                cols[f] = pl.Series(f, x).replace_strict(dict(enumerate(_WINNERS)), return_dtype=pl.String)
+            elif f in _BOOLEAN:
+                cols[f] = pl.Series(f, x.astype(bool))
+            else:
+                cols[f] = pl.Series(f, x)
+        elif f.endswith("_value"):
+            x = seq.values[f[: -len("_value")]][rep]
+            cols[f] = pl.Series(f, np.where(x < 0, 0, x)).set(pl.Series(x < 0), None)
+        elif f.endswith("_colour"):
+            x = suits[f[: -len("_colour")]]
+            colour = x if colour_level else np.where(x < 0, -1, _SUIT_COLOUR[np.maximum(x, 0)])
+            named = pl.Series(f, np.maximum(colour, 0)).replace_strict(
+                dict(enumerate(_COLOURS)), return_dtype=_COLOUR_ENUM
+            )
+            cols[f] = named.set(pl.Series(colour < 0), None)
+        elif f.endswith(("_rank", "_suit")):
+            p, labels, enum = (f[:-5], ranks, rank_enum) if f.endswith("_rank") else (f[:-5], suits, suit_enum)
+            x = labels[p]
+            series = pl.Series(f, np.maximum(x, 0)).replace_strict(dict(enumerate(enum.categories)), return_dtype=enum)
+            cols[f] = series.set(pl.Series(x < 0), None)
+        else:  # pairs, from the expanded ranks and suits
+            a, b = ("player_1", "player_2") if f.startswith("player") else ("banker_1", "banker_2")
+            same = ranks[a] == ranks[b]
+            unknown = (ranks[a] < 0) | (ranks[b] < 0)
+            if f.endswith("suited_pair"):
+                same &= suits[a] == suits[b]
+                unknown |= (suits[a] < 0) | (suits[b] < 0)
+            cols[f] = pl.Series(f, same).set(pl.Series(unknown), None)
+    return pl.DataFrame(list(cols.values())) if cols else pl.DataFrame({"_": np.zeros(len(rep))})
+
+
+def _draw_indices(expanded: dict[str, int], ranks: dict, suits: dict, keep: np.ndarray) -> tuple:
+    """Per expanded position (in order): rank, suit, value and the counts of earlier positions (see module)."""
+    out = []
+    to_value = np.array((*RANK_VALUES, -1))
+    earlier: list[tuple[np.ndarray, np.ndarray]] = []
+    for p in expanded:
+        r, s = ranks[p][keep], suits[p][keep]
+        v = to_value[r]  # r == -1 reads the sentinel
+        h = sum((q == r) & (r >= 0) for q, _ in earlier) if earlier else np.zeros(len(r), np.int64)
+        g = sum((to_value[q] == v) & (r >= 0) & (q >= 0) for q, _ in earlier) if earlier else np.zeros(len(r), np.int64)
+        c = sum((q == r) & (t == s) & (s >= 0) for q, t in earlier) if earlier else np.zeros(len(r), np.int64)
+        e = sum((q == r) & (t >= 0) & (s >= 0) for q, t in earlier) if earlier else np.zeros(len(r), np.int64)
+        out.append(tuple(np.asarray(a, dtype=np.int64) for a in (r, s, v, h, g, c, e)))
+        earlier.append((r, s))
+    return tuple(out)
