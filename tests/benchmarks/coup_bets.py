@@ -10,8 +10,10 @@ Run from the repository root (not collected by pytest)::
     first two positions, a compiled pass).  Both are exact against the card-by-card oracle
     (tests/test_coup_bets.py); the ratio says which path to take, and the toolkit takes the fast
     engine whenever a bet names only outcome-class fields (``make_bet``).
-(b) The cost per shoe of each catalogue bet the fast engine cannot price (suits, ranks across
-    hands, the third card's value), as a ratio to the standard panel's seventeen bets together.
+(b) The cost per shoe of each catalogue bet the fast engine cannot price (suits, colours, ranks
+    across hands, the third card's value), and of three bets written as in files, as a ratio to the
+    standard panel's seventeen bets together, with the evaluator each compiles to (value events,
+    prefix patterns or position table).  Target: each at most 3x.
 (c) The standard panel through ``bet_expected_values`` (the dispatcher every command now calls)
     against ``engine.expected_values`` directly: the price of the dispatch (target: ratio 1.00).
 
@@ -35,6 +37,14 @@ import polars as pl  # noqa: E402
 import toolkit as bt  # noqa: E402
 from toolkit.coup_bets import CoupBet, coup_expected_values  # noqa: E402
 from toolkit.engine import expected_values  # noqa: E402
+
+
+#: Three bets as a user writes them in files: a third card's suit, both hands' ranks, totals and winner.
+FILE_BETS = (
+    ("third_card_heart", [("player_3_suit = 'h'", 3)]),
+    ("same_first_ranks", [("player_1_rank = banker_1_rank AND player_2_rank = banker_2_rank", 60)]),
+    ("banker_wins_with_seven", [("winner = 'banker' AND banker_total = 7 AND player_total <= 5", 4)]),
+)
 
 
 def shoes(n: int, seed: int = 1) -> np.ndarray:
@@ -74,11 +84,16 @@ def main() -> None:
     print(f"(a) Player Pair: rich engine / pair trick = {t_rich / t_fast:.1f} (time ratio, {args.shoes} shoes)")
 
     t_panel = best(lambda: expected_values(s, panel), args.repeats)
-    for name in ("tiger_pair", "three_giving_eight", "perfect_pair"):
-        bet = bt.get_bet(name)
-        coup_expected_values(s[:4], bet)
-        t = best(lambda bet=bet: coup_expected_values(s, bet), args.repeats)
-        print(f"(b) {name}: {t / t_panel:.2f} x the standard panel's 17 bets ({t / args.shoes * 1e3:.3f} ms a shoe)")
+    rich = [b for b in (bt.get_bet(n) for n in bt.catalogue.catalogue_names()) if isinstance(b, CoupBet)]
+    rich += [bt.make_bet(name, rows) for name, rows in FILE_BETS]
+    for bet in rich:
+        bt.bet_expected_values(s[:4], [bet])
+        t = best(lambda bet=bet: bt.bet_expected_values(s, [bet]), args.repeats)
+        evaluator = bet.evaluator if isinstance(bet, CoupBet) else "the panel's engine"
+        print(
+            f"(b) {bet.name} [{evaluator}]: {t / t_panel:.2f} x the standard panel's 17 bets "
+            f"({t / args.shoes * 1e3:.3f} ms a shoe)"
+        )
 
     t_direct = best(lambda: expected_values(s, panel), args.repeats)
     t_dispatch = best(lambda: bt.bet_expected_values(s, panel), args.repeats)
