@@ -39,7 +39,7 @@ def test_several_bets_at_once_and_a_table(capsys):
     args = ("--system", "dragon7,panda8", "--bet", "dragon7,panda8", "--kelly", "0.25", "--table-min", "0.05")
     code, out, err = run(capsys, *BASE[:1], *args, *BASE[3:], "--chip", "0.05", "--no-progress")
     assert code == 0, err
-    assert "risk_of_ruin" in out
+    assert "risk of ruin" in out
     assert "jointly with panda8" in out
 
 
@@ -88,3 +88,70 @@ def test_kelly_by_count_matches_the_library(capsys):
     lib = bankroll("dragon7", bankroll=100, kelly=0.5, kelly_by="count", n_shoes=300, paths=100, seed=5, progress=False)
     assert d["units_per_shoe"] == pytest.approx(lib.as_dict()["units_per_shoe"])
     assert d["risk_of_ruin"] == lib.as_dict()["risk_of_ruin"]
+
+
+NO_SEED = ("bankroll", "--system", "dragon7", "--bankroll", "100", "--shoes", "300", "--no-progress")
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("--trip-shoes", "0"), "--trip-shoes"),
+        (("--paths", str(10**12)), "--paths"),
+        (("--system", "nope"), "nope"),
+        (("--table-min", "5", "--table-max", "1"), "table_max"),
+        (("--threshold", "99", "--kelly", "0.5", "--kelly-by", "count", "--bet", "nope"), "nope"),
+    ],
+)
+def test_arguments_are_checked_before_the_seed_line_and_before_any_work(capsys, monkeypatch, extra, message):
+    import toolkit.sizing
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the run started before its arguments were checked")
+
+    monkeypatch.setattr(toolkit.sizing, "bankroll", no_work)
+    code, out, err = run(capsys, *NO_SEED, *extra)
+    assert code == 2
+    assert err.count("\n") == 1  # the error alone: no seed line before it
+    assert message in err
+    assert "seed" not in err
+    assert out == ""
+
+
+def test_without_a_seed_the_seed_line_comes_before_the_work(capsys):
+    code, out, err = run(capsys, *NO_SEED, "--paths", "50", "--format", "json")
+    assert code == 0, err
+    assert err.startswith("baccarat: seed ")
+    assert json.loads(out)["seed"] == int(err.split()[2])
+
+
+def test_the_table_names_its_formulas_and_explains_its_terms(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    args = ("bankroll", "--system", "dragon7", "--bankroll", "200", "--kelly", "0.5", "--shoes", "2000",
+            "--paths", "300", "--seed", "1", "--no-progress")  # fmt: skip
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].count("0.5 Kelly of 200") == 1  # the title says what is played once
+    table = lines[2 : lines.index(next(x for x in lines if x.startswith("formula, by")))]
+    assert all(len(x) <= 80 for x in table)
+    assert "by" in table[0].split()
+    assert "diffusion" in table[0].split()
+    assert any(x.startswith("risk of ruin") and "Lundberg" in x for x in table)
+    assert "< 1e-12" in out
+    assert "e-69" not in out
+    for term in ("SCORE:", "DI:", "N0:", "Lundberg:", "diffusion:"):
+        assert any(x.startswith((term, f"formula, by {term}")) for x in lines), term
+    code, text, err = run(capsys, *args, "--format", "json")
+    d = json.loads(text)
+    assert 0 < d["trip_risk"]["diffusion"] < 1e-12  # every digit kept in the data
+    assert d["risk_of_ruin"]["method"] == "Lundberg"
+    assert {"di", "n0", "score"} <= set(d)
+
+
+def test_help_explains_the_terms(capsys):
+    code, out, _ = run(capsys, "bankroll", "--help")
+    assert code == 0
+    flat = " ".join(out.split())
+    for term in ("SCORE", "DI", "N0", "Lundberg", "exact walk", "diffusion"):
+        assert term in flat

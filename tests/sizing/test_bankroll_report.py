@@ -44,10 +44,11 @@ def test_report_holds_every_figure(flat):
 
 
 def test_formula_and_simulation_agree_on_the_risk_of_ruin_roughly(flat):
-    # the diffusion is only an approximation for 40:1 payouts; Lundberg's bound is the better guide
+    # flat whole-unit bets on a 40:1 payout: the shoe results lie on a lattice, solved exactly
     ror = flat.risk["risk_of_ruin"]
+    assert ror["method"] == "exact walk"
     assert abs(ror["formula"] - ror["simulated"]) < 0.15
-    assert ror["lundberg"] <= ror["formula"] + 1e-12
+    assert 0 < ror["lundberg"] < 1
 
 
 def test_same_seed_same_report():
@@ -82,9 +83,10 @@ def test_frames_for_the_pictures(flat):
     sessions = flat.sessions(500, seed=1)
     assert sessions.height == 500
     curve = flat.risk_curve([50, 200, 800], paths=200, seed=1)
-    assert curve.columns == ["bankroll", "formula", "simulated", "low", "high"]
+    assert curve.columns == ["bankroll", "formula", "method", "diffusion", "simulated", "low", "high"]
     assert curve["formula"].is_sorted(descending=True)
-    assert flat.frame().height == 8
+    assert curve["diffusion"].is_sorted(descending=True)
+    assert flat.frame().height == 9
 
 
 def test_back_counting_strategy_through_the_report():
@@ -141,8 +143,8 @@ def test_kelly_by_count_is_a_ramp_rising_with_the_count():
         bankroll("dragon7", kelly=0.5, kelly_by="table", n_shoes=10, paths=10, progress=False)
 
 
-def test_the_formula_is_the_counting_results_risk_of_ruin(flat):
-    assert flat.risk["risk_of_ruin"]["formula"] == pytest.approx(flat.results.risk_of_ruin(300).value, rel=1e-12)
+def test_the_diffusion_figure_is_the_counting_results_risk_of_ruin(flat):
+    assert flat.risk["risk_of_ruin"]["diffusion"] == pytest.approx(flat.results.risk_of_ruin(300).value, rel=1e-12)
 
 
 def test_a_losing_game_has_a_negative_score():
@@ -155,6 +157,8 @@ def test_a_losing_game_has_a_negative_score():
     assert rep.mu < 0
     assert rep.as_dict()["score"] == pytest.approx(-rep.results.score.value)
     assert rep.risk["risk_of_ruin"]["formula"] == 1.0
+    assert rep.risk["trip_risk"]["method"] == "diffusion"  # without an edge Lundberg says nothing of time
+    assert rep.as_dict()["n0"] == "inf"
 
 
 def test_a_trip_given_in_shoes_bounds_the_trip_risk():
@@ -167,3 +171,52 @@ def test_a_trip_given_in_shoes_bounds_the_trip_risk():
     assert long.risk["trip_risk"]["simulated"] <= long.risk["risk_of_ruin"]["simulated"]
     with pytest.raises(ValueError, match="trip_shoes"):
         bankroll("dragon7", trip_shoes=0, **kw)
+
+
+# ------------------------------------------------------------ the headline formula against simulation
+# Each check allows Z = 4 standard errors of the simulated share, taken at the formula's value: a correct
+# formula fails one such check with probability 6.3e-5 (two-sided normal tail beyond 4), these four below
+# 3e-4 on a fresh seed.  The seeds are fixed, so the run is deterministic.
+Z = 4.0
+PATHS = 4000
+
+
+def _tolerance(p: float, n: int = PATHS) -> float:
+    return Z * math.sqrt(p * (1 - p) / n)
+
+
+@pytest.fixture(scope="module")
+def dragon7_half_kelly():
+    return bankroll("dragon7", bankroll=200, kelly=0.5, n_shoes=20_000, paths=PATHS, seed=1, progress=False)
+
+
+def test_half_kelly_dragon7_leads_with_lundberg_which_the_simulation_confirms(dragon7_half_kelly):
+    ror = dragon7_half_kelly.risk["risk_of_ruin"]
+    assert ror["method"] == "Lundberg"
+    assert abs(ror["simulated"] - ror["formula"]) < _tolerance(ror["formula"])
+    # the diffusion figure (about 0.058 against 0.03) is outside that tolerance: it is kept, named, as an extra
+    assert abs(ror["simulated"] - ror["diffusion"]) > _tolerance(ror["formula"])
+    goal = dragon7_half_kelly.risk["p_goal"]
+    assert goal["method"] == "Lundberg"
+    assert abs(goal["simulated"] - goal["formula"]) < _tolerance(goal["formula"])
+
+
+def test_flat_dragon7_leads_with_the_exact_walk_which_the_simulation_confirms():
+    rep = bankroll("dragon7", bankroll=100, n_shoes=20_000, paths=PATHS, seed=2, progress=False)
+    for key in ("risk_of_ruin", "p_goal"):
+        d = rep.risk[key]
+        assert d["method"] == "exact walk"
+        assert abs(d["simulated"] - d["formula"]) < _tolerance(d["formula"])
+
+
+def test_the_table_names_each_formula_and_hides_no_digit_from_the_json(dragon7_half_kelly):
+    risks, figures, legend = dragon7_half_kelly.tables()
+    assert risks["by"].to_list() == ["Lundberg"] * 3
+    trip = risks.row(1, named=True)
+    assert trip["diffusion"] == "< 1e-12"  # 2e-69 by the diffusion formula: shown as negligible
+    assert 0 < dragon7_half_kelly.as_dict()["trip_risk"]["diffusion"] < 1e-12  # kept in full in the data
+    text = " ".join(legend)
+    for term in ("Lundberg:", "diffusion:", "SCORE:", "DI:", "N0:", "certainty equivalent:"):
+        assert term in text
+    assert {"SCORE", "DI", "N0 (hands)"} <= set(figures["figure"].to_list())
+    assert "1.96e-69" not in repr(dragon7_half_kelly)

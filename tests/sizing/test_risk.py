@@ -4,7 +4,7 @@ Every comparison of a simulated proportion with a formula allows ``Z = 4``
 standard errors of the proportion (from the formula's value, so the tolerance
 does not depend on the draw): a correct simulation fails one such check with
 probability about 6e-5 (two-sided normal tail beyond 4), so the whole file
-(8 such checks) fails falsely with probability below 1e-3 on a fresh seed;
+(9 such checks) fails falsely with probability below 1e-3 on a fresh seed;
 with the fixed seeds here it is deterministic.  Where the formula is a
 diffusion limit, the parameters keep its known bias (the overshoot of the
 barrier, about 0.58 SD per step; Siegmund 1979) under a fifth of the tolerance.
@@ -169,3 +169,68 @@ def test_without_goal_or_trip_the_paths_are_those_of_the_counting_results():
     theirs = res.simulated_risk_of_ruin(60, paths=500, seed=4)
     assert ours.value == theirs.value
     assert (ours.low, ours.high) == (theirs.low, theirs.high)
+
+
+def test_gamblers_ruin_of_a_billion_units_is_computed_in_logs():
+    from fractions import Fraction
+
+    # (1 - r^b) / (1 - r^g) with r = q / p = 51/49: r^(10^9) is far beyond a float
+    assert gamblers_ruin(0.49, 0.51, 10**9, 2 * 10**9) == 0.0
+    assert gamblers_ruin(0.51, 0.49, 10**9, 2 * 10**9) == 1.0
+    assert gamblers_ruin(0.51, 0.49, 10**9) == 0.0
+    # against exact rational arithmetic where floats would still do
+    r = Fraction(51, 49)
+    exact = float((1 - r**300) / (1 - r**700))
+    assert gamblers_ruin(0.49, 0.51, 300, 700) == pytest.approx(exact, rel=1e-9)
+
+
+def test_paths_are_simulated_in_blocks_of_constant_size(monkeypatch):
+    from toolkit.sizing import risk
+
+    sizes: list[int] = []
+
+    def fake(won, low, bankroll, mu, var, paths, max_shoes, gen, goal=None):
+        sizes.append(paths)
+        ruined = np.where(np.arange(paths) % 4 == 0, 1.0, np.inf)  # a quarter of each block ruined at shoe 1
+        return ruined, np.full(paths, np.inf)
+
+    monkeypatch.setattr(risk, "ruin_paths", fake)
+    n = 10**7
+    est = risk.simulate_risk(np.array([1.0, -1.0]), 10, paths=n, seed=1)
+    assert max(sizes) == risk.PATH_BLOCK
+    assert sum(sizes) == n
+    assert est.paths == n
+    assert est.ruin.value == pytest.approx(0.25, abs=1e-3)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [({"paths": 10**12}, "paths"), ({"max_shoes": 10**12}, "max_shoes")])
+def test_work_beyond_the_limits_is_refused_before_it_starts(monkeypatch, kwargs, match):
+    from toolkit.sizing import risk
+
+    def never(*args, **kw):
+        raise AssertionError("no path may be simulated")
+
+    monkeypatch.setattr(risk, "ruin_paths", never)
+    with pytest.raises(ValueError, match=f"{match} must be at most"):
+        risk.simulate_risk(np.array([1.0, -1.0]), 10, **kwargs)
+
+
+def test_lundberg_formulas_of_even_money_are_the_gamblers_ruin():
+    from toolkit.sizing import goal_lundberg, ruin_lundberg, trip_ruin_lundberg
+
+    steps = np.array([1.0, 1.0, -1.0])  # p = 2/3: no overshoot, so Lundberg and Wald are exact
+    assert ruin_lundberg(steps, 5) == pytest.approx(gamblers_ruin(2 / 3, 1 / 3, 5), rel=1e-9)
+    assert goal_lundberg(steps, 5, 12) == pytest.approx(gamblers_ruin(2 / 3, 1 / 3, 5, 12), rel=1e-9)
+    exact_within_5 = (1 / 3) ** 5
+    assert exact_within_5 <= trip_ruin_lundberg(steps, 5, 5) * (1 + 1e-9)  # a bound, here tight
+    assert trip_ruin_lundberg(steps, 5, 5) < ruin_lundberg(steps, 5)
+    assert trip_ruin_lundberg(steps, 5, 4) == 0.0  # four steps cannot lose five units
+
+
+def test_weighted_shoes_are_drawn_with_their_weights():
+    won = np.array([1.0, -1.0])
+    est = simulate_risk(won, 5, paths=PATHS, seed=4, weights=np.array([2 / 3, 1 / 3]))
+    exact = gamblers_ruin(2 / 3, 1 / 3, 5)
+    assert abs(est.ruin.value - exact) < _tolerance(exact)
+    with pytest.raises(ValueError, match="weights"):
+        simulate_risk(won, 5, weights=np.array([0.5, 0.6]))

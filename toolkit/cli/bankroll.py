@@ -2,8 +2,13 @@
 
 Flat bets, a ramp of units by count (``--ramp 4:1,6:2,8:4``) or a fraction of
 Kelly (``--kelly 0.5``, several bets solved jointly with ``--bet a,b``), within
-table limits and chips; risk of ruin, trip risk and the goal, each by formula
-and by simulation, with win per hour, SCORE and certainty equivalent.
+table limits and chips; risk of ruin, trip risk and the goal, each by the best
+formula that applies (the exact walk on a lattice, Lundberg's otherwise), by
+the diffusion formula for comparison, and by simulation, with win per hour,
+SCORE, DI, N0 and certainty equivalent, and a legend that says what each is.
+
+Every argument is checked before anything is dealt; the seed line (without
+``--seed``) comes after the checks, just before the work.
 """
 
 from __future__ import annotations
@@ -120,7 +125,9 @@ def bankroll(
     trip_shoes: int | None = typer.Option(
         None, "--trip-shoes", help="The trip as a number of shoes (instead of --hours-per-session)."
     ),
-    paths: int = typer.Option(2000, "--paths", help="Simulated bankroll paths."),
+    paths: int = typer.Option(
+        2000, "--paths", help="Simulated bankroll paths (at most 10^9; streamed in blocks, with a progress bar)."
+    ),
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
     decks: int = DECKS,
@@ -135,17 +142,32 @@ def bankroll(
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
-    """How much to bet and what bankroll it needs: risk of ruin, trip risk and the goal, by formula and simulation."""
+    """How much to bet and what bankroll it needs: risk of ruin, trip risk and the goal, by formula and simulation.
+
+    The formula column is the best that applies, named in the "by" column: "exact walk" (the shoe results
+    lie on a lattice, flat whole-unit bets or chips: solved exactly) or "Lundberg" (exp(-R B) from the whole
+    law of a shoe's result); "diffusion" is the Brownian formula, for comparison (far off for 40:1 payouts).
+    SCORE is the expected win per 100 hands with a 10,000-unit bankroll at optimal bets, 10^6 (EV/SD)^2
+    per hand; DI (desirability index) is 1000 EV/SD per hand; N0 the hands after which the expected win
+    equals one SD, (SD/EV)^2.  Probabilities below 1e-12 show as "< 1e-12" (JSON and CSV keep every digit).
+    """
     import numpy as np
 
-    from toolkit.sizing import Gate, Limits, kelly_strategy, sized_strategy
+    from toolkit.sizing import Limits, sized_strategy
     from toolkit.sizing import bankroll as run_bankroll
+    from toolkit.sizing.risk import MAX_PATHS
 
     check_run(shoes, workers)
     if shoes < 2:
         fail(f"--shoes must be at least 2 (a standard deviation needs two shoes), got {shoes}")
     if paths < 1:
         fail(f"--paths must be at least 1, got {paths}")
+    if paths > MAX_PATHS:
+        fail(f"--paths must be at most {MAX_PATHS:,} (each path takes microseconds a shoe), got {paths:,}")
+    if trip_shoes is not None and trip_shoes < 1:
+        fail(f"--trip-shoes must be at least 1, got {trip_shoes}")
+    if seed is not None and seed < 0:
+        fail(f"--seed must be a non-negative integer, got {seed}")
     _positive(bankroll_units, "--bankroll")
     _positive(goal, "--goal")
     if goal is not None and goal <= bankroll_units:
@@ -172,52 +194,47 @@ def bankroll(
     systems = systems * n if len(systems) == 1 else systems
     bets_: list[str | None] = list(bets * n if len(bets) == 1 else bets) or [None] * n
     levels = limits_ * n if len(limits_) == 1 else limits_ or [None] * n
-    s = seed_or_fresh(seed)
     try:
         top = math.inf if table_max is None else table_max
         limits = Limits(table_min, top, chip) if (table_min or chip or table_max is not None) else None
         steps = parse_ramp(ramp) if ramp is not None else None
-        if n == 1:
+        if n == 1:  # the same strategy sized by shoe: every argument checked, nothing dealt yet
+            strategy = sized_strategy(systems[0], bets_[0], levels[0], bankroll_units, kelly, steps, units, limits)
+        else:
+            strategy = _joint(systems, bets_, levels, bankroll_units, kelly, limits)
+    except (ValueError, TypeError) as err:
+        fail(str(err))
+    s = seed_or_fresh(seed)
+    if n == 1 and kelly is not None and kelly_by == KellyBy.by_count:  # the ramp deals shoes: work, after the seed
+        try:
             strategy = sized_strategy(
                 systems[0], bets_[0], levels[0], bankroll_units, kelly, steps, units, limits, kelly_by.value,
                 seed=np.random.SeedSequence(s).spawn(3)[2], dealing=dealing,  # as toolkit.sizing.bankroll
             )  # fmt: skip
-        else:
-            from toolkit.counting import get_count_system
-
-            gates: list[Gate | None] = []
-            targets: list[str] = []
-            for name, b, t in zip(systems, bets_, levels, strict=True):
-                cs = get_count_system(name)
-                level = cs.threshold if t is None else t
-                target = b or cs.bet
-                if level is None or target is None or kelly is None:
-                    fail(f"count system {cs.name!r} needs --threshold and --bet (it publishes none)")
-                    return
-                gates.append(Gate(cs, level, cs.trigger))
-                targets.append(target)
-            strategy = kelly_strategy(targets, bankroll_units, float(kelly or 0), gates, limits)
-    except (ValueError, TypeError) as err:
+        except ValueError as err:
+            fail(str(err))
+    try:
+        report = run_bankroll(
+            strategy=strategy,
+            bankroll=bankroll_units,
+            goal=goal,
+            hours_per_session=hours_per_session,
+            trip_shoes=trip_shoes,
+            hands_per_hour=hands_per_hour,
+            n_shoes=shoes,
+            paths=paths,
+            dealing=dealing,
+            seed=s,
+            workers=workers,
+            progress=progress,
+            confidence=confidence,
+        )
+    except ValueError as err:  # found in the work (no bet placed in the shoes dealt)
         fail(str(err))
-    report = run_bankroll(
-        strategy=strategy,
-        bankroll=bankroll_units,
-        goal=goal,
-        hours_per_session=hours_per_session,
-        trip_shoes=trip_shoes,
-        hands_per_hour=hands_per_hour,
-        n_shoes=shoes,
-        paths=paths,
-        dealing=dealing,
-        seed=s,
-        workers=workers,
-        progress=progress,
-        confidence=confidence,
-    )
     payload = {**report.as_dict(), "seed": s}
     if fmt == OutputFormat.table:
         r = report.results
-        say(f"{r.strategy}: {r.shoes} shoes, seed {s}; {strategy.describe()}")
+        say(f"{strategy.describe()}: {r.shoes:,} shoes dealt, seed {s}")
         say(
             f"bankroll {bankroll_units:g} units, goal {report.goal:g}; "
             + (
@@ -226,19 +243,35 @@ def bankroll(
                 else f"session {hours_per_session:g} h at {hands_per_hour:g} hands/h = {report.shoes_per_session} shoes"
             )
         )
-        emit(report.frame(), fmt, keys=_keys(report.frame()))
+        risks, figures, legend = report.tables()
+        labels = {"interval": f"{confidence:.0%} interval"}
+        emit(risks, fmt, labels=labels, keys=1)
+        emit(figures, fmt, labels=labels, keys=1)
+        for line in legend:
+            say(line)
     else:
         emit(report.frame(), fmt, payload)
 
 
-def _keys(frame) -> int:
-    """The columns that name a row of the report (its text columns before the first number)."""
-    n = 0
-    for dtype in frame.dtypes:
-        if dtype.is_numeric():
-            break
-        n += 1
-    return max(n, 1)
+def _joint(
+    systems: list[str], bets: list[str | None], levels: list[float | None], bankroll: float, kelly: float | None,
+    limits: object,
+):  # fmt: skip
+    """Several bets at a fraction of Kelly, solved jointly, each gated by its count system."""
+    from toolkit.counting import get_count_system
+    from toolkit.sizing import Gate, kelly_strategy
+
+    gates: list[Gate | None] = []
+    targets: list[str] = []
+    for name, b, t in zip(systems, bets, levels, strict=True):
+        cs = get_count_system(name)
+        level = cs.threshold if t is None else t
+        target = b or cs.bet
+        if level is None or target is None or kelly is None:
+            fail(f"count system {cs.name!r} needs --threshold and --bet (it publishes none)")
+        gates.append(Gate(cs, level, cs.trigger))
+        targets.append(target)
+    return kelly_strategy(targets, bankroll, float(kelly or 0), gates, limits)  # type: ignore[arg-type]
 
 
 def register(app: typer.Typer) -> None:

@@ -3,6 +3,7 @@
 * :mod:`~toolkit.sizing.kelly`: Kelly-optimal stakes from the exact payout distribution, one bet or several jointly;
 * :mod:`~toolkit.sizing.plays`: Kelly plays, table limits and chips, back-counting, counting errors;
 * :mod:`~toolkit.sizing.risk`: risk of ruin, trip risk, the goal before ruin, by formula and by simulation;
+* :mod:`~toolkit.sizing.lattice`: the exact risks of a walk whose shoe results are whole multiples of one unit;
 * :mod:`~toolkit.sizing.report`: :func:`bankroll`, everything for one counter and one bankroll.
 """
 
@@ -14,6 +15,7 @@ from toolkit.sizing.kelly import (
     outcome_probabilities,
     payout_outcomes,
 )
+from toolkit.sizing.lattice import LatticeWalk
 from toolkit.sizing.plays import (
     BackCount,
     Gate,
@@ -25,20 +27,23 @@ from toolkit.sizing.plays import (
     kelly_ramp,
     kelly_strategy,
 )
-from toolkit.sizing.report import BankrollReport, bankroll, sized_strategy
+from toolkit.sizing.report import BankrollReport, bankroll, probability_text, sized_strategy
 from toolkit.sizing.risk import (
     SimulatedRisk,
     adjustment_coefficient,
     bankroll_paths,
     gamblers_ruin,
     goal_diffusion,
+    goal_lundberg,
     halving_probability,
     ruin_diffusion,
+    ruin_lundberg,
     session_results,
     simulate_fractional_kelly,
     simulate_risk,
     skip_free_ruin,
     trip_ruin_diffusion,
+    trip_ruin_lundberg,
 )
 
 __all__ = (
@@ -46,6 +51,7 @@ __all__ = (
     "BankrollReport",
     "Gate",
     "KellyPlay",
+    "LatticeWalk",
     "LimitedPlay",
     "Limits",
     "MiscountedPlay",
@@ -57,6 +63,7 @@ __all__ = (
     "bankroll_paths",
     "gamblers_ruin",
     "goal_diffusion",
+    "goal_lundberg",
     "growth_rate",
     "halving_probability",
     "kelly_fractions",
@@ -65,11 +72,14 @@ __all__ = (
     "kelly_strategy",
     "outcome_probabilities",
     "payout_outcomes",
+    "probability_text",
     "ruin_diffusion",
+    "ruin_lundberg",
     "session_results",
     "simulate_fractional_kelly",
     "simulate_risk",
     "sized_strategy",
     "skip_free_ruin",
     "trip_ruin_diffusion",
+    "trip_ruin_lundberg",
 )

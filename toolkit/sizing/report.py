@@ -8,10 +8,15 @@ look-ahead check); from the per-shoe results come
 
 * ``risk_of_ruin``, ``trip_risk`` (ruin within one session of
   ``hours_per_session`` hours at ``hands_per_hour``), ``p_goal`` (reaching the
-  bankroll ``goal`` before ruin): each by the diffusion formula with the
-  expected win ``mu`` and the standard deviation ``sigma`` per shoe, and by
-  simulation of paths of resampled shoes (:mod:`toolkit.sizing.risk`), with
-  an interval;
+  bankroll ``goal`` before ruin): each by the best formula that applies
+  (``formula``, named by ``method``, see :data:`METHODS`), by the diffusion
+  formula for comparison (``diffusion``), and by simulation of paths of
+  resampled shoes (:mod:`toolkit.sizing.risk`), with an interval.  The formula
+  is the exact solution of the walk (``"exact walk"``,
+  :class:`~toolkit.sizing.lattice.LatticeWalk`) when the shoe results lie on a
+  lattice (flat bets of whole units on bets paying whole multiples, stakes
+  rounded to chips), and Lundberg's (``"Lundberg"``) otherwise; the diffusion
+  formula treats the walk as a Brownian motion, far off for the lumpy 40:1 payouts;
 * ``win_per_hour`` (expected units per hand times hands per hour: every coup
   dealt takes the counter's time, bet or not);
 * ``score``: Schlesinger's SCORE, :math:`10^6 (\mathrm{EV}/\mathrm{SD})^2` per
@@ -19,14 +24,21 @@ look-ahead check); from the per-shoe results come
   bankroll of 10,000 bet units (*Blackjack Attack*, 3rd ed., ch. 10; the same as
   :attr:`toolkit.counting.results.Results.score`, independent of the bet unit),
   given the sign of the expected win (SCORE is a rate of win: a losing game has a negative one);
+* ``di``: the desirability index, :math:`1000\,\mathrm{EV}/\mathrm{SD}` per hand (the square root of SCORE);
+* ``n0``: :math:`(\mathrm{SD}/\mathrm{EV})^2` per hand, the hands after which the
+  expected win equals one standard deviation (the long run begins; ``inf`` without an edge);
 * ``certainty_equivalent``: the sure win per hour worth as much to a
   log-utility (Kelly) player with this bankroll, :math:`\mathrm{EV}_h -
   \sigma_h^2 / (2B)` per hour (the quadratic approximation of the log; Schlesinger, ch. 10);
 * ``mean_bet`` (units per bet placed) and ``units_per_shoe`` (expected).
+
+Probabilities below :data:`NEGLIGIBLE` are shown as ``< 1e-12``
+(:func:`probability_text`); the JSON and CSV keep every digit.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -44,18 +56,72 @@ from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.dealing import Dealing
 from toolkit.parallel import SeedLike, as_seed_sequence
 from toolkit.sizing._args import positive
+from toolkit.sizing.lattice import LatticeWalk
 from toolkit.sizing.plays import Gate, LimitedPlay, Limits, kelly_ramp, kelly_strategy
 from toolkit.sizing.risk import (
-    adjustment_coefficient,
+    MAX_PATHS,
     bankroll_paths,
     goal_diffusion,
+    goal_lundberg,
     ruin_diffusion,
+    ruin_lundberg,
     session_results,
     simulate_risk,
     trip_ruin_diffusion,
+    trip_ruin_lundberg,
 )
 
-__all__ = ["BankrollReport", "bankroll", "sized_strategy"]
+__all__ = ["METHODS", "NEGLIGIBLE", "BankrollReport", "bankroll", "probability_text", "sized_strategy"]
+
+#: A probability below this is shown as ``< 1e-12`` (a float keeps no meaning there for a bankroll).
+NEGLIGIBLE = 1e-12
+
+#: What each formula of the report is (the ``method`` of a figure), for the legend.
+METHODS = {
+    "exact walk": "the exact solution of the walk of shoe results, which lie on a lattice (whole multiples "
+    "of one unit): its linear equations solved, the shoes reweighted to the expected win",
+    "Lundberg": "exp(-R B), R solving mean(exp(-R X)) = 1 over the shoe results X; the trip risk is its "
+    "finite-time bound and the goal (1 - exp(-R B)) / (1 - exp(-R G))",
+    "diffusion": "the walk taken as a Brownian motion of the same mean and SD per shoe: exp(-2 mu B / sigma^2), "
+    "the first passage within the trip, the double barrier; far off for skewed payouts such as 40:1",
+}
+
+#: The other figures of the report, as the table names them and what they are.
+TERMS = {
+    "SCORE": "expected win per 100 hands with a 10,000-unit bankroll at optimal bets, 10^6 (EV/SD)^2 per hand",
+    "DI": "desirability index, 1000 EV/SD per hand (the square root of SCORE)",
+    "N0": "hands after which the expected win equals one SD, (SD/EV)^2 per hand",
+    "certainty equivalent": "the sure win per hour worth as much to a Kelly (log-utility) player, EV - SD^2 / (2 B)",
+}
+
+
+def probability_text(p: float | None, digits: int = 4) -> str:
+    """A probability as a table shows it: ``< 1e-12`` below :data:`NEGLIGIBLE`, ``-`` for none.
+
+    Parameters
+    ----------
+    p
+        The probability.
+    digits
+        Significant digits.
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
+    >>> probability_text(1.96e-69), probability_text(0.0), probability_text(0.0576515), probability_text(None)
+    ('< 1e-12', '0', '0.05765', '-')
+    """
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "-"
+    if p == 0:
+        return "0"
+    if p < NEGLIGIBLE:
+        return f"< {NEGLIGIBLE:.0e}"
+    return f"{p:.{digits}g}"
 
 
 def sized_strategy(
@@ -144,10 +210,36 @@ def sized_strategy(
     return Strategy(strategy.name, tuple(LimitedPlay(p, limits) for p in strategy.plays))
 
 
-def _triple(formula: float, simulated: Estimate | None) -> dict[str, object]:
-    if simulated is None:
-        return {"formula": formula, "simulated": None, "simulated_ci": None}
-    return {"formula": formula, "simulated": simulated.value, "simulated_ci": simulated.ci}
+def _figure(formula: tuple[float, str], diffusion: float, simulated: Estimate | None) -> dict[str, object]:
+    value, method = formula
+    out: dict[str, object] = {"formula": value, "method": method, "diffusion": diffusion}
+    out.update({"simulated": None, "simulated_ci": None} if simulated is None else
+               {"simulated": simulated.value, "simulated_ci": simulated.ci})  # fmt: skip
+    return out
+
+
+def _formulas(
+    walk: LatticeWalk | None, law: tuple[np.ndarray, np.ndarray, np.ndarray | None], b: float, g: float, trip: int
+) -> dict[str, tuple[float, str]]:
+    """The best formula for each risk: the exact lattice walk where it can be solved, Lundberg's otherwise."""
+    out: dict[str, tuple[float, str]] = {}
+    if walk is not None:
+        for name, solve in (("risk_of_ruin", lambda: walk.ruin(b)), ("trip_risk", lambda: walk.trip_ruin(b, trip)),
+                            ("p_goal", lambda: walk.goal(b, g))):  # fmt: skip
+            with contextlib.suppress(ValueError):  # too many lattice points, too long a trip: Lundberg below
+                out[name] = (solve(), "exact walk")
+    won, _, weights = law
+    p = np.full(len(won), 1 / len(won)) if weights is None else weights
+    mu = float(p @ won)
+    sigma = math.sqrt(max(float(p @ (won - mu) ** 2), 1e-300))
+    out.setdefault("risk_of_ruin", (ruin_lundberg(won, b, weights), "Lundberg"))
+    if mu > 0:
+        out.setdefault("trip_risk", (trip_ruin_lundberg(won, b, trip, weights), "Lundberg"))
+        out.setdefault("p_goal", (goal_lundberg(won, b, g, weights), "Lundberg"))
+    else:  # no edge: ruin is certain, and Lundberg's formula says nothing of the time it takes
+        out.setdefault("trip_risk", (trip_ruin_diffusion(mu, sigma, b, trip), "diffusion"))
+        out.setdefault("p_goal", (goal_diffusion(mu, sigma, b, g), "diffusion"))
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -163,11 +255,16 @@ class BankrollReport:
     hands_per_hour, hours_per_session
         Dealing speed and session length.
     risk
-        ``risk_of_ruin``, ``trip_risk`` and ``p_goal``: formula and simulation.
+        ``risk_of_ruin``, ``trip_risk`` and ``p_goal``, each a mapping: ``formula``
+        (the best that applies), ``method`` (which it is: a key of :data:`METHODS`),
+        ``diffusion`` (the Brownian formula, for comparison), ``simulated`` and
+        ``simulated_ci``; ``risk_of_ruin`` also holds ``lundberg``, ``trip_risk`` its ``shoes``.
     seed
         The seed of the run.
     trip_shoes
         Shoes in a trip, when given.
+    paths_simulated
+        Bankroll paths simulated.
     """
 
     results: Results
@@ -178,6 +275,7 @@ class BankrollReport:
     risk: dict[str, dict[str, object]]
     seed: np.random.SeedSequence
     trip_shoes: int | None = None
+    paths_simulated: int = 0
 
     def _shown(self) -> tuple[str, list[tuple[str, object]]]:
         r = self.results
@@ -185,7 +283,8 @@ class BankrollReport:
         def risk(name: str) -> str:
             d = self.risk[name]
             sim = d["simulated"]
-            return f"{d['formula']:.4g} (formula)" + ("" if sim is None else f", {sim:.4g} (simulated)")
+            text = f"{probability_text(d['formula'])} ({d['method']})"  # type: ignore[arg-type]
+            return text + ("" if sim is None else f", {probability_text(sim)} (simulated)")  # type: ignore[arg-type]
 
         w = self.win_per_hour
         title = f"BankrollReport {r.strategy!r}: bankroll {self.bankroll:,g}, goal {self.goal:,g}, {r.shoes:,} shoes"
@@ -199,6 +298,58 @@ class BankrollReport:
             ("certainty equivalent per hour", self.certainty_equivalent),
             ("mean bet", self.mean_bet),
         ]
+
+    def tables(self) -> tuple[pl.DataFrame, pl.DataFrame, list[str]]:
+        """The report as a terminal shows it: the risks, the other figures (text cells) and the legend's lines.
+
+        Returns
+        -------
+        tuple
+            The risks (``figure, formula, by, diffusion, simulated, interval``), the
+            other figures (``figure, value, interval``), and one line per term used.
+        """
+        p = probability_text
+        rows = []
+        names = {"risk_of_ruin": "risk of ruin", "trip_risk": f"ruin in {self.shoes_per_session:,} shoes",
+                 "p_goal": f"goal {self.goal:,g} first"}  # fmt: skip
+        for key, label in names.items():
+            d = self.risk[key]
+            ci = d["simulated_ci"]
+            band = "-" if not isinstance(ci, list) else f"{p(ci[0])} to {p(ci[1])}"
+            rows.append({"figure": label, "formula": p(d["formula"]), "by": d["method"],  # type: ignore[arg-type]
+                         "diffusion": p(d["diffusion"]), "simulated": p(d["simulated"]),  # type: ignore[arg-type]
+                         "interval": band})  # fmt: skip
+        risks = pl.DataFrame(rows)
+
+        def num(x: float) -> str:
+            if not math.isfinite(x):
+                return "-"
+            return f"{x:,.0f}" if abs(x) >= 1e4 else f"{x:.4g}"
+
+        def est(e: Estimate) -> tuple[str, str]:
+            return num(e.value), f"{num(e.low)} to {num(e.high)}"
+
+        r = self.results
+        edge = r.units_per_hand_ev.value > 0
+        others = [
+            ("win per hour (units)", *est(self.win_per_hour)),
+            ("SD per hour (units)", num(self.sd_per_hour), "-"),
+            ("SCORE", *est(self.score)),
+            ("DI", *est(self.di)),
+            ("N0 (hands)", *(est(r.n0) if edge else ("inf", "-"))),
+            ("certainty equivalent per hour", num(self.certainty_equivalent), "-"),
+            ("mean bet (units)", num(self.mean_bet), "-"),
+            ("expected units per shoe", *est(r.units_per_shoe_ev)),
+        ]
+        figures = pl.DataFrame(others, schema=["figure", "value", "interval"], orient="row")
+        used = dict.fromkeys(str(d["method"]) for d in self.risk.values())
+        legend = [f"formula, by {m}: {METHODS[m]}." for m in used]
+        if "diffusion" not in used:
+            legend.append(f"diffusion: {METHODS['diffusion']}.")
+        legend.append(f"simulated: {self.paths_simulated:,} paths of shoes drawn from those dealt, "
+                      f"with the {r.confidence:.0%} Wilson interval.")  # fmt: skip
+        legend += [f"{term}: {text}." for term, text in TERMS.items()]
+        return risks, figures, legend
 
     def __repr__(self) -> str:
         """The risks and the win rate in a few lines (:meth:`frame` and :meth:`as_dict` hold them all)."""
@@ -246,6 +397,11 @@ class BankrollReport:
         return s if self.results.units_per_hand_ev.value >= 0 else s.scaled(-1.0)
 
     @property
+    def di(self) -> Estimate:
+        """Desirability index, ``1000 EV / SD`` per hand (:attr:`~toolkit.counting.results.Results.di`)."""
+        return self.results.di
+
+    @property
     def mean_bet(self) -> float:
         """Mean stake of the bets placed (0 when none was)."""
         t = self.results.totals
@@ -266,15 +422,39 @@ class BankrollReport:
         """Results of simulated sessions (:func:`~toolkit.sizing.risk.session_results`), in units."""
         return session_results(self.won(), self.shoes_per_session, sessions, seed)
 
+    def walk(self) -> LatticeWalk | None:
+        """The shoes as a lattice walk reweighted to the expected win (``None`` off a lattice or without an edge)."""
+        t = self.results.totals
+        return LatticeWalk.from_shoes(t.won, t.low, mean=self.mu) if self.mu > 0 else None
+
+    def law(self) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """The law of a shoe the risks are computed for: results, lowest points, probabilities.
+
+        On a lattice (:meth:`walk`), the distinct results reweighted to the
+        expected win (exponential tilting keeps the lattice); otherwise every
+        dealt shoe equally likely, shifted to the expected win (:meth:`won`).
+        """
+        walk = self.walk()
+        if walk is None:
+            return self.won(), self.results.totals.low, None
+        return walk.steps * walk.unit, walk.lows * walk.unit, walk.probabilities
+
     def risk_curve(self, bankrolls: Iterable[float], paths: int = 0, seed: SeedLike = None) -> pl.DataFrame:
-        """Risk of ruin against the bankroll: ``bankroll, formula`` and, with ``paths``, ``simulated, low, high``."""
+        """Risk of ruin against the bankroll: ``bankroll, formula, method, diffusion`` (and ``simulated, low, high``).
+
+        ``formula`` is the best that applies (named by ``method``); with ``paths``
+        the simulated risk and its interval.
+        """
         rows = []
         gen = np.random.default_rng(as_seed_sequence(seed))
+        walk, law = self.walk(), self.law()
         for value in bankrolls:
             b = positive(value, "bankroll")
-            row: dict[str, object] = {"bankroll": b, "formula": ruin_diffusion(self.mu, self.sigma, b)}
+            formula, method = _formulas(walk, law, b, 2 * b, 1)["risk_of_ruin"]
+            row: dict[str, object] = {"bankroll": b, "formula": formula, "method": method,
+                                      "diffusion": ruin_diffusion(self.mu, self.sigma, b)}  # fmt: skip
             if paths:
-                sim = simulate_risk(self.won(), b, self.results.totals.low, paths=paths, seed=gen).ruin
+                sim = simulate_risk(law[0], b, law[1], paths=paths, seed=gen, weights=law[2]).ruin
                 row.update({"simulated": sim.value, "low": sim.low, "high": sim.high})
             rows.append(row)
         return pl.DataFrame(rows)
@@ -298,6 +478,9 @@ class BankrollReport:
             "sd_per_hour": self.sd_per_hour,
             "score": self.score.value,
             "score_ci": self.score.ci,
+            "di": self.di.value,
+            "di_ci": self.di.ci,
+            "n0": r.n0.value if r.units_per_hand_ev.value > 0 else math.inf,
             "certainty_equivalent": self.certainty_equivalent,
             "mean_bet": self.mean_bet,
             "bets_per_shoe": r.bets_per_shoe.value,
@@ -308,23 +491,32 @@ class BankrollReport:
         return {k: _plain(v) for k, v in out.items()}
 
     def frame(self) -> pl.DataFrame:
-        """The figures as rows ``figure, formula, simulated, ci_low, ci_high``."""
+        """The figures as rows ``figure, formula, method, diffusion, simulated, ci_low, ci_high`` (full precision).
+
+        The risks have their best ``formula`` (named by ``method``), the
+        ``diffusion`` formula and the ``simulated`` share with its interval; the
+        other figures (``win_per_hour``, ``score``, ``di``, ``certainty_equivalent``,
+        ``mean_bet``, ``units_per_shoe``) their value under ``simulated``.
+        """
         rows = []
         for name in ("risk_of_ruin", "trip_risk", "p_goal"):
             d = self.risk[name]
             ci = d["simulated_ci"] if isinstance(d["simulated_ci"], list) else [None, None]
-            rows.append({"figure": name, "formula": d["formula"], "simulated": d["simulated"],
-                         "ci_low": ci[0], "ci_high": ci[1]})  # fmt: skip
+            rows.append({"figure": name, "formula": d["formula"], "method": d["method"], "diffusion": d["diffusion"],
+                         "simulated": d["simulated"], "ci_low": ci[0], "ci_high": ci[1]})  # fmt: skip
         w = self.win_per_hour
         for name, value, ci in (
             ("win_per_hour", w.value, w.ci),
             ("score", self.score.value, self.score.ci),
+            ("di", self.di.value, self.di.ci),
             ("certainty_equivalent", self.certainty_equivalent, [None, None]),
             ("mean_bet", self.mean_bet, [None, None]),
             ("units_per_shoe", self.mu, self.results.units_per_shoe_ev.ci),
         ):
-            rows.append({"figure": name, "formula": None, "simulated": value, "ci_low": ci[0], "ci_high": ci[1]})
-        return pl.DataFrame(rows, schema={"figure": pl.String, "formula": pl.Float64, "simulated": pl.Float64,
+            rows.append({"figure": name, "formula": None, "method": None, "diffusion": None, "simulated": value,
+                         "ci_low": ci[0], "ci_high": ci[1]})  # fmt: skip
+        return pl.DataFrame(rows, schema={"figure": pl.String, "formula": pl.Float64, "method": pl.String,
+                                          "diffusion": pl.Float64, "simulated": pl.Float64,
                                           "ci_low": pl.Float64, "ci_high": pl.Float64})  # fmt: skip
 
 
@@ -417,6 +609,11 @@ def bankroll(
     if n_shoes < 2:
         raise ValueError(f"n_shoes must be at least 2 (a standard deviation needs two shoes), got {n_shoes}")
     paths = positive_int(paths, "paths")
+    if paths > MAX_PATHS:
+        raise ValueError(f"paths must be at most {MAX_PATHS:,}, got {paths:,}")
+    trip_n = None if trip_shoes is None else positive_int(trip_shoes, "trip_shoes")
+    if not 0 < positive(confidence, "confidence") < 1:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
     root = as_seed_sequence(seed)
     shoes_seed, paths_seed, ramp_seed = root.spawn(3)
     if strategy is None:
@@ -428,22 +625,18 @@ def bankroll(
     (res,) = run_strategies(
         [strategy], n_shoes, dealing, shoes_seed, workers=workers, progress=progress, confidence=confidence
     )
-    trip_n = None if trip_shoes is None else positive_int(trip_shoes, "trip_shoes")
-    report = BankrollReport(res, b, g, rate, hours, {}, root, trip_n)
+    report = BankrollReport(res, b, g, rate, hours, {}, root, trip_n, paths)
     mu, sigma = report.mu, report.sigma
     if not sigma > 0:
         raise ValueError(f"strategy {res.strategy!r} placed no bets in {n_shoes} shoes: nothing to size")
-    trip = report.shoes_per_session
-    sim = simulate_risk(report.won(), b, res.totals.low, goal=g, trip=trip, paths=paths, seed=paths_seed,
-                        confidence=confidence)  # fmt: skip
-    ror = _triple(ruin_diffusion(mu, sigma, b), sim.ruin)
-    r = adjustment_coefficient(report.won()) if mu > 0 else 0.0
-    ror["lundberg"] = math.exp(-r * b) if r > 0 else 1.0
-    report.risk.update(
-        {
-            "risk_of_ruin": ror,
-            "trip_risk": {**_triple(trip_ruin_diffusion(mu, sigma, b, trip), sim.trip_ruin), "shoes": trip},
-            "p_goal": _triple(goal_diffusion(mu, sigma, b, g), sim.goal),
-        }
-    )
+    trip, law = report.shoes_per_session, report.law()
+    sim = simulate_risk(law[0], b, law[1], goal=g, trip=trip, paths=paths, seed=paths_seed,
+                        confidence=confidence, progress=progress, weights=law[2])  # fmt: skip
+    best = _formulas(report.walk(), law, b, g, trip)
+    ror = _figure(best["risk_of_ruin"], ruin_diffusion(mu, sigma, b), sim.ruin)
+    ror["lundberg"] = ruin_lundberg(law[0], b, law[2])
+    trip_risk = _figure(best["trip_risk"], trip_ruin_diffusion(mu, sigma, b, trip), sim.trip_ruin)
+    trip_risk["shoes"] = trip
+    goal_risk = _figure(best["p_goal"], goal_diffusion(mu, sigma, b, g), sim.goal)
+    report.risk.update({"risk_of_ruin": ror, "trip_risk": trip_risk, "p_goal": goal_risk})
     return report

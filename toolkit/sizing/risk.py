@@ -27,7 +27,8 @@ one unit at a time) the risk of ruin is exactly ``rho^B`` with ``rho`` the root
 in (0, 1) of ``sum_j p_j rho^{v_j} = 1`` (:func:`skip_free_ruin`; Feller 1968,
 XIV.8).  For shoe totals, whose steps down are not unit steps, the
 Cramér-Lundberg bound ``exp(-R B)`` with ``E[exp(-R X)] = 1`` caps the risk
-(:func:`adjustment_coefficient`; Asmussen & Albrecher 2010, ch. IV).
+(:func:`adjustment_coefficient`, :mod:`toolkit.sizing.lundberg`; Asmussen & Albrecher 2010, ch. IV),
+and for shoe results on a lattice :class:`toolkit.sizing.lattice.LatticeWalk` solves the walk exactly.
 
 **Fractional Kelly.**  A bettor who restakes the fraction ``c f*`` of the
 *current* bankroll is never ruined, but with small edges the chance that the
@@ -69,21 +70,38 @@ from toolkit._stats import wilson_interval
 from toolkit.counting.results import Estimate, ruin_paths
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.sizing._args import finite, positive
+from toolkit.sizing.lundberg import adjustment_coefficient, goal_lundberg, ruin_lundberg, trip_ruin_lundberg
 
 __all__ = [
+    "MAX_PATHS",
+    "MAX_PATH_SHOES",
+    "PATH_BLOCK",
+    "WEIGHT_RESOLUTION",
     "SimulatedRisk",
     "adjustment_coefficient",
     "bankroll_paths",
     "gamblers_ruin",
     "goal_diffusion",
+    "goal_lundberg",
     "halving_probability",
     "ruin_diffusion",
+    "ruin_lundberg",
     "session_results",
     "simulate_fractional_kelly",
     "simulate_risk",
     "skip_free_ruin",
     "trip_ruin_diffusion",
+    "trip_ruin_lundberg",
 ]
+
+#: The most bankroll paths one simulation runs (at a few microseconds a shoe, more would take days).
+MAX_PATHS = 10**9
+#: The longest path, in shoes (a losing or even game is ruined on almost every path well before).
+MAX_PATH_SHOES = 10**7
+#: Paths simulated at once: the memory of a simulation is that of one block, whatever ``paths``.
+PATH_BLOCK = 4096
+#: Weighted shoes are drawn from this many copies, each shoe's weight rounded to a multiple of its inverse.
+WEIGHT_RESOLUTION = 2**20
 
 
 def ruin_diffusion(mu: float, sigma: float, bankroll: float) -> float:
@@ -215,17 +233,21 @@ def gamblers_ruin(p: float, q: float, bankroll: int, goal: int | None = None) ->
     if not (0 <= p <= 1 and 0 <= q <= 1 and p + q <= 1 + 1e-12 and p + q > 0):
         raise ValueError(f"p and q must be probabilities with 0 < p + q <= 1, got {p!r}, {q!r}")
     b = positive_int(bankroll, "bankroll")
-    r = q / p if p > 0 else math.inf
-    if goal is None:
-        return 1.0 if r >= 1 else r**b
-    g = positive_int(goal, "goal")
-    if g <= b:
+    g = None if goal is None else positive_int(goal, "goal")
+    if g is not None and g <= b:
         raise ValueError(f"goal ({g}) must exceed the bankroll ({b})")
+    if q == 0:
+        return 0.0 if g is None else 1.0
     if p == 0:
-        return 0.0
-    if abs(r - 1) < 1e-15:
+        return 1.0 if g is None else 0.0
+    log_r = math.log(q) - math.log(p)  # ruin is (q/p)^b: computed as exp(b log(q/p)), which never overflows
+    if g is None:
+        return 1.0 if log_r >= 0 else math.exp(b * log_r)
+    if abs(g * log_r) < 1e-12:
         return b / g
-    return float(-math.expm1(b * math.log(r)) / -math.expm1(g * math.log(r)))
+    if log_r > 0:  # (1 - r^b) / (1 - r^g) = r^(b - g) (1 - r^-b) / (1 - r^-g): every power below 1
+        return float(math.exp((b - g) * log_r) * math.expm1(-b * log_r) / math.expm1(-g * log_r))
+    return float(math.expm1(b * log_r) / math.expm1(g * log_r))
 
 
 def skip_free_ruin(probabilities: np.ndarray, payouts: np.ndarray, bankroll: int) -> float:
@@ -273,46 +295,6 @@ def skip_free_ruin(probabilities: np.ndarray, payouts: np.ndarray, bankroll: int
     low = scipy.optimize.minimize_scalar(h, bounds=(1e-12, 1.0), method="bounded", options={"xatol": 1e-14}).x
     rho = scipy.optimize.brentq(h, 1e-300, low, xtol=1e-300, rtol=1e-15)
     return float(rho**b)
-
-
-def adjustment_coefficient(values: np.ndarray) -> float:
-    """Lundberg's adjustment coefficient ``R > 0`` of i.i.d. steps: ``mean(exp(-R x)) = 1`` (0 if the mean <= 0).
-
-    Parameters
-    ----------
-    values
-        Step values (results per shoe).
-
-    Returns
-    -------
-    float
-        ``R``.
-
-    References
-    ----------
-    Lundberg (1903); Feller, *An Introduction to Probability Theory and Its Applications*, vol. 2 (1971).
-
-    Examples
-    --------
-    >>> round(adjustment_coefficient(np.array([1.0, -1.0, 1.0])), 4)
-    0.6931
-    """
-    x = np.asarray(values, dtype=np.float64)
-    if x.ndim != 1 or len(x) < 2 or not np.all(np.isfinite(x)):
-        raise ValueError("adjustment_coefficient needs at least two finite values")
-    if x.mean() <= 0:
-        return 0.0
-    if x.min() >= 0:
-        return math.inf
-    scale = float(-x.min())
-
-    def h(r: float) -> float:
-        return float(np.log(np.mean(np.exp(-r * x / scale))))  # in units of the largest loss
-
-    hi = 1.0
-    while h(hi) < 0:
-        hi *= 2
-    return float(scipy.optimize.brentq(h, 1e-12 * hi if h(1e-12 * hi) < 0 else 1e-300, hi, xtol=1e-14)) / scale
 
 
 # ------------------------------------------------------------------ simulation
@@ -364,8 +346,14 @@ def simulate_risk(
     max_shoes: int = 20_000,
     seed: SeedLike = None,
     confidence: float = 0.95,
+    progress: bool = False,
+    weights: np.ndarray | None = None,
 ) -> SimulatedRisk:
     """Ruin, trip ruin and goal by simulation: paths of shoes drawn with replacement from ``won``.
+
+    The paths are simulated :data:`PATH_BLOCK` at a time, one block after the
+    other from the same stream, and only their counts are kept: the memory does
+    not grow with ``paths``.
 
     Parameters
     ----------
@@ -378,12 +366,19 @@ def simulate_risk(
     trip
         Shoes in a trip, for the trip risk (ruin within ``trip`` shoes).
     paths, max_shoes
-        Paths, and the longest one: a path also stops once its bankroll is so
-        high that the diffusion formula puts its risk below 1e-4 (and it is past the goal).
+        Paths (at most :data:`MAX_PATHS`), and the longest one (at most
+        :data:`MAX_PATH_SHOES`; a path still short of ruin then counts as not
+        ruined): a path also stops once its bankroll is so high that the
+        diffusion formula puts its risk below 1e-4 (and it is past the goal).
     seed
         An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
     confidence
         Confidence of the Wilson intervals.
+    progress
+        A progress bar counted in paths, on stderr when it is a terminal.
+    weights
+        The probability of drawing each shoe (default: each equally likely),
+        honoured to 1 / :data:`WEIGHT_RESOLUTION` each.
 
     Returns
     -------
@@ -396,21 +391,52 @@ def simulate_risk(
     >>> 0 <= r.ruin.value <= 1
     True
     """
+    from tqdm.auto import tqdm
+
     won, low = _check_shoes(won, low)
+    if weights is not None:
+        won, low = _weighted(won, low, weights)
     b = positive(bankroll, "bankroll")
     if goal is not None and not positive(goal, "goal") > b:
         raise ValueError(f"goal ({goal:g}) must exceed the bankroll ({b:g})")
     if trip is not None:
         trip = positive_int(trip, "trip (shoes)")
-    paths = positive_int(paths, "paths")
-    max_shoes = positive_int(max_shoes, "max_shoes")
+    paths = _at_most(positive_int(paths, "paths"), MAX_PATHS, "paths")
+    max_shoes = _at_most(positive_int(max_shoes, "max_shoes"), MAX_PATH_SHOES, "max_shoes")
     gen = as_generator(seed)
     mu, var = float(won.mean()), float(won.var(ddof=1))
-    ruined_at, goal_at = ruin_paths(won, low, b, mu, var, paths, max_shoes, gen, goal)
-    ruin = _proportion(int(np.isfinite(ruined_at).sum()), paths, confidence)
-    trip_est = None if trip is None else _proportion(int((ruined_at <= trip).sum()), paths, confidence)
-    goal_est = None if goal is None else _proportion(int((goal_at < ruined_at).sum()), paths, confidence)
+    ruined = tripped = reached = 0
+    # disable=None: tqdm shows the bar only on a terminal
+    with tqdm(total=paths, unit="path", desc="paths", disable=None if progress else True) as bar:
+        for start in range(0, paths, PATH_BLOCK):
+            n = min(PATH_BLOCK, paths - start)
+            ruined_at, goal_at = ruin_paths(won, low, b, mu, var, n, max_shoes, gen, goal)
+            ruined += int(np.isfinite(ruined_at).sum())
+            tripped += 0 if trip is None else int((ruined_at <= trip).sum())
+            reached += 0 if goal is None else int((goal_at < ruined_at).sum())
+            bar.update(n)
+    ruin = _proportion(ruined, paths, confidence)
+    trip_est = None if trip is None else _proportion(tripped, paths, confidence)
+    goal_est = None if goal is None else _proportion(reached, paths, confidence)
     return SimulatedRisk(paths, ruin, trip_est, goal_est)
+
+
+def _weighted(won: np.ndarray, low: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The shoes repeated in proportion to ``weights`` (largest remainders), :data:`WEIGHT_RESOLUTION` in all."""
+    p = np.asarray(weights, dtype=np.float64)
+    if p.shape != won.shape or not np.all(np.isfinite(p)) or np.any(p < 0) or abs(p.sum() - 1) > 1e-9:
+        raise ValueError("weights must be one probability per shoe, summing to 1")
+    share = p * WEIGHT_RESOLUTION
+    counts = np.floor(share).astype(np.int64)
+    short = WEIGHT_RESOLUTION - int(counts.sum())
+    counts[np.argsort(counts - share)[:short]] += 1
+    return np.repeat(won, counts), np.repeat(low, counts)
+
+
+def _at_most(value: int, limit: int, where: str) -> int:
+    if value > limit:
+        raise ValueError(f"{where} must be at most {limit:,}, got {value:,}")
+    return value
 
 
 def bankroll_paths(
