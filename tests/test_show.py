@@ -79,3 +79,15 @@ def test_tables_elide_long_lists() -> None:
     assert "<table>" in frame_html("F", frame)
     assert "28 more rows" in frame_html("F", frame)
     assert frame_text("F", frame, max_rows=3).splitlines()[-1].strip() == "... 37 more rows"
+
+
+def test_an_assessment_shows_a_small_table_in_a_notebook() -> None:
+    from show_checks import check_shown
+
+    from toolkit.studies.assess import assess_bet
+
+    found = assess_bet("banker", shoes=150, seed=4, cut_cards=(), workers=1, progress=False)
+    check_shown(found, "Assessment('banker'")
+    page = found._repr_html_()
+    assert "<caption>Assessment of &#x27;banker&#x27;</caption>" in page
+    assert found.verdict.split()[0] in page
