@@ -124,7 +124,8 @@ def test_edge_csv_is_one_row_per_bet(capsys) -> None:
     assert round(banker * 100, 2) == 1.06  # casinoexploit.com, 6 decks
 
 
-def test_edge_table_shows_every_bet(capsys) -> None:
+def test_edge_table_shows_every_bet(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "120")  # at 80 the longest names wrap after an underscore
     code, out, err = run(capsys, "edge", "--decks", "8")
     assert (code, err) == (0, "")
     assert "house edge" in out  # the unit in the header: a fraction of the stake
