@@ -53,3 +53,38 @@ def test_notebook_runs_top_to_bottom(path: Path, monkeypatch: pytest.MonkeyPatch
 
 def test_there_are_notebooks() -> None:
     assert any(p.name.startswith("01-") for p in NOTEBOOKS)
+
+
+def _cells(path: Path) -> list[dict]:
+    import json
+
+    return [{**c, "text": "".join(c["source"])} for c in json.loads(path.read_text())["cells"]]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_titles_read_number_dot_title(path: Path) -> None:
+    title = _cells(path)[0]["text"].splitlines()[0]
+    assert re.fullmatch(rf"# {path.name[:2]} · \S.*", title), title
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_small_parameters_only_when_the_variable_says_1(path: Path) -> None:
+    """``BACCARAT_SMALL=0`` runs the full notebook: the variable is compared with "1", never read as a truth value."""
+    code = "\n".join(c["text"] for c in _cells(path) if c["cell_type"] == "code")
+    reads = re.findall(r".*BACCARAT_SMALL.*", code)
+    assert all('os.environ.get("BACCARAT_SMALL") == "1"' in line for line in reads), reads
+
+
+def test_the_explorer_a_served_notebook_opens_on_is_left_as_built() -> None:
+    """Served (Voila), every cell runs before the page shows: a later cell must not change the explorer shown."""
+    cells = [c["text"] for c in _cells(NOTEBOOKS[0]) if c["cell_type"] == "code"]
+    shown = next(i for i, text in enumerate(cells) if text.rstrip().endswith("\nexplorer"))
+    assert not any(re.search(r"\bexplorer\.", text) for text in cells[shown + 1 :])
+
+
+def test_the_sizing_notebook_counts_its_counters_right() -> None:
+    cells = [c["text"] for c in _cells(next(p for p in NOTEBOOKS if p.name.startswith("07-")))]
+    settings = next(text for text in cells if text.startswith("settings = {"))
+    n = len(re.findall(r'^    "[^"]+": \{', settings.split("\n}", 1)[0], flags=re.MULTILINE))  # one line a counter
+    words = {3: "Three", 4: "Four", 5: "Five"}
+    assert f"## 2. {words[n]} counters" in "\n".join(cells)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -79,3 +80,32 @@ def test_tables_elide_long_lists() -> None:
     assert "<table>" in frame_html("F", frame)
     assert "28 more rows" in frame_html("F", frame)
     assert frame_text("F", frame, max_rows=3).splitlines()[-1].strip() == "... 37 more rows"
+
+
+def test_an_assessment_shows_a_small_table_in_a_notebook() -> None:
+    from show_checks import check_shown
+
+    from toolkit.studies.assess import assess_bet
+
+    found = assess_bet("banker", shoes=150, seed=4, cut_cards=(), workers=1, progress=False)
+    check_shown(found, "Assessment('banker'")
+    page = found._repr_html_()
+    assert "<caption>Assessment of &#x27;banker&#x27;</caption>" in page
+    assert found.verdict.split()[0] in page
+
+
+def test_the_readme_polars_settings_show_the_wide_frames_whole() -> None:
+    """In a notebook a frame shows as polars' HTML: with the README's settings nothing is elided."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    calls = re.findall(r"`pl\.Config\.(set_\w+)\((-?\d+)\)`", readme)
+    assert {name for name, _ in calls} == {"set_tbl_rows", "set_tbl_cols", "set_fmt_str_lengths"}
+    strategies = [toolkit.count_strategy("dragon7"), toolkit.perfect_strategy("dragon7")]
+    with pl.Config() as config:
+        for name, value in calls:
+            getattr(config, name)(int(value))
+        pages = [toolkit.edge_table(8)._repr_html_(), toolkit.compare_strategies(strategies, 60, seed=1)._repr_html_()]
+    for page in pages:
+        assert "&hellip;" not in page
+        assert "…" not in page

@@ -33,6 +33,7 @@ from math import perm  # falling factorial (n)_k = n! / (n - k)!; 0 when k > n
 
 import numba
 import numpy as np
+from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from toolkit._check import count_matrix, one_of
 from toolkit._exact_sign import ExactBets, as_exact, general_bounds, int_products, pair_bounds
@@ -46,7 +47,9 @@ from toolkit.rules import PUNTO_BANCO, Tableau
 DEVICES = ("cpu", "gpu")
 
 __all__ = [
+    "Distribution",
     "as_rank_matrix",
+    "class_probabilities",
     "combination_counts",
     "distribution",
     "expected_values",
@@ -194,7 +197,123 @@ def _ext_to_classes(ext_p, alpha, beta, exact: bool):
     return out if exact else np.array(out)
 
 
-def distribution(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = False):
+class Distribution(NDArrayOperatorsMixin):
+    """The probabilities of the 1,600 outcome classes of one shoe's next coup, labelled.
+
+    It prints a few lines (the shoe, the classes that can occur, Banker, Player and Tie) and a
+    small table in a notebook; :meth:`frame` gives every class with its fields.  It is still the
+    vector it used to be: indexing, iteration, ``len``, ``numpy.asarray`` and arithmetic work on the
+    1,600 probabilities (index ``i`` is :func:`toolkit.outcomes.class_index`).
+
+    Attributes
+    ----------
+    probabilities
+        A float64 array, or with ``exact`` a list of :class:`~fractions.Fraction`.
+    shoe
+        The cards left.
+    tableau
+        The drawing rules.
+    exact
+        Whether the probabilities are fractions.
+
+    Examples
+    --------
+    >>> p = distribution(1)
+    >>> len(p), float(np.sum(p)), int((p > 0).sum())
+    (1600, 1.0, 673)
+    """
+
+    __slots__ = ("exact", "probabilities", "shoe", "tableau")
+
+    def __init__(self, probabilities: list | np.ndarray, shoe: Composition, tableau: Tableau, exact: bool) -> None:
+        self.probabilities = probabilities
+        self.shoe = shoe
+        self.tableau = tableau
+        self.exact = exact
+
+    def __len__(self) -> int:
+        return len(self.probabilities)
+
+    def __getitem__(self, index):
+        return self.probabilities[index]
+
+    def __iter__(self):
+        return iter(self.probabilities)
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        values = np.asarray(self.probabilities, dtype=object if self.exact and dtype is None else dtype)
+        return values.copy() if copy else values
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        plain = [np.asarray(x) if isinstance(x, Distribution) else x for x in inputs]
+        return getattr(ufunc, method)(*plain, **kwargs)
+
+    def sum(self, *args, **kwargs):
+        """The total probability (1, or ``Fraction(1)`` when exact); arguments as for :meth:`numpy.ndarray.sum`."""
+        if self.exact and not args and not kwargs:
+            return sum(self.probabilities, Fraction(0))
+        return np.asarray(self).sum(*args, **kwargs)
+
+    def tolist(self) -> list:
+        """The 1,600 probabilities as a list."""
+        return list(self.probabilities)
+
+    def by_winner(self) -> dict[str, object]:
+        """The probabilities that Banker, Player and Tie win the coup."""
+        from toolkit.outcomes import outcomes
+
+        out: dict[str, object] = dict.fromkeys(("banker", "player", "tie"), Fraction(0) if self.exact else 0.0)
+        for q, o in zip(self.probabilities, outcomes(), strict=True):
+            if q:
+                out[o.winner] += q
+        return out
+
+    def frame(self, drop_zero: bool = True):
+        """The classes as a polars frame: their fields (:func:`~toolkit.outcomes.outcome_frame`) and probability.
+
+        Parameters
+        ----------
+        drop_zero
+            Leave out the classes that cannot occur from this shoe.
+
+        Returns
+        -------
+        polars.DataFrame
+            The outcome fields, ``probability`` (float) and, when exact, ``probability_exact`` (``"n/d"``).
+        """
+        import polars as pl
+
+        from toolkit.outcomes import outcome_frame
+
+        p = self.probabilities
+        frame = outcome_frame().with_columns(pl.Series("probability", [float(q) for q in p], dtype=pl.Float64))
+        if self.exact:
+            frame = frame.with_columns(pl.Series("probability_exact", [str(q) for q in p], dtype=pl.String))
+        return frame.filter(pl.col("probability") > 0) if drop_zero else frame
+
+    def _rows(self) -> list[tuple[str, object]]:
+        reachable = sum(1 for q in self.probabilities if q)
+        rows: list[tuple[str, object]] = [("cards left", self.shoe.total), ("classes that can occur", reachable)]
+        labels = {"banker": "P(Banker wins)", "player": "P(Player wins)", "tie": "P(Tie)"}
+        rows += [(labels[name], q) for name, q in self.by_winner().items()]
+        return [*rows, ("every class", "frame() or numpy.asarray(...)")]
+
+    def _title(self) -> str:
+        kind = "exact fractions" if self.exact else "floats"
+        return f"Distribution of the next coup: {len(self):,} outcome classes, {kind}"
+
+    def __repr__(self) -> str:
+        from toolkit._show import text_table
+
+        return text_table(self._title(), self._rows())
+
+    def _repr_html_(self) -> str:
+        from toolkit._show import html_table
+
+        return html_table(self._title(), self._rows())
+
+
+def distribution(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = False) -> Distribution:
     """Probabilities of the 1,600 outcome classes of the next coup.
 
     Parameters
@@ -204,7 +323,13 @@ def distribution(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exac
     tableau
         Drawing rules.
     exact
-        ``True``: a list of :class:`~fractions.Fraction`; ``False``: a float64 array.
+        ``True``: :class:`~fractions.Fraction` probabilities; ``False``: float64.
+
+    Returns
+    -------
+    Distribution
+        The 1,600 probabilities, labelled: a short print, a notebook table, :meth:`Distribution.frame`;
+        indexing, iteration and ``numpy.asarray`` give the probabilities themselves.
 
     References
     ----------
@@ -217,6 +342,40 @@ def distribution(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exac
     >>> tie = sum(q for q, o in zip(p, outcomes()) if o.winner == "tie")
     >>> round(float(tie), 12)
     0.095155968024
+    >>> print(p)
+    Distribution of the next coup: 1,600 outcome classes, exact fractions
+      cards left              416
+      classes that can occur  673
+      P(Banker wins)          0.458597 (exact)
+      P(Player wins)          0.446247 (exact)
+      P(Tie)                  0.095156 (exact)
+      every class             frame() or numpy.asarray(...)
+    """
+    comp = Composition.from_any(shoe)
+    return Distribution(class_probabilities(comp, tableau, exact), comp, tableau, exact)
+
+
+def class_probabilities(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = False):
+    """The 1,600 probabilities of :func:`distribution`, unlabelled: the fast path for loops over shoes.
+
+    Parameters
+    ----------
+    shoe
+        The cards left; at least six.
+    tableau
+        Drawing rules.
+    exact
+        ``True``: a list of :class:`~fractions.Fraction`; ``False``: a float64 array.
+
+    Returns
+    -------
+    list of fractions.Fraction or numpy.ndarray
+        Index ``i`` is the class :func:`toolkit.outcomes.class_index` numbers ``i``.
+
+    Examples
+    --------
+    >>> round(float(class_probabilities(8).sum()), 12)
+    1.0
     """
     comp = Composition.from_any(shoe)
     comp.require_coup()
@@ -246,7 +405,7 @@ def main_probabilities(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO
     >>> round(float(main_probabilities(8).sum()), 12)
     1.0
     """
-    p = distribution(shoe, tableau, exact)
+    p = class_probabilities(shoe, tableau, exact)
     if exact:
         return [sum(p[4 * i : 4 * i + 4], Fraction(0)) for i in range(N_MAIN)]
     return np.asarray(p).reshape(N_MAIN, 4).sum(axis=1)

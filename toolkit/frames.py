@@ -16,7 +16,6 @@ import polars as pl
 
 from toolkit.cards import CompositionLike
 from toolkit.engine import as_rank_matrix, combination_counts, distribution, expected_values
-from toolkit.outcomes import outcome_frame
 from toolkit.rules import PUNTO_BANCO, Tableau
 
 __all__ = ["combination_counts_frame", "distribution_frame", "expected_values_frame"]
@@ -47,7 +46,7 @@ def distribution_frame(
 
     See Also
     --------
-    distribution : the same probabilities as an array (fast).
+    distribution : the same probabilities, labelled, as a vector.
 
     Examples
     --------
@@ -55,11 +54,7 @@ def distribution_frame(
     >>> frame.group_by("winner").agg(pl.col("probability").sum()).sort("winner")["probability"].round(6).to_list()
     [0.458597, 0.446247, 0.095156]
     """
-    p = distribution(shoe, tableau, exact=exact)
-    frame = outcome_frame().with_columns(pl.Series("probability", [float(q) for q in p], dtype=pl.Float64))
-    if exact:
-        frame = frame.with_columns(pl.Series("probability_exact", [str(q) for q in p], dtype=pl.String))
-    return frame.filter(pl.col("probability") > 0) if drop_zero else frame
+    return distribution(shoe, tableau, exact=exact).frame(drop_zero)
 
 
 def expected_values_frame(

@@ -347,6 +347,8 @@ def _judge(row: dict[str, Any], toolkit: Any, matches: bool | None) -> tuple[str
 def _status(role: str, matches: bool | None, pending: str | None, note: str) -> str:
     if pending is not None:
         status = f"pending: needs {pending}"
+    elif role == "claim" and matches is None:
+        status = "claim: no number to check"
     elif role == "erratum":
         status = "erratum: differs, as expected" if matches is False else "erratum: unexpectedly matches"
     elif role == "approximate":

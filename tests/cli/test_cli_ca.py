@@ -43,3 +43,12 @@ def test_ca_errors_are_one_line(capsys) -> None:
         code, _, err = run(capsys, *args)
         assert code == 2, args
         assert len(err.strip().splitlines()) == 1, args
+
+
+def test_ca_says_the_house_edge_in_units_staked_like_every_command(capsys) -> None:
+    code, out, _ = run(capsys, "ca", "--bet", "lucky6")
+    assert code == 0
+    line = next(line for line in out.splitlines() if line.startswith("house edge"))
+    edge = float(line.split()[2])
+    assert 0 < edge < 1  # a fraction of the stake, as edge, eor and the csv print it
+    assert f"per unit staked ({edge:.2%} of the bet)" in line

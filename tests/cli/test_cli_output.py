@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import polars as pl
 from hypothesis import given, settings
@@ -39,9 +40,14 @@ def test_a_table_fits_its_width_and_never_splits_a_word(frame: pl.DataFrame, wid
     words = set(text.split())
     for name in frame.columns:  # every header whole (the names hold no spaces: one word each)
         assert name in words
-    for value in frame.row(0):
-        if isinstance(value, str):
+    key = frame.columns[0]
+    for name, value in frame.row(0, named=True).items():
+        if isinstance(value, str) and name != key:
             assert set(value.split()) <= words  # every cell's words whole
+        elif isinstance(value, str):  # the key column's identifiers may wrap after an underscore
+            assert {p for w in value.split() for p in re.findall(r"[^_]*_+|[^_]+", w)} <= {
+                p for w in words for p in re.findall(r"[^_]*_+|[^_]+", w)
+            }
 
 
 def test_a_wide_table_is_cut_into_tables_that_repeat_the_key_column() -> None:
@@ -83,3 +89,66 @@ def test_text_to_a_pipe_is_never_wrapped(monkeypatch, capsys) -> None:
     line = "/tmp/" + "x" * 120 + "/session.parquet: 1 of 1 shoe(s) valid"
     say(line)
     assert capsys.readouterr().out == line + "\n"
+
+
+def _published_like(rows: int = 12) -> pl.DataFrame:
+    """Figures beside the toolkit's value: long identifiers and long numbers, as ``reproduce`` prints them."""
+    return pl.DataFrame(
+        {
+            "figure": [f"house_edge_ties_excluded_{d}d_banker_number_{i}" for i, d in enumerate(range(rows))],
+            "published": [f"{2_230_518_282_592_256 + i:,}" for i in range(rows)],
+            "toolkit": [f"{2_230_518_282_592_256 + i:,}" for i in range(rows)],
+            "status": ["match"] * (rows - 1) + ["erratum: differs, as expected"],
+        }
+    )
+
+
+def test_identifiers_wrap_after_underscores_before_the_table_is_cut() -> None:
+    frame = _published_like()
+    text = render_table(frame, width=80, together=("published", "toolkit", "status"))
+    assert "\n\n" not in text.strip()  # one table: the figures read beside the toolkit's values
+    assert max(len(line) for line in text.splitlines()) <= 80
+    for value in frame["published"]:  # the number published and the toolkit's on one line
+        assert any(line.count(value) == 2 for line in text.splitlines())
+
+
+def test_columns_that_belong_together_are_never_cut_apart() -> None:
+    frame = pl.DataFrame({"bet": ["banker"] * 2, **{f"column_{i}": [0.123456, 0.5] for i in range(8)}})
+    text = render_table(frame, width=50, together=("column_0", "column_7"))
+    first = text.split("\n\n")[0]
+    assert len(text.split("\n\n")) > 1
+    assert "column_0" in first
+    assert "column_7" in first
+
+
+def test_optional_columns_are_left_out_before_the_table_is_cut() -> None:
+    frame = (
+        pl.DataFrame({name: [0.00150656, 0.00727399] for name in ("value", "std error", "CI low", "CI high", "a", "b")})
+        .with_columns(pl.Series("metric", ["units_won", "units_expected"]))
+        .select("metric", pl.exclude("metric"))
+    )
+    text = render_table(frame, width=80, optional=("std error",))
+    assert "\n\n" not in text.strip()
+    assert "std error" not in text.splitlines()[0]
+    assert text.splitlines()[-1].startswith("Not shown at this width: std error")
+
+
+def test_headers_wrap_before_cells_of_text() -> None:
+    """A numbers' header wraps at its spaces before a description wraps to a second line."""
+    labels = {f"n{i}": "expected value (per unit)" for i in range(4)}
+    frame = pl.DataFrame({"bet": ["banker"] * 2, **{f"n{i}": [-0.010579, 0.5] for i in range(4)}}).with_columns(
+        description=pl.lit("Banker wins pays 19/20 (commission 1/20); tie pushes")
+    )
+    text = render_table(frame, labels=labels, width=110)
+    rows = [line for line in text.splitlines() if line.startswith("banker")]
+    assert all(line.endswith("tie pushes") for line in rows)
+
+
+def test_count_results_fit_one_table_at_80_columns(capsys, monkeypatch) -> None:
+    from cli_helpers import run
+
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run(capsys, "count", "--system", "dragon7", "--shoes", "200", "--seed", "1")
+    assert code == 0
+    assert "\n\n" not in out.strip()  # no column pushed alone into a second table
+    assert "CI high" in out

@@ -146,3 +146,15 @@ def test_the_colour_map_and_the_report_know_the_same_bets() -> None:
     from toolkit.studies.thorp._text import BET_GROUPS
 
     assert set(BET_COLOURS) == set(BET_GROUPS)
+
+
+def test_the_nearest_bucket_of_the_variance_ratio_stays_on_the_axes() -> None:
+    """The 0-10 bucket sits at 5 cards unseen, left of the other panels' 6; the Tie's ratio there is large."""
+    from toolkit.plots import plot_variance_ratio
+
+    frame = pl.DataFrame({"bet": ["tie"] * 3, "unseen_mid": [5.0, 15.0, 200.0], "ratio": [5.55, 2.1, 1.0]})
+    ax = plot_variance_ratio(frame)
+    low, high = ax.get_xlim()
+    assert low < 5 < high
+    assert ax.get_ylim()[1] > 5.55
+    plt.close(ax.figure)

@@ -55,7 +55,7 @@ def test_each_malformed_file_gets_its_located_problem(name: str) -> None:
         ("winner_mismatch.csv", ["says banker won", "Player 7 and Banker 6: player wins"]),
         ("truncated.csv", ["ends in the middle of a coup", "at least four"]),
         ("duplicate_position.csv", ["duplicate position 2"]),
-        ("missing_position.csv", ["missing position(s) 3 to 4"]),
+        ("missing_position.csv", ["missing positions 3 to 4"]),
         ("burn_count.csv", ["exposed burn card 3 means 3 card(s) burned face down"]),
         ("bad_bet.jsonl", ["unknown bet 'bankr'", "known bets: banker"]),
         ("bad_road.csv", ["unknown symbol 'x'", "B, P or T"]),
@@ -147,6 +147,7 @@ def test_coup_numbers_are_checked() -> None:
     frame = pl.DataFrame({"shoe": [1, 1, 1], "coup": [1, 1, 3], "player": ["9 K"] * 3, "banker": ["6 K"] * 3})
     problems = records_from_frame(frame, {"burn": "none"}).report.problems
     assert [(p.code, p.line) for p in problems] == [("duplicate_coup", 2), ("missing_coup", 3)]
+    assert problems[1].message.startswith("missing coup 2: ")  # one number missing reads as one
 
 
 @pytest.fixture(scope="module")

@@ -14,3 +14,13 @@ def test_reproduce_providers_cover_the_study_figures(plain) -> None:
     assert out.matches is True  # 120 shoes already show it clearly
     beyond = providers["jacobson_perfect_beyond_50"]({})
     assert "beyond 50 unseen cards" in beyond.value
+
+
+def test_a_claim_without_a_number_is_not_pending_once_the_count_shoes_are_dealt() -> None:
+    from toolkit.studies import count_providers, reproduce_table
+
+    table = reproduce_table(counts=count_providers(200, seed=2))
+    status = table.filter(table["figure"] == "ten_count_jstat_claim")["status"].item()
+    assert status.startswith("claim: no number to check"), status
+    counted = table.filter(table["table"] == "count_results")["status"]
+    assert not counted.str.starts_with("pending").any()

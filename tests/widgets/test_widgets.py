@@ -155,3 +155,34 @@ def test_the_stepper_takes_dealt_shoes():
     assert st.steps.n_coups == int((dealt.shoe == dealt.shoe.max()).sum())
     assert st.step.player == [RANKS[c] for c in dealt.cards[dealt.shoe == dealt.shoe.max()][0][:3] if c >= 0]
     assert "the record carries no bets" in st.bets_html.value
+
+
+def _buttons(widget) -> list:
+    import ipywidgets as w
+
+    found, todo = [], [widget.widget if hasattr(widget, "widget") else widget]
+    seen = set()
+    while todo:
+        item = todo.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, (w.Button, w.ToggleButtons)):
+            found.append(item)
+        todo.extend(getattr(item, "children", ()))
+    return found
+
+
+def test_buttons_need_no_icon_font_and_no_symbol_font():
+    """Offline, Font Awesome icons are missing; without a font holding media symbols they show as boxes."""
+    explorer = ShoeExplorer("1 deck")
+    stepper = ShoeStepper(simulate_records(1, seed=6), bets=["banker"], systems=["dragon7"])
+    buttons = [*_buttons(explorer), *_buttons(stepper)]
+    buttons += [explorer.undo_button, explorer.reset_button, explorer.typed_mode, stepper.first_button]
+    buttons += [stepper.back_button, stepper.forward_button, stepper.last_button]
+    for button in buttons:
+        assert not getattr(button, "icon", ""), button
+        labels = [button.description] if hasattr(button, "description") and button.description else []
+        labels += [label for label, _ in getattr(button, "_options_full", ())]
+        assert all(ord(c) < 0x2000 or c == "−" for label in labels for c in label), labels
+    assert explorer.typed_mode.style.button_width in ("", "auto")  # "put back" not cut to "put b..."

@@ -26,6 +26,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
@@ -168,19 +169,65 @@ def _overhead(n: int) -> int:
     return max(3 * n - 3, 0)
 
 
-def _widths(need: Sequence[int], want: Sequence[int], width: int) -> list[int]:
-    """Column widths from their least (``need``) and most (``want``): the narrow columns get all they want first."""
+def _widths(need: Sequence[int], fill: Sequence[int], want: Sequence[int], width: int) -> list[int]:
+    """Column widths from their least (``need``), their cells on one line (``fill``) and their headers too (``want``).
+
+    The spare width goes to the cells first, the narrow columns served first; what is left
+    widens the headers, so a header wraps at its spaces before a cell of text does.
+    """
     widths = list(need)
     spare = width - _overhead(len(need)) - sum(need)
-    order = sorted(range(len(need)), key=lambda i: want[i] - need[i])
-    for k, i in enumerate(order):
-        if spare <= 0:
-            break
-        share = spare // (len(order) - k)  # an even share of what is left, for this and the wider ones
-        give = min(want[i] - need[i], max(share, 0))
-        widths[i] += give
-        spare -= give
+    for target in (fill, want):
+        order = sorted(range(len(need)), key=lambda i: target[i] - widths[i])
+        for k, i in enumerate(order):
+            if spare <= 0:
+                return widths
+            share = spare // (len(order) - k)  # an even share of what is left, for this and the wider ones
+            give = min(max(target[i] - widths[i], 0), max(share, 0))
+            widths[i] += give
+            spare -= give
     return widths
+
+
+def _pieces(text: str) -> list[str]:
+    """An identifier's pieces, each ending at an underscore: where it may wrap when it must."""
+    return [piece for word in text.split() for piece in re.findall(r"[^_]*_+|[^_]+", word)]
+
+
+def _break(text: str, width: int) -> str:
+    """``text`` on lines of at most ``width``, wrapped at spaces and after underscores."""
+    lines: list[str] = []
+    for word in text.split():
+        pieces = re.findall(r"[^_]*_+|[^_]+", word)
+        line = "" if not lines or len(lines[-1]) + 1 + len(word) > width else lines.pop() + " "
+        for piece in pieces:
+            if line and len(line) + len(piece) > width:
+                lines.append(line)
+                line = ""
+            line += piece
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _groups(rest: Sequence[str], fixed: Sequence[str], need: Mapping[str, int], together: set[str], width: int):
+    """The columns after the keys cut into tables that fit; the ``together`` columns all go in the first."""
+    first = [n for n in rest if n in together]
+    groups: list[list[str]] = []
+    current: list[str] = list(first)
+    for name in (n for n in rest if n not in together):
+        trial = [*fixed, *current, name]
+        if current and sum(need[n] for n in trial) + _overhead(len(trial)) > width:
+            groups.append(current)
+            current = []
+        current.append(name)
+    groups.append(current)
+    if first:  # the columns that belong together keep their order in the frame
+        groups[0] = [n for n in rest if n in groups[0]]
+    return groups
+
+
+def _fits(names: Sequence[str], need: Mapping[str, int], width: int) -> bool:
+    return sum(need[n] for n in names) + _overhead(len(names)) <= width
 
 
 def render_table(
@@ -190,8 +237,17 @@ def render_table(
     keys: int = 1,
     title: str | None = None,
     width: int | None = None,
+    *,
+    together: Sequence[str] = (),
+    optional: Sequence[str] = (),
+    breakable: Sequence[str] | None = None,
 ) -> str:
     """The frame as text tables no wider than ``width`` (the terminal's by default).
+
+    When the columns do not fit side by side, the table gives way in this order: headers
+    wrap at their spaces, then cells of text; the ``breakable`` columns wrap after the
+    underscores of their identifiers; the ``optional`` columns are left out (a last line
+    names them); and only then is it cut into several tables, each repeating the keys.
 
     Parameters
     ----------
@@ -205,6 +261,24 @@ def render_table(
         by side they are cut into several tables, each repeating these.
     title
         A line above the (first) table, wrapped at words.
+    together
+        Columns read against each other (a published figure and the toolkit's): never
+        cut apart, shown in the first table beside the keys.
+    optional
+        Columns left out, first named first, before the table would be cut in two.
+    breakable
+        Text columns of identifiers that may wrap after an underscore (default: the keys).
+
+    Examples
+    --------
+    >>> figures = ["house_edge_ties_excluded_8d", "house_edge_8d"]
+    >>> frame = pl.DataFrame({"figure": figures, "published": [1.0579, 1.0579], "toolkit": [1.05791, 1.05791]})
+    >>> print(render_table(frame, width=44, together=("published", "toolkit")).rstrip())
+    figure                   published   toolkit
+    ────────────────────────────────────────────
+    house_edge_ties_           1.05790   1.05791
+    excluded_8d
+    house_edge_8d              1.05790   1.05791
     """
     from rich import box
     from rich.console import Console
@@ -221,7 +295,8 @@ def render_table(
         cells[name] = [fn(v) for v in frame[name].to_list()] if fn is not None else format_column(frame[name])
     heads = {name: labels.get(name, name) for name in names}
     need = {name: min(_min_width([heads[name], *cells[name]]), width) for name in names}
-    want = {name: max(need[name], _max_width([heads[name], *cells[name]])) for name in names}
+    fill = {name: max(need[name], _max_width(cells[name])) for name in names}
+    want = {name: max(fill[name], _max_width([heads[name]])) for name in names}
     for name in names:  # short cells (a hand of cards, a number) are never wrapped: a column holds them whole
         longest = _max_width(cells[name]) if cells[name] else 0
         if longest <= SHORT and want[name] <= width:
@@ -233,16 +308,24 @@ def render_table(
             width=width,
         )
     keys = max(0, min(keys, len(names) - 1)) if len(names) > 1 else 0
-    key_cols, rest = list(names[:keys]), list(names[keys:])
-    groups: list[list[str]] = []
-    current: list[str] = []
-    for name in rest:
-        trial = key_cols + current + [name]
-        if current and sum(need[n] for n in trial) + _overhead(len(trial)) > width:
-            groups.append(current)
-            current = []
-        current.append(name)
-    groups.append(current)
+    broken: set[str] = set()
+    if not _fits(names, need, width):  # identifiers wrap after their underscores before the table is cut
+        for name in names[:keys] if breakable is None else breakable:
+            if name in cells and not _numeric(frame.schema[name]):
+                broken.add(name)
+                pieces = [p for text in cells[name] for p in _pieces(text)]
+                excess = sum(need[n] for n in names) + _overhead(len(names)) - width
+                least = max(_min_width([heads[name]]), _max_width(pieces or ["-"]))
+                need[name] = max(least, need[name] - max(excess, 0))  # no narrower than the table needs
+    shown = list(names)
+    for name in optional:  # then the optional columns go, first named first
+        if _fits(shown, need, width):
+            break
+        if name in shown[keys:]:
+            shown.remove(name)
+    left_out = [n for n in names if n not in shown]
+    key_cols = shown[:keys]
+    groups = _groups(shown[keys:], key_cols, need, set(together), width)
     buffer = io.StringIO()
     console = Console(
         file=buffer, width=width, highlight=False, color_system=None, force_terminal=False, legacy_windows=False
@@ -251,16 +334,26 @@ def render_table(
         buffer.write(wrap(title, width) + "\n")
     for i, group in enumerate(groups):
         columns = key_cols + group
-        sizes = _widths([need[n] for n in columns], [want[n] for n in columns], width)
+        sizes = _widths([need[n] for n in columns], [fill[n] for n in columns], [want[n] for n in columns], width)
         table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
         for name, size in zip(columns, sizes, strict=True):
             right = _numeric(frame.schema[name])
             table.add_column(Text(heads[name]), justify="right" if right else "left", overflow="fold", width=size)
+        sized = dict(zip(columns, sizes, strict=True))
         for row in range(frame.height):
-            table.add_row(*(Text(cells[name][row]) for name in columns))
+            texts = (_break(cells[n][row], sized[n]) if n in broken else cells[n][row] for n in columns)
+            table.add_row(*(Text(t) for t in texts))
         if i:
             buffer.write("\n")
         console.print(table)
+    if left_out:
+        buffer.write(
+            wrap(
+                f"Not shown at this width: {', '.join(heads[n] for n in left_out)} (--format csv has every column).",
+                width,
+            )
+            + "\n"
+        )
     return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
 
 

@@ -42,7 +42,8 @@ def ca(
     say(f"{summary.bet}: combinations count every coup as six ordered cards ({summary.total_combinations:,})")
     emit(summary.rows, fmt)
     say(
-        f"house edge {summary.house_edge:.6%}   standard deviation {summary.std_dev:.4f}   "
+        f"house edge {summary.house_edge:.6f} per unit staked ({summary.house_edge:.2%} of the bet)   "
+        f"standard deviation {summary.std_dev:.4f}   "
         f"hit frequency {summary.hit_frequency:.6f}"
     )
 

@@ -279,7 +279,8 @@ def plot_variance_ratio(variance: pl.DataFrame, bets: Sequence[str] | None = Non
     if not rows.is_empty():
         draw_bet_lines(ax, _curves(rows, "ratio", x), marker="o")
     ax.axhline(1, color="k", lw=0.8)
-    _cards_axis(ax)
+    nearest = min(rows[x].cast(pl.Float64).to_list(), default=6.0)  # the 0-10 bucket sits at 5 cards
+    _cards_axis(ax, low=min(6.0, 0.8 * nearest))
     ax.set_ylabel("observed / linear variance")
     return ax
 

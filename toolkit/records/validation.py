@@ -498,15 +498,22 @@ def check_sequence(frame: pl.DataFrame, column: str, checker: Checker) -> None:
         f"duplicate {column} {{_n}}: each {column} appears once in a shoe",
     )
     checker.add_rows(
-        rows.filter(~same & (number > 1)),
+        _missing(rows.filter(~same & (number > 1)).with_columns(_from=pl.lit(1)), column),
         f"missing_{column}",
-        f"missing {column}(s) 1 to {{_to}}: the {column}s of a shoe count from 1",
+        f"missing {{_missing}}: the {column}s of a shoe count from 1",
     )
     checker.add_rows(
-        rows.filter(same & (number - prev > 1)),
+        _missing(rows.filter(same & (number - prev > 1)), column),
         f"missing_{column}",
-        f"missing {column}(s) {{_from}} to {{_to}}: the {column}s of a shoe are consecutive",
+        f"missing {{_missing}}: the {column}s of a shoe are consecutive",
     )
+
+
+def _missing(rows: pl.DataFrame, column: str) -> pl.DataFrame:
+    """The numbers missing from ``_from`` to ``_to`` in words: ``position 30``, ``positions 30 to 32``."""
+    one = pl.format(f"{column} {{}}", pl.col("_from"))
+    span = pl.format(f"{column}s {{}} to {{}}", pl.col("_from"), pl.col("_to"))
+    return rows.with_columns(_missing=pl.when(pl.col("_from") == pl.col("_to")).then(one).otherwise(span))
 
 
 def as_int(frame: pl.DataFrame, column: str, checker: Checker, allow_missing: bool = False) -> pl.DataFrame:

@@ -94,10 +94,10 @@ class ShoeExplorer(w.VBox):
             options=[("remove", "remove"), ("put back", "add")],
             value="remove",
             tooltips=["Enter removes the typed cards", "Enter puts the typed cards back"],
-            style={"button_width": "70px"},
+            style={"button_width": "auto"},  # each button as wide as its label: "put back" whole
         )
-        self.undo_button = w.Button(description="undo", icon="undo")
-        self.reset_button = w.Button(description="reset", icon="refresh")
+        self.undo_button = w.Button(description="undo")  # words, no icon: icons come from a CDN, offline none
+        self.reset_button = w.Button(description="reset")
         self.text.observe(lambda change: self._typed(change["new"]), names="value")
         self.undo_button.on_click(lambda _b: self._undo())
         self.reset_button.on_click(lambda _b: self._reset())

@@ -83,10 +83,11 @@ class ShoeStepper(w.VBox):
         if unknown:
             raise ValueError(f"plot_bets names bets not shown: {', '.join(unknown)}")
         layout = w.Layout(width="44px")
-        self.first_button = w.Button(description="⏮", tooltip="first coup", layout=layout)
-        self.back_button = w.Button(description="◀", tooltip="previous coup", layout=layout)
-        self.forward_button = w.Button(description="▶", tooltip="next coup", layout=layout)
-        self.last_button = w.Button(description="⏭", tooltip="last coup", layout=layout)
+        # plain ASCII labels: media symbols such as U+23EE render as boxes where no font has them
+        self.first_button = w.Button(description="|<", tooltip="first coup", layout=layout)
+        self.back_button = w.Button(description="<", tooltip="previous coup", layout=layout)
+        self.forward_button = w.Button(description=">", tooltip="next coup", layout=layout)
+        self.last_button = w.Button(description=">|", tooltip="last coup", layout=layout)
         self.slider = w.IntSlider(value=1, min=1, max=self.steps.n_coups, description="coup", continuous_update=True)
         self.first_button.on_click(lambda _b: self.go(1))
         self.back_button.on_click(lambda _b: self.go(self.steps.coup - 1))

@@ -64,6 +64,18 @@ class Assessment:
         names = ", ".join(n for n in FRAMES if n in self.frames)
         return f"Assessment({self.bet!r}: {self.verdict} [frames: {names}])"
 
+    def _repr_html_(self) -> str:
+        """The verdict and the headline figures as a small table, then the fresh-shoe summary."""
+        from toolkit._show import frame_html, html_table
+
+        stats = self.frames["stats"].row(0, named=True)
+        count = "none wins on the search shoes" if self.count is None else self.count.name
+        rows = [("verdict", self.verdict), ("countable", self.countable), ("house edge", stats["house_edge"]),
+                ("count found", count), ("stops paying at (cut card)", self.stops_paying_at),
+                ("frames", ", ".join(n for n in FRAMES if n in self.frames))]  # fmt: skip
+        summary = self.frames["summary"].select("strategy", "rule", "bet_frequency", "win_per_100_hands")
+        return html_table(f"Assessment of {self.bet!r}", rows) + frame_html("Fresh shoes", summary)
+
     def figures(self, strategy: str = "count") -> dict[str, float]:
         """The fresh-shoe figures of ``"count"`` or ``"perfect"`` (a row of the ``summary`` frame)."""
         rows = self.frames["summary"].filter(pl.col("strategy") == strategy)

@@ -162,7 +162,7 @@ def count_providers(
     the end, as published.  Values are units won per shoe from the exact EV of
     every bet placed; a figure matches when it lies within ``COUNT_Z`` standard
     errors (plus half a unit of its last printed digit) of the simulation.
-    The ten-count claim has no number and stays pending.  ``seed`` (anything
+    The ten-count claim has no number: its status says so (a claim, not pending).  ``seed`` (anything
     :data:`toolkit.parallel.SeedLike` accepts) is fixed to one integer first
     (:func:`toolkit.studies.thorp.design.seed_integer`), so that both
     simulations start from it, as they do from an integer seed.
@@ -214,7 +214,10 @@ def count_providers(
 
         return provide
 
-    return {figure: provider(figure) for figure in estimates}
+    def claim(row: dict[str, Any]) -> Reproduced:  # the count shoes were dealt: the claim is not waiting on them
+        return Reproduced("no figure to reproduce", None, "a claim without a number or a bet rule to simulate")
+
+    return {**{figure: provider(figure) for figure in estimates}, "ten_count_jstat_claim": claim}
 
 
 def reproduce_table(
