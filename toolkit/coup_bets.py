@@ -49,7 +49,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from toolkit._check import as_fraction
+from toolkit._check import as_fraction, check_bet_text, payout
 from toolkit._exact_sign import int_products
 from toolkit._tables import multisets
 from toolkit.cards import RANK_VALUES, RANKS, VALUE_TO_RANK, Composition
@@ -103,8 +103,7 @@ class CoupBet:
     _key: tuple[str, str] = field(default=("", ""), init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"a bet needs a non-empty name, got {self.name!r}")
+        check_bet_text(self.name, self.description)
         if not isinstance(self.expr, pl.Expr):
             raise TypeError(f"bet {self.name!r}: expr must be a polars expression, got {type(self.expr).__name__}")
         unknown = sorted(set(self.fields) - set(FIELDS))
@@ -239,6 +238,7 @@ def _compile(bet: CoupBet, tableau: Tableau) -> _Table:
     exact = tuple(as_fraction(float(v)) for v in distinct)
     if any(p < -1 for p in exact):
         raise ValueError(f"bet {bet.name!r}: a payout below -1 would lose more than the stake")
+    payout(exact[-1], f"bet {bet.name!r}")  # |payout| <= MAX_PAYOUT, a million to one
     d = int(np.argmax(tally))
     keep = np.flatnonzero(code != d)
     others = [i for i in range(len(exact)) if i != d]
