@@ -74,7 +74,8 @@ def test_two_bets_of_one_name_are_refused(capsys, tmp_path, command, options) ->
         "b": bet_file(tmp_path, "b.toml", LUCKY),
         "six": bet_file(tmp_path, "six.toml", LUCKY6_NAMED),
     }
-    refused(capsys, [command, *(o.format(**files) for o in options)], "is given twice")
+    line = refused(capsys, [command, *(o.format(**files) for o in options)], "is given twice")
+    assert line.count("--bet") == 2  # both options are named
 
 
 @pytest.mark.parametrize(
