@@ -17,13 +17,36 @@ TypeError: coups must be an integer, got 2.5
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import SupportsFloat
 
 import numpy as np
 
-__all__ = ["as_fraction", "count_matrix", "integer", "non_negative_int", "one_of", "positive_int", "probability"]
+__all__ = [
+    "MAX_PAYOUT",
+    "as_fraction",
+    "check_bet_text",
+    "count_matrix",
+    "integer",
+    "non_negative_int",
+    "one_of",
+    "payout",
+    "plain_text",
+    "positive_int",
+    "probability",
+    "whole_number",
+]
+
+#: The largest payout a bet may have, in units to one, either way: ``|payout| <= 1,000,000``.
+#: A million to one is far beyond any pay table printed; a larger figure is a typing slip
+#: (``1e308``), and it would overflow the float sums of the engine into infinities and nulls.
+MAX_PAYOUT = 10**6
+
+#: Digits only, with an optional sign: what a count in a comma-separated list may be.
+_WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
 def integer(value: object, where: str) -> int:
@@ -85,6 +108,72 @@ def as_fraction(x: object) -> Fraction:
     if isinstance(x, SupportsFloat):  # Decimal, 0-d arrays and other real numbers
         return as_fraction(float(x))
     raise TypeError(f"expected a number, got {type(x).__name__} {x!r}")
+
+
+def payout(value: object, where: str) -> Fraction:
+    """A payout in units to one, exact, within ``|payout| <= MAX_PAYOUT`` (a million to one).
+
+    >>> payout("3/2", "row 1")
+    Fraction(3, 2)
+    >>> payout(1e308, "row 1")
+    Traceback (most recent call last):
+    ...
+    ValueError: row 1: a payout must lie within -1000000..1000000 (units to one), got 1e+308
+    """
+    try:
+        p = as_fraction(value)
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"{where}: {err}") from None
+    if abs(p) > MAX_PAYOUT:
+        raise ValueError(f"{where}: a payout must lie within -{MAX_PAYOUT}..{MAX_PAYOUT} (units to one), got {value!r}")
+    return p
+
+
+def whole_number(text: str, where: str) -> int:
+    """An integer written as ASCII digits with an optional sign (``int`` would also take ``3_2`` and ``\\u0663``).
+
+    >>> whole_number(" -4 ", "tag 1")
+    -4
+    >>> whole_number("3_2", "count 1")
+    Traceback (most recent call last):
+    ...
+    ValueError: count 1 must be a whole number written in digits, got '3_2'
+    """
+    part = text.strip()
+    if not _WHOLE.fullmatch(part):
+        raise ValueError(f"{where} must be a whole number written in digits, got {part!r}")
+    return int(part)
+
+
+def plain_text(value: object, where: str) -> str:
+    """A string without control or format characters (newline, tab, escape, bidi overrides): it reaches tables.
+
+    >>> plain_text("dragon 7", "bet name")
+    'dragon 7'
+    >>> plain_text("a\\x1b[2Jb", "bet name")
+    Traceback (most recent call last):
+    ...
+    ValueError: bet name must not hold control characters, got 'a\\x1b[2Jb'
+    """
+    if not isinstance(value, str):
+        raise TypeError(f"{where} must be a string, got {type(value).__name__} {value!r}")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in value):
+        raise ValueError(f"{where} must not hold control characters, got {value!r}")
+    return value
+
+
+def check_bet_text(name: object, description: object) -> None:
+    """A bet's name (a non-empty string) and description (a string), neither with control characters.
+
+    >>> check_bet_text("tiger", 5)
+    Traceback (most recent call last):
+    ...
+    TypeError: bet 'tiger': description must be a string, got int 5
+    """
+    if isinstance(name, str) and not name:
+        raise ValueError("a bet needs a non-empty name, got ''")
+    plain_text(name, "bet name")
+    plain_text(description, f"bet {name!r}: description")
 
 
 def probability(value: object, where: str) -> Fraction:

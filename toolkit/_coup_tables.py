@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from toolkit._check import as_fraction
+from toolkit._check import as_fraction, payout
 from toolkit._exact_sign import UNIT_ROUNDOFF, general_bounds
 from toolkit._kernels import EventTable, event_table
 from toolkit._prefix_patterns import PREFIX
@@ -156,6 +156,7 @@ def compile_table(bet: CoupBet, tableau: Tableau) -> Table:
     exact = tuple(as_fraction(v) for v in distinct)
     if any(p < -1 for p in exact):
         raise ValueError(f"bet {bet.name!r}: a payout below -1 would lose more than the stake")
+    payout(exact[-1], f"bet {bet.name!r}")  # |payout| <= MAX_PAYOUT, a million to one
     d = distinct.index(dropped) if dropped is not None else 0  # one chunk at least: never None
     others = [i for i in range(len(exact)) if i != d]
     remap = {distinct[i]: k for k, i in enumerate(others)}

@@ -21,6 +21,9 @@ A bet file:
     when = "banker_two_card_total = 3 AND player_3_value = 8"
     pays = 200
 
+The file is UTF-8 text (a byte-order mark is allowed); the name holds no control
+characters; a payout lies within ``-1,000,000..1,000,000`` to one.
+
 >>> expr = pay_table([("winner = 'banker' AND banker_total = 6", 12)], default=-1, name="tiger6")
 >>> expr.meta.root_names()
 ['winner', 'banker_total']
@@ -37,7 +40,7 @@ from typing import Any
 
 import polars as pl
 
-from toolkit._check import as_fraction
+from toolkit._check import payout, plain_text
 from toolkit.conditions import condition
 
 __all__ = ["BetSpec", "pay_table", "read_bet_file"]
@@ -69,10 +72,22 @@ class BetSpec:
 
 
 def _payout(value: object, where: str) -> Fraction:
+    """A row's payout, exact, within ``|payout| <= 1,000,000`` to one (:data:`toolkit._check.MAX_PAYOUT`)."""
     try:
-        return as_fraction(value)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"{where}: {err}") from None
+        return payout(value, where)
+    except TypeError as err:
+        raise ValueError(str(err)) from None
+
+
+def _decode(data: bytes, path: object) -> str:
+    """A bet file's bytes as text: UTF-8, with or without a byte-order mark; else one line naming the file."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ValueError(
+            f"{path}: the bet file is not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start}); "
+            "save it as UTF-8"
+        ) from None
 
 
 def _condition(text: object, where: str) -> pl.Expr:
@@ -97,9 +112,10 @@ def pay_table(
     ----------
     rows
         ``(condition, payout)`` pairs: a SQL condition over the coup fields and
-        the payout to one (a number or a fraction string such as ``"3/2"``).
+        the payout to one (a number or a fraction string such as ``"3/2"``), within
+        ``-1,000,000..1,000,000`` to one (:data:`toolkit._check.MAX_PAYOUT`; more is refused).
     default
-        What the bet pays when no row holds (``-1``: it loses; ``0``: a push).
+        What the bet pays when no row holds (``-1``: it loses; ``0``: a push), within the same bound.
     name
         The bet's name, for error messages.
     where
@@ -139,7 +155,7 @@ def read_bet_file(path: str | Path) -> BetSpec:
     """
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        data = tomllib.loads(_decode(p.read_bytes(), p))
     except OSError as err:
         raise ValueError(f"{p}: cannot read the bet file: {err.strerror or err}") from None
     except tomllib.TOMLDecodeError as err:
@@ -151,6 +167,7 @@ def read_bet_file(path: str | Path) -> BetSpec:
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"{p}: 'name' must be a non-empty string, got {name!r}")
+    plain_text(name, f"{p}: 'name'")
     pays = data.get("pays")
     if not isinstance(pays, list) or not pays:
         raise ValueError(f"{p}: give at least one [[pays]] row with 'when' and 'pays'")

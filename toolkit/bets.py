@@ -2,7 +2,9 @@
 
 A :class:`Bet` is a name and a payout (in units, to one; -1 a loss, 0 a push)
 for each of the 1,600 outcome classes of :mod:`toolkit.outcomes`.  Payouts are
-exact rationals, so the exact engine gives exact expectations.
+exact rationals, so the exact engine gives exact expectations; each lies within
+-1 .. 1,000,000 to one (:data:`toolkit._check.MAX_PAYOUT`), and a bet's name and
+description hold no control characters (they reach tables).
 
 Build your own with a function of an :class:`~toolkit.outcomes.Outcome`, or a
 polars expression over :func:`~toolkit.outcomes.outcome_frame`:
@@ -39,6 +41,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from toolkit._check import check_bet_text, payout
 from toolkit.bet_files import BetSpec, pay_table, read_bet_file
 from toolkit.cards import CompositionLike
 from toolkit.catalogue import catalogue_names, catalogue_spec
@@ -83,15 +86,14 @@ class Bet:
     """
 
     name: str
-    payoffs: tuple[Fraction, ...] = field(repr=False)
+    payoffs: tuple[Fraction, ...] = field(repr=False)  # each within -1..MAX_PAYOUT (a million) to one
     description: str = ""
     #: ``(condition, payout)`` rows the bet was written from, if any (labels of :func:`toolkit.ca.ca_table`).
     events: tuple[tuple[str, Fraction], ...] = field(default=(), repr=False, compare=False)
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"a bet needs a non-empty name, got {self.name!r}")
+        check_bet_text(self.name, self.description)
         payoffs = tuple(as_fraction(p) for p in self.payoffs)
         if len(payoffs) != N_CLASSES:
             raise ValueError(
@@ -99,6 +101,7 @@ class Bet:
             )
         if any(p < -1 for p in payoffs):
             raise ValueError(f"bet {self.name!r}: a payout below -1 would lose more than the stake")
+        payout(max(payoffs), f"bet {self.name!r}")  # |payout| <= MAX_PAYOUT, a million to one
         object.__setattr__(self, "payoffs", payoffs)
         object.__setattr__(self, "_hash", hash((self.name, payoffs)))
 

@@ -33,7 +33,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from toolkit.parallel import SeedLike
-from toolkit._check import integer, non_negative_int
+from toolkit._check import integer, non_negative_int, whole_number
 
 __all__ = [
     "RANKS",
@@ -393,11 +393,12 @@ class Composition:
 
 
 def _parse_count_list(text: str) -> list[int]:
+    """Counts from ``"4,4,..."``: ASCII digits with an optional sign only (``int`` would read ``3_2`` as 32)."""
     out = []
     for i, raw in enumerate(text.split(",")):
         part = raw.strip()
         try:
-            out.append(int(part))
+            out.append(whole_number(part, f"count {i + 1} in {text!r}"))
         except ValueError:
-            raise ValueError(f"count {i + 1} ({part!r}) in {text!r} is not an integer") from None
+            raise ValueError(f"count {i + 1} ({part!r}) in {text!r} is not a whole number written in digits") from None
     return out

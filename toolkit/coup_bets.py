@@ -49,6 +49,7 @@ import numba
 import numpy as np
 import polars as pl
 
+from toolkit._check import check_bet_text
 from toolkit._coup_tables import Table, compile_table, prefix_payouts, row_frame
 from toolkit._exact_sign import int_products
 from toolkit._prefix_patterns import PatternBet, compile_patterns
@@ -99,8 +100,7 @@ class CoupBet:
     _key: tuple[str, str] = field(default=("", ""), init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"a bet needs a non-empty name, got {self.name!r}")
+        check_bet_text(self.name, self.description)
         if not isinstance(self.expr, pl.Expr):
             raise TypeError(f"bet {self.name!r}: expr must be a polars expression, got {type(self.expr).__name__}")
         unknown = sorted(set(self.fields) - set(FIELDS))

@@ -23,7 +23,7 @@ full shoe and is what a counter who tracks only ranks knows.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from math import ceil
 
@@ -95,8 +95,29 @@ class SuitedShoe:
         return cls(tuple(counts))
 
     @classmethod
+    def from_mapping(cls, mapping: Mapping) -> SuitedShoe:
+        """From ``{card: count}`` with suited cards (``"As"``, ``"10h"``); cards not named count zero."""
+        counts = [0] * 52
+        named: dict[int, object] = {}
+        for key, count in mapping.items():
+            try:
+                index = parse_suited_card(key)
+            except (TypeError, ValueError) as err:
+                raise type(err)(f"suited shoe mapping: key {key!r}: {err}") from None
+            if index in named:
+                raise ValueError(f"suited shoe mapping: keys {named[index]!r} and {key!r} name one card; give it once")
+            named[index] = key
+            counts[index] = non_negative_int(count, f"count of {CARDS[index]}")
+        return cls(tuple(counts))
+
+    @classmethod
     def from_any(cls, shoe: object) -> SuitedShoe:
-        """A :class:`SuitedShoe`, a number of decks (``8``, ``"8 decks"``), 52 counts, or suited card strings."""
+        """A :class:`SuitedShoe`, a number of decks (``8``, ``"8 decks"``), 52 counts, suited card strings,
+        or a mapping of suited cards to counts.
+
+        >>> SuitedShoe.from_any({"As": 5, "Kh": 3}).total
+        8
+        """
         if isinstance(shoe, SuitedShoe):
             return shoe
         if isinstance(shoe, bool):
@@ -108,6 +129,8 @@ class SuitedShoe:
             if match:
                 return cls.from_decks(int(match.group(1)))
             raise ValueError(f"unknown suited shoe {shoe!r}: give a number of decks, 52 counts or suited cards")
+        if isinstance(shoe, Mapping):
+            return cls.from_mapping(shoe)
         items = list(shoe) if isinstance(shoe, Iterable) else None
         if items is None:
             raise TypeError(f"unknown suited shoe of type {type(shoe).__name__}: {shoe!r}")

@@ -268,6 +268,7 @@ def test_no_line_is_wider_than_the_terminal(monkeypatch, capsys, tmp_path, path,
     if path in NOT_YET_FITTED:
         pytest.xfail(NOT_YET_FITTED[path])
     monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)  # a terminal: text is wrapped to it (a pipe's is not)
     code, out, err = _show(monkeypatch, capsys, tmp_path, path)
     assert code in (0, 1), f"{path}: exit {code}: {err}"
     assert out.strip(), f"{path} printed nothing"

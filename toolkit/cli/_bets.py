@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
+from toolkit._check import whole_number
 from toolkit.cli._common import fail, shoe_from_options
 
 if TYPE_CHECKING:
     from toolkit.bets import AnyBet
     from toolkit.rules import Rules
 
-__all__ = ["BET_FILE_OPTION", "BET_OPTION", "SHOE_52_OPTION", "bets_from_options", "shoe_for_bets"]
+__all__ = ["BET_FILE_OPTION", "BET_OPTION", "SHOE_52_OPTION", "bets_from_options", "one_bet", "shoe_for_bets"]
 
 BET_OPTION = typer.Option(
     [],
@@ -31,32 +33,53 @@ BET_FILE_OPTION = typer.Option(
 )
 
 
-def bets_from_options(names: list[str], files: list[Path], rules: Rules | None = None) -> list[AnyBet]:
-    """The bets named by ``--bet`` and defined by ``--bet-file`` (a bad one: one line, exit 2)."""
+def bets_from_options(
+    names: list[str], files: list[Path], rules: Rules | None = None, panel: Iterable[str] = ()
+) -> list[AnyBet]:
+    """The bets named by ``--bet`` and defined by ``--bet-file`` (a bad one: one line, exit 2).
+
+    Every bet's name must be its own: two bets of one name, or a bet named like one of ``panel``
+    (the bets the command shows anyway), are refused rather than shown twice or one over the other.
+    """
     from toolkit.bets import bet_from_file, get_bet
     from toolkit.rules import Rules as _Rules
 
     rules = _Rules() if rules is None else rules
-    out: list[AnyBet] = []
+    given: list[tuple[AnyBet, str]] = []
     for name in names:
         for part in (p.strip() for p in name.split(",")):
             if not part:
                 continue
             try:
-                out.append(get_bet(part, rules))
+                given.append((get_bet(part, rules), f"--bet {part}"))
             except (ValueError, TypeError) as err:
                 fail(f"--bet: {err}")
     for path in files:
         try:
-            out.append(bet_from_file(str(path)))
+            given.append((bet_from_file(str(path)), f"--bet-file {path}"))
         except (ValueError, TypeError) as err:
             fail(f"--bet-file: {err}")
-    seen: set[str] = set()
-    for bet in out:
+    shown = set(panel)
+    seen: dict[str, str] = {}
+    for bet, origin in given:
+        if bet.name in shown:
+            fail(f"{origin}: the bet {bet.name!r} is already on the panel shown; give a bet of another name")
         if bet.name in seen:
-            fail(f"bet {bet.name!r} is given twice")
-        seen.add(bet.name)
-    return out
+            fail(f"a bet named {bet.name!r} is given twice ({seen[bet.name]} and {origin}); give each once")
+        seen[bet.name] = origin
+    return [bet for bet, _ in given]
+
+
+def one_bet(bets: list[str], files: list[Path], hint: str = "") -> tuple[str | None, Path | None]:
+    """The one ``--bet`` or ``--bet-file`` of a command that takes one bet (none, two or both: one line, exit 2).
+
+    The options are lists so that a second one is seen and refused, not silently put in the first's place.
+    """
+    if len(bets) + len(files) != 1:
+        given = " ".join([*(f"--bet {b}" for b in bets), *(f"--bet-file {f}" for f in files)])
+        said = given if given else "none" + hint
+        fail(f"this command takes one bet: give one --bet NAME or one --bet-file FILE, got {said}")
+    return (bets[0] if bets else None), (files[0] if files else None)
 
 
 def shoe_for_bets(decks: int | None, shoe: str | None):
@@ -67,7 +90,8 @@ def shoe_for_bets(decks: int | None, shoe: str | None):
         from toolkit.suits import SuitedShoe
 
         try:
-            return SuitedShoe.from_any([int(p) for p in shoe.split(",") if p.strip()])
+            counts = [whole_number(p, f"count {i}") for i, p in enumerate(shoe.split(","), 1) if p.strip()]
+            return SuitedShoe.from_any(counts)
         except ValueError as err:
             fail(f"--shoe: {err}")
     return shoe_from_options(decks, shoe)

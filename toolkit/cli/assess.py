@@ -10,10 +10,13 @@ to ``--out`` (see :mod:`toolkit.studies.assess`).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
+from toolkit._check import whole_number
 from toolkit._coup import Burn, LastHand
+from toolkit.cli._bets import one_bet
 from toolkit.cli._common import (
     BURN_ACE,
     BURN_CARDS,
@@ -35,6 +38,9 @@ from toolkit.cli._common import (
     seed_or_fresh,
 )
 
+if TYPE_CHECKING:
+    from toolkit.dealing import Dealing
+
 __all__ = ["register"]
 
 #: Shoes of the search set and of the fresh set by default: about a minute of work on two cores.
@@ -44,24 +50,33 @@ DEFAULT_SHOES = 10_000
 MAX_ASSESS_SHOES = 1_000_000
 
 
-def _cut_cards(text: str | None) -> tuple[int, ...] | None:
+def _cut_cards(text: str | None, dealing: Dealing) -> tuple[int, ...] | None:
+    """The positions of ``--cut-cards``: digits, each one the shoe allows (else one line naming it, exit 2)."""
     if text is None:
         return None
     parts = [p.strip() for p in text.split(",") if p.strip()]
     try:
-        cuts = tuple(int(p) for p in parts)
+        cuts = tuple(whole_number(p, "--cut-cards") for p in parts)
     except ValueError:
-        fail(f"--cut-cards takes comma-separated integers (cards from the end), got {text!r}")
+        fail(f"--cut-cards takes comma-separated integers in digits (cards from the end), got {text!r}")
     if any(c < 0 for c in cuts):
         fail(f"--cut-cards must be 0 or more cards from the end, got {text!r}")
+    if dealing.coups is not None:
+        fail(f"--cut-cards is not used with --coups {dealing.coups} (no cut card); give one")
+    beyond = [c for c in cuts if c >= dealing.cards]
+    if beyond:
+        fail(
+            f"--cut-cards {', '.join(map(str, beyond))}: a shoe of {dealing.decks} decks ({dealing.cards} cards) "
+            f"takes a cut card 0..{dealing.cards - 1} cards from the end"
+        )
     return cuts
 
 
 def assess(
-    bet: str | None = typer.Option(
-        None, "--bet", help="The side bet to assess, by name (standard panel or side-bet catalogue)."
+    bets: list[str] = typer.Option(
+        [], "--bet", help="The side bet to assess, by name (standard panel or side-bet catalogue)."
     ),
-    bet_file: Path | None = typer.Option(None, "--bet-file", help="The side bet to assess, defined in a TOML file."),
+    bet_files: list[Path] = typer.Option([], "--bet-file", help="The side bet to assess, defined in a TOML file."),
     out_text: str = typer.Option(..., "--out", "-o", help="Folder for report.md, summary.json, tables and figures."),
     shoes: int = typer.Option(DEFAULT_SHOES, "--shoes", "-n", help="Shoes of the search set and of the fresh set."),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (same seed, same assessment)."),
@@ -98,13 +113,12 @@ def assess(
         fail(f"--min-win must be 0 or more, got {min_win}")
     dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
     rules = Rules(decks=decks)
-    if (bet is None) == (bet_file is None):
-        fail("give one of --bet NAME or --bet-file FILE")
+    bet, bet_file = one_bet(bets, bet_files)
     try:
         chosen = get_bet(bet, rules) if bet is not None else bet_from_file(str(bet_file))
-    except ValueError as err:
+    except (ValueError, TypeError) as err:
         fail(str(err))
-    cuts = _cut_cards(cut_cards)
+    cuts = _cut_cards(cut_cards, dealing)
     out = output_path(out_text)
     if out.exists() and not out.is_dir():
         fail(f"--out {str(out)!r} is a file; it must name a folder")

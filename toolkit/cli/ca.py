@@ -6,15 +6,15 @@ from pathlib import Path
 
 import typer
 
-from toolkit.cli._bets import SHOE_52_OPTION, shoe_for_bets
+from toolkit.cli._bets import SHOE_52_OPTION, one_bet, shoe_for_bets
 from toolkit.cli._common import DECKS_OPTION, FORMAT_OPTION, OutputFormat, emit, fail, say
 
 __all__ = ["register"]
 
 
 def ca(
-    bet: str | None = typer.Option(None, "--bet", help="The bet, by name (standard panel or side-bet catalogue)."),
-    bet_file: Path | None = typer.Option(None, "--bet-file", help="The bet, defined in a TOML file."),
+    bets: list[str] = typer.Option([], "--bet", help="The bet, by name (standard panel or side-bet catalogue)."),
+    bet_files: list[Path] = typer.Option([], "--bet-file", help="The bet, defined in a TOML file."),
     decks: int | None = DECKS_OPTION,
     shoe: str | None = SHOE_52_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
@@ -23,8 +23,7 @@ def ca(
     from toolkit.bets import bet_from_file, bet_names, get_bet
     from toolkit.ca import ca_summary
 
-    if (bet is None) == (bet_file is None):
-        fail(f"give one of --bet NAME or --bet-file FILE; the named bets are {', '.join(bet_names())}")
+    bet, bet_file = one_bet(bets, bet_files, f"; the named bets are {', '.join(bet_names())}")
     comp = shoe_for_bets(decks, shoe)
     if comp.total < 6:
         fail(f"the shoe holds {comp.total} card(s); a coup may need six (two hands of up to three cards)")

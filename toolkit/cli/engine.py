@@ -55,7 +55,7 @@ def edge(
     rules = _rules(decks, commission, tie_pays)
     if comp.total < 6:
         fail(f"the shoe holds {comp.total} card(s); a coup may need six (two hands of up to three cards)")
-    extra = bets_from_options(bet, bet_file, rules)
+    extra = bets_from_options(bet, bet_file, rules, panel=[b.name for b in standard_bets(rules)])
     try:
         table = edge_table(comp, bets=[*standard_bets(rules), *extra], rules=rules)
     except (ValueError, TypeError) as err:
@@ -103,7 +103,7 @@ def eor(
         fail(f"the shoe holds {comp.total} card(s); removing one must leave the six a coup may need")
     from toolkit.bets import standard_bets
 
-    extra = bets_from_options(bet, bet_file, rules)
+    extra = bets_from_options(bet, bet_file, rules, panel=[b.name for b in standard_bets(rules)])
     try:
         table = effect_of_removal(comp, bets=[*standard_bets(rules), *extra], rules=rules, by=by)
     except (ValueError, TypeError) as err:

@@ -185,7 +185,7 @@ def thorp(
     if not resume:
         _clear_earlier_run(out)
     observers = ("unseen", "remaining") if observer == Observer.both else (observer.value,)
-    extra = [_pay_table(b) for b in bets_from_options(bet, bet_file)]
+    extra = [_pay_table(b) for b in bets_from_options(bet, bet_file, panel=[b.name for b in standard_bets()])]
     chosen_seed = _seed(seed, out, resume)
     panel = (*standard_bets(), *extra) if extra else None
     study = ThorpStudy(

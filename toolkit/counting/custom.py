@@ -30,9 +30,14 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from toolkit._check import whole_number
 from toolkit.counting.systems import CountSystem, TagsLike, tags_by_rank
 
-__all__ = ["FILE_KEYS", "custom_count", "parse_tags", "read_count_system"]
+__all__ = ["FILE_KEYS", "MAX_TAG", "custom_count", "parse_tags", "read_count_system"]
+
+#: The largest tag :func:`parse_tags` takes, either way: ``|tag| <= 1000`` (published tags are single digits;
+#: a larger one is a slip, and one past 2**63 would not fit the compiled counters).
+MAX_TAG = 1000
 
 #: The keys a count-system file may hold (``tags`` is required).
 FILE_KEYS = (
@@ -66,6 +71,8 @@ _TYPES: dict[str, tuple[type, ...]] = {
 def parse_tags(text: str, where: str = "--tags") -> tuple[int, ...]:
     """Integer tags from comma-separated text: 10 by value (0..9) or 13 by rank (A,2,...,9,T,J,Q,K).
 
+    Each tag is written in digits with an optional sign and lies within ``-MAX_TAG..MAX_TAG`` (1000).
+
     Parameters
     ----------
     text
@@ -97,9 +104,11 @@ def parse_tags(text: str, where: str = "--tags") -> tuple[int, ...]:
     tags = []
     for i, part in enumerate(parts):
         try:
-            tags.append(int(part))
+            tags.append(whole_number(part, f"{where}: tag {i + 1}"))
         except ValueError:
             raise ValueError(f"{where}: tag {i + 1} is not an integer: {part!r}") from None
+        if abs(tags[-1]) > MAX_TAG:
+            raise ValueError(f"{where}: tag {i + 1} must lie within -{MAX_TAG}..{MAX_TAG}, got {tags[-1]}")
     return tuple(tags)
 
 

@@ -69,9 +69,14 @@ class ShoeExplorer(w.VBox):
         eor_bet: str | None = None,
         rules: Rules | None = None,
     ) -> None:
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules or None, got {type(rules).__name__} {rules!r}")
         start = LiveShoe(shoe)
         decks = max(1, -(-start.start.total // 52))
         panel = Panel.of(bets, systems, rules or Rules(decks=decks), decks=decks)
+        names = list(panel.bet_names)
+        if eor_bet is not None and eor_bet not in names:
+            raise ValueError(f"eor_bet must be one of the bets shown ({', '.join(names)}), got {eor_bet!r}")
         self.shoe = LiveShoe(start.start, panel)
         self.panel = panel
         self.last_update_s = 0.0
@@ -101,7 +106,6 @@ class ShoeExplorer(w.VBox):
         self.text.observe(lambda change: self._typed(change["new"]), names="value")
         self.undo_button.on_click(lambda _b: self._undo())
         self.reset_button.on_click(lambda _b: self._reset())
-        names = list(panel.bet_names)
         self.eor_choice = w.Dropdown(
             options=names, value=eor_bet or names[0], description="EOR of", layout=w.Layout(width="240px")
         )

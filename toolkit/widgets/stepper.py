@@ -18,8 +18,10 @@ the big bets come when the edge was there?  The numbers are
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from html import escape
+from pathlib import Path
 
 import ipywidgets as w
 
@@ -28,7 +30,7 @@ from toolkit.cards import RANK_VALUES, RANKS
 from toolkit.counting import CountSystem
 from toolkit.dealing import DealtShoes
 from toolkit.live import ShoeSteps, Step
-from toolkit.records import Records, ShoeHeader
+from toolkit.records import Records, ShoeHeader, read_records
 from toolkit.widgets._html import STYLE, composition_line, counts_table, edge_plot, edge_table, percent
 
 __all__ = ["ShoeStepper"]
@@ -45,7 +47,8 @@ class ShoeStepper(w.VBox):
     Parameters
     ----------
     source
-        Card-level :class:`~toolkit.records.Records` (with or without bets) or :class:`~toolkit.dealing.DealtShoes`.
+        Card-level :class:`~toolkit.records.Records` (with or without bets), :class:`~toolkit.dealing.DealtShoes`,
+        or the path of a record file (read by :func:`~toolkit.records.read_records`).
     shoe
         The shoe's id (default the first).
     bets, systems
@@ -63,13 +66,20 @@ class ShoeStepper(w.VBox):
 
     def __init__(
         self,
-        source: Records | DealtShoes,
+        source: Records | DealtShoes | str | os.PathLike,
         shoe: object | None = None,
         bets: Iterable[Bet | str] | None = None,
         systems: Iterable[CountSystem | str] | str | None = None,
         plot_bets: Iterable[str] | None = None,
         header: ShoeHeader = ShoeHeader(),
     ) -> None:
+        if isinstance(source, str | os.PathLike):
+            source = read_records(Path(source))  # a record file: read it (its problems are in .report)
+        if not isinstance(source, Records | DealtShoes):
+            raise TypeError(
+                "source must be Records, DealtShoes or the path of a record file, "
+                f"got {type(source).__name__} {source!r}"
+            )
         self.steps = ShoeSteps(source, shoe, bets, systems, header)
         self.decks = self.steps.records.headers[0].dealing.decks
         if plot_bets is not None:

@@ -26,14 +26,14 @@ The steps, each on its own shoes (three children of the seed's
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-from toolkit._check import positive_int
+from toolkit._check import non_negative_int, positive_int
 from toolkit.bets import AnyBet, bet_stats, edge_table, standard_bets
 from toolkit.ca import ca_table
 from toolkit.cards import Composition
@@ -114,9 +114,31 @@ def _figures(name: str, rule: str, res: Results | None, hands_per_shoe: float) -
 
 
 def _cut_cards(dealing: Dealing, cut_cards: Sequence[int] | None) -> list[int]:
-    chosen = DEFAULT_CUT_CARDS if cut_cards is None else tuple(cut_cards)
-    cuts = {positive_int(c, "cut_cards") if c else 0 for c in chosen} | {dealing.cut_card}
-    return sorted(c for c in cuts if c < dealing.cards // 2 or c == dealing.cut_card)
+    """The sweep's positions: the defaults within the first half of the shoe, or every one given, checked.
+
+    A position given must be one the shoe allows (``0 .. cards - 1`` from the end, as
+    :class:`~toolkit.dealing.Dealing` takes it); one outside is refused, naming it, never dropped.
+    """
+    if dealing.coups is not None:
+        if cut_cards:
+            raise ValueError(
+                f"cut_cards {list(cut_cards)} is not used when dealing.coups is set "
+                f"({dealing.coups} coups a shoe, no cut card); give one"
+            )
+        return []
+    if cut_cards is None:
+        cuts = {c for c in DEFAULT_CUT_CARDS if c < dealing.cards // 2}
+        return sorted(cuts | {dealing.cut_card})
+    if isinstance(cut_cards, str | bytes) or not isinstance(cut_cards, Iterable):
+        raise TypeError(f"cut_cards must be a sequence of integers, got {type(cut_cards).__name__} {cut_cards!r}")
+    given = [non_negative_int(c, "cut_cards") for c in cut_cards]
+    beyond = [c for c in given if c >= dealing.cards]
+    if beyond:
+        raise ValueError(
+            f"cut_cards {', '.join(map(str, beyond))}: a shoe of {dealing.cards} cards takes a cut card "
+            f"0..{dealing.cards - 1} cards from the end"
+        )
+    return sorted(set(given) | {dealing.cut_card})
 
 
 def _verdict(dealing: Dealing, fig: dict[str, Any], min_win: float, confidence: float) -> tuple[bool, str]:
@@ -139,6 +161,15 @@ def _verdict(dealing: Dealing, fig: dict[str, Any], min_win: float, confidence: 
 def _units(x: float) -> str:
     """A signed win: three decimals, or three significant digits when smaller than 0.01."""
     return f"{x:+.3f}" if x == 0 or abs(x) >= 0.01 else f"{x:+.2e}"
+
+
+def _check_types(dealing: object, rules: object, space: object) -> None:
+    """The argument types: a Dealing, a Rules or None, a SearchSpace (a wrong one: TypeError naming it)."""
+    for value, kind, where in ((dealing, Dealing, "dealing"), (space, SearchSpace, "space")):
+        if not isinstance(value, kind):
+            raise TypeError(f"{where} must be a {kind.__name__}, got {type(value).__name__} {value!r}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules or None, got {type(rules).__name__} {rules!r}")
 
 
 def assess_bet(
@@ -171,8 +202,11 @@ def assess_bet(
     space
         What the count search tries (:class:`~toolkit.studies.assess.search.SearchSpace`).
     cut_cards
-        Positions of the penetration sweep (default :data:`DEFAULT_CUT_CARDS`; the
-        dealing's own is always added; ``()``: only that one).
+        Positions of the penetration sweep, in cards from the end (default: those of
+        :data:`DEFAULT_CUT_CARDS` in the first half of the shoe).  The dealing's own is
+        always added, so an empty sequence is honoured as "only the dealing's own"; a
+        position the shoe does not allow (``0 .. cards - 1``) raises :class:`ValueError`,
+        and so does any position when ``dealing.coups`` is set (there is no cut card).
     penetration_shoes
         Shoes at each position (default ``shoes // 2``).
     min_win
@@ -184,7 +218,9 @@ def assess_bet(
     -------
     toolkit.studies.assess.Assessment
     """
+    _check_types(dealing, rules, space)
     shoes = positive_int(shoes, "shoes")
+    cuts = _cut_cards(dealing, cut_cards)
     n_pen = max(shoes // 2, 1) if penetration_shoes is None else positive_int(penetration_shoes, "penetration_shoes")
     if not (isinstance(min_win, (int, float)) and math.isfinite(min_win) and min_win >= 0):
         raise ValueError(f"min_win must be a finite number >= 0, got {min_win!r}")
@@ -252,7 +288,6 @@ def assess_bet(
         sweep = pl.concat([sweep, pl.DataFrame(rows, schema=sweep.schema)])
 
     # 4. the penetration sweep
-    cuts = _cut_cards(dealing, cut_cards) if dealing.coups is None else []
     pen_strategies = [s for s in strategies[:2] if s.name in ("count", "perfect")]
     if cuts:
         penetration = depth_sweep(
