@@ -38,7 +38,6 @@ import toolkit as bt  # noqa: E402
 from toolkit.coup_bets import CoupBet, coup_expected_values  # noqa: E402
 from toolkit.engine import expected_values  # noqa: E402
 
-
 #: Three bets as a user writes them in files: a third card's suit, both hands' ranks, totals and winner.
 FILE_BETS = (
     ("third_card_heart", [("player_3_suit = 'h'", 3)]),
