@@ -550,13 +550,14 @@ def bet_stats(
                 payouts[key] = payouts.get(key, zero) + prob
         payouts = dict(sorted(payouts.items()))
     ev = sum((k * v for k, v in payouts.items()), zero)
-    second = sum((k * k * v for k, v in payouts.items()), zero)
+    # centred, not E[X^2] - E[X]^2: a bet whose payout is certain has SD 0, not the root of a rounding error
+    variance = sum((v * (k - ev) ** 2 for k, v in payouts.items()), zero)
     hit = sum((v for k, v in payouts.items() if k > 0), zero)
     return BetStats(
         bet=bet.name,
         payouts=payouts,
         expected_value=float(ev),
-        std_dev=sqrt(max(float(second - ev * ev), 0.0)),
+        std_dev=sqrt(max(float(variance), 0.0)),
         hit_frequency=float(hit),
         exact_expected_value=ev if exact else None,
     )

@@ -49,6 +49,8 @@ def test_several_bets_at_once_and_a_table(capsys):
         (("--kelly", "1.5"), "--kelly"),
         (("--kelly", "0.5", "--ramp", "4:1"), "not both"),
         (("--ramp", "4:one"), "--ramp"),
+        (("--ramp", "4:1e300"), "out of range"),  # once a RuntimeWarning (overflow), then a result
+        (("--ramp", "1e300:1"), "out of range"),
         (("--goal", "50"), "--goal"),
         (("--hands-per-hour", "0"), "--hands-per-hour"),
         (("--table-min", "5", "--table-max", "1"), "table_max"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
 from typing import Any, NoReturn, cast
@@ -116,6 +116,8 @@ def emit(
     formats: Mapping[str, Callable[[Any], str]] | None = None,
     keys: int = 1,
     title: str | None = None,
+    together: Sequence[str] = (),
+    optional: Sequence[str] = (),
 ) -> None:
     """Write a command's result, the one way every command does.
 
@@ -124,7 +126,8 @@ def emit(
     frame
         The result as a frame.  ``table`` renders it fitted to the terminal
         (:func:`toolkit.cli._output.render_table`: ``labels``, ``formats``, ``keys``,
-        ``title``), ``csv`` writes it at full precision, ``parquet`` writes it to ``out``.
+        ``title``, ``together``: columns kept beside the keys, ``optional``: columns left out first
+        when the table is too wide), ``csv`` writes it at full precision, ``parquet`` writes it to ``out``.
     fmt
         ``table``, ``csv``, ``json`` or ``parquet``.
     payload
@@ -145,7 +148,9 @@ def emit(
     elif kind == "csv":
         text = csv_text(frame)
     else:
-        text = render_table(frame, labels=labels, formats=formats, keys=keys, title=title)
+        text = render_table(
+            frame, labels=labels, formats=formats, keys=keys, title=title, together=together, optional=optional
+        )
     if out is None:
         sys.stdout.write(text)
     else:

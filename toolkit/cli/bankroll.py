@@ -49,6 +49,10 @@ class KellyBy(str, Enum):
     by_count = "count"
 
 
+#: The largest count or stake a ramp step may name (a true count or a bet in units: far below this in practice).
+MAX_RAMP = 1e6
+
+
 def parse_ramp(text: str) -> dict[float, float]:
     """``"4:1,6:2,8:4"`` as ``{4.0: 1.0, 6.0: 2.0, 8.0: 4.0}`` (count at least: units)."""
     steps: dict[float, float] = {}
@@ -64,6 +68,8 @@ def parse_ramp(text: str) -> dict[float, float]:
             raise ValueError(f"--ramp: {part!r} is not COUNT:UNITS (e.g. --ramp 4:1,6:2,8:4)") from None
         if not (math.isfinite(count) and math.isfinite(stake)) or stake < 0:
             raise ValueError(f"--ramp: {part!r} needs a finite count and units >= 0")
+        if abs(count) > MAX_RAMP or stake > MAX_RAMP:
+            raise ValueError(f"--ramp: {part!r} is out of range (counts and units at most {MAX_RAMP:,.0f} in size)")
         if count in steps:
             raise ValueError(f"--ramp: the count {count:g} appears twice")
         steps[count] = stake

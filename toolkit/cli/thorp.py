@@ -329,7 +329,7 @@ def reproduce(
     counts = count_providers(count_shoes, seed=seed, workers=workers, progress=progress) if count_shoes else None
     table = reproduce_table(result, jacobson, counts)
     shown = table.select("figure", "published", "toolkit", "status") if fmt == OutputFormat.table else table
-    emit(shown, fmt)
+    emit(shown, fmt, together=("published", "toolkit", "status"))  # the comparison is the point: side by side
 
 
 def register(app: typer.Typer) -> None:
