@@ -184,3 +184,43 @@ def test_the_reason_a_coup_is_over(keys, why):
     fb = t.press("2")
     assert fb.kind == "tableau"
     assert why in fb.text
+
+
+def test_undo_after_a_refused_key_says_what_it_undid_and_where_the_next_card_goes():
+    # the exposed burn card 4, its face-down burns marked unseen, then a slip that is refused
+    t = Tracker(panel=Panel.of(bets=["banker"]))
+    t.feed("4?")
+    assert t.press("z").kind == "error"
+    fb = t.press("u")
+    assert fb.kind == "undo"
+    assert fb.text == (
+        "the last key, 'z', changed nothing; undid: the face-down burn marked unseen (?); "
+        "next: face-down burn card 1 of 4 (or ?)"
+    )
+    # ... and the next card is read as the message says: a face-down burned card
+    assert t.press("2").text == "face-down burn 1: 2"
+    assert t.press("u").text == "undid: face-down burn card 1: 2; next: face-down burn card 1 of 4 (or ?)"
+    t.feed("?2k3kk4")
+    assert t.press("u").text == "undid: Banker draws 4, closing coup 1 (coup 1 is open again); next: Banker"
+    assert t.coups == ()
+    assert t.press("\r").kind == "tableau"  # a refused Enter ...
+    assert t.press("u").text == "the last key, Enter, changed nothing; undid: Player draws K; next: Player"
+
+
+def test_a_key_that_changes_nothing_is_not_undone():
+    t = Tracker(ShoeHeader().updated(burn="none"), Panel.of(bets=["banker"]))
+    t.feed("9k9k")
+    assert t.press("\r").text == "no coup in progress"
+    assert t.press("h").kind == "info"
+    assert t.press("u").text == (
+        "the last key, Enter, changed nothing; "
+        "undid: Banker gets K, closing coup 1 (coup 1 is open again); next: Banker"
+    )
+
+
+def test_the_two_card_totals_are_the_hands_totals():
+    from toolkit.live.tracker import hand_total, two_card_totals
+
+    cards = [RANKS.index(c) for c in ["9", "K", "4", "8", "7", "5"]]
+    assert two_card_totals(cards) == (hand_total([cards[0], cards[2]]), hand_total([cards[1], cards[3]])) == (3, 8)
+    assert hand_total(cards) == (9 + 0 + 4 + 8 + 7 + 5) % 10

@@ -13,17 +13,20 @@ Ctrl-C) the session is saved with ``--out`` as a card-level shoe record that
 from __future__ import annotations
 
 import json
-import os
-import select
 import sys
+import textwrap
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import typer
 
 from toolkit.cli._common import fail
+
+if TYPE_CHECKING:
+    from toolkit.live.autosave import SessionFile
+    from toolkit.live.keys import StopSignals
 
 __all__ = ["read_keys", "register", "track"]
 
@@ -36,7 +39,7 @@ SYSTEMS_OPTION = typer.Option(None, "--systems", help="Count systems, comma-sepa
 # ---------------------------------------------------------------------------- keys
 @contextmanager
 def _raw(stream: IO[str]) -> Iterator[None]:
-    """Keys one at a time (cbreak mode: no echo, no line buffering; Ctrl-C still interrupts)."""
+    """Keys one at a time (cbreak mode: no echo, no line buffering; Ctrl-C still sends SIGINT)."""
     import termios
     import tty
 
@@ -46,94 +49,128 @@ def _raw(stream: IO[str]) -> Iterator[None]:
         tty.setcbreak(fd)
         yield
     finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        with suppress(termios.error):  # a terminal hung up (SIGHUP) cannot be set back
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
-def read_keys(stream: IO[str], terminal: bool) -> Iterator[str]:
-    """The keys typed: one character at a time; on a terminal an escape sequence (an arrow key) is one key.
+def read_keys(stream: IO[str], stop: StopSignals, terminal: bool) -> Iterator[str]:
+    """The keys typed (see :func:`toolkit.live.keys.read_keys`); a stream without a file descriptor is read whole.
 
-    Spaces and tabs separate nothing and are skipped; the end of the input ends the keys.
+    From a pipe a carriage return is skipped (a CRLF line end: the line feed ends the coup).
     """
-    if terminal:
+    from toolkit.live.keys import SEPARATORS, split_keys
+    from toolkit.live.keys import read_keys as live_keys
+
+    try:
         fd = stream.fileno()
-        while True:
-            data = os.read(fd, 1)
-            if not data:
-                return
-            key = data.decode("utf-8", "replace")
-            if key == "\x1b":  # gather the rest of an escape sequence already waiting
-                while select.select([fd], [], [], 0.02)[0]:
-                    more = os.read(fd, 1)
-                    if not more:
-                        break
-                    key += more.decode("utf-8", "replace")
-            if key not in (" ", "\t"):
-                yield key
-    else:
-        while True:
-            ch = stream.read(1)
-            if not ch:
-                return
-            if ch == "\r":
-                continue  # a CRLF pipe: the \n ends the coup
-            if ch not in (" ", "\t"):
-                yield ch
+    except (AttributeError, OSError, ValueError):
+        keys, _ = split_keys(stream.read(), final=True)
+        yield from (k for k in keys if k not in SEPARATORS and (terminal or k != "\r"))
+        return
+    yield from live_keys(fd, stop, crlf=not terminal)
 
 
 # ---------------------------------------------------------------------------- screen
-def _screen(tracker: Any, last: Any, log: list[Any]) -> Any:
-    """The rich renderable of the tracker's state: last message, coup in progress, recent coups, numbers."""
+#: The keys line, always the screen's last.
+KEYS_LINE = "keys: a 2-9 t j q k = card · ? burn unseen · u undo · Enter end coup · x quit"
+#: How the screen shows money (one convention for the whole command).
+MONEY = "per unit staked (-0.0106 = -1.06% of the bet)"
+
+
+def _fold(text: str, width: int, most: int) -> list[str]:
+    """``text`` folded at words to ``width``, at most ``most`` lines (the last cut with an ellipsis)."""
+    lines = textwrap.wrap(text, width=max(width, 1), break_on_hyphens=False) or [""]
+    if len(lines) > most:
+        lines = lines[:most]
+        lines[-1] = lines[-1][: max(width - 1, 0)].rstrip() + "…"
+    return lines
+
+
+def _bet_cells(snap: Any, width: int, rows: int) -> list[Any]:
+    """The bets in columns, the player's edges first, within ``rows`` lines of ``width`` (a "+N more" cell)."""
+    from rich.text import Text
+
+    items = list(snap.expected_value.items())
+    items.sort(key=lambda kv: not (kv[1] is not None and kv[1] > 0))  # stable: the edges first, then panel order
+    name_width = min(max(len(name) for name, _ in items), max(width - 10, 1))
+    cell = name_width + 10  # a marker, the name, a space, the value (8)
+    cols = max(1, (width + 2) // (cell + 2))
+    shown = items if len(items) <= rows * cols else items[: max(rows * cols - 1, 0)]
+    cells = []
+    for name, ev in shown:
+        edge = ev is not None and ev > 0
+        value = "-" if ev is None else f"{ev:+.5f}"
+        style = "bold black on green" if edge else ""
+        cells.append(Text(f"{'>' if edge else ' '}{name[:name_width]:<{name_width}} {value:>8}", style=style))
+    if len(shown) < len(items):
+        cells.append(Text(f" +{len(items) - len(shown)} more"[:cell].ljust(cell), style="dim"))
+    height = -(-len(cells) // cols)
+    lines = []
+    for r in range(height):
+        line = Text()
+        for c in range(cols):
+            if r + c * height < len(cells):
+                line.append("  " if c else "")
+                line.append_text(cells[r + c * height])
+        lines.append(line)
+    return lines
+
+
+def _screen(tracker: Any, last: Any, saving: SessionFile | None, size: tuple[int, int] = (80, 24)) -> Any:
+    """The screen: what the last key did, the coup being dealt, recent coups, unseen cards, counts and the bets.
+
+    Every line fits ``size`` (columns, lines); the keys line is always the last.  The
+    bets are shown in columns, the edges first.  On a short terminal lines are given
+    up, recent coups first, then the unseen cards, then bets (a "+N more" cell stands
+    for those that do not fit), the counts last.
+    """
     from rich.console import Group
-    from rich.table import Table
     from rich.text import Text
 
     from toolkit.cards import RANKS
 
+    width, height = max(size[0], 20), max(size[1], 4)
     snap = tracker.snapshot()
-    parts: list[Any] = []
-    title = Text(f"baccarat track · {tracker.decks} decks · ", style="bold")
-    title.append(f"{len(tracker.coups)} coup(s) · {tracker.left()} cards left · next: {tracker.next_slot()}")
-    parts.append(title)
-    if last is not None:
-        style = {"error": "bold red", "tableau": "bold white on red", "coup": "green", "undo": "yellow"}
-        parts.append(Text(last.text, style=style.get(last.kind, "")))
+    coups = tracker.coups
+    head = f"baccarat track · {tracker.decks} decks · {len(coups)} coup(s) · {tracker.left()} cards left"
+    title = [Text(line, style="bold") for line in _fold(f"{head} · next: {tracker.next_slot()}", width, 2)]
+    style = {"error": "bold red", "tableau": "bold white on red", "coup": "green", "undo": "yellow"}
+    message = [] if last is None else [Text(t, style.get(last.kind, "")) for t in _fold(last.text, width, 3)]
+    status: list[Any] = []
+    if saving is not None and saving.error is not None:
+        text = f"autosave failed: {saving.error}; the session goes on (tried again at the next key, and on exit)"
+        status = [Text(t, "bold red") for t in _fold(text, width, 2)]
+    elif saving is not None and saving.saved_coups is not None:
+        status = [Text(_fold(f"saved: {saving.saved_coups} coup(s) in {saving.path}", width, 1)[0], "dim")]
+    current = []
     if tracker.current:
-        parts.append(Text("this coup: " + " ".join(RANKS[c] for c in tracker.current), style="cyan"))
-    for fb in log[-4:]:
-        parts.append(Text(fb.text, style="dim"))
+        current = [Text(_fold("this coup: " + " ".join(RANKS[c] for c in tracker.current), width, 1)[0], "cyan")]
+    recent = [c.describe() for c in (coups[:-1] if last is not None and last.kind == "coup" else coups)[-3:]]
     comp = snap.composition
-    parts.append(
-        Text(f"unseen {comp.total}: " + " ".join(f"{r}:{n}" for r, n in zip(RANKS, comp.by_rank, strict=True)))
-    )
-    if snap.running:
-        counts = Table(title=None, show_edge=False, pad_edge=False)
-        counts.add_column("count")
-        counts.add_column("running", justify="right")
-        counts.add_column("true", justify="right")
-        for name, rc in snap.running.items():
-            counts.add_row(name, f"{rc:+d}", f"{snap.true[name]:+.3f}")
-        parts.append(counts)
-    edges = Table(show_edge=False, pad_edge=False, title="before the next coup")
-    edges.add_column("bet")
-    edges.add_column("expected value", justify="right")
-    edges.add_column("house edge", justify="right")
-    for name, ev in snap.expected_value.items():
-        if ev is None:
-            edges.add_row(name, "-", "-")
-        elif ev > 0:
-            edges.add_row(f"{name}  EDGE", f"{100 * ev:+.4f}%", f"{-100 * ev:+.4f}%", style="bold black on green")
-        else:
-            edges.add_row(name, f"{100 * ev:+.4f}%", f"{-100 * ev:+.4f}%")
-    parts.append(edges)
-    parts.append(Text("keys: a 2-9 t j q k = card · ? face-down burn unseen · u undo · Enter end coup · x quit", "dim"))
-    return Group(*parts)
+    unseen = " ".join(f"{r}:{n}" for r, n in zip(RANKS, comp.by_rank, strict=True))
+    unseen_lines = [Text(t) for t in _fold(f"unseen {comp.total}: {unseen}", width, 2)]
+    counts = " · ".join(f"{name} {rc:+d} / {snap.true[name]:+.3f}" for name, rc in snap.running.items())
+    count_lines = [Text(t) for t in _fold(f"counts (running / true): {counts}", width, 2)] if counts else []
+    bets_head = [Text(_fold(f"expected value before coup {len(coups) + 1}, {MONEY}", width, 1)[0], "italic")]
+    keys = [Text(_fold(KEYS_LINE, width, 1)[0], "dim")]
+    # the lines each part gets, in order of importance: what is left after the others goes to the bets, then coups
+    room = height - sum(map(len, (title, keys, message, status, current, bets_head))) - 1
+    count_lines = count_lines[: max(room, 0)]
+    room -= len(count_lines)
+    bets = _bet_cells(snap, width, max(room + 1, 1))
+    room -= len(bets) - 1
+    unseen_lines = unseen_lines[: max(room, 0)]
+    room -= len(unseen_lines)
+    recent_lines = [Text(_fold(t, width, 1)[0], "dim") for t in (recent[-room:] if room > 0 else [])]
+    lines = [*title, *recent_lines, *message, *current, *status, *unseen_lines, *count_lines, *bets_head, *bets]
+    return Group(*lines[: height - 1], *keys)
 
 
 def _line(tracker: Any, fb: Any, as_json: bool) -> str:
     """One line for a key fed from a pipe: the feedback, and after a coup the numbers before the next one.
 
     Lines are wrapped at words to the terminal's width (``--jsonl``: one object a line, never wrapped).
-    The expected values are in percent of the stake, as on the screen.
+    The expected values are per unit staked, as on the screen and everywhere in the toolkit.
     """
     from toolkit.cli._output import wrap
 
@@ -141,9 +178,9 @@ def _line(tracker: Any, fb: Any, as_json: bool) -> str:
         text = wrap(f"[{fb.kind}] {fb.text}")
         if fb.kind == "coup":
             snap = tracker.snapshot()
-            evs = " ".join(f"{b}={100 * v:+.4f}%" for b, v in snap.expected_value.items() if v is not None)
+            evs = " ".join(f"{b}={v:+.6f}" for b, v in snap.expected_value.items() if v is not None)
             counts = " ".join(f"{s}={rc:+d}/{snap.true[s]:+.3f}" for s, rc in snap.running.items())
-            text += "\n" + wrap(f"  expected value before coup {len(tracker.coups) + 1} (% of the stake): {evs}")
+            text += "\n" + wrap(f"  expected value before coup {len(tracker.coups) + 1}, {MONEY}: {evs}")
             if counts:
                 text += "\n" + wrap(f"  counts (running/true): {counts}")
         return text
@@ -191,7 +228,8 @@ def track(
 ) -> None:
     """Follow a live shoe: type each card as it comes out; see the coups, the unseen cards, counts and every edge."""
     from toolkit.live import Panel, Tracker
-    from toolkit.records import ShoeHeader, write_records
+    from toolkit.live.autosave import SessionFile, check_output
+    from toolkit.records import ShoeHeader
 
     settings: dict[str, object] = {"decks": decks, "burn": burn, "burn_ace": burn_ace, "burn_cards": burn_cards}
     for word in (header or "").split():
@@ -205,57 +243,83 @@ def track(
         tracker = Tracker(shoe_header, panel, confirm=confirm, shoe=shoe)
     except (ValueError, TypeError) as err:
         fail(str(err))
-    if out is not None and out.suffix.lower() not in (".csv", ".jsonl", ".ndjson", ".parquet", ".pq"):
-        fail(f"--out {out}: the record's format follows the suffix: .csv, .jsonl or .parquet")
-    terminal = sys.stdin.isatty() and sys.stdout.isatty()
-    if terminal:
-        _run_terminal(tracker)
-    else:
-        for key in read_keys(sys.stdin, terminal=False):
+    saving = None
+    if out is not None:
+        try:
+            saving = SessionFile(check_output(out))
+        except ValueError as err:
+            fail(str(err))
+    try:
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            _run_terminal(tracker, saving)
+        else:
+            _run_pipe(tracker, saving, jsonl)
+    finally:
+        _save(tracker, saving)
+
+
+def _run_pipe(tracker: Any, saving: SessionFile | None, jsonl: bool) -> None:
+    from toolkit.live.keys import StopSignals
+
+    with StopSignals() as stop:
+        for key in read_keys(sys.stdin, stop, terminal=False):
             fb = tracker.press(key)
             if fb.kind == "quit":
                 break
             sys.stdout.write(_line(tracker, fb, jsonl) + "\n")
             sys.stdout.flush()
-    _save(tracker, out, write_records)
+            if saving is not None and saving.save_if_changed(tracker) and saving.error is not None:
+                typer.echo(f"baccarat track: autosave failed: {saving.error}; the session goes on", err=True)
 
 
-def _run_terminal(tracker: Any) -> None:
+def _run_terminal(tracker: Any, saving: SessionFile | None) -> None:
     from rich.console import Console
     from rich.live import Live
 
+    from toolkit.live.keys import StopSignals
+
     console = Console()
-    log: list[Any] = []
     last = None
-    with _raw(sys.stdin), Live(_screen(tracker, None, log), console=console, auto_refresh=False, screen=True) as live:
-        try:
-            for key in read_keys(sys.stdin, terminal=True):
-                fb = tracker.press(key)
-                if fb.kind == "quit":
-                    break
-                if fb.kind == "coup":
-                    log.append(fb)
-                    if fb.positive:
-                        console.bell()  # a bet has the player's edge for the next coup
-                last = fb
-                live.update(_screen(tracker, last, log), refresh=True)
-        except KeyboardInterrupt:
-            pass
-    console.print(_screen(tracker, last, log))
+    with (
+        StopSignals() as stop,
+        _raw(sys.stdin),
+        Live(_screen(tracker, None, saving, console.size), console=console, auto_refresh=False, screen=True) as live,
+    ):
+        for key in read_keys(sys.stdin, stop, terminal=True):
+            fb = tracker.press(key)
+            if fb.kind == "quit":
+                break
+            if fb.kind == "coup" and fb.positive:
+                console.bell()  # a bet has the player's edge for the next coup
+            last = fb
+            if saving is not None:
+                saving.save_if_changed(tracker)
+            live.update(_screen(tracker, last, saving, console.size), refresh=True)
+    with suppress(OSError):  # the terminal may be gone (SIGHUP): the session is saved all the same
+        console.print(_screen(tracker, last, saving, console.size))
 
 
-def _save(tracker: Any, out: Path | None, write_records: Any) -> None:
+def _save(tracker: Any, saving: SessionFile | None) -> None:
+    """The final save (it retries a failed autosave); when it fails too, the keys typed are printed to type again."""
     coups = len(tracker.coups)
-    if out is None:
+    if saving is None:
         typer.echo(f"baccarat track: {coups} coup(s); not saved (give --out FILE to save the session)", err=True)
         return
-    try:
-        records = tracker.records()
-    except ValueError as err:
-        typer.echo(f"baccarat track: {err}; nothing saved", err=True)
+    if not tracker.keys:
+        typer.echo("baccarat track: nothing to record yet: no card was typed; nothing saved", err=True)
         return
-    path = write_records(records, out)
-    typer.echo(f"baccarat track: {coups} coup(s) saved to {path} (check it with: baccarat validate {path})", err=True)
+    if saving.save(tracker):
+        path = saving.path
+        typer.echo(
+            f"baccarat track: {coups} coup(s) saved to {path} (check it with: baccarat validate {path})",
+            err=True,
+        )
+        return
+    from toolkit.live.tracker import END_KEYS
+
+    keys = "".join("." if k in END_KEYS else k for k in tracker.keys)
+    typer.echo(f"baccarat track: the keys typed, to feed again through a pipe: {keys}", err=True)
+    fail(f"--out: {saving.error}")
 
 
 def register(app: typer.Typer) -> None:

@@ -4,6 +4,8 @@
 * :mod:`~toolkit.live.shoe`: :class:`LiveShoe`, a composition changed card by card (the shoe explorer's model);
 * :mod:`~toolkit.live.steps`: :class:`ShoeSteps`, a recorded or dealt shoe stepped coup by coup (the stepper's model);
 * :mod:`~toolkit.live.tracker`: :class:`Tracker`, keys to cards to coups by the tableau (``baccarat track``).
+* :mod:`~toolkit.live.keys`: a burst of input cut into keys, and the signals that stop a session;
+* :mod:`~toolkit.live.autosave`: the session's file, checked at the start and saved after every coup.
 """
 
 from toolkit.live.panel import Panel, Snapshot, resolve_bets, resolve_systems

@@ -13,12 +13,16 @@ card (:data:`RANK_KEYS`: ``a``/``1`` ace, ``2``..``9``, ``t``/``0`` ten, ``j``,
   tableau (:func:`toolkit._coup.player_draws`, :func:`toolkit._coup.banker_draws`)
   calls for; a coup closes by itself when the tableau says it is over.
 
-``u`` (or backspace) undoes the last key, whatever it was.  Enter (or ``.``)
+``u`` (or backspace) undoes the last accepted key (a refused key changed
+nothing) and says what it undid and where the next card goes now.  Enter (or ``.``)
 says "the dealer ended the coup": while the tableau still calls for a third
 card that is a *tableau violation*, flagged at once and the coup stays open.
 With ``confirm=True`` every coup must be closed by Enter, so a card dealt after
 the tableau ended a coup is flagged too.  A key that means nothing, or a card
 of a rank already used up, gets a message; nothing raises.
+
+Money is in units staked, as everywhere in the toolkit: an expected value of
+-0.0106 is -1.06 % of the bet.
 
 Before every coup the tracker evaluates its :class:`~toolkit.live.panel.Panel`
 on the unseen cards (what a counter knows: the exposed burn card and the coups
@@ -34,13 +38,17 @@ a card-level record that :func:`toolkit.records.write_records` saves and
 'Player draws 7'
 >>> fb = t.press("2"); fb.kind, fb.text
 ('coup', 'coup 1: Player 9 4 7 (0), Banker K K 2 (2): banker')
->>> t.press("z").kind, t.press("u").text
-('error', 'undone: 2')
+>>> t.press("u").text
+'undid: Banker draws 2, closing coup 1 (coup 1 is open again); next: Banker'
+>>> t.press("2").kind, t.press("z").kind
+('coup', 'error')
+>>> t.press("u").text
+"the last key, 'z', changed nothing; undid: Banker draws 2, closing coup 1 (coup 1 is open again); next: Banker"
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -53,6 +61,7 @@ from toolkit.live.panel import Panel, Snapshot
 from toolkit.records import Records, ShoeHeader, records_from_frame
 
 __all__ = [
+    "CHANGES",
     "END_KEYS",
     "QUIT_KEYS",
     "RANK_KEYS",
@@ -61,6 +70,8 @@ __all__ = [
     "Coup",
     "Feedback",
     "Tracker",
+    "hand_total",
+    "two_card_totals",
 ]
 
 #: One key per card: the rank index it stands for.
@@ -82,7 +93,28 @@ END_KEYS = ("\r", "\n", ".", "end")
 QUIT_KEYS = ("x", "X", "\x04", "\x03", "quit")
 HELP_KEYS = ("h", "H")
 
+
+def hand_total(ranks: Iterable[int]) -> int:
+    """A hand's total: its cards' values (:data:`toolkit.cards.RANK_VALUES`) modulo ten.
+
+    >>> hand_total([RANKS.index("9"), RANKS.index("4"), RANKS.index("7")])
+    0
+    """
+    return sum(RANK_VALUES[r] for r in ranks) % 10
+
+
+def two_card_totals(cards: Sequence[int]) -> tuple[int, int]:
+    """Player's and Banker's two-card totals from a coup's cards in dealing order (P, B, P, B, ...).
+
+    >>> two_card_totals([RANKS.index("9"), RANKS.index("K"), RANKS.index("4"), RANKS.index("8")])
+    (3, 8)
+    """
+    return hand_total((cards[0], cards[2])), hand_total((cards[1], cards[3]))
+
+
 Kind = Literal["card", "burn", "coup", "undo", "tableau", "error", "info", "quit"]
+#: The kinds of feedback of a key that changed the state (the keys that undo takes back).
+CHANGES = ("card", "burn", "coup")
 
 
 @dataclass(frozen=True)
@@ -136,7 +168,7 @@ class Coup:
     @property
     def totals(self) -> tuple[int, int]:
         """Player's and Banker's final totals."""
-        return sum(RANK_VALUES[c] for c in self.player) % 10, sum(RANK_VALUES[c] for c in self.banker) % 10
+        return hand_total(self.player), hand_total(self.banker)
 
     @property
     def winner(self) -> str:
@@ -191,6 +223,9 @@ class Tracker:
         self.confirm = confirm
         self.shoe = shoe
         self.keys: list[str] = []
+        self._did: list[str] = []  # what each accepted key did, in words (what undo says it undid)
+        self._doing = ""  # what the key being applied does, set by _apply when it accepts the key
+        self._refused: str | None = None  # the last key, when it changed nothing (refused, or nothing to do)
         tableau = header.dealing.tableau
         self._player_table = np.array(tableau.player, dtype=np.bool_)
         self._banker_table = np.array(tableau.banker, dtype=np.bool_)
@@ -291,8 +326,7 @@ class Tracker:
             return None
         if n < 4:
             return "Player" if n % 2 == 0 else "Banker"
-        pt = (RANK_VALUES[cur[0]] + RANK_VALUES[cur[2]]) % 10
-        bt = (RANK_VALUES[cur[1]] + RANK_VALUES[cur[3]]) % 10
+        pt, bt = two_card_totals(cur)
         p_draws = bool(player_draws(pt, bt, self._player_table))
         if n == 4:
             if p_draws:
@@ -304,8 +338,7 @@ class Tracker:
 
     def _why_over(self) -> str:
         cur = self._state.current
-        pt = (RANK_VALUES[cur[0]] + RANK_VALUES[cur[2]]) % 10
-        bt = (RANK_VALUES[cur[1]] + RANK_VALUES[cur[3]]) % 10
+        pt, bt = two_card_totals(cur)
         if pt >= 8 or bt >= 8:
             return f"a natural ({pt} against {bt}): nobody draws"
         if len(cur) == 6:
@@ -324,8 +357,12 @@ class Tracker:
         if key in UNDO_KEYS:
             return self.undo()
         feedback = self._apply(key)
-        if feedback.ok:
+        if feedback.kind in CHANGES:
             self.keys.append(key)
+            self._did.append(self._doing)
+            self._refused = None
+        else:
+            self._refused = key
         return feedback
 
     def feed(self, keys: Iterable[str]) -> list[Feedback]:
@@ -333,18 +370,29 @@ class Tracker:
         return [self.press(k) for k in keys]
 
     def undo(self) -> Feedback:
-        """Undo the last accepted key (the state is rebuilt from the keys before it)."""
+        """Undo the last accepted key (the state is rebuilt from the keys before it).
+
+        The text says what was undone and where the next card goes now; after a
+        key that changed nothing (refused, or nothing to do) it says so too: the
+        key undone is the last one that changed something.
+        """
+        refused, self._refused = self._refused, None
         if not self.keys:
             return Feedback("info", "nothing to undo")
-        last = self.keys.pop()
+        coups = len(self._state.coups)
+        self.keys.pop()
+        did = self._did.pop()
         keys, self.keys = self.keys, []
         self._state = _State()
         for k in keys:
             fb = self._apply(k)
-            assert fb.ok, fb
+            assert fb.kind in CHANGES, fb
             self.keys.append(k)
-        shown = {"?": "face-down burn unseen", "\r": "end of coup", "\n": "end of coup", ".": "end of coup"}
-        return Feedback("undo", f"undone: {shown.get(last, RANKS[RANK_KEYS[last]] if last in RANK_KEYS else last)}")
+        reopened = f" (coup {coups} is open again)" if len(self._state.coups) < coups else ""
+        text = f"undid: {did}{reopened}; next: {self.next_slot()}"
+        if refused is not None:
+            text = f"the last key, {_shown(refused)}, changed nothing; {text}"
+        return Feedback("undo", text)
 
     def _apply(self, key: str) -> Feedback:
         s = self._state
@@ -358,13 +406,13 @@ class Tracker:
                     "a record lists the face-down burned cards all or none: type the rest, or undo the ones typed",
                 )
             s.face_down_unseen = True
+            self._doing = "the face-down burn marked unseen (?)"
             return Feedback("burn", f"{self._face_down_count()} face-down burned card(s) unseen")
         if key in END_KEYS:
             return self._end()
         if key not in RANK_KEYS:
-            shown = repr(key) if key.isprintable() else f"code {', '.join(str(ord(c)) for c in key)}"
             return Feedback(
-                "error", f"unknown key {shown}: cards are a 2-9 t j q k (or 1 and 0), u undoes, Enter ends a coup"
+                "error", f"unknown key {_shown(key)}: cards are a 2-9 t j q k (or 1 and 0), u undoes, Enter ends a coup"
             )
         rank = RANK_KEYS[key]
         if self._typed(rank) >= 4 * self.decks:
@@ -374,9 +422,11 @@ class Tracker:
         if phase == "burn":
             s.burn_up = rank
             n = self._face_down_count()
+            self._doing = f"exposed burn card {RANKS[rank]}"
             return Feedback("burn", f"burn card {RANKS[rank]}: {n} card(s) burned face down (type them, or ?)")
         if phase == "face_down":
             s.face_down.append(rank)
+            self._doing = f"face-down burn card {len(s.face_down)}: {RANKS[rank]}"
             return Feedback("burn", f"face-down burn {len(s.face_down)}: {RANKS[rank]}")
         if s.complete:
             return Feedback(
@@ -389,10 +439,12 @@ class Tracker:
         who = need or "Player"
         s.current.append(rank)
         text = f"{who} {'draws' if len(s.current) > 4 else 'gets'} {RANKS[rank]}"
+        self._doing = text
         if self._need() is None and len(s.current) >= 4:
             if self.confirm:
                 s.complete = True
                 return Feedback("card", text + "; the coup is over: Enter")
+            self._doing = f"{text}, closing coup {len(s.coups) + 1}"
             return self._close()
         return Feedback("card", text)
 
@@ -407,12 +459,12 @@ class Tracker:
             cur = s.current
             if len(cur) < 4:
                 return Feedback("tableau", f"tableau: a coup starts with four cards; {len(cur)} dealt")
-            pt = (RANK_VALUES[cur[0]] + RANK_VALUES[cur[2]]) % 10
-            bt = (RANK_VALUES[cur[1]] + RANK_VALUES[cur[3]]) % 10
+            pt, bt = two_card_totals(cur)
             total = pt if need == "Player" else bt
             return Feedback(
                 "tableau", f"tableau: {need} must draw on {total}: a third card is missing (type it, or undo)"
             )
+        self._doing = f"Enter, closing coup {len(s.coups) + 1}"
         return self._close()
 
     def _close(self) -> Feedback:
@@ -429,13 +481,12 @@ class Tracker:
         after = self.snapshot()
         text = coup.describe()
         if after.positive:
-            shown = ", ".join(f"{b} {100 * (after.expected_value[b] or 0):+.3f}%" for b in after.positive)
-            text += f"  >>> EDGE: {shown}"
+            shown = ", ".join(f"{b} {after.expected_value[b] or 0:+.5f}" for b in after.positive)
+            text += f"  >>> EDGE (per unit staked): {shown}"
         return Feedback("coup", text, after.positive)
 
     def _p3(self, cur: list[int]) -> bool:
-        pt = (RANK_VALUES[cur[0]] + RANK_VALUES[cur[2]]) % 10
-        bt = (RANK_VALUES[cur[1]] + RANK_VALUES[cur[3]]) % 10
+        pt, bt = two_card_totals(cur)
         return bool(player_draws(pt, bt, self._player_table))
 
     # ------------------------------------------------------------------ output
@@ -509,6 +560,13 @@ class Tracker:
         if cards.height == 0:
             raise ValueError("nothing to record yet: no card was typed")
         return records_from_frame(cards, self.header, source="<tracked>", strict=True)
+
+
+def _shown(key: str) -> str:
+    """A key as a message shows it: Enter, quoted when printable, else by its character codes."""
+    if key in ("\r", "\n"):
+        return "Enter"
+    return repr(key) if key.isprintable() else f"code {', '.join(str(ord(c)) for c in key)}"
 
 
 HELP = (
