@@ -38,9 +38,15 @@ from typing import Any
 import polars as pl
 
 from toolkit._check import as_fraction
+from toolkit._files import read_limited
 from toolkit.conditions import condition
 
-__all__ = ["BetSpec", "pay_table", "read_bet_file"]
+__all__ = ["MAX_BET_FILE_BYTES", "MAX_PAY_ROWS", "BetSpec", "pay_table", "read_bet_file"]
+
+#: The most bytes a bet file may hold (1 MiB).
+MAX_BET_FILE_BYTES = 2**20
+#: The most ``[[pays]]`` rows a bet file may hold (each condition is bounded by :mod:`toolkit.conditions`).
+MAX_PAY_ROWS = 256
 
 
 @dataclass(frozen=True)
@@ -130,7 +136,10 @@ def read_bet_file(path: str | Path) -> BetSpec:
     Parameters
     ----------
     path
-        The file.
+        The file: a regular file of at most :data:`MAX_BET_FILE_BYTES` (1 MiB)
+        with at most :data:`MAX_PAY_ROWS` (256) ``[[pays]]`` rows.  Anything else
+        (a folder, a device such as ``/dev/zero``, a named pipe, a larger file)
+        raises :class:`ValueError` naming the file, before it is read.
 
     Returns
     -------
@@ -139,9 +148,11 @@ def read_bet_file(path: str | Path) -> BetSpec:
     """
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_limited(p, MAX_BET_FILE_BYTES, "a bet file").decode("utf-8"))
     except OSError as err:
         raise ValueError(f"{p}: cannot read the bet file: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{p}: not UTF-8 text (byte {err.start + 1}); a bet file is TOML in UTF-8") from None
     except tomllib.TOMLDecodeError as err:
         raise ValueError(f"{p}: not valid TOML: {err}") from None
     known = {"name", "description", "default", "pays"}
@@ -154,6 +165,8 @@ def read_bet_file(path: str | Path) -> BetSpec:
     pays = data.get("pays")
     if not isinstance(pays, list) or not pays:
         raise ValueError(f"{p}: give at least one [[pays]] row with 'when' and 'pays'")
+    if len(pays) > MAX_PAY_ROWS:
+        raise ValueError(f"{p}: {len(pays):,} [[pays]] rows; a bet file holds at most {MAX_PAY_ROWS}")
     rows = []
     for i, row in enumerate(pays, start=1):
         if not isinstance(row, dict) or set(row) != {"when", "pays"}:
