@@ -59,8 +59,12 @@ def test_simulate_keeps_an_earlier_file_whole_when_it_fails(capsys, tmp_path: Pa
 
 def test_no_resume_clears_the_earlier_run(capsys, tmp_path: Path):
     out = tmp_path / "run"
-    code, _, err = run(capsys, "thorp", "--out", str(out), *THORP[:-1], "--records")  # with figures
+    code, _, err = run(capsys, "thorp", "--out", str(out), *THORP, "--records")
     assert code == 0, err
+    # the figures an earlier run drew, planted rather than drawn: drawing them loads matplotlib's font cache,
+    # whose lock waits a fixed 5 s for another process (a run under load then fails with a TimeoutError)
+    (out / "figures").mkdir()
+    (out / "figures" / "where_the_edges_are.png").write_bytes(b"an earlier run's figure")
     assert list((out / "figures").glob("*.png"))
     assert list((out / "records").glob("part-*.parquet"))
     (out / "notes.txt").write_text("mine")  # not the run's: kept
