@@ -209,3 +209,11 @@ def test_long_chains_are_built_as_balanced_trees() -> None:
         worst = max(worst, depth)
     assert worst <= 3 * 10  # log2(200) < 8 levels, at most three brackets each
     assert FRAME.select(condition(text).alias("c"))["c"].to_list() == (FRAME["player_total"] >= 0).to_list()
+
+
+def test_a_pay_table_in_python_is_capped_like_a_bet_file() -> None:
+    from toolkit.bet_files import MAX_PAY_ROWS, pay_table
+
+    rows = [(f"player_total = {i % 10}", 2) for i in range(MAX_PAY_ROWS + 1)]
+    with pytest.raises(ValueError, match=f"at most {MAX_PAY_ROWS} rows"):
+        pay_table(rows)

@@ -1,13 +1,24 @@
-"""toolkit._files: atomic writes that never follow a link."""
+"""toolkit._files: bounded reads of regular files, and atomic writes that never follow a link."""
 
 from __future__ import annotations
 
 import os
+import signal
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from toolkit._files import atomic_write, remove_files
+from toolkit._files import (
+    RefusedFileError,
+    atomic_file,
+    atomic_write,
+    read_limited,
+    remove_files,
+    remove_stale_temporaries,
+)
 
 
 def test_atomic_write_replaces_whole_and_leaves_no_temporary(tmp_path: Path):
@@ -58,3 +69,92 @@ def test_a_device_is_written_into_never_replaced(tmp_path: Path):
     assert Path("/dev/full").is_char_device()
     with pytest.raises(IsADirectoryError):
         atomic_write(tmp_path, "x")
+
+
+# ------------------------------------------------------------------ bounded reads of regular files only
+def _non_regular(tmp_path: Path, kind: str) -> Path:
+    if kind == "device":
+        return Path("/dev/zero")
+    if kind == "fifo":
+        os.mkfifo(tmp_path / "pipe")
+        return tmp_path / "pipe"
+    (tmp_path / "folder").mkdir()
+    return tmp_path / "folder"
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "folder"])
+def test_read_limited_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str):
+    path = _non_regular(tmp_path, kind)
+    with pytest.raises(RefusedFileError, match="must be a regular file") as caught:
+        read_limited(path, 100, "a note")
+    assert str(caught.value).startswith(str(path))
+    assert "\n" not in str(caught.value)
+
+
+def test_read_limited_refuses_more_than_the_limit(tmp_path: Path):
+    path = tmp_path / "big"
+    path.write_bytes(b"x" * 2049)
+    with pytest.raises(RefusedFileError, match="holds at most 2 KiB"):
+        read_limited(path, 2048, "a note")
+    assert read_limited(path, 2049, "a note") == b"x" * 2049
+
+
+# ------------------------------------------ atomic writes: modes, stale and interrupted temporaries
+def test_a_new_file_gets_the_mode_open_gives_it(tmp_path: Path):
+    old = os.umask(0o022)
+    try:
+        path = atomic_write(tmp_path / "new.txt", "x")
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644
+        os.chmod(path, 0o640)
+        atomic_write(path, "y")  # a file replaced keeps its mode, as open(path, "w") would
+        assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    finally:
+        os.umask(old)
+
+
+def test_stale_temporaries_of_the_output_are_removed_and_nothing_else(tmp_path: Path):
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    stale = tmp_path / ".out.parquet.ab12cd_9.tmp"
+    stale.write_text("left by a killed run")
+    os.symlink(victim, tmp_path / ".out.parquet.zz99zz99.tmp")  # a link at a temporary name: left alone
+    others = [".out.parquet.short.tmp", ".other.parquet.ab12cd34.tmp", "out.parquet.ab12cd34.tmp"]
+    for name in others:
+        (tmp_path / name).write_text("not a temporary file of out.parquet")
+    atomic_write(tmp_path / "out.parquet", b"new")
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == sorted(["out.parquet", "victim", ".out.parquet.zz99zz99.tmp", *others])
+    assert victim.read_text() == "precious"
+
+
+def test_a_temporary_file_being_written_is_not_taken_for_stale(tmp_path: Path):
+    with atomic_file(tmp_path / "out.bin") as fh:
+        fh.write(b"mine")
+        assert remove_stale_temporaries(tmp_path / "out.bin") == 0  # its writer holds its lock
+        assert len(list(tmp_path.glob(".out.bin.*.tmp"))) == 1
+    assert (tmp_path / "out.bin").read_bytes() == b"mine"
+
+
+def test_ctrl_c_removes_the_temporary_file(tmp_path: Path):
+    def interrupted(fh):
+        fh.write(b"half")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write(tmp_path / "out.txt", interrupted)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sigterm_removes_the_temporary_file_then_ends_the_process(tmp_path: Path):
+    script = (
+        "import os, signal, sys\n"
+        "from toolkit._files import atomic_write\n"
+        "def killed(fh):\n"
+        "    fh.write(b'half')\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    fh.write(b'never')\n"
+        "atomic_write(sys.argv[1], killed)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "out.txt")], check=False)
+    assert done.returncode == -signal.SIGTERM
+    assert list(tmp_path.iterdir()) == []

@@ -41,9 +41,15 @@ from typing import Any
 import polars as pl
 
 from toolkit._check import payout, plain_text
+from toolkit._files import read_limited
 from toolkit.conditions import condition
 
-__all__ = ["BetSpec", "pay_table", "read_bet_file"]
+__all__ = ["MAX_BET_FILE_BYTES", "MAX_PAY_ROWS", "BetSpec", "pay_table", "read_bet_file"]
+
+#: The most bytes a bet file may hold (1 MiB).
+MAX_BET_FILE_BYTES = 2**20
+#: The most ``[[pays]]`` rows a bet file may hold (each condition is bounded by :mod:`toolkit.conditions`).
+MAX_PAY_ROWS = 256
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,8 @@ def pay_table(
     place = where or f"bet {name!r}"
     if not rows:
         raise ValueError(f"{place}: a pay table needs at least one row")
+    if len(rows) > MAX_PAY_ROWS:
+        raise ValueError(f"{place}: a pay table holds at most {MAX_PAY_ROWS} rows, got {len(rows):,}")
     chain: Any = None
     for i, row in enumerate(rows, start=1):
         if not isinstance(row, tuple | list) or len(row) != 2:
@@ -146,7 +154,10 @@ def read_bet_file(path: str | Path) -> BetSpec:
     Parameters
     ----------
     path
-        The file.
+        The file: a regular file of at most :data:`MAX_BET_FILE_BYTES` (1 MiB)
+        with at most :data:`MAX_PAY_ROWS` (256) ``[[pays]]`` rows.  Anything else
+        (a folder, a device such as ``/dev/zero``, a named pipe, a larger file)
+        raises :class:`ValueError` naming the file, before it is read.
 
     Returns
     -------
@@ -155,7 +166,7 @@ def read_bet_file(path: str | Path) -> BetSpec:
     """
     p = Path(path)
     try:
-        data = tomllib.loads(_decode(p.read_bytes(), p))
+        data = tomllib.loads(_decode(read_limited(p, MAX_BET_FILE_BYTES, "a bet file"), p))
     except OSError as err:
         raise ValueError(f"{p}: cannot read the bet file: {err.strerror or err}") from None
     except tomllib.TOMLDecodeError as err:
@@ -171,6 +182,8 @@ def read_bet_file(path: str | Path) -> BetSpec:
     pays = data.get("pays")
     if not isinstance(pays, list) or not pays:
         raise ValueError(f"{p}: give at least one [[pays]] row with 'when' and 'pays'")
+    if len(pays) > MAX_PAY_ROWS:
+        raise ValueError(f"{p}: {len(pays):,} [[pays]] rows; a bet file holds at most {MAX_PAY_ROWS}")
     rows = []
     for i, row in enumerate(pays, start=1):
         if not isinstance(row, dict) or set(row) != {"when", "pays"}:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -184,3 +185,29 @@ def test_replay_columns_chooses_them_in_every_format(capsys) -> None:
     assert "no column 'ev_bankr'" in err
     assert "known columns: shoe, coup, " in err
     assert "ev_banker" in err
+
+
+def _non_regular(tmp_path: Path, kind: str) -> Path:
+    if kind == "device":
+        return Path("/dev/zero")
+    if kind == "fifo":
+        os.mkfifo(tmp_path / "pipe.csv")
+        return tmp_path / "pipe.csv"
+    (tmp_path / "folder.csv").mkdir()
+    return tmp_path / "folder.csv"
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "folder"])
+def test_validate_and_replay_refuse_what_is_not_a_regular_file(capsys, tmp_path: Path, kind: str) -> None:
+    path = _non_regular(tmp_path, kind)
+    code, out, err = run(capsys, "validate", str(path))
+    assert code == 2
+    refused = [ln for ln in out.splitlines() if "must be a regular file" in ln]
+    assert len(refused) == 1
+    assert refused[0].startswith(f"{path}: a record file must be a regular file")
+    assert err == ""
+    code, out, err = run(capsys, "replay", str(path), "--shoe", "1")
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith(f"baccarat: error: {path}: a record file must be a regular file")

@@ -59,8 +59,12 @@ def test_simulate_keeps_an_earlier_file_whole_when_it_fails(capsys, tmp_path: Pa
 
 def test_no_resume_clears_the_earlier_run(capsys, tmp_path: Path):
     out = tmp_path / "run"
-    code, _, err = run(capsys, "thorp", "--out", str(out), *THORP[:-1], "--records")  # with figures
+    code, _, err = run(capsys, "thorp", "--out", str(out), *THORP, "--records")
     assert code == 0, err
+    # the figures an earlier run drew, planted rather than drawn: drawing them loads matplotlib's font cache,
+    # whose lock waits a fixed 5 s for another process (a run under load then fails with a TimeoutError)
+    (out / "figures").mkdir()
+    (out / "figures" / "where_the_edges_are.png").write_bytes(b"an earlier run's figure")
     assert list((out / "figures").glob("*.png"))
     assert list((out / "records").glob("part-*.parquet"))
     (out / "notes.txt").write_text("mine")  # not the run's: kept
@@ -94,3 +98,60 @@ def test_thorp_refuses_an_empty_out_and_a_file(capsys, tmp_path: Path):
     (tmp_path / "f").write_text("x")
     code, _, err = run(capsys, "thorp", "--out", str(tmp_path / "f"), *THORP)
     assert "is a file" in _one_line(code, err)
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "folder"])
+def test_bet_and_count_files_must_be_regular_files(capsys, tmp_path: Path, kind: str):
+    if kind == "device":
+        path = Path("/dev/zero")
+    elif kind == "fifo":
+        path = tmp_path / "pipe.toml"
+        os.mkfifo(path)
+    else:
+        path = tmp_path / "folder.toml"
+        path.mkdir()
+    code, _, err = run(capsys, "edge", "--bet-file", str(path))
+    line = _one_line(code, err)
+    assert f"{path}: a bet file must be a regular file" in line
+    code, _, err = run(capsys, "count", "--system-file", str(path), "--no-progress")
+    line = _one_line(code, err)
+    assert f"{path}: a count-system file must be a regular file" in line
+
+
+def test_an_oversize_bet_file_is_refused_with_the_limit_named(capsys, tmp_path: Path):
+    path = tmp_path / "big.toml"
+    path.write_bytes(b'name = "big"\n' + b"#" * 2**20)
+    code, _, err = run(capsys, "edge", "--bet-file", str(path))
+    assert "a bet file holds at most 1 MiB" in _one_line(code, err)
+
+
+def test_simulate_removes_the_temporary_files_a_killed_run_left(capsys, tmp_path: Path):
+    out = tmp_path / "coups.parquet"
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    (tmp_path / ".coups.parquet.k1lled_0.tmp").write_bytes(b"half a file")  # what a killed run leaves
+    os.symlink(victim, tmp_path / ".coups.parquet.l1nk0000.tmp")  # a link is never followed nor removed
+    (tmp_path / ".coups.parquet.mine.tmp").write_text("not its name pattern")
+    code, _, err = run(capsys, "simulate", "--out", str(out), "--shoes", "2", "--no-progress", "--seed", "1")
+    assert code == 0, err
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == [".coups.parquet.l1nk0000.tmp", ".coups.parquet.mine.tmp", "coups.parquet", "victim"]
+    assert victim.read_text() == "precious"
+
+
+def test_simulate_interrupted_leaves_no_temporary_file(capsys, tmp_path: Path, monkeypatch):
+    import toolkit.parallel
+
+    real = toolkit.parallel.map_blocks
+
+    def interrupted(*args, **kwargs):
+        yield next(iter(real(*args, **kwargs)))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(toolkit.parallel, "map_blocks", interrupted)
+    out = tmp_path / "coups.parquet"
+    out.write_bytes(b"earlier")
+    code, _, err = run(capsys, "simulate", "--out", str(out), "--shoes", "2", "--no-progress", "--seed", "1")
+    assert code == 130, err
+    assert out.read_bytes() == b"earlier"
+    assert [p.name for p in tmp_path.iterdir()] == ["coups.parquet"]

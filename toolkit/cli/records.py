@@ -1,4 +1,4 @@
-"""Commands `baccarat validate` and `baccarat replay` (issue 4: recorded shoes)."""
+"""Commands `baccarat validate` and `baccarat replay`: recorded shoes."""
 
 from __future__ import annotations
 
@@ -60,6 +60,7 @@ def validate(
 
     Shoes and coups are numbered as in the file (baccarat simulate numbers both from 1).
     """
+    from toolkit._files import RefusedFileError
     from toolkit.records import Problem, RecordError, read_records
 
     settings = _header(header)
@@ -69,10 +70,9 @@ def validate(
     for path in files:
         try:
             records = read_records(path, header=settings, strict=strict)
-        except OSError as err:
-            problem = Problem(
-                str(path), None, None, None, "unreadable", f"cannot open the file: {err.strerror or err}", fatal=True
-            )
+        except (OSError, RefusedFileError) as err:
+            reason = err.reason if isinstance(err, RefusedFileError) else f"cannot open the file: {err.strerror or err}"
+            problem = Problem(str(path), None, None, None, "unreadable", reason, fatal=True)
             problems.append(problem)
             summary.append({"file": str(path), "shoes": 0, "valid": 0, "readable": False})
             code = 2
@@ -144,6 +144,7 @@ def replay(
     tc_ are the running and true counts before it; unseen_A..unseen_K the cards not yet
     seen.  Coups are numbered from 1.
     """
+    from toolkit._files import RefusedFileError
     from toolkit.records import read_records
     from toolkit.records import replay as replay_shoe
 
@@ -155,7 +156,12 @@ def replay(
     chosen = None if columns is None else distinct([c.strip() for c in columns.split(",") if c.strip()], "--columns")
     if chosen is not None and not chosen:
         fail("--columns names no column (give names separated by commas, e.g. --columns coup,ev_banker)")
-    records = read_records(file, header=_header(header))
+    try:
+        records = read_records(file, header=_header(header))
+    except OSError as err:
+        fail(f"{file}: cannot open the file: {err.strerror or err}")
+    except RefusedFileError as err:
+        fail(str(err))
     if records.report.fatal:
         fail(str(records.report.problems[0]))
     if records.kind != "cards":

@@ -125,12 +125,11 @@ def simulate(
     toolkit.read_records read the file (its hands are player_cards and banker_cards;
     its header, the dealing, is in the file's metadata).
     """
-    import os
-    import tempfile
     from functools import partial
 
     import pyarrow.parquet as pq
 
+    from toolkit._files import atomic_file
     from toolkit.counting.systems import get_count_system
     from toolkit.parallel import block_plan, map_blocks
 
@@ -154,27 +153,21 @@ def simulate(
     fn = partial(_deal_block, dealing=dealing)
     writer = None
     rows = 0
-    # write beside the final name, then rename: an interrupted run leaves any earlier file whole
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    os.close(fd)
-    try:
+    # written beside the final name, then renamed: an interrupted run (an error, Ctrl-C, SIGTERM) leaves any
+    # earlier file whole and no temporary file, and the next run removes those a killed run left
+    with atomic_file(out, "--out") as sink:
         try:
             for dealt in map_blocks(fn, plan, workers, scheduler, progress, "dealing"):
                 frame = _frame(dealt, compositions, systems)
                 table = frame.to_arrow()
                 if writer is None:
                     schema = table.schema.with_metadata({b"baccarat": _file_header(dealing)})
-                    writer = pq.ParquetWriter(tmp, schema)
+                    writer = pq.ParquetWriter(sink, schema)
                 writer.write_table(table.cast(writer.schema))
                 rows += frame.height
         finally:
             if writer is not None:
                 writer.close()
-        if writer is not None:
-            os.replace(tmp, out)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     say(f"wrote {rows} coups of {shoes} shoes to {out} (seed {s})")
 
 

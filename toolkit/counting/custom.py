@@ -31,13 +31,16 @@ from pathlib import Path
 from typing import Any
 
 from toolkit._check import whole_number
+from toolkit._files import read_limited
 from toolkit.counting.systems import CountSystem, TagsLike, tags_by_rank
 
-__all__ = ["FILE_KEYS", "MAX_TAG", "custom_count", "parse_tags", "read_count_system"]
+__all__ = ["FILE_KEYS", "MAX_COUNT_FILE_BYTES", "MAX_TAG", "custom_count", "parse_tags", "read_count_system"]
 
 #: The largest tag :func:`parse_tags` takes, either way: ``|tag| <= 1000`` (published tags are single digits;
 #: a larger one is a slip, and one past 2**63 would not fit the compiled counters).
 MAX_TAG = 1000
+#: The most bytes a count-system file may hold (1 MiB).
+MAX_COUNT_FILE_BYTES = 2**20
 
 #: The keys a count-system file may hold (``tags`` is required).
 FILE_KEYS = (
@@ -146,7 +149,9 @@ def read_count_system(path: str | os.PathLike) -> CountSystem:
     Parameters
     ----------
     path
-        The TOML file.
+        The TOML file: a regular file of at most :data:`MAX_COUNT_FILE_BYTES`
+        (1 MiB).  Anything else (a folder, a device such as ``/dev/zero``, a named
+        pipe, a larger file) raises :class:`ValueError` naming the file, before it is read.
 
     Returns
     -------
@@ -154,12 +159,15 @@ def read_count_system(path: str | os.PathLike) -> CountSystem:
     """
     file = Path(path)
     try:
-        with file.open("rb") as fh:
-            data = tomllib.load(fh)
+        data = tomllib.loads(read_limited(file, MAX_COUNT_FILE_BYTES, "a count-system file").decode("utf-8"))
     except FileNotFoundError:
         raise ValueError(f"{file}: no such count-system file") from None
-    except IsADirectoryError:
-        raise ValueError(f"{file}: is a folder, not a count-system file") from None
+    except OSError as err:
+        raise ValueError(f"{file}: cannot read the count-system file: {err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise ValueError(
+            f"{file}: not UTF-8 text (byte {err.start + 1}); a count-system file is TOML in UTF-8"
+        ) from None
     except tomllib.TOMLDecodeError as err:
         raise ValueError(f"{file}: not valid TOML: {err}") from None
     unknown = [k for k in data if k not in FILE_KEYS]

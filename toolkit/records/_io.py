@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import IO
 
 import polars as pl
 
 from toolkit._check import one_of
+from toolkit._files import atomic_write
 from toolkit.records._raw import (
     BET_FIELDS,
     BET_STRUCT,
@@ -167,21 +169,26 @@ def write_container(
     header: Mapping[str, object],
     shoe_headers: Mapping[str, Mapping[str, object]],
 ) -> Path:
-    """Write a record frame with its header and the shoes' own header keys.
+    """Write a record frame with its header and the shoes' own header keys, atomically.
 
     Lists of cards become space-separated text in CSV, and lists of bets
-    ``who:bet:amount`` items separated by ``;``.
+    ``who:bet:amount`` items separated by ``;``.  The file is written to a
+    temporary file beside ``path`` and renamed over it
+    (:func:`toolkit._files.atomic_write`): never half written, and a symbolic
+    link at ``path`` is refused (:class:`ValueError`), never followed.
     """
     fmt = container_of(path, fmt)
+    content: str | Callable[[IO[bytes]], object]
     if fmt == "parquet":
         meta = json.dumps({"header": dict(header), "shoes": {k: dict(v) for k, v in shoe_headers.items()}})
-        frame.write_parquet(path, metadata={PARQUET_KEY: meta})
+
+        def content(fh: IO[bytes]) -> object:
+            return frame.write_parquet(fh, metadata={PARQUET_KEY: meta})
+
     elif fmt == "jsonl":
-        with path.open("w", encoding="utf-8") as out:
-            out.write(json.dumps({"meta": dict(header)}) + "\n")
-            for shoe, keys in shoe_headers.items():
-                out.write(json.dumps({"meta": {"shoe": shoe, **keys}}) + "\n")
-            out.write(frame.write_ndjson())
+        lines = [json.dumps({"meta": dict(header)})]
+        lines += [json.dumps({"meta": {"shoe": shoe, **keys}}) for shoe, keys in shoe_headers.items()]
+        content = "".join(f"{line}\n" for line in lines) + frame.write_ndjson()
     else:
         for name, dtype in frame.schema.items():
             if dtype == pl.List(pl.String):
@@ -195,7 +202,8 @@ def write_container(
                 )
                 frame = frame.with_columns(pl.col(name).list.eval(item).list.join(";"))
         lines = [_words(header)] + [_words({"shoe": shoe, **keys}) for shoe, keys in shoe_headers.items()]
-        path.write_text("".join(f"# {line}\n" for line in lines) + frame.write_csv(), encoding="utf-8")
+        content = "".join(f"# {line}\n" for line in lines) + frame.write_csv()
+    atomic_write(path, content)
     return path
 
 

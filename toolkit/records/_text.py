@@ -8,7 +8,8 @@ problem that names it) and ends every line with ``\\n`` (CR-only and mixed endin
 included).  A line that cannot be read (invalid JSON, not an object, too many CSV
 fields, an unterminated quote) is a problem of that line and of its shoe when the line
 names one; every other line is read.  Header lines after the first rows begin a new
-header section (:class:`~toolkit.records._raw.Section`).
+header section (:class:`~toolkit.records._raw.Section`).  CSV fields are separated by
+commas, tabs or semicolons, as the line of column names tells (:func:`delimiter`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import polars as pl
 
 from toolkit.records._raw import KEY_COLUMNS, LineProblem, Raw, UnreadableError, canonical_columns, column
 
-__all__ = ["decode", "is_jsonl", "read_csv", "read_jsonl"]
+__all__ = ["DELIMITERS", "decode", "delimiter", "is_jsonl", "read_csv", "read_jsonl"]
 
 _BOMS = (
     (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32"),
@@ -33,6 +34,8 @@ _BOMS = (
     (b"\xff\xfe", "utf-16-le", "UTF-16"),
     (b"\xfe\xff", "utf-16-be", "UTF-16"),
 )
+#: The field separators a CSV file may use (told by :func:`delimiter`).
+DELIMITERS = ",\t;"
 _COLUMN_NAMES = {"shoe", "position", "card", "role", "coup", "player", "banker", "winner", "bets", "road"}
 
 
@@ -193,8 +196,11 @@ def read_csv(text: str, data: bytes) -> Raw:
     rows = np.flatnonzero(~comment)
     if len(rows) == 0 or not lines[rows[0]].strip():
         raise UnreadableError("empty_file", "the file holds no column names and no rows")
+    separator = delimiter(lines[rows[0]])
     try:
-        frame = pl.read_csv(io.BytesIO(data), comment_prefix="#", infer_schema=False, raise_if_empty=False)
+        frame = pl.read_csv(
+            io.BytesIO(data), separator=separator, comment_prefix="#", infer_schema=False, raise_if_empty=False
+        )
     except BaseException as err:  # polars raises (or panics) on a row with too many fields: read line by line
         if isinstance(err, (KeyboardInterrupt, SystemExit, GeneratorExit)):
             raise
@@ -208,7 +214,21 @@ def read_csv(text: str, data: bytes) -> Raw:
         lines_col = pl.Series("line", numbers, dtype=pl.Int64)
         raw.frame = canonical_columns(frame).with_columns(lines_col)
         return raw
-    return _read_csv_by_line(lines)
+    return _read_csv_by_line(lines, separator)
+
+
+def delimiter(names: str) -> str:
+    """The field separator of a CSV file, told by its line of column names: ``,`` (the default), tab or ``;``.
+
+    :class:`csv.Sniffer` chooses among the three; a line it cannot tell (one column) is comma-separated.
+
+    >>> delimiter("shoe,position,card"), delimiter("shoe\\tposition\\tcard"), delimiter("shoe;road"), delimiter("shoe")
+    (',', '\\t', ';', ',')
+    """
+    try:
+        return csv.Sniffer().sniff(names, delimiters=DELIMITERS).delimiter
+    except csv.Error:
+        return ","
 
 
 def _names_again(frame: pl.DataFrame) -> bool:
@@ -220,14 +240,14 @@ def _names_again(frame: pl.DataFrame) -> bool:
     return bool((values == first.strip().lower()).any())
 
 
-def _fields(line: str) -> list[str]:
+def _fields(line: str, separator: str) -> list[str]:
     try:
-        return next(csv.reader([line]), [])
+        return next(csv.reader([line], delimiter=separator), [])
     except csv.Error:
-        return line.split(",")
+        return line.split(separator)
 
 
-def _read_csv_by_line(lines: list[str]) -> Raw:
+def _read_csv_by_line(lines: list[str], separator: str = ",") -> Raw:
     """The standard library's CSV reader, one record at a time: every record's first line, bad lines skipped."""
     raw = Raw()
     comments: list[tuple[int, str]] = []
@@ -248,7 +268,7 @@ def _read_csv_by_line(lines: list[str]) -> Raw:
                     start[0], at_start[0] = pos[0], False
                 yield line + "\n"
 
-        reader = csv.reader(feed(), strict=True)
+        reader = csv.reader(feed(), delimiter=separator, strict=True)
         try:
             for row in reader:
                 at_start[0] = True
@@ -256,7 +276,7 @@ def _read_csv_by_line(lines: list[str]) -> Raw:
                     records.append((start[0], row))
             break
         except csv.Error as err:
-            bad.append((start[0], _fields(lines[start[0] - 1]), None, f"line {start[0]} is not CSV: {err}"))
+            bad.append((start[0], _fields(lines[start[0] - 1], separator), None, f"line {start[0]} is not CSV: {err}"))
             i = start[0]
     if not records:
         raise UnreadableError("empty_file", "the file holds no column names and no rows")

@@ -22,6 +22,9 @@ reading and by its suffix when writing: ``.csv``, ``.jsonl``/``.ndjson``,
     optionally followed by pair marks ``p`` (Player pair) and ``b`` (Banker
     pair), lower case; spaces are ignored: ``"BPpTBbp P"``.
 
+CSV fields may be separated by commas, tabs or semicolons, whatever the suffix (the
+line of column names tells which, as :class:`csv.Sniffer` reads it).
+
 The coups file ``baccarat simulate`` writes (Parquet: ``shoe, coup, player_cards,
 banker_cards, winner, burn_card, ...``, its dealing in the header metadata) reads
 as the per-coup layout: its hands are ``player_cards`` and ``banker_cards``, its
@@ -77,11 +80,15 @@ from pathlib import Path
 
 import polars as pl
 
+from toolkit._files import read_limited
 from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container
 from toolkit.records._load import HeaderArg, caller_header, fatal, load
 from toolkit.records.model import Records
 
-__all__ = ["read_bets", "read_records", "records_from_frame"]
+__all__ = ["MAX_RECORD_BYTES", "read_bets", "read_records", "records_from_frame"]
+
+#: The most bytes a record file (or a bets table) may hold: 4 GiB, read whole into memory.
+MAX_RECORD_BYTES = 4 * 2**30
 
 
 def records_from_frame(
@@ -137,8 +144,11 @@ def read_records(
     Parameters
     ----------
     path
-        The file.  A file that cannot be opened raises :class:`OSError`; anything
-        wrong *in* it is a :class:`~toolkit.records.validation.Problem`.
+        The file.  A file that cannot be opened raises :class:`OSError`; one that
+        is not a regular file (a folder, a device, a named pipe, a socket) or holds
+        more than :data:`MAX_RECORD_BYTES` (4 GiB) raises
+        :class:`~toolkit._files.RefusedFileError` (a :class:`ValueError`) before it
+        is read; anything wrong *in* it is a :class:`~toolkit.records.validation.Problem`.
     header
         A :class:`ShoeHeader` the file's own header keys apply over, or
         ``key=value`` settings applied over the file's (a mapping, or their text
@@ -166,7 +176,7 @@ def read_records(
     """
     source = str(path)
     header = caller_header(header)
-    data = Path(path).read_bytes()
+    data = _read(path)
     try:
         raw = read_container(data)
     except UnreadableError as err:
@@ -183,7 +193,8 @@ def read_bets(path: str | Path) -> pl.DataFrame:
     Parameters
     ----------
     path
-        The file.
+        The file: a regular file of at most :data:`MAX_RECORD_BYTES` (4 GiB), else
+        :class:`~toolkit._files.RefusedFileError` (a :class:`ValueError`).
 
     Returns
     -------
@@ -191,7 +202,7 @@ def read_bets(path: str | Path) -> pl.DataFrame:
         The bets, as text, with ``line``.
     """
     try:
-        raw = read_container(Path(path).read_bytes())
+        raw = read_container(_read(path))
     except UnreadableError as err:
         raise ValueError(f"{path}: {err.message}") from None
     frame = raw.frame.rename({c: c.strip().lower() for c in raw.frame.columns if c != "line"})
@@ -201,3 +212,8 @@ def read_bets(path: str | Path) -> pl.DataFrame:
             f"{path}: a bets table needs the columns shoe, coup, who, bet, amount; missing {', '.join(missing)}"
         )
     return frame.select(*(pl.col(c).cast(pl.String) for c in ("shoe", "coup", "who", "bet", "amount")), "line")
+
+
+def _read(path: str | Path) -> bytes:
+    """The bytes of a record file: a regular file of at most :data:`MAX_RECORD_BYTES`."""
+    return read_limited(Path(path), MAX_RECORD_BYTES, "a record file")
