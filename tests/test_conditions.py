@@ -21,7 +21,7 @@ from toolkit.coup_fields import FIELDS, POSITIONS
 
 SECRET = "s3cr3t-line-never-shown"
 
-#: The cases of the hardening review: each must be one located line, never a polars traceback.
+#: Conditions a hostile bet file may hold: each must be one located line, never a polars traceback.
 REFUSED = [
     ("banker_total IN (SELECT x FROM read_csv('{path}'))", "column 17: a subquery"),
     ("banker_total = (SELECT column_1 FROM read_csv('{path}'))", "column 16: a subquery"),

@@ -1,4 +1,4 @@
-"""Baccarat banque (issue 6): the exact kernel against a naive enumerator, chemin de fer and simulation."""
+"""Baccarat banque: the exact kernel against a naive enumerator, chemin de fer and simulation."""
 
 from __future__ import annotations
 

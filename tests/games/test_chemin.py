@@ -1,4 +1,4 @@
-"""Chemin de fer (issue 6): exact values, the solved models, simulation and the command line.
+"""Chemin de fer: exact values, the solved models, simulation and the command line.
 
 The exact path (:mod:`toolkit.games.chemin._table`, weights summed over whole
 hands) is checked against a deliberately naive enumerator below that deals one

@@ -1,4 +1,4 @@
-"""Commands ``baccarat chemin ...`` (issue 6: chemin de fer and baccarat banque).
+"""Commands ``baccarat chemin ...``: chemin de fer and baccarat banque.
 
 ``baccarat chemin solve --model B2 --decks 6 --format json`` solves an
 information model; ``baccarat chemin value`` gives the exact value of fixed

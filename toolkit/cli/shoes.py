@@ -1,4 +1,4 @@
-"""Commands ``baccarat simulate`` and ``baccarat count`` (issue 3: shoes and counts).
+"""Commands ``baccarat simulate`` and ``baccarat count``.
 
 ``simulate`` deals shoes and writes their coups to Parquet, block by block;
 ``count`` plays a count (or computer-perfect play) through simulated shoes and

@@ -1,4 +1,4 @@
-"""Commands ``baccarat thorp`` and ``baccarat reproduce`` (issue 5: the Thorp study).
+"""Commands ``baccarat thorp`` and ``baccarat reproduce``: the Thorp study.
 
 ``thorp`` deals shoes, evaluates every coup exactly for the whole panel,
 streams the aggregates (with checkpoints in the output folder) and writes the
