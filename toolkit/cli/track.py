@@ -231,6 +231,8 @@ def track(
     from toolkit.live.autosave import SessionFile, check_output
     from toolkit.records import ShoeHeader
 
+    if not 1 <= shoe <= 10**9:
+        fail(f"--shoe must be a shoe id from 1 to 1,000,000,000, got {shoe}")
     settings: dict[str, object] = {"decks": decks, "burn": burn, "burn_ace": burn_ace, "burn_cards": burn_cards}
     for word in (header or "").split():
         if "=" not in word:

@@ -511,8 +511,11 @@ def check_sequence(frame: pl.DataFrame, column: str, checker: Checker) -> None:
 
 def _missing(rows: pl.DataFrame, column: str) -> pl.DataFrame:
     """The numbers missing from ``_from`` to ``_to`` in words: ``position 30``, ``positions 30 to 32``."""
-    one = pl.format(f"{column} {{}}", pl.col("_from"))
-    span = pl.format(f"{column}s {{}} to {{}}", pl.col("_from"), pl.col("_to"))
+    if rows.is_empty():  # polars panics on a when/then of formatted strings over no rows
+        return rows.with_columns(_missing=pl.lit("", dtype=pl.String))
+    first, last = pl.col("_from").cast(pl.String), pl.col("_to").cast(pl.String)
+    one = pl.concat_str([pl.lit(f"{column} "), first])
+    span = pl.concat_str([pl.lit(f"{column}s "), first, pl.lit(" to "), last])
     return rows.with_columns(_missing=pl.when(pl.col("_from") == pl.col("_to")).then(one).otherwise(span))
 
 

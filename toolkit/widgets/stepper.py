@@ -33,7 +33,10 @@ from toolkit.live import ShoeSteps, Step
 from toolkit.records import Records, ShoeHeader, read_records
 from toolkit.widgets._html import STYLE, composition_line, counts_table, edge_plot, edge_table, percent
 
-__all__ = ["ShoeStepper"]
+__all__ = ["ShoeStepper", "StepperSource"]
+
+#: What a stepper steps through: records, dealt shoes, or the path of a record file.
+StepperSource = Records | DealtShoes | str | os.PathLike
 
 
 def _hand(cards: list[str]) -> str:
@@ -66,7 +69,7 @@ class ShoeStepper(w.VBox):
 
     def __init__(
         self,
-        source: Records | DealtShoes | str | os.PathLike,
+        source: StepperSource,
         shoe: object | None = None,
         bets: Iterable[Bet | str] | None = None,
         systems: Iterable[CountSystem | str] | str | None = None,
