@@ -136,21 +136,34 @@ def compile_table(bet: CoupBet, tableau: Tableau) -> Table:
     tally: dict[float, int] = {}
     state: dict[str, float] = {}
 
-    def emit(row_group: np.ndarray, ranks: dict, suits: dict, pays: np.ndarray) -> None:
-        values, counts = np.unique(pays, return_counts=True)
+    pending: list[tuple] = []
+    weighted: dict[float, float] = {}
+
+    def emit(row_group: np.ndarray, ranks: dict, suits: dict, pays: np.ndarray, weight: np.ndarray) -> None:
+        values, inverse, counts = np.unique(pays, return_inverse=True, return_counts=True)
         for v, c in zip(values.tolist(), counts.tolist(), strict=True):
             tally[v] = tally.get(v, 0) + c
-        if "dropped" not in state and len(values):  # any choice is exact; the first commonest keeps few rows
-            state["dropped"] = float(values[np.argmax(counts)])
-        keep = np.flatnonzero(pays != state.get("dropped"))
-        pieces.append((row_group[keep], _take(ranks, keep), _take(suits, keep), pays[keep]))
+        if "dropped" in state:
+            keep = np.flatnonzero(pays != state["dropped"])
+            pieces.append((row_group[keep], _take(ranks, keep), _take(suits, keep), pays[keep]))
+            return
+        # until the first chunk is done: keep every row, and weigh each payout by the coups its rows stand for
+        mass = np.bincount(np.asarray(inverse).ravel(), weights=weight, minlength=len(values))
+        for v, m in zip(values.tolist(), mass.tolist(), strict=True):
+            weighted[v] = weighted.get(v, 0.0) + m
+        pending.append((row_group, ranks, suits, pays))
 
-    work = _Expansion(bet, seq, first, fields, expanded, conditions, emit)
+    work = _Expansion(bet, seq, first, fields, expanded, conditions, emit, np.bincount(group, minlength=n_groups))
     sizes = np.minimum(size, _CHUNK_ROWS) if conditions is not None else size
     ends = np.searchsorted(np.cumsum(sizes), np.arange(_CHUNK_ROWS, sizes.sum() + _CHUNK_ROWS, _CHUNK_ROWS), "right")
     for lo, hi in zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True):
         if hi > lo:
             work.start(np.arange(lo, hi))
+        if "dropped" not in state and weighted:  # any choice is exact; the commonest by weight keeps fewest rows
+            state["dropped"] = max(weighted, key=lambda v: weighted[v])
+            for row_group, ranks, suits, pays in pending:
+                keep = np.flatnonzero(pays != state["dropped"])
+                pieces.append((row_group[keep], _take(ranks, keep), _take(suits, keep), pays[keep]))
     dropped = state["dropped"]
     distinct = sorted(tally)
     exact = tuple(as_fraction(v) for v in distinct)
@@ -228,11 +241,12 @@ def _pruning_conditions(bet: CoupBet, expanded: dict[str, int]) -> list[pl.Expr]
 class _Expansion:
     """Rows of a bet's table built position by position, settled as soon as their payout is decided."""
 
-    def __init__(self, bet, seq, first, fields, expanded, conditions, emit) -> None:
+    def __init__(self, bet, seq, first, fields, expanded, conditions, emit, group_size) -> None:
         self.bet, self.seq, self.first, self.fields = bet, seq, first, fields
         self.order = list(expanded)
         self.expanded, self.conditions, self.emit = expanded, conditions, emit
         self.colour = COLOUR in expanded.values()
+        self.group_size = group_size  # value sequences per group: with the labels left, what a row stands for
         self.rows = 0
 
     def start(self, groups: np.ndarray) -> None:
@@ -250,7 +264,10 @@ class _Expansion:
                 idx = np.flatnonzero(done)
                 pays = evaluate(self.bet, frame[idx] if not done.all() else frame)
                 self.rows += len(idx)
-                self.emit(row_group[idx], _take(ranks, idx), _take(suits, idx), pays)
+                weight = self.group_size[row_group[idx]].astype(np.float64)
+                for q in self.order[stage:]:  # positions not yet expanded: each label left is a coup it stands for
+                    weight = weight * _labels(self.seq.values[q][self.first[row_group[idx]]], self.expanded[q])
+                self.emit(row_group[idx], _take(ranks, idx), _take(suits, idx), pays, weight)
                 rest = np.flatnonzero(~done)
                 row_group, ranks, suits = row_group[rest], _take(ranks, rest), _take(suits, rest)
         if not len(row_group) or stage == len(self.order):
