@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from non_regular import non_regular
 
 from toolkit._files import (
     RefusedFileError,
@@ -72,19 +73,9 @@ def test_a_device_is_written_into_never_replaced(tmp_path: Path):
 
 
 # ------------------------------------------------------------------ bounded reads of regular files only
-def _non_regular(tmp_path: Path, kind: str) -> Path:
-    if kind == "device":
-        return Path("/dev/zero")
-    if kind == "fifo":
-        os.mkfifo(tmp_path / "pipe")
-        return tmp_path / "pipe"
-    (tmp_path / "folder").mkdir()
-    return tmp_path / "folder"
-
-
 @pytest.mark.parametrize("kind", ["device", "fifo", "folder"])
 def test_read_limited_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str):
-    path = _non_regular(tmp_path, kind)
+    path = non_regular(tmp_path, kind)
     with pytest.raises(RefusedFileError, match="must be a regular file") as caught:
         read_limited(path, 100, "a note")
     assert str(caught.value).startswith(str(path))

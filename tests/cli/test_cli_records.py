@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
 from cli_helpers import run
+from non_regular import non_regular
 from sample_shoes import SHOES
 
 from toolkit.records import read_records, replay
@@ -187,19 +187,9 @@ def test_replay_columns_chooses_them_in_every_format(capsys) -> None:
     assert "ev_banker" in err
 
 
-def _non_regular(tmp_path: Path, kind: str) -> Path:
-    if kind == "device":
-        return Path("/dev/zero")
-    if kind == "fifo":
-        os.mkfifo(tmp_path / "pipe.csv")
-        return tmp_path / "pipe.csv"
-    (tmp_path / "folder.csv").mkdir()
-    return tmp_path / "folder.csv"
-
-
 @pytest.mark.parametrize("kind", ["device", "fifo", "folder"])
 def test_validate_and_replay_refuse_what_is_not_a_regular_file(capsys, tmp_path: Path, kind: str) -> None:
-    path = _non_regular(tmp_path, kind)
+    path = non_regular(tmp_path, kind)
     code, out, err = run(capsys, "validate", str(path))
     assert code == 2
     refused = [ln for ln in out.splitlines() if "must be a regular file" in ln]

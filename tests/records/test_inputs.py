@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from non_regular import non_regular
 from sample_shoes import SHOES
 
 import toolkit.records.read as read_module
@@ -13,18 +14,6 @@ from toolkit._files import RefusedFileError
 from toolkit.bet_files import MAX_BET_FILE_BYTES, read_bet_file
 from toolkit.counting import read_count_system
 from toolkit.records import read_bets, read_records, simulate_records, write_records
-
-
-def non_regular(tmp_path: Path, kind: str) -> Path:
-    """/dev/zero, a named pipe or a folder: what no reader may open and read whole."""
-    if kind == "device":
-        return Path("/dev/zero")
-    if kind == "fifo":
-        os.mkfifo(tmp_path / "pipe.csv")
-        return tmp_path / "pipe.csv"
-    (tmp_path / "folder.csv").mkdir()
-    return tmp_path / "folder.csv"
-
 
 KINDS = ["device", "fifo", "folder"]
 
