@@ -21,10 +21,13 @@ from toolkit._prefix_patterns import PREFIX
 from toolkit._tables import multisets
 from toolkit.cards import RANK_VALUES, RANKS, VALUE_TO_RANK
 from toolkit.coup_fields import (
+    BOOLEAN_FIELDS,
     CARD,
     COLOUR,
+    COLOURS,
     PREFIX_FIELDS,
     RANK,
+    WINNERS,
     SequenceFields,
     expansions,
     prefix_table,
@@ -39,14 +42,11 @@ CoupBet = Any
 
 __all__ = ["MAX_ROWS", "Table", "compile_table", "evaluate", "prefix_payouts", "row_frame"]
 
-_WINNERS = ("player", "banker", "tie")
 #: The largest table a bet may compile to (a bet naming every card's suit would need about 10**10 rows).
 MAX_ROWS = 20_000_000
 #: Rows of a bet's table expanded and evaluated at a time while it compiles (bounds the memory it takes).
 _CHUNK_ROWS = 250_000
-_BOOLEAN = {"player_natural", "banker_natural", "natural"}
-_COLOURS = ("black", "red")
-_COLOUR_ENUM = pl.Enum(list(_COLOURS))
+_COLOUR_ENUM = pl.Enum(list(COLOURS))
 #: The colour of each suit s, h, d, c.
 _SUIT_COLOUR = np.array([0, 1, 1, 0], dtype=np.int64)
 
@@ -343,8 +343,8 @@ def row_frame(
         if f in seq.columns:
             x = seq.columns[f][rep]
             if f == "winner":
-                cols[f] = pl.Series(f, x).replace_strict(dict(enumerate(_WINNERS)), return_dtype=pl.String)
-            elif f in _BOOLEAN:
+                cols[f] = pl.Series(f, x).replace_strict(dict(enumerate(WINNERS)), return_dtype=pl.String)
+            elif f in BOOLEAN_FIELDS:
                 cols[f] = pl.Series(f, x.astype(bool))
             else:
                 cols[f] = pl.Series(f, x)
@@ -355,7 +355,7 @@ def row_frame(
             x = suits[f[: -len("_colour")]]
             colour = x if colour_level else np.where(x < 0, -1, _SUIT_COLOUR[np.maximum(x, 0)])
             named = pl.Series(f, np.maximum(colour, 0)).replace_strict(
-                dict(enumerate(_COLOURS)), return_dtype=_COLOUR_ENUM
+                dict(enumerate(COLOURS)), return_dtype=_COLOUR_ENUM
             )
             cols[f] = named.set(pl.Series(colour < 0), None)
         elif f.endswith(("_rank", "_suit")):

@@ -52,9 +52,10 @@ import sqlglot
 from sqlglot import exp
 
 from toolkit.cards import RANKS
-from toolkit.coup_fields import FIELDS, unknown_field
+from toolkit.coup_fields import COLOURS, FIELDS, WINNERS, field_kind, unknown_field
+from toolkit.suits import SUITS
 
-__all__ = ["MAX_CONDITION_CHARS", "MAX_DEPTH", "MAX_LITERAL", "ConditionError", "condition", "field_kind"]
+__all__ = ["MAX_CONDITION_CHARS", "MAX_DEPTH", "MAX_LITERAL", "ConditionError", "condition"]
 
 #: The longest condition accepted, in characters.
 MAX_CONDITION_CHARS = 4096
@@ -63,21 +64,8 @@ MAX_LITERAL = 1e15
 #: The deepest nesting of parentheses and operators accepted.
 MAX_DEPTH = 64
 
-_SUITS = ("s", "h", "d", "c")
-_WINNERS = ("player", "banker", "tie")
-_BOOLEAN_FIELDS = frozenset(
-    {
-        "player_natural",
-        "banker_natural",
-        "natural",
-        "player_pair",
-        "banker_pair",
-        "player_suited_pair",
-        "banker_suited_pair",
-    }
-)
 #: The labels a field of each string kind takes.
-_DOMAIN: dict[str, tuple[str, ...]] = {"winner": _WINNERS, "rank": RANKS, "suit": _SUITS, "colour": ("red", "black")}
+_DOMAIN: dict[str, tuple[str, ...]] = {"winner": WINNERS, "rank": RANKS, "suit": SUITS, "colour": COLOURS}
 _DESCRIBE = {
     "number": "a number",
     "bool": "true or false",
@@ -88,27 +76,6 @@ _DESCRIBE = {
     "string": "a string",
     "null": "NULL",
 }
-
-
-def field_kind(name: str) -> str:
-    """The kind of a coup field: ``number``, ``bool``, ``winner``, ``rank`` or ``suit``.
-
-    >>> field_kind("player_3_suit"), field_kind("natural"), field_kind("margin")
-    ('suit', 'bool', 'number')
-    """
-    if name not in FIELDS:
-        raise ValueError(unknown_field(name))
-    if name == "winner":
-        return "winner"
-    if name in _BOOLEAN_FIELDS:
-        return "bool"
-    if name.endswith("_rank"):
-        return "rank"
-    if name.endswith("_suit"):
-        return "suit"
-    if name.endswith("_colour"):
-        return "colour"
-    return "number"
 
 
 class ConditionError(ValueError):

@@ -49,12 +49,19 @@ from toolkit._tables import multiset_index, value_sequences
 from toolkit.rules import PUNTO_BANCO, Tableau
 
 __all__ = [
+    "BOOLEAN_FIELDS",
+    "CARD",
     "CLASS_FIELDS",
+    "COLOUR",
+    "COLOURS",
     "FIELDS",
     "POSITIONS",
     "PREFIX_FIELDS",
+    "RANK",
+    "WINNERS",
     "SequenceFields",
     "expansions",
+    "field_kind",
     "prefix_table",
     "unknown_field",
     "value_columns",
@@ -105,6 +112,54 @@ FIELDS: dict[str, str] = {
     "player_suited_pair": "Player's first two cards are the same card (rank and suit)",
     "banker_suited_pair": "Banker's first two cards are the same card (rank and suit)",
 }
+
+#: The fields that are true or false.
+BOOLEAN_FIELDS: frozenset[str] = frozenset(
+    {
+        "player_natural",
+        "banker_natural",
+        "natural",
+        "player_pair",
+        "banker_pair",
+        "player_suited_pair",
+        "banker_suited_pair",
+    }
+)
+#: The values of ``winner``, in the order of its code (0 player, 1 banker, 2 tie).
+WINNERS: tuple[str, ...] = ("player", "banker", "tie")
+#: The values of a ``<position>_colour`` field, in the order of its code (0 black, 1 red).
+COLOURS: tuple[str, ...] = ("black", "red")
+
+
+def field_kind(name: str) -> str:
+    """The kind of a coup field: ``number``, ``bool``, ``winner``, ``rank``, ``suit`` or ``colour``.
+
+    Parameters
+    ----------
+    name
+        A field of :data:`FIELDS`.
+
+    Returns
+    -------
+    str
+        Its kind, which says what a condition may compare it with (:mod:`toolkit.conditions`).
+
+    Examples
+    --------
+    >>> field_kind("player_3_suit"), field_kind("natural"), field_kind("margin")
+    ('suit', 'bool', 'number')
+    """
+    if name not in FIELDS:
+        raise ValueError(unknown_field(name))
+    if name == "winner":
+        return "winner"
+    if name in BOOLEAN_FIELDS:
+        return "bool"
+    for kind in ("rank", "suit", "colour"):
+        if name.endswith(f"_{kind}"):
+            return kind
+    return "number"
+
 
 #: Level of detail a field needs at a position: the rank, the rank and colour, the card (rank and suit).
 RANK, COLOUR, CARD = 1, 2, 3
