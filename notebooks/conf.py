@@ -94,20 +94,14 @@ copybutton_prompt_is_regexp = True
 
 # --- the API pages, one per subpackage, written from each ``__all__`` -----------------------------------------
 
-CORE = (
-    "cards",
-    "rules",
-    "outcomes",
-    "engine",
-    "bets",
-    "eor",
-    "known_card",
-    "edges",
-    "dealing",
-    "parallel",
-    "reference",
-)
+#: the shared helpers documented on the first page, beside the facade
+SHARED = ("parallel",)
 SUBPACKAGES = (
+    ("coup", ("cards", "rules", "outcomes", "suits", "options")),
+    ("exact", ("engine", "frames")),
+    ("dealing", ("deal", "shuffles")),
+    ("bets", ("paytable", "coup_bets", "files", "catalogue", "conditions", "ca")),
+    ("edges", ("eor", "known_card", "depletion", "reference")),
     ("counting", ()),
     ("games", ("chemin",)),
     ("records", ()),
@@ -201,11 +195,11 @@ def _package_page(name: str, children: tuple[str, ...]) -> str:
 
 def _core_page() -> str:
     parts = [
-        _title("Core: ``toolkit``", "="),
+        _title("The package: ``toolkit``", "="),
         ".. automodule:: toolkit\n   :no-members:\n",
         "Every name below is also importable from ``toolkit`` itself (``import toolkit as bt; bt.edge_table(8)``).\n",
     ]
-    for name in CORE:
+    for name in SHARED:
         module = importlib.import_module(f"toolkit.{name}")
         parts.append(_title(f"``toolkit.{name}``", "-"))
         parts.append(f".. automodule:: toolkit.{name}\n   :no-members:\n")

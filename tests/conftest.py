@@ -27,7 +27,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 @pytest.fixture(scope="session")
 def panel():
     """The standard bet panel under the default rules."""
-    from toolkit.bets import standard_bets
+    from toolkit.bets.paytable import standard_bets
 
     return standard_bets()
 

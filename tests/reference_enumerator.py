@@ -1,7 +1,7 @@
 """An independent, deliberately naive oracle for one punto banco coup.
 
 This module is the slow, obviously correct truth the exact engine
-(:mod:`toolkit.engine`, :mod:`toolkit._tables`) is tested against.  It shares
+(:mod:`toolkit.exact.engine`, :mod:`toolkit.exact._tables`) is tested against.  It shares
 no code with the toolkit: it does not import ``toolkit`` at all.  Ranks,
 values, the drawing rules and the pay rules of the standard bets are written
 out again here, straight from the rulebook text.

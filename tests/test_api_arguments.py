@@ -13,15 +13,15 @@ import polars as pl
 import pytest
 
 from toolkit._check import MAX_PAYOUT, payout, plain_text, whole_number
-from toolkit.bet_files import _decode, read_bet_file
-from toolkit.bets import Bet, bet_stats, make_bet
-from toolkit.cards import Composition
+from toolkit.bets.coup_bets import CoupBet
+from toolkit.bets.files import _decode, read_bet_file
+from toolkit.bets.paytable import Bet, bet_stats, make_bet
 from toolkit.counting.custom import MAX_TAG, parse_tags
-from toolkit.coup_bets import CoupBet
-from toolkit.dealing import Dealing
+from toolkit.coup.cards import Composition
+from toolkit.coup.suits import SuitedShoe
+from toolkit.dealing.deal import Dealing
 from toolkit.records import simulate_records, write_records
 from toolkit.studies.assess import assess_bet
-from toolkit.suits import SuitedShoe
 from toolkit.widgets import ShoeExplorer, ShoeStepper
 
 TIE = [("winner = 'tie'", 8)]

@@ -5,12 +5,16 @@ The layers, lowest first (a module may import its own subpackage and the layers 
 ====  ============================  =============================================
 rank  layer                         modules
 ====  ============================  =============================================
-0     core                          ``toolkit/*.py`` (cards, rules, engine, bets, dealing, ...)
-1     counting, games               ``toolkit/counting/``, ``toolkit/games/``
-2     records, sizing               ``toolkit/records/`` (replays counts, so above counting), ``toolkit/sizing/``
-3     studies, live                 ``toolkit/studies/``, ``toolkit/live/`` (a live shoe followed card by card)
-4     plots                         ``toolkit/plots/``
-5     cli, widgets                  ``toolkit/cli/``, ``toolkit/widgets/`` (the front ends)
+0     shared helpers                ``toolkit/*.py`` (checks, display, bounded files, intervals, workers)
+1     coup                          ``toolkit/coup/`` (cards, rules, outcomes, suits, the coup step)
+2     exact, dealing                ``toolkit/exact/`` (the engine), ``toolkit/dealing/`` (shoes dealt)
+3     bets                          ``toolkit/bets/`` (pay tables, side bets, bet files, catalogue, CA)
+4     edges                         ``toolkit/edges/`` (effects of removal, known cards, published figures)
+5     counting, games               ``toolkit/counting/``, ``toolkit/games/``
+6     records, sizing               ``toolkit/records/`` (replays counts, so above counting), ``toolkit/sizing/``
+7     studies, live                 ``toolkit/studies/``, ``toolkit/live/`` (a live shoe followed card by card)
+8     plots                         ``toolkit/plots/``
+9     cli, widgets                  ``toolkit/cli/``, ``toolkit/widgets/`` (the front ends)
 ====  ============================  =============================================
 
 Imports inside functions count (a lazy import is still a dependency); the
@@ -20,7 +24,10 @@ top-level ``toolkit/__init__.py`` is the facade over everything and is left out.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,17 +37,23 @@ import toolkit
 PACKAGE = Path(toolkit.__file__).resolve().parent
 ROOT = PACKAGE.parent
 RANK = {
-    "core": 0,
-    "counting": 1,
-    "games": 1,
-    "records": 2,
-    "sizing": 2,
-    "studies": 3,
-    "live": 3,
-    "plots": 4,
-    "cli": 5,
-    "widgets": 5,
+    "shared": 0,
+    "coup": 1,
+    "exact": 2,
+    "dealing": 2,
+    "bets": 3,
+    "edges": 4,
+    "counting": 5,
+    "games": 5,
+    "records": 6,
+    "sizing": 6,
+    "studies": 7,
+    "live": 7,
+    "plots": 8,
+    "cli": 9,
+    "widgets": 9,
 }
+CORE = ("coup", "exact", "bets", "dealing", "edges")
 MAX_LINES = 700
 
 
@@ -59,7 +72,7 @@ MODULES = _modules()
 
 def _layer(module: str) -> str:
     parts = module.split(".")
-    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in RANK) else "core"
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in RANK) else "shared"
 
 
 def _imports(module: str, path: Path) -> set[str]:
@@ -136,7 +149,22 @@ def test_modules_are_readable_in_one_sitting(module):
     assert lines <= MAX_LINES, f"{module} has {lines} lines (at most {MAX_LINES})"
 
 
-def test_the_top_level_api_is_static_and_complete():
+def _top_level_imports() -> dict[str, tuple[str, str]]:
+    """The names that ``toolkit/__init__.py`` imports for type checkers, and where each comes from."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text())
+    blocks = [node for node in tree.body if isinstance(node, ast.If)]
+    assert len(blocks) == 1, "toolkit/__init__.py has one TYPE_CHECKING block, the imports of its API"
+    found: dict[str, tuple[str, str]] = {}
+    for node in blocks[0].body:
+        assert isinstance(node, ast.ImportFrom), "the TYPE_CHECKING block holds only `from ... import` lines"
+        for alias in node.names:
+            bound = alias.asname or alias.name
+            assert bound not in found, f"{bound} is imported twice"
+            found[bound] = (str(node.module), alias.name)
+    return found
+
+
+def test_the_top_level_api_is_static_and_written_in_two_places_only():
     tree = ast.parse((PACKAGE / "__init__.py").read_text())
     assigned = {
         target.id: node.value
@@ -148,10 +176,48 @@ def test_the_top_level_api_is_static_and_complete():
     assert isinstance(assigned["__all__"], ast.Tuple), "toolkit.__all__ must be a literal tuple"
     names = ast.literal_eval(assigned["__all__"])
     assert len(names) == len(set(names)), "toolkit.__all__ names a name twice"
-    for name in names:
-        assert getattr(toolkit, name) is not None
+    imported = _top_level_imports()
+    assert set(imported) == set(names), f"imports and __all__ differ: {sorted(set(imported) ^ set(names))}"
+    assert set(assigned) <= {"__all__", "__version__"}, f"a third list of names: {sorted(assigned)}"
+    for name, (module, attribute) in imported.items():
+        assert getattr(toolkit, name) is getattr(importlib.import_module(module), attribute), name
     leaked = {n for n in dir(toolkit) if not n.startswith("_")} - set(names)
     assert not leaked, f"names that are not part of the API: {sorted(leaked)}"
+
+
+def test_the_top_level_names_read_well_in_a_users_namespace():
+    vague = {"summary", "verdicts", "combine", "bankroll", "replay", "report", "run", "result"}
+    assert not vague & set(toolkit.__all__)
+    by_object: dict[int, list[str]] = {}
+    for name in toolkit.__all__:
+        by_object.setdefault(id(getattr(toolkit, name)), []).append(name)
+    twice = [names for names in by_object.values() if len(names) > 1]
+    assert not twice, f"one object under two names: {twice}"
+
+
+@pytest.mark.parametrize("package", CORE)
+def test_the_core_is_in_subpackages_each_naming_its_api(package):
+    module = importlib.import_module(f"toolkit.{package}")
+    assert module.__doc__, f"toolkit.{package} says what it holds"
+    exported = module.__all__
+    assert exported, f"toolkit.{package} names its API"
+    for name in exported:
+        assert getattr(module, name) is not None
+    # no flat core module is left at the top level: only the shared helpers
+    flat = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__"}
+    assert flat <= {"_check", "_files", "_show", "_stats", "parallel"}, sorted(flat)
+
+
+def test_the_command_line_loads_neither_numba_nor_polars_for_help():
+    code = (
+        "import sys, runpy; sys.argv = ['baccarat', '--help']\n"
+        "try:\n    runpy.run_module('toolkit.cli', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+        "heavy = sorted(m for m in ('numba', 'polars', 'scipy', 'llvmlite') if m in sys.modules)\n"
+        "print('HEAVY', heavy)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert "HEAVY []" in done.stdout, done.stdout[-500:] + done.stderr[-2000:]
+    assert "Usage" in done.stdout
 
 
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "toolkit"))

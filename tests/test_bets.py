@@ -12,10 +12,10 @@ import reference_enumerator as ref
 from hypothesis import given, settings
 from strategies import compositions, scaled, small_compositions
 
-from toolkit.bets import Bet, BetStats, bet_stats, edge_table, get_bet, panel_expected_values, standard_bets
-from toolkit.engine import expected_values
-from toolkit.outcomes import N_CLASSES, outcomes
-from toolkit.rules import Rules
+from toolkit.bets.paytable import Bet, BetStats, bet_stats, edge_table, get_bet, panel_expected_values, standard_bets
+from toolkit.coup.outcomes import N_CLASSES, outcomes
+from toolkit.coup.rules import Rules
+from toolkit.exact.engine import expected_values
 
 TOL = 1e-12
 PANEL_NAMES = [
@@ -255,7 +255,7 @@ def test_bad_python_calls_name_the_argument():
     import polars as pl
     import pytest
 
-    from toolkit.bets import Bet, bet_stats, edge_table, get_bet
+    from toolkit.bets.paytable import Bet, bet_stats, edge_table, get_bet
 
     assert bet_stats("banker", 8) == bet_stats(get_bet("banker"), 8)
     with pytest.raises(TypeError, match="bet must be a Bet, a CoupBet or a bet name, got int 3"):
@@ -273,7 +273,7 @@ def test_bad_python_calls_name_the_argument():
 def test_effects_of_removal_of_a_huge_shoe_are_exact():
     import polars as pl
 
-    from toolkit.eor import EXACT_ABOVE, effect_of_removal
+    from toolkit.edges.eor import EXACT_ABOVE, effect_of_removal
 
     big = effect_of_removal([10**12] * 13, bets=[get_bet("banker")])
     assert "eor_exact" in big.columns  # the exact path was taken

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import RANKS, card_lists, card_strings, compositions, scaled, small_compositions
 
-from toolkit.cards import RANK_VALUES, Composition, card_value, parse_card, parse_cards
+from toolkit.coup.cards import RANK_VALUES, Composition, card_value, parse_card, parse_cards
 
 
 # --------------------------------------------------------------------- parsing
@@ -235,7 +235,7 @@ def test_composition_is_a_frozen_fact():
 def test_random_removal_takes_exactly_n_cards_that_were_there() -> None:
     import numpy as np
 
-    from toolkit.cards import Composition
+    from toolkit.coup.cards import Composition
 
     full = Composition.from_decks(1)
     rng = np.random.default_rng(5)

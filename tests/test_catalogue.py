@@ -8,12 +8,12 @@ from math import perm
 import polars as pl
 import pytest
 
-from toolkit.bets import Bet, bet_from_file, bet_names, bet_stats, get_bet, make_bet
-from toolkit.ca import ca_summary, ca_table
-from toolkit.catalogue import catalogue_names
-from toolkit.coup_bets import CoupBet
-from toolkit.reference import compare_published, load_reference
-from toolkit.suits import SuitedShoe
+from toolkit.bets.ca import ca_summary, ca_table
+from toolkit.bets.catalogue import catalogue_names
+from toolkit.bets.coup_bets import CoupBet
+from toolkit.bets.paytable import Bet, bet_from_file, bet_names, bet_stats, get_bet, make_bet
+from toolkit.coup.suits import SuitedShoe
+from toolkit.edges.reference import compare_published, load_reference
 
 
 @pytest.mark.parametrize(

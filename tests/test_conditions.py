@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.bets import bet_from_file
-from toolkit.cards import RANKS
-from toolkit.conditions import MAX_CONDITION_CHARS, ConditionError, condition
-from toolkit.coup_fields import FIELDS, POSITIONS
+from toolkit.bets.conditions import MAX_CONDITION_CHARS, ConditionError, condition
+from toolkit.bets.fields import FIELDS, POSITIONS
+from toolkit.bets.paytable import bet_from_file
+from toolkit.coup.cards import RANKS
 
 SECRET = "s3cr3t-line-never-shown"
 
@@ -212,7 +212,7 @@ def test_long_chains_are_built_as_balanced_trees() -> None:
 
 
 def test_a_pay_table_in_python_is_capped_like_a_bet_file() -> None:
-    from toolkit.bet_files import MAX_PAY_ROWS, pay_table
+    from toolkit.bets.files import MAX_PAY_ROWS, pay_table
 
     rows = [(f"player_total = {i % 10}", 2) for i in range(MAX_PAY_ROWS + 1)]
     with pytest.raises(ValueError, match=f"at most {MAX_PAY_ROWS} rows"):

@@ -1,4 +1,4 @@
-"""The dealing rules written once (``toolkit._coup``) against the rule tables and the loop dealer.
+"""The dealing rules written once (``toolkit.coup.step``) against the rule tables and the loop dealer.
 
 * The burn count for every rank and both ace rules, against the rule as the
   casino procedures state it (a ten or face card burns 10, an ace 1 or 11,
@@ -10,7 +10,7 @@
   coups as the loop dealer, on many seeded shoes, for every last-hand rule,
   cut card position, burn option and a fixed number of coups.
 * The options: names, kernel codes and their round trip through
-  :class:`~toolkit.dealing.Dealing`; bad values are refused with the field named.
+  :class:`~toolkit.dealing.deal.Dealing`; bad values are refused with the field named.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from loop_dealer import VALUES, deal_shoe
 from loop_dealer import banker_draws as rulebook_banker_draws
 from loop_dealer import player_draws as rulebook_player_draws
 
-from toolkit._coup import (
+from toolkit.coup.cards import RANKS
+from toolkit.coup.options import (
     BURN_FIXED,
     BURN_NONE,
     BURN_STANDARD,
@@ -34,9 +35,12 @@ from toolkit._coup import (
     Burn,
     HiddenBurn,
     LastHand,
+    code,
+)
+from toolkit.coup.rules import PUNTO_BANCO
+from toolkit.coup.step import (
     banker_draws,
     burn_count,
-    code,
     cut_card_after,
     enough_cards,
     face_down_count,
@@ -45,9 +49,7 @@ from toolkit._coup import (
     may_start,
     player_draws,
 )
-from toolkit.cards import RANKS
-from toolkit.dealing import Dealing, shuffled_shoes
-from toolkit.rules import PUNTO_BANCO
+from toolkit.dealing.deal import Dealing, shuffled_shoes
 
 #: The burn rule as written in the casino procedures: cards burned face down after the exposed card.
 BURN_TABLE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10}

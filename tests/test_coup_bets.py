@@ -11,9 +11,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from toolkit.bets import Bet, bet_stats, get_bet, make_bet
-from toolkit.coup_bets import CoupBet, coup_distribution, coup_expected_values
-from toolkit.suits import CARDS, SuitedShoe
+from toolkit.bets.coup_bets import CoupBet, coup_distribution, coup_expected_values
+from toolkit.bets.paytable import Bet, bet_stats, get_bet, make_bet
+from toolkit.coup.suits import CARDS, SuitedShoe
 
 
 def _random_shoe(rng: random.Random, types: int, cards: int) -> dict[str, int]:
@@ -218,7 +218,7 @@ def test_each_bet_is_compiled_to_its_cheapest_evaluator() -> None:
 @pytest.mark.parametrize("name", ["tiger_pair", "perfect_pair_v2"])
 def test_a_table_compiled_in_small_chunks_is_the_same_bet(monkeypatch, name: str) -> None:
     """The table is built a chunk of rows at a time (bounded memory); chunking changes nothing exact."""
-    import toolkit._coup_tables as cb
+    import toolkit.bets._position_table as cb
 
     whole = get_bet(name)
     whole.compiled()  # with the default chunks, before the patch

@@ -1,4 +1,4 @@
-"""Studies of :mod:`toolkit.edges` against the exact path, and the engine plots of :mod:`toolkit.plots.edges`."""
+"""Studies of :mod:`toolkit.edges.depletion` against the exact path, and the plots of :mod:`toolkit.plots.edges`."""
 
 from __future__ import annotations
 

@@ -24,10 +24,12 @@ from strategies import (
     small_compositions,
 )
 
-from toolkit._kernels import LANES
-from toolkit._tables import coup_table, multisets
-from toolkit.bets import bet_stats
-from toolkit.engine import (
+from toolkit.bets.paytable import bet_stats
+from toolkit.coup.outcomes import outcomes
+from toolkit.coup.rules import PUNTO_BANCO
+from toolkit.exact._kernels import LANES
+from toolkit.exact._tables import coup_table, multisets
+from toolkit.exact.engine import (
     as_rank_matrix,
     combination_counts,
     compiled_bets,
@@ -37,8 +39,6 @@ from toolkit.engine import (
     pair_probabilities,
     zero_pair_probabilities,
 )
-from toolkit.outcomes import outcomes
-from toolkit.rules import PUNTO_BANCO
 
 TOL = 1e-12
 
@@ -258,7 +258,7 @@ def test_value_input_splits_zero_cards_evenly_for_pair_bets(panel):
 
 def test_pair_bets_see_ranks_not_values(reference_panel):
     # same values, different ranks among the zero cards: the pair odds differ, and both match the oracle
-    from toolkit.bets import get_bet
+    from toolkit.bets.paytable import get_bet
 
     tens_only = (2, 2, 2, 2, 2, 2, 2, 2, 2, 8, 0, 0, 0)
     mixed = (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2)
@@ -287,7 +287,7 @@ MIXED_PAIR_BETS = (both_pairs_and_tie, player_pair_and_player_wins, banker_pair_
 
 
 def mixed_pair_bets():
-    from toolkit.bets import Bet
+    from toolkit.bets.paytable import Bet
 
     return [Bet.from_function(fn.__name__, fn) for fn in MIXED_PAIR_BETS]
 

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import RANKS, compositions, few_zero_compositions, scaled, small_compositions
 
-from toolkit.bets import get_bet, standard_bets
-from toolkit.eor import effect_of_removal, eor_matrix
+from toolkit.bets.paytable import get_bet, standard_bets
+from toolkit.edges.eor import effect_of_removal, eor_matrix
 
 TOL = 1e-12
 

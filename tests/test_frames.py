@@ -8,12 +8,12 @@ import numpy as np
 import polars as pl
 import pytest
 
-from toolkit.bets import get_bet
-from toolkit.cards import Composition
-from toolkit.engine import combination_counts, distribution, expected_values
-from toolkit.frames import combination_counts_frame, distribution_frame, expected_values_frame
-from toolkit.outcomes import N_CLASSES
-from toolkit.rules import PUNTO_BANCO
+from toolkit.bets.paytable import get_bet
+from toolkit.coup.cards import Composition
+from toolkit.coup.outcomes import N_CLASSES
+from toolkit.coup.rules import PUNTO_BANCO
+from toolkit.exact.engine import combination_counts, distribution, expected_values
+from toolkit.exact.frames import combination_counts_frame, distribution_frame, expected_values_frame
 
 
 @pytest.mark.parametrize("shoe", [8, 1, Composition.from_decks(6).remove("5", "5", "9")])

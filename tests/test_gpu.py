@@ -17,16 +17,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from toolkit.bets import get_bet, standard_bets
-from toolkit.engine import expected_values
+from toolkit.bets.paytable import get_bet, standard_bets
+from toolkit.exact.engine import expected_values
 
 ROOT = Path(__file__).resolve().parents[1]
 
 SIMULATED = """
 import json
 import numpy as np
-from toolkit.bets import Bet, standard_bets
-from toolkit.engine import expected_values
+from toolkit.bets.paytable import Bet, standard_bets
+from toolkit.exact.engine import expected_values
 
 def both_pairs_and_tie(c):
     return 200 if c.player_pair and c.banker_pair and c.player_total == c.banker_total else -1
@@ -70,7 +70,7 @@ def _real_gpu() -> bool:
 
     if config.ENABLE_CUDASIM:
         return False
-    from toolkit._gpu import available
+    from toolkit.exact._gpu import available
 
     return available()
 

@@ -11,8 +11,8 @@ import pytest
 from reference_enumerator import banker_draws, card_value, is_natural, player_draws
 
 from toolkit import get_bet
-from toolkit.bets import bet_stats
-from toolkit.known_card import known_card_edges, known_card_gain
+from toolkit.bets.paytable import bet_stats
+from toolkit.edges.known_card import known_card_edges, known_card_gain
 
 # Jacobson, "Baccarat - the known card" (8 decks; bet Banker or Player only when positive):
 # card 1 or 3: 6.765 %, card 2 or 4: 6.406 %, card 5: 8.973 %, card 6: 9.098 %.

@@ -16,10 +16,10 @@ import card_oracle
 import numpy as np
 import pytest
 
-from toolkit._prefix_patterns import PatternBet
-from toolkit.bets import bet_stats, get_bet, make_bet
-from toolkit.coup_bets import CoupBet, coup_expected_values
-from toolkit.suits import CARDS, SuitedShoe
+from toolkit.bets._prefix_patterns import PatternBet
+from toolkit.bets.coup_bets import CoupBet, coup_expected_values
+from toolkit.bets.paytable import bet_stats, get_bet, make_bet
+from toolkit.coup.suits import CARDS, SuitedShoe
 
 RED = ("h", "d")
 

@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 import toolkit as bt
-from toolkit.reference import (
+from toolkit.edges.reference import (
     ENGINE_TABLES,
     REFERENCE_TABLES,
     Reproduced,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import reference_enumerator as ref
 
-from toolkit.rules import MAX_TIE_PAYS, PUNTO_BANCO, Rules, Tableau, as_fraction
+from toolkit.coup.rules import MAX_TIE_PAYS, PUNTO_BANCO, Rules, Tableau, as_fraction
 
 NON_NATURAL = range(8)
 
@@ -129,7 +129,7 @@ def test_a_tie_payout_beyond_the_limit_is_refused(tie):
 
 
 def test_a_tie_payout_at_the_limit_gives_finite_odds():
-    from toolkit.bets import edge_table
+    from toolkit.bets.paytable import edge_table
 
     table = edge_table(8, rules=Rules(tie_pays=MAX_TIE_PAYS))
     assert table["expected_value"].is_finite().all()

@@ -12,9 +12,9 @@ import pytest
 
 import toolkit
 from toolkit._show import changed_fields, frame_html, frame_text, html_table, shown, text_table
-from toolkit.dealing import Dealing
+from toolkit.coup.rules import PUNTO_BANCO, Rules, Tableau
+from toolkit.dealing.deal import Dealing
 from toolkit.records.header import ShoeHeader
-from toolkit.rules import PUNTO_BANCO, Rules, Tableau
 
 
 def _callables() -> list[tuple[str, object]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from toolkit.shuffles import riffle_shuffle, stacked_shoes
+from toolkit.dealing.shuffles import riffle_shuffle, stacked_shoes
 
 
 def test_stacked_shoes_keep_whole_decks() -> None:

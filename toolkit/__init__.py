@@ -2,14 +2,13 @@
 
 The layers, each calling only the ones above it in this list:
 
-* **core** (top-level modules): :mod:`toolkit.cards`, :mod:`toolkit.rules`, :mod:`toolkit.outcomes`,
-  :mod:`toolkit.engine`, :mod:`toolkit.bets`, :mod:`toolkit.eor`, :mod:`toolkit.known_card`,
-  :mod:`toolkit.edges`, :mod:`toolkit.dealing`, :mod:`toolkit.parallel`, :mod:`toolkit.reference`,
-  :mod:`toolkit.frames` (the engine's tables as frames), :mod:`toolkit.shuffles` (badly mixed shoes);
-  for side bets on any card of the coup, :mod:`toolkit.suits` (52-card shoes), :mod:`toolkit.coup_fields`
-  (what a bet may look at), :mod:`toolkit.coup_bets` (their exact engine), :mod:`toolkit.bet_files` (pay
-  tables as SQL rows, in Python or TOML), :mod:`toolkit.catalogue` (real side bets) and :mod:`toolkit.ca`
-  (the combinatorial-analysis table);
+* **core**, five subpackages: :mod:`toolkit.coup` (cards and shoes, rules and tableau, outcomes, suited
+  shoes, the deal's options and the one compiled coup step); :mod:`toolkit.exact` (the exact engine, as
+  arrays and frames) and :mod:`toolkit.dealing` (shoes dealt as a casino deals them, badly shuffled
+  shoes); :mod:`toolkit.bets` (pay tables, side bets on any card and their evaluators, bet files, the
+  catalogue, CA tables); :mod:`toolkit.edges` (effects of removal, known cards, edges of dealt shoes,
+  published figures). The top-level modules are helpers they share (checks, display, bounded file
+  reads, intervals, parallel blocks);
 * **subjects**: :mod:`toolkit.counting` (count systems, strategies) and :mod:`toolkit.games`
   (chemin de fer, baccarat banque); above counting, :mod:`toolkit.records` (recorded shoes,
   replay, randomness) and :mod:`toolkit.sizing` (Kelly stakes, risk of ruin, a counter's bankroll);
@@ -21,7 +20,8 @@ The layers, each calling only the ones above it in this list:
 ``tests/test_architecture.py`` checks that each layer calls only the layers before it.
 
 The public API below is re-exported here and loaded on first use, so ``import toolkit`` (and the
-``baccarat`` command) stays fast; the names are listed statically for editors and type checkers.
+``baccarat`` command) stays fast. Each name is written twice: in the imports that editors and type
+checkers read, and in ``__all__``; the lazy loader reads the imports.
 
 >>> import toolkit as bt
 >>> round(bt.bet_stats(bt.get_bet("banker"), "8 decks").house_edge * 100, 4)
@@ -30,7 +30,10 @@ The public API below is re-exported here and loaded on first use, so ``import to
 
 from __future__ import annotations
 
+import ast as _ast
+from functools import cache as _cache
 from importlib import import_module as _import_module
+from pathlib import Path as _Path
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 __version__ = "0.1.0"
@@ -39,23 +42,22 @@ if _TYPE_CHECKING:
     from toolkit.bets import (
         Bet,
         BetStats,
+        CATable,
+        CoupBet,
         bet_expected_values,
         bet_from_file,
         bet_names,
         bet_stats,
+        ca_summary,
+        ca_table,
+        coup_distribution,
         edge_table,
         get_bet,
         make_bet,
-        panel_expected_values,
         standard_bets,
     )
-    from toolkit.ca import CATable, ca_summary, ca_table
-    from toolkit.cards import (
-        RANKS,
-        Composition,
-        card_value,
-        parse_card,
-        parse_cards,
+    from toolkit.bets.paytable import (
+        panel_expected_values,
     )
     from toolkit.counting import (
         COUNT_SYSTEMS,
@@ -86,36 +88,56 @@ if _TYPE_CHECKING:
         threshold_sweep,
         with_counts,
     )
-    from toolkit.coup_bets import CoupBet, coup_distribution
+    from toolkit.coup import (
+        PUNTO_BANCO,
+        RANKS,
+        Composition,
+        Outcome,
+        Rules,
+        SuitedShoe,
+        Tableau,
+        card_value,
+        class_index,
+        outcome_frame,
+        outcomes,
+        parse_card,
+        parse_cards,
+    )
     from toolkit.dealing import (
         Dealing,
         DealtShoes,
         deal,
         deal_block,
+        riffle_shuffle,
         shuffled_shoes,
+        stacked_shoes,
     )
     from toolkit.edges import (
+        Reproduced,
+        compare_published,
         depletion_by_value,
         edges_by_decks,
-        random_depletion,
-    )
-    from toolkit.engine import (
-        combination_counts,
-        compiled_bets,
-        distribution,
-        expected_values,
-        main_probabilities,
-        pair_probabilities,
-        zero_pair_probabilities,
-    )
-    from toolkit.eor import (
         effect_of_removal,
         eor_matrix,
+        known_card_edges,
+        known_card_gain,
+        load_reference,
+        random_depletion,
+        reference_dir,
     )
-    from toolkit.frames import (
+    from toolkit.exact import (
+        combination_counts,
         combination_counts_frame,
+        distribution,
         distribution_frame,
+        expected_values,
         expected_values_frame,
+        main_probabilities,
+        zero_pair_probabilities,
+    )
+    from toolkit.exact.engine import (
+        compiled_bets,
+        pair_probabilities,
     )
     from toolkit.games import (
         RESTRICTED_BANKER_OPTIONS,
@@ -137,22 +159,12 @@ if _TYPE_CHECKING:
         simulate_chemin_shoes,
         solve_chemin,
     )
-    from toolkit.known_card import (
-        known_card_edges,
-        known_card_gain,
-    )
     from toolkit.live import (
         LiveShoe,
         Panel,
         ShoeSteps,
         Snapshot,
         Tracker,
-    )
-    from toolkit.outcomes import (
-        Outcome,
-        class_index,
-        outcome_frame,
-        outcomes,
     )
     from toolkit.parallel import (
         block_plan,
@@ -186,21 +198,6 @@ if _TYPE_CHECKING:
     from toolkit.records import (
         replay as replay_records,
     )
-    from toolkit.reference import (
-        Reproduced,
-        compare_published,
-        load_reference,
-        reference_dir,
-    )
-    from toolkit.rules import (
-        PUNTO_BANCO,
-        Rules,
-        Tableau,
-    )
-    from toolkit.shuffles import (
-        riffle_shuffle,
-        stacked_shoes,
-    )
     from toolkit.sizing import (
         BackCount,
         BankrollReport,
@@ -222,170 +219,14 @@ if _TYPE_CHECKING:
         verdicts,
         write_outputs,
     )
-    from toolkit.studies.assess import Assessment, assess_bet
-    from toolkit.suits import SuitedShoe
+    from toolkit.studies.assess import (
+        Assessment,
+        assess_bet,
+    )
     from toolkit.widgets import (
         ShoeExplorer,
         ShoeStepper,
     )
-
-#: Where each public name lives: (module, attribute).
-_WHERE: dict[str, tuple[str, str]] = {
-    "Assessment": ("toolkit.studies.assess", "Assessment"),
-    "BackCount": ("toolkit.sizing", "BackCount"),
-    "BankerStrategy": ("toolkit.games", "BankerStrategy"),
-    "BankrollReport": ("toolkit.sizing", "BankrollReport"),
-    "BanqueBanker": ("toolkit.games", "BanqueBanker"),
-    "BanqueValue": ("toolkit.games", "BanqueValue"),
-    "Bet": ("toolkit.bets", "Bet"),
-    "BetStats": ("toolkit.bets", "BetStats"),
-    "COUNT_SYSTEMS": ("toolkit.counting", "COUNT_SYSTEMS"),
-    "ChemSolution": ("toolkit.games", "ChemSolution"),
-    "ChemValue": ("toolkit.games", "ChemValue"),
-    "Composition": ("toolkit.cards", "Composition"),
-    "CountPlay": ("toolkit.counting", "CountPlay"),
-    "CountSystem": ("toolkit.counting", "CountSystem"),
-    "Dealing": ("toolkit.dealing", "Dealing"),
-    "DealtShoes": ("toolkit.dealing", "DealtShoes"),
-    "Estimate": ("toolkit.counting", "Estimate"),
-    "Limits": ("toolkit.sizing", "Limits"),
-    "LiveShoe": ("toolkit.live", "LiveShoe"),
-    "LookAheadError": ("toolkit.counting", "LookAheadError"),
-    "MiscountedPlay": ("toolkit.sizing", "MiscountedPlay"),
-    "Outcome": ("toolkit.outcomes", "Outcome"),
-    "PUNTO_BANCO": ("toolkit.rules", "PUNTO_BANCO"),
-    "Panel": ("toolkit.live", "Panel"),
-    "PerfectPlay": ("toolkit.counting", "PerfectPlay"),
-    "Play": ("toolkit.counting", "Play"),
-    "PlayerStrategy": ("toolkit.games", "PlayerStrategy"),
-    "PreCoup": ("toolkit.counting", "PreCoup"),
-    "Problem": ("toolkit.records", "Problem"),
-    "RANKS": ("toolkit.cards", "RANKS"),
-    "RESTRICTED_BANKER_OPTIONS": ("toolkit.games", "RESTRICTED_BANKER_OPTIONS"),
-    "Ramp": ("toolkit.counting", "Ramp"),
-    "RecordError": ("toolkit.records", "RecordError"),
-    "Records": ("toolkit.records", "Records"),
-    "Reproduced": ("toolkit.reference", "Reproduced"),
-    "Results": ("toolkit.counting", "Results"),
-    "Rules": ("toolkit.rules", "Rules"),
-    "ShoeExplorer": ("toolkit.widgets", "ShoeExplorer"),
-    "ShoeHeader": ("toolkit.records", "ShoeHeader"),
-    "ShoeStepper": ("toolkit.widgets", "ShoeStepper"),
-    "ShoeSteps": ("toolkit.live", "ShoeSteps"),
-    "ShoeTotals": ("toolkit.counting", "ShoeTotals"),
-    "Snapshot": ("toolkit.live", "Snapshot"),
-    "Strategy": ("toolkit.counting", "Strategy"),
-    "StudyResult": ("toolkit.studies", "StudyResult"),
-    "Tableau": ("toolkit.rules", "Tableau"),
-    "ThorpStudy": ("toolkit.studies", "ThorpStudy"),
-    "Tracker": ("toolkit.live", "Tracker"),
-    "ValidationReport": ("toolkit.records", "ValidationReport"),
-    "assess_bet": ("toolkit.studies.assess", "assess_bet"),
-    "bankroll": ("toolkit.sizing", "bankroll"),
-    "banque_banker_best_response": ("toolkit.games", "banque_banker_best_response"),
-    "banque_exact_vs_simulated": ("toolkit.games", "banque_exact_vs_simulated"),
-    "banque_value": ("toolkit.games", "banque_value"),
-    "bead_plate": ("toolkit.records", "bead_plate"),
-    "bet_edges": ("toolkit.records", "bet_edges"),
-    "bet_stats": ("toolkit.bets", "bet_stats"),
-    "betting_correlation": ("toolkit.counting", "betting_correlation"),
-    "big_road": ("toolkit.records", "big_road"),
-    "block_plan": ("toolkit.parallel", "block_plan"),
-    "card_value": ("toolkit.cards", "card_value"),
-    "chemin_banker_best_response": ("toolkit.games", "chemin_banker_best_response"),
-    "chemin_exact_vs_simulated": ("toolkit.games", "chemin_exact_vs_simulated"),
-    "chemin_option_values": ("toolkit.games", "chemin_option_values"),
-    "chemin_player_best_response": ("toolkit.games", "chemin_player_best_response"),
-    "chemin_value": ("toolkit.games", "chemin_value"),
-    "class_index": ("toolkit.outcomes", "class_index"),
-    "combination_counts": ("toolkit.engine", "combination_counts"),
-    "combination_counts_frame": ("toolkit.frames", "combination_counts_frame"),
-    "combine": ("toolkit.counting", "combine"),
-    "compare_published": ("toolkit.reference", "compare_published"),
-    "compare_strategies": ("toolkit.counting", "compare_strategies"),
-    "compiled_bets": ("toolkit.engine", "compiled_bets"),
-    "count_arrays": ("toolkit.counting", "count_arrays"),
-    "count_quality": ("toolkit.counting", "count_quality"),
-    "count_strategy": ("toolkit.counting", "count_strategy"),
-    "count_systems": ("toolkit.counting", "count_systems"),
-    "cut_card_test": ("toolkit.records", "cut_card_test"),
-    "deal": ("toolkit.dealing", "deal"),
-    "deal_block": ("toolkit.dealing", "deal_block"),
-    "deck_mixing_test": ("toolkit.records", "deck_mixing_test"),
-    "depletion_by_value": ("toolkit.edges", "depletion_by_value"),
-    "distribution": ("toolkit.engine", "distribution"),
-    "distribution_frame": ("toolkit.frames", "distribution_frame"),
-    "edge_table": ("toolkit.bets", "edge_table"),
-    "edges_by_decks": ("toolkit.edges", "edges_by_decks"),
-    "effect_of_removal": ("toolkit.eor", "effect_of_removal"),
-    "eor_count": ("toolkit.counting", "eor_count"),
-    "eor_matrix": ("toolkit.eor", "eor_matrix"),
-    "expected_values": ("toolkit.engine", "expected_values"),
-    "expected_values_frame": ("toolkit.frames", "expected_values_frame"),
-    "frequency_test": ("toolkit.records", "frequency_test"),
-    "get_bet": ("toolkit.bets", "get_bet"),
-    "get_count_system": ("toolkit.counting", "get_count_system"),
-    "jacobson_setting": ("toolkit.studies", "jacobson_setting"),
-    "kelly_fractions": ("toolkit.sizing", "kelly_fractions"),
-    "kelly_stakes": ("toolkit.sizing", "kelly_stakes"),
-    "kelly_strategy": ("toolkit.sizing", "kelly_strategy"),
-    "known_card_edges": ("toolkit.known_card", "known_card_edges"),
-    "known_card_gain": ("toolkit.known_card", "known_card_gain"),
-    "linear_variance": ("toolkit.studies", "linear_variance"),
-    "load_reference": ("toolkit.reference", "load_reference"),
-    "main_probabilities": ("toolkit.engine", "main_probabilities"),
-    "map_blocks": ("toolkit.parallel", "map_blocks"),
-    "outcome_frame": ("toolkit.outcomes", "outcome_frame"),
-    "outcomes": ("toolkit.outcomes", "outcomes"),
-    "pair_probabilities": ("toolkit.engine", "pair_probabilities"),
-    "panel_expected_values": ("toolkit.bets", "panel_expected_values"),
-    "parse_card": ("toolkit.cards", "parse_card"),
-    "parse_cards": ("toolkit.cards", "parse_cards"),
-    "penetration_sweep": ("toolkit.counting", "penetration_sweep"),
-    "perfect_strategy": ("toolkit.counting", "perfect_strategy"),
-    "random_depletion": ("toolkit.edges", "random_depletion"),
-    "randomness_tests": ("toolkit.records", "randomness_tests"),
-    "read_bets": ("toolkit.records", "read_bets"),
-    "read_records": ("toolkit.records", "read_records"),
-    "records_from_dealt": ("toolkit.records", "records_from_dealt"),
-    "records_from_frame": ("toolkit.records", "records_from_frame"),
-    "records_from_orders": ("toolkit.records", "records_from_orders"),
-    "reference_dir": ("toolkit.reference", "reference_dir"),
-    "repeated_sequences": ("toolkit.records", "repeated_sequences"),
-    "replay_records": ("toolkit.records", "replay"),
-    "reproduce_table": ("toolkit.studies", "reproduce_table"),
-    "results_frame": ("toolkit.counting", "results_frame"),
-    "riffle_shuffle": ("toolkit.shuffles", "riffle_shuffle"),
-    "run_strategies": ("toolkit.counting", "run_strategies"),
-    "run_study": ("toolkit.studies", "run_study"),
-    "runs_test": ("toolkit.records", "runs_test"),
-    "shuffled_shoes": ("toolkit.dealing", "shuffled_shoes"),
-    "simulate_banque_shoes": ("toolkit.games", "simulate_banque_shoes"),
-    "simulate_chemin_shoes": ("toolkit.games", "simulate_chemin_shoes"),
-    "simulate_records": ("toolkit.records", "simulate_records"),
-    "solve_chemin": ("toolkit.games", "solve_chemin"),
-    "stacked_shoes": ("toolkit.shuffles", "stacked_shoes"),
-    "standard_bets": ("toolkit.bets", "standard_bets"),
-    "streak_test": ("toolkit.records", "streak_test"),
-    "summary": ("toolkit.studies", "summary"),
-    "threshold_sweep": ("toolkit.counting", "threshold_sweep"),
-    "tracking_test": ("toolkit.records", "tracking_test"),
-    "verdicts": ("toolkit.studies", "verdicts"),
-    "with_counts": ("toolkit.counting", "with_counts"),
-    "write_outputs": ("toolkit.studies", "write_outputs"),
-    "write_records": ("toolkit.records", "write_records"),
-    "zero_pair_probabilities": ("toolkit.engine", "zero_pair_probabilities"),
-    "CoupBet": ("toolkit.coup_bets", "CoupBet"),
-    "coup_distribution": ("toolkit.coup_bets", "coup_distribution"),
-    "SuitedShoe": ("toolkit.suits", "SuitedShoe"),
-    "CATable": ("toolkit.ca", "CATable"),
-    "ca_table": ("toolkit.ca", "ca_table"),
-    "ca_summary": ("toolkit.ca", "ca_summary"),
-    "make_bet": ("toolkit.bets", "make_bet"),
-    "bet_from_file": ("toolkit.bets", "bet_from_file"),
-    "bet_names": ("toolkit.bets", "bet_names"),
-    "bet_expected_values": ("toolkit.bets", "bet_expected_values"),
-}
 
 __all__ = (
     "COUNT_SYSTEMS",
@@ -545,9 +386,22 @@ __all__ = (
 )
 
 
+@_cache
+def _where() -> dict[str, tuple[str, str]]:
+    """The module and name behind each public name, read from the imports above (the names are written once)."""
+    tree = _ast.parse(_Path(__file__).read_text(encoding="utf-8"))
+    block = next(node for node in tree.body if isinstance(node, _ast.If))
+    return {
+        alias.asname or alias.name: (str(node.module), alias.name)
+        for node in block.body
+        if isinstance(node, _ast.ImportFrom)
+        for alias in node.names
+    }
+
+
 def __getattr__(name: str) -> object:
     try:
-        module, attribute = _WHERE[name]
+        module, attribute = _where()[name]
     except KeyError:
         raise AttributeError(f"module 'toolkit' has no attribute {name!r}") from None
     value = getattr(_import_module(module), attribute)

@@ -1,10 +1,10 @@
 """Today's batched kernel, frozen: the baseline that ``engine.py`` measures the engine against.
 
-A verbatim copy of the batched float path of ``toolkit/engine.py`` as it stood before the event
+A verbatim copy of the batched float path of ``toolkit/exact/engine.py`` as it stood before the event
 kernel (commit 20a152e): 8,008 falling-factorial features per shoe, built 32 shoes at a time and
 projected in the same compiled loop on an 11-column basis of the bets (QR with column pivoting).
 Benchmark-only: nothing in the package or the tests imports it.  Call
-``FrozenBets(payoffs, tableau)(ranks)`` with the same arguments as ``toolkit.engine.CompiledBets``.
+``FrozenBets(payoffs, tableau)(ranks)`` with the same arguments as ``toolkit.exact.engine.CompiledBets``.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import numba
 import numpy as np
 import scipy.linalg
 
-from toolkit._tables import coup_table, ext_pair_states, ext_to_main, multisets
-from toolkit.cards import RANK_VALUES
-from toolkit.outcomes import N_MAIN
-from toolkit.rules import Tableau
+from toolkit.coup.cards import RANK_VALUES
+from toolkit.coup.outcomes import N_MAIN
+from toolkit.coup.rules import Tableau
+from toolkit.exact._tables import coup_table, ext_pair_states, ext_to_main, multisets
 
 _BLOCK = 32  # shoes per feature block: keeps the block (8,008 x 32 floats) in cache
 

@@ -6,7 +6,7 @@ Run from the repository root (not collected by pytest)::
 
 (a) **Which is faster for a pair bet**: Player Pair written as a pay table over the 1,600 outcome
     classes (the fast engine: a closed form in the rank counts, the pair trick) against the same
-    rule written over the coup fields and priced by :mod:`toolkit.coup_bets` (rows of ranks at the
+    rule written over the coup fields and priced by :mod:`toolkit.bets.coup_bets` (rows of ranks at the
     first two positions, a compiled pass).  Both are exact against the card-by-card oracle
     (tests/test_coup_bets.py); the ratio says which path to take, and the toolkit takes the fast
     engine whenever a bet names only outcome-class fields (``make_bet``).
@@ -35,8 +35,8 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
 import toolkit as bt  # noqa: E402
-from toolkit.coup_bets import CoupBet, coup_expected_values  # noqa: E402
-from toolkit.engine import expected_values  # noqa: E402
+from toolkit.bets.coup_bets import CoupBet, coup_expected_values  # noqa: E402
+from toolkit.exact.engine import expected_values  # noqa: E402
 
 #: Three bets as a user writes them in files: a third card's suit, both hands' ranks, totals and winner.
 FILE_BETS = (

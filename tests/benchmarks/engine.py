@@ -48,7 +48,7 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 
 import toolkit as bt  # noqa: E402
-from toolkit.engine import as_rank_matrix  # noqa: E402
+from toolkit.exact.engine import as_rank_matrix  # noqa: E402
 
 TARGET = 2.0  # batched path over the frozen kernel, same run, same shoes
 TOLERANCE = 1e-12  # largest |float - exact| accepted
@@ -101,7 +101,7 @@ def gpu_available() -> bool:
     """A real CUDA GPU with numba-cuda (not the simulator)."""
     if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
         return False
-    from toolkit._gpu import available
+    from toolkit.exact._gpu import available
 
     return available()
 

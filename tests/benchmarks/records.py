@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from toolkit.cards import RANK_VALUES, parse_card
+from toolkit.coup.cards import RANK_VALUES, parse_card
 from toolkit.records import read_records, simulate_records, write_records
 
 

@@ -18,9 +18,9 @@ import pytest
 from cli_helpers import run
 
 import toolkit as bt
-from toolkit.catalogue import catalogue_names
+from toolkit.bets.catalogue import catalogue_names
 from toolkit.cli.app import main
-from toolkit.reference import load_reference, printed_number, printed_tolerance
+from toolkit.edges.reference import load_reference, printed_number, printed_tolerance
 
 REQUIRED_BETS = (
     "banker",

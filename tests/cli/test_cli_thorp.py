@@ -169,7 +169,7 @@ def test_installed_command_lists_thorp_and_reproduce() -> None:
 
 
 def test_thorp_device_option(capsys, tmp_path: Path) -> None:
-    from toolkit._gpu import available
+    from toolkit.exact._gpu import available
 
     code, _, err = run(capsys, "thorp", "--out", str(tmp_path), "--device", "tpu", "--no-progress")
     assert code == 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from toolkit.bets import get_bet
+from toolkit.bets.paytable import get_bet
 from toolkit.counting import (
     CountPlay,
     PerfectPlay,
@@ -17,9 +17,9 @@ from toolkit.counting import (
     get_count_system,
     perfect_strategy,
 )
-from toolkit.dealing import deal
-from toolkit.engine import expected_values
-from toolkit.rules import Rules
+from toolkit.coup.rules import Rules
+from toolkit.dealing.deal import deal
+from toolkit.exact.engine import expected_values
 
 
 def test_ramp_is_a_step_function_of_the_count() -> None:

@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from toolkit.counting import betting_correlation, count_quality, counts, eor_count, get_count_system
-from toolkit.dealing import deal
+from toolkit.dealing.deal import deal
 
 
 def test_eor_count_at_two_levels_is_jacobsons_dragon7_count() -> None:
@@ -24,8 +24,8 @@ def test_eor_count_at_two_levels_is_jacobsons_dragon7_count() -> None:
 
 
 def test_betting_correlation_is_the_card_weighted_pearson_correlation() -> None:
-    from toolkit.bets import get_bet
-    from toolkit.eor import effect_of_removal
+    from toolkit.bets.paytable import get_bet
+    from toolkit.edges.eor import effect_of_removal
 
     table = effect_of_removal(8, bets=[get_bet("panda8")], by="rank")
     w, e = table["count"].to_numpy().astype(float), table["eor"].to_numpy()
@@ -65,8 +65,8 @@ def test_ten_count_never_makes_the_tie_favourable_on_average() -> None:
     ten-count true count stays negative (the Tie's edge is 14.4 %; the bands
     move it by at most a few points), at both ends of the count.
     """
-    from toolkit.bets import get_bet
-    from toolkit.engine import expected_values
+    from toolkit.bets.paytable import get_bet
+    from toolkit.exact.engine import expected_values
 
     dealt = deal(300, seed=8, progress=False)
     _, tc = counts("ten_count", dealt)

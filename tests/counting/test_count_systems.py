@@ -5,11 +5,11 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from toolkit.bets import get_bet
+from toolkit.bets.paytable import get_bet
 from toolkit.counting import CountSystem, count_systems, get_count_system
 from toolkit.counting.systems import resolve_bet
-from toolkit.reference import load_reference
-from toolkit.rules import Rules
+from toolkit.coup.rules import Rules
+from toolkit.edges.reference import load_reference
 
 A_TO_T = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 

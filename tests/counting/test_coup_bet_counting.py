@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from toolkit.bets import bet_stats, get_bet
-from toolkit.catalogue import catalogue_spec
+from toolkit.bets.catalogue import catalogue_spec
+from toolkit.bets.coup_bets import CoupBet, coup_payouts
+from toolkit.bets.paytable import bet_stats, get_bet
 from toolkit.counting import perfect_strategy, run_strategies
 from toolkit.counting.tallies import PreCoup
-from toolkit.coup_bets import CoupBet, coup_payouts
-from toolkit.dealing import deal
+from toolkit.dealing.deal import deal
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from loop_dealer import VALUES, deal_shoe
 
-from toolkit.bets import get_bet
+from toolkit.bets.paytable import get_bet
 from toolkit.counting import (
     LookAheadError,
     PreCoup,
@@ -21,7 +21,7 @@ from toolkit.counting import (
     simulate,
     summarize,
 )
-from toolkit.dealing import Dealing, deal, deal_block, shuffled_shoes
+from toolkit.dealing.deal import Dealing, deal, deal_block, shuffled_shoes
 
 
 def dragon7_pays(player: list[int], banker: list[int]) -> int:

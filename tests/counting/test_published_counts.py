@@ -51,7 +51,7 @@ import math
 import pytest
 
 from toolkit.counting import Results, combine, count_strategy, get_count_system, perfect_strategy, run_strategies
-from toolkit.dealing import Dealing
+from toolkit.dealing.deal import Dealing
 
 #: Jacobson, "Co-card counting the Dragon and Panda side bets": 100 M shoes, units won per shoe.
 JACOBSON_DRAGON7 = 0.597
@@ -66,7 +66,7 @@ HOW_UNITS_PER_SHOE = 0.52
 
 
 def test_published_figures_are_those_of_the_reference_table() -> None:
-    from toolkit.reference import load_reference
+    from toolkit.edges.reference import load_reference
 
     table = load_reference("count_results")
     value = dict(zip(table["figure"].to_list(), table["value"].to_list(), strict=True))

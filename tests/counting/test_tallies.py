@@ -12,9 +12,9 @@ import polars as pl
 import pytest
 from loop_dealer import deal_shoe
 
-from toolkit.cards import RANKS
 from toolkit.counting import CountSystem, PreCoup, count_arrays, counts, get_count_system, with_counts
-from toolkit.dealing import Dealing, deal, deal_block, shuffled_shoes
+from toolkit.coup.cards import RANKS
+from toolkit.dealing.deal import Dealing, deal, deal_block, shuffled_shoes
 
 
 def loop_running_counts(shoes: np.ndarray, dealing: Dealing, system: CountSystem) -> list[int]:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from strategies import next_cards, value_shoes
 from strategies import value_hand as hand
 
-from toolkit.cards import Composition
+from toolkit.coup.cards import Composition
 from toolkit.games import (
     BankerStrategy,
     BanqueBanker,

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from strategies import VALUE_HANDS as HANDS
 from strategies import next_cards, value_hand, value_shoes
 
-from toolkit.cards import Composition
+from toolkit.coup.cards import Composition
 from toolkit.games import (
     BankerStrategy,
     PlayerStrategy,

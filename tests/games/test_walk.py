@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolkit._coup import SEVEN_CARD_MINIMUM, enough_cards
+from toolkit.coup.step import SEVEN_CARD_MINIMUM, enough_cards
 from toolkit.games import (
     BankerStrategy,
     PlayerStrategy,

@@ -8,7 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from toolkit.cards import RANKS
+from toolkit.coup.cards import RANKS
 from toolkit.live import Panel, Tracker
 from toolkit.live.tracker import RANK_KEYS
 from toolkit.records import ShoeHeader, read_records, replay, simulate_records, write_records
@@ -219,8 +219,12 @@ def test_a_key_that_changes_nothing_is_not_undone():
 
 
 def test_the_two_card_totals_are_the_hands_totals():
-    from toolkit.live.tracker import hand_total, two_card_totals
+    import numpy as np
+
+    from toolkit.coup.cards import hand_total
+    from toolkit.coup.step import two_card_totals
 
     cards = [RANKS.index(c) for c in ["9", "K", "4", "8", "7", "5"]]
-    assert two_card_totals(cards) == (hand_total([cards[0], cards[2]]), hand_total([cards[1], cards[3]])) == (3, 8)
+    row = np.array([cards[0], cards[2], -1, cards[1], cards[3], -1], np.int8)  # by slot: P1 P2 P3 B1 B2 B3
+    assert two_card_totals(row) == (hand_total([cards[0], cards[2]]), hand_total([cards[1], cards[3]])) == (3, 8)
     assert hand_total(cards) == (9 + 0 + 4 + 8 + 7 + 5) % 10

@@ -11,7 +11,7 @@ from sample_shoes import SHOES
 
 import toolkit.records.read as read_module
 from toolkit._files import RefusedFileError
-from toolkit.bet_files import MAX_BET_FILE_BYTES, read_bet_file
+from toolkit.bets.files import MAX_BET_FILE_BYTES, read_bet_file
 from toolkit.counting import read_count_system
 from toolkit.records import read_bets, read_records, simulate_records, write_records
 

@@ -1,8 +1,8 @@
 """The two dealing kernels agree: rebuilding a complete card order deals the coups the dealing kernel deals.
 
 :func:`toolkit.records._rebuild.rebuild` (which checks recorded cards as it deals
-them) and :func:`toolkit.dealing.deal_block` take the burn count, the tableau
-step and the end-of-shoe rule from :mod:`toolkit._coup`.  On the same shuffled
+them) and :func:`toolkit.dealing.deal.deal_block` take the burn count, the tableau
+step and the end-of-shoe rule from :mod:`toolkit.coup.step`.  On the same shuffled
 shoes, under every burn option and every last-hand rule, they give identical
 coups, bookkeeping and burn cards, and every card lands in one slot.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from toolkit._coup import Burn, HiddenBurn, LastHand, code
-from toolkit.dealing import Dealing, deal_block, shuffled_shoes
+from toolkit.coup.options import Burn, HiddenBurn, LastHand, code
+from toolkit.dealing.deal import Dealing, deal_block, shuffled_shoes
 from toolkit.records._rebuild import OK, SLOT_UNDEALT, rebuild
 
 FIELDS = ("shoe", "coup", "start", "cards", "seen", "left", "unseen_count", "unseen", "burn_card", "burned")

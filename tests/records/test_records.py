@@ -1,7 +1,7 @@
 """Shoe records: every layout in every container loads and round-trips, headers, sample files, rebuilding coups.
 
 The coups rebuilt from a record's card order are checked against the dealing
-module's kernel (:func:`toolkit.dealing.deal_block`) and against the
+module's kernel (:func:`toolkit.dealing.deal.deal_block`) and against the
 independent one-card-per-step dealer of ``tests/loop_dealer.py``.
 """
 
@@ -21,9 +21,10 @@ from loop_dealer import deal_shoe
 from sample_shoes import SEEDS, SHOES, write_samples
 from strategies import RANKS, recorded_cards, shoe_dealings
 
-from toolkit.bets import get_bet
-from toolkit.dealing import Dealing, deal, deal_block, shuffled_shoes
-from toolkit.engine import expected_values
+from toolkit.bets.paytable import get_bet
+from toolkit.coup.rules import PUNTO_BANCO, Rules
+from toolkit.dealing.deal import Dealing, deal, deal_block, shuffled_shoes
+from toolkit.exact.engine import expected_values
 from toolkit.records import (
     RecordError,
     Records,
@@ -36,7 +37,6 @@ from toolkit.records import (
     simulate_records,
     write_records,
 )
-from toolkit.rules import PUNTO_BANCO, Rules
 
 DEALT_FIELDS = ("shoe", "coup", "start", "cards", "seen", "left", "unseen_count", "unseen", "burn_card", "burned")
 CONTAINERS = ("csv", "jsonl", "parquet")

@@ -15,11 +15,11 @@ import pytest
 from sample_shoes import SHOES
 from scipy import stats
 
-from toolkit.bets import bet_stats, get_bet, standard_bets
-from toolkit.cards import RANKS, Composition
+from toolkit.bets.paytable import bet_stats, get_bet, standard_bets
 from toolkit.counting import counts
-from toolkit.dealing import Dealing, deal
-from toolkit.engine import expected_values
+from toolkit.coup.cards import RANKS, Composition
+from toolkit.dealing.deal import Dealing, deal
+from toolkit.exact.engine import expected_values
 from toolkit.records import (
     ShoeHeader,
     bet_edges,

@@ -13,9 +13,9 @@ import polars as pl
 import pytest
 
 import toolkit
-from toolkit.bets import get_bet
+from toolkit.bets.paytable import get_bet
 from toolkit.counting import PreCoup
-from toolkit.dealing import Dealing, deal
+from toolkit.dealing.deal import Dealing, deal
 from toolkit.plots import save_assess_figures
 from toolkit.studies.assess import (
     Assessment,
@@ -183,7 +183,7 @@ def test_bad_arguments_are_refused() -> None:
 
 
 def test_a_bet_no_count_can_beat_gets_a_count_that_never_bets(tmp_path) -> None:
-    from toolkit.bets import Bet
+    from toolkit.bets.paytable import Bet
 
     always_loses = Bet.from_function("always_loses", lambda o: -1, "loses every coup")
     a = assess_bet(always_loses, shoes=40, seed=1, cut_cards=(), workers=1, progress=False)

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from thorp_cases import SMALL
 
-from toolkit.bets import get_bet
-from toolkit.dealing import Dealing
-from toolkit.rules import Rules
+from toolkit.bets.paytable import get_bet
+from toolkit.coup.rules import Rules
+from toolkit.dealing.deal import Dealing
 from toolkit.studies import ThorpStudy, checkpoint_seed, run_study
 
 

@@ -13,8 +13,8 @@ import polars as pl
 import pytest
 from thorp_cases import SMALL
 
-from toolkit.bets import get_bet
-from toolkit.engine import expected_values
+from toolkit.bets.paytable import get_bet
+from toolkit.exact.engine import expected_values
 from toolkit.studies import ThorpStudy, checkpoint_seed, jacobson_setting, run_study
 from toolkit.studies.thorp.design import EDGE_EPSILON
 
@@ -93,7 +93,7 @@ def test_jacobson_setting_alone_equals_the_study_part(plain) -> None:
 
 def test_jacobson_setting_evaluates_the_last_cards_of_each_shoe() -> None:
     """The last n cards of a shuffled shoe, evaluated by the engine, one shoe at a time."""
-    from toolkit.dealing import shuffled_shoes
+    from toolkit.dealing.deal import shuffled_shoes
     from toolkit.parallel import block_plan
 
     table = jacobson_setting(25, seed=4, depths=(18, 50), progress=False)

@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from toolkit.bets import get_bet
-from toolkit.cards import Composition
-from toolkit.engine import expected_values
+from toolkit.bets.paytable import get_bet
+from toolkit.coup.cards import Composition
+from toolkit.exact.engine import expected_values
 
 ROOT = Path(__file__).resolve().parents[2]
 BETS = ["banker", "player", "tie", "dragon7"]

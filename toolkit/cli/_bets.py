@@ -12,8 +12,8 @@ from toolkit._check import whole_number
 from toolkit.cli._common import fail, shoe_from_options
 
 if TYPE_CHECKING:
-    from toolkit.bets import AnyBet
-    from toolkit.rules import Rules
+    from toolkit.bets.paytable import AnyBet
+    from toolkit.coup.rules import Rules
 
 __all__ = ["BET_FILE_OPTION", "BET_OPTION", "SHOE_52_OPTION", "bets_from_options", "one_bet", "shoe_for_bets"]
 
@@ -41,8 +41,8 @@ def bets_from_options(
     Every bet's name must be its own: two bets of one name, or a bet named like one of ``panel``
     (the bets the command shows anyway), are refused rather than shown twice or one over the other.
     """
-    from toolkit.bets import bet_from_file, get_bet
-    from toolkit.rules import Rules as _Rules
+    from toolkit.bets.paytable import bet_from_file, get_bet
+    from toolkit.coup.rules import Rules as _Rules
 
     rules = _Rules() if rules is None else rules
     given: list[tuple[AnyBet, str]] = []
@@ -87,7 +87,7 @@ def shoe_for_bets(decks: int | None, shoe: str | None):
     if shoe is not None and len([p for p in shoe.split(",") if p.strip()]) == 52:
         if decks is not None:
             fail("give either --decks or --shoe, not both")
-        from toolkit.suits import SuitedShoe
+        from toolkit.coup.suits import SuitedShoe
 
         try:
             counts = [whole_number(p, f"count {i}") for i, p in enumerate(shoe.split(","), 1) if p.strip()]

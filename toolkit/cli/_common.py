@@ -6,14 +6,15 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
-import numpy as np
-import polars as pl
 import typer
 
-from toolkit._coup import Burn, LastHand
-from toolkit.cards import Composition
+from toolkit.coup.cards import Composition
+from toolkit.coup.options import Burn, LastHand
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 class OutputFormat(str, Enum):
@@ -194,8 +195,8 @@ PROGRESS = typer.Option(True, "--progress/--no-progress", help="Progress bar on 
 def dealing_from_options(
     decks: int, burn: Burn, burn_ace: int, burn_cards: int, cut_card: int, last_hand: LastHand, coups: int | None = None
 ):
-    """The :class:`~toolkit.dealing.Dealing` named by the dealing options (bad values: one line, exit 2)."""
-    from toolkit.dealing import Dealing
+    """The :class:`~toolkit.dealing.deal.Dealing` named by the dealing options (bad values: one line, exit 2)."""
+    from toolkit.dealing.deal import Dealing
 
     if burn != Burn.FIXED and burn_cards != 0:
         fail(f"--burn-cards {burn_cards} is used only with --burn fixed (got --burn {burn.value})")
@@ -224,6 +225,8 @@ def seed_or_fresh(seed: int | None) -> int:
         if seed < 0:
             fail(f"--seed must be a non-negative integer, got {seed}")
         return seed
+    import numpy as np
+
     chosen = int(cast(int, np.random.SeedSequence().entropy)) % (2**63)
     typer.echo(f"baccarat: seed {chosen} (pass --seed {chosen} to repeat this run)", err=True)
     return chosen

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 import typer
 
 from toolkit._check import whole_number
-from toolkit._coup import Burn, LastHand
 from toolkit.cli._bets import one_bet
 from toolkit.cli._common import (
     BURN_ACE,
@@ -37,9 +36,10 @@ from toolkit.cli._common import (
     say,
     seed_or_fresh,
 )
+from toolkit.coup.options import Burn, LastHand
 
 if TYPE_CHECKING:
-    from toolkit.dealing import Dealing
+    from toolkit.dealing.deal import Dealing
 
 __all__ = ["register"]
 
@@ -102,8 +102,8 @@ def assess(
     """Assess a side bet for a casino: house edge, effects of removal, the best count and whether it pays."""
     from functools import partial
 
-    from toolkit.bets import bet_from_file, get_bet
-    from toolkit.rules import Rules
+    from toolkit.bets.paytable import bet_from_file, get_bet
+    from toolkit.coup.rules import Rules
     from toolkit.studies.assess import assess_bet, write_assessment
 
     check_run(shoes, workers, MAX_ASSESS_SHOES)

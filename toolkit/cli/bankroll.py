@@ -18,7 +18,6 @@ from enum import Enum
 
 import typer
 
-from toolkit._coup import Burn, LastHand
 from toolkit.cli._common import (
     BURN_ACE,
     BURN_CARDS,
@@ -40,6 +39,7 @@ from toolkit.cli._common import (
     say,
     seed_or_fresh,
 )
+from toolkit.coup.options import Burn, LastHand
 
 __all__ = ["KellyBy", "bankroll", "parse_ramp", "register"]
 

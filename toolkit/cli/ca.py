@@ -20,8 +20,8 @@ def ca(
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
     """One row per payout: combinations (ordered six cards), probability, return; then edge, SD, hit frequency."""
-    from toolkit.bets import bet_from_file, bet_names, get_bet
-    from toolkit.ca import ca_summary
+    from toolkit.bets.ca import ca_summary
+    from toolkit.bets.paytable import bet_from_file, bet_names, get_bet
 
     bet, bet_file = one_bet(bets, bet_files, f"; the named bets are {', '.join(bet_names())}")
     comp = shoe_for_bets(decks, shoe)

@@ -9,7 +9,7 @@ import typer
 from toolkit._check import as_fraction
 from toolkit.cli._bets import BET_FILE_OPTION, BET_OPTION, SHOE_52_OPTION, bets_from_options, shoe_for_bets
 from toolkit.cli._common import DECKS_OPTION, FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
-from toolkit.rules import Rules
+from toolkit.coup.rules import Rules
 
 __all__ = ["register"]
 
@@ -49,7 +49,7 @@ def edge(
     Money is per unit staked in every format (-0.0106 is -1.06% of the bet): csv and json
     have the columns expected_value, house_edge, std_dev, hit_frequency (a probability).
     """
-    from toolkit.bets import edge_table, standard_bets
+    from toolkit.bets.paytable import edge_table, standard_bets
 
     comp = shoe_for_bets(decks, shoe)
     rules = _rules(decks, commission, tie_pays)
@@ -93,7 +93,7 @@ def eor(
     is removed.  csv and json give it as it is (column eor); the table shows it in
     units of 1e-7 (1157.2 is +0.00011572 per unit staked), as the published tables do.
     """
-    from toolkit.eor import effect_of_removal, eor_matrix
+    from toolkit.edges.eor import effect_of_removal, eor_matrix
 
     comp = shoe_from_options(decks, shoe)
     rules = _rules(decks, commission, tie_pays)
@@ -101,7 +101,7 @@ def eor(
         fail(f"--by must be 'value' or 'rank', got {by!r}")
     if comp.total < 7:
         fail(f"the shoe holds {comp.total} card(s); removing one must leave the six a coup may need")
-    from toolkit.bets import standard_bets
+    from toolkit.bets.paytable import standard_bets
 
     extra = bets_from_options(bet, bet_file, rules, panel=[b.name for b in standard_bets(rules)])
     try:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import polars as pl
 import typer
 
 from toolkit.cli._common import (
@@ -18,6 +18,9 @@ from toolkit.cli._common import (
     output_path,
     say,
 )
+
+if TYPE_CHECKING:
+    import polars as pl
 
 __all__ = ["register"]
 
@@ -90,6 +93,8 @@ def validate(
             {"file": str(path), "shoes": report.n_shoes, "valid": report.n_valid, "readable": not report.fatal}
         )
         code = max(code, 2 if report.fatal else 1 if report.problems else 0)
+    import polars as pl
+
     rows = pl.DataFrame(
         [p.as_dict() for p in problems],
         schema={

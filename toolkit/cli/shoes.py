@@ -12,7 +12,6 @@ from enum import Enum
 
 import typer
 
-from toolkit._coup import Burn, LastHand
 from toolkit.cli._common import (
     BURN_ACE,
     BURN_CARDS,
@@ -39,6 +38,7 @@ from toolkit.cli._common import (
     say,
     seed_or_fresh,
 )
+from toolkit.coup.options import Burn, LastHand
 
 __all__ = ["register"]
 
@@ -66,7 +66,7 @@ class Rounding(str, Enum):
 
 def _deal_block(block, dealing):
     """Deal one block (runs in the worker; numpy only: polars is not fork-safe in worker processes)."""
-    from toolkit.dealing import deal_block, shuffled_shoes
+    from toolkit.dealing.deal import deal_block, shuffled_shoes
 
     return deal_block(shuffled_shoes(block.n_shoes, dealing.decks, block.rng()), dealing, block.first_shoe)
 
@@ -213,7 +213,7 @@ def count(
     """What a counter wins: play a count (or computer-perfect play) through simulated shoes."""
     import polars as pl
 
-    from toolkit.bets import get_bet
+    from toolkit.bets.paytable import get_bet
     from toolkit.counting import (
         LookAheadError,
         count_strategy,
@@ -224,7 +224,7 @@ def count(
         read_count_system,
         run_strategies,
     )
-    from toolkit.rules import Rules
+    from toolkit.coup.rules import Rules
 
     check_run(shoes, workers, MAX_COUNT_SHOES)
     check_scheduler(workers, scheduler)

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from toolkit._coup import Burn, LastHand
 from toolkit.cli._bets import BET_FILE_OPTION, BET_OPTION, bets_from_options
 from toolkit.cli._common import (
     ARGS,
@@ -38,9 +37,10 @@ from toolkit.cli._common import (
     say,
     seed_or_fresh,
 )
+from toolkit.coup.options import Burn, LastHand
 
 if TYPE_CHECKING:
-    from toolkit.bets import AnyBet, Bet
+    from toolkit.bets.paytable import AnyBet, Bet
 
 __all__ = ["register"]
 
@@ -86,7 +86,7 @@ class Device(str, Enum):
 def _check_device(device: Device, scheduler: str | None) -> None:
     """``--device gpu`` here needs a CUDA GPU (with ``--scheduler`` the workers need one, not this machine)."""
     if device == Device.gpu and scheduler is None:
-        from toolkit._gpu import available
+        from toolkit.exact._gpu import available
 
         if not available():
             fail(
@@ -164,7 +164,7 @@ def thorp(
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
     """Do baccarat edges appear only in the last 5-20 cards? Exact edges before every coup of many shoes."""
-    from toolkit.bets import standard_bets
+    from toolkit.bets.paytable import standard_bets
     from toolkit.studies import ThorpStudy, run_study, verdicts, write_outputs
 
     check_run(shoes, workers)
@@ -258,7 +258,7 @@ def thorp(
 
 def _pay_table(bet: AnyBet) -> Bet:
     """The bet, when it is a pay table over the outcome classes (the study's engine); else one line, exit 2."""
-    from toolkit.bets import Bet
+    from toolkit.bets.paytable import Bet
 
     if not isinstance(bet, Bet):
         fail(

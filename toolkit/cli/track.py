@@ -127,7 +127,7 @@ def _screen(tracker: Any, last: Any, saving: SessionFile | None, size: tuple[int
     from rich.console import Group
     from rich.text import Text
 
-    from toolkit.cards import RANKS
+    from toolkit.coup.cards import RANKS
 
     width, height = max(size[0], 20), max(size[1], 4)
     snap = tracker.snapshot()

@@ -1,6 +1,6 @@
 """How good a count is for a bet: counts built from effects of removal, betting correlation, count quality.
 
-:func:`eor_count` scales a bet's effects of removal (:func:`toolkit.eor.effect_of_removal`)
+:func:`eor_count` scales a bet's effects of removal (:func:`toolkit.edges.eor.effect_of_removal`)
 into integer tags; :func:`betting_correlation` is the card-weighted Pearson
 correlation of a count's tags with those effects; :func:`count_quality` measures,
 over dealt shoes, how much of the exact edge before each coup a linear function
@@ -19,21 +19,21 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
-from toolkit.bets import AnyBet, Bet
-from toolkit.cards import CompositionLike
+from toolkit.bets.paytable import AnyBet, Bet
 from toolkit.counting.systems import CountSystem, TagsLike, get_count_system, resolve_bet, tags_by_rank
 from toolkit.counting.tallies import PreCoup
-from toolkit.rules import Rules
+from toolkit.coup.cards import CompositionLike
+from toolkit.coup.rules import Rules
 
 if TYPE_CHECKING:
-    from toolkit.dealing import DealtShoes
+    from toolkit.dealing.deal import DealtShoes
 
 __all__ = ["betting_correlation", "count_quality", "eor_count"]
 
 
 def _eor_by_rank(bet: AnyBet, shoe: CompositionLike, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """Cards of each rank in ``shoe`` and the bet's effect of removing one of them."""
-    from toolkit.eor import effect_of_removal
+    from toolkit.edges.eor import effect_of_removal
 
     table = effect_of_removal(shoe, bets=[bet], rules=rules, by="rank")
     return table["count"].to_numpy().astype(np.float64), table["eor"].fill_null(0.0).to_numpy()
@@ -164,7 +164,7 @@ def count_quality(
     Parameters
     ----------
     source
-        :class:`~toolkit.dealing.DealtShoes`, or a coup frame with ``unseen_A`` ... ``unseen_K``.
+        :class:`~toolkit.dealing.deal.DealtShoes`, or a coup frame with ``unseen_A`` ... ``unseen_K``.
     systems
         Count systems or their names.
     bet
@@ -184,7 +184,7 @@ def count_quality(
 
     Examples
     --------
-    >>> from toolkit.dealing import deal
+    >>> from toolkit.dealing.deal import deal
     >>> q = count_quality(deal(50, seed=1, progress=False), ["dragon7"])
     >>> q.filter(pl.col("depth") == "all")["r2"].item() > 0.3
     True

@@ -25,10 +25,10 @@ from typing import Protocol
 import numpy as np
 
 from toolkit._check import one_of
-from toolkit.bets import AnyBet, get_bet
+from toolkit.bets.paytable import AnyBet, get_bet
 from toolkit.counting.systems import CountSystem, get_count_system, resolve_bet
 from toolkit.counting.tallies import PreCoup
-from toolkit.rules import Rules
+from toolkit.coup.rules import Rules
 
 __all__ = [
     "CountPlay",

@@ -13,12 +13,12 @@ from dataclasses import replace
 import numpy as np
 import polars as pl
 
-from toolkit.bets import Bet
+from toolkit.bets.paytable import Bet
 from toolkit.counting.harness import run_strategies
 from toolkit.counting.results import Results
 from toolkit.counting.strategies import Strategy, count_strategy
 from toolkit.counting.systems import CountSystem
-from toolkit.dealing import Dealing
+from toolkit.dealing.deal import Dealing
 from toolkit.parallel import SeedLike, as_seed_sequence
 
 __all__ = ["penetration_sweep", "threshold_sweep"]

@@ -45,10 +45,10 @@ import numpy as np
 
 from toolkit._check import integer, one_of
 from toolkit._show import changed_fields
-from toolkit.bets import AnyBet, Bet, get_bet
-from toolkit.cards import RANK_VALUES, RANKS, parse_card
-from toolkit.coup_bets import CoupBet
-from toolkit.rules import Rules
+from toolkit.bets.coup_bets import CoupBet
+from toolkit.bets.paytable import AnyBet, Bet, get_bet
+from toolkit.coup.cards import RANK_VALUES, RANKS, parse_card
+from toolkit.coup.rules import Rules
 
 __all__ = [
     "COUNT_SYSTEMS",
@@ -113,7 +113,7 @@ class CountSystem:
         Identifier (also the suffix of the ``rc_<name>``/``tc_<name>`` columns).
     tags
         13 integers by rank (``A, 2..9, T, J, Q, K``), 10 by *value* ``0..9``
-        (as :attr:`toolkit.cards.Composition.by_value`: the first is the tag of
+        (as :attr:`toolkit.coup.cards.Composition.by_value`: the first is the tag of
         the tens and faces), or a mapping of ranks or values to tags (others 0).
     initial_count
         Running count before any card is seen (unbalanced counts start below zero).
@@ -127,7 +127,7 @@ class CountSystem:
     count_burn_card
         Whether the burn card turned face up counts (face-down burns never do).
     bet
-        Name of the bet the count is for (see :func:`toolkit.bets.get_bet`), or ``None``.
+        Name of the bet the count is for (see :func:`toolkit.bets.paytable.get_bet`), or ``None``.
     trigger
         Which count the threshold reads: ``"true"`` or ``"running"``.
     threshold

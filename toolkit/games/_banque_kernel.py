@@ -4,7 +4,7 @@ Every deal of the three hands (each as an unordered pair of values), then
 the right hand's third card, the left hand's and Banker's, with float64
 weights; :func:`enumerate_banque` adds them into the arrays of a
 :class:`~toolkit.games.banque.BanqueTable`.  Columns of a hand: 0..9 its
-third card, 10 it stood (:data:`~toolkit._coup.PLAYER_STOOD`), 11 it had a
+third card, 10 it stood (:data:`~toolkit.coup.step.PLAYER_STOOD`), 11 it had a
 natural (:data:`~toolkit.games.banque.BANQUE_NATURAL`).
 """
 

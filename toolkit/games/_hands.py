@@ -3,7 +3,7 @@
 Cards are compared by value (tens and faces are 0), so a two-card hand is an
 unordered pair of values ``i <= j``: 55 hands.  Banker's information about a
 Player hand is a *column*: the value 0..9 of its third card, or
-:data:`toolkit._coup.PLAYER_STOOD` (10) when it stood; baccarat banque adds a
+:data:`toolkit.coup.step.PLAYER_STOOD` (10) when it stood; baccarat banque adds a
 column for a hand settled by a natural (:data:`toolkit.games.banque.BANQUE_NATURAL`).
 
 >>> hand_label(int(hand_index()[5, 0])), int(HAND_TOTALS[hand_index()[7, 8]])
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from toolkit._coup import PLAYER_STOOD
+from toolkit.coup.step import PLAYER_STOOD
 
 __all__ = ["HANDS", "HAND_TOTALS", "hand_index", "hand_label", "third_column", "third_label"]
 

@@ -6,7 +6,7 @@ each step every shoe that may start another coup gives the next
 ``coup_cards`` cards (the most a coup may use) and ``uniforms`` uniform draws
 to the game's *resolver*, which plays the coups and says how many cards each
 used.  Whether a coup may start is the minimum-cards rule of
-:func:`toolkit._coup.enough_cards`: at least ``min_cards`` cards left.
+:func:`toolkit.coup.step.enough_cards`: at least ``min_cards`` cards left.
 
 >>> import numpy as np
 >>> def three_cards(cards, u):  # a toy game: every coup uses three cards
@@ -24,9 +24,9 @@ from functools import partial
 import numpy as np
 import polars as pl
 
-from toolkit._coup import enough_cards
-from toolkit.cards import RANK_VALUES
-from toolkit.dealing import shuffled_shoes
+from toolkit.coup.cards import RANK_VALUES
+from toolkit.coup.step import enough_cards
+from toolkit.dealing.deal import shuffled_shoes
 from toolkit.parallel import Block, SeedLike, block_plan, map_blocks
 
 __all__ = ["Resolver", "first_cards", "simulate_shoe_blocks", "walk_shoes"]
@@ -62,7 +62,7 @@ def walk_shoes(
 ) -> dict[str, np.ndarray]:
     """Walk a block of shoes (card values, ``(n, L)``) coup by coup, all shoes at once.
 
-    A coup starts while :func:`~toolkit._coup.enough_cards` says at least
+    A coup starts while :func:`~toolkit.coup.step.enough_cards` says at least
     ``min_cards`` cards are left (``min_cards >= coup_cards``, so a coup never
     runs out of cards).  Returns the resolver's columns for every coup, plus
     ``shoe`` (row in ``shoes``), ``coup`` (0, 1, ... within its shoe) and

@@ -51,14 +51,14 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import integer, positive_int, probability
-from toolkit._coup import PLAYER_STOOD
-from toolkit.cards import Composition, CompositionLike
+from toolkit.coup.cards import Composition, CompositionLike
+from toolkit.coup.rules import PUNTO_BANCO
+from toolkit.coup.step import PLAYER_STOOD
 from toolkit.games._banque_kernel import enumerate_banque
 from toolkit.games._hands import HAND_TOTALS, HANDS, hand_index
 from toolkit.games._walk import first_cards, simulate_shoe_blocks
 from toolkit.games.chemin.strategies import BankerStrategy, PlayerStrategy
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, SeedLike, as_generator
-from toolkit.rules import PUNTO_BANCO
 
 __all__ = [
     "BANQUE_COUP_CARDS",
@@ -206,7 +206,7 @@ def banque_table(
     Parameters
     ----------
     shoe
-        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+        The cards left (anything :meth:`~toolkit.coup.Composition.from_any` accepts; ``None``: the game's full shoe).
     right, left
         The two hands' strategies.
     replacement
@@ -367,7 +367,7 @@ def banque_banker_best_response(
     Parameters
     ----------
     shoe
-        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+        The cards left (anything :meth:`~toolkit.coup.Composition.from_any` accepts; ``None``: the game's full shoe).
     right, left
         The two hands' strategies.
     commission
@@ -508,7 +508,7 @@ def simulate_banque_coups(
     Parameters
     ----------
     shoe
-        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+        The cards left (anything :meth:`~toolkit.coup.Composition.from_any` accepts; ``None``: the game's full shoe).
     right, left
         The two hands' strategies.
     banker
@@ -560,7 +560,7 @@ def simulate_banque_shoes(
     """Deal whole banque shoes, one row per coup (``shoe``, ``coup``, ``cards_left``, totals, results, payoffs).
 
     A coup is dealt while at least ``min_cards`` cards are left
-    (:func:`toolkit._coup.enough_cards`; by default nine, the most a coup can
+    (:func:`toolkit.coup.step.enough_cards`; by default nine, the most a coup can
     use, since the published rules of banque fix no last-coup minimum), by the
     shoe walk both games share (:mod:`toolkit.games._walk`).  Blocks of
     ``block_size`` shoes draw from children of the seed's SeedSequence, so the

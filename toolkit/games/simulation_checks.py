@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from toolkit.cards import CompositionLike
+from toolkit.coup.cards import CompositionLike
 from toolkit.games.banque import BanqueBanker, banque_value, simulate_banque_coups
 from toolkit.games.chemin.simulate import simulate_chemin_coups, summarize_chemin
 from toolkit.games.chemin.solve import ChemSolution

@@ -3,7 +3,7 @@
 A :class:`Panel` names what to show (bets, count systems, house rules, decks of
 the full shoe); :meth:`Panel.evaluate` turns one unseen composition into a
 :class:`Snapshot`, by the same engine calls as :func:`toolkit.records.replay`
-(:func:`toolkit.engine.expected_values` for the edges,
+(:func:`toolkit.exact.engine.expected_values` for the edges,
 :func:`toolkit.counting.count_arrays` for the counts), so a live shoe and its
 replayed record show the same numbers.  One evaluation of the standard panel
 takes about a millisecond once the engine is compiled.
@@ -23,11 +23,11 @@ import numpy as np
 import polars as pl
 
 from toolkit._show import html_table, text_table
-from toolkit.bets import AnyBet, Bet, bet_expected_values, get_bet, standard_bets
-from toolkit.cards import MIN_COUP_CARDS, RANKS, Composition, CompositionLike
+from toolkit.bets.paytable import AnyBet, Bet, bet_expected_values, get_bet, standard_bets
 from toolkit.counting import CountSystem, count_arrays, get_count_system
-from toolkit.eor import effect_of_removal
-from toolkit.rules import Rules
+from toolkit.coup.cards import MIN_COUP_CARDS, RANKS, Composition, CompositionLike
+from toolkit.coup.rules import Rules
+from toolkit.edges.eor import effect_of_removal
 
 __all__ = ["Panel", "Snapshot", "resolve_bets", "resolve_systems"]
 
@@ -252,7 +252,7 @@ class Panel:
     def effect_of_removal(self, composition: CompositionLike, bet: str | None = None) -> pl.DataFrame:
         """The effect of removing one card of each rank on one bet (default the panel's first): ``card, count, eor``.
 
-        :func:`toolkit.eor.effect_of_removal` by rank; empty when fewer than seven cards are left.
+        :func:`toolkit.edges.eor.effect_of_removal` by rank; empty when fewer than seven cards are left.
         """
         comp = Composition.from_any(composition)
         chosen = self.bet(bet) if bet is not None else self.bets[0]

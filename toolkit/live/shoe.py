@@ -24,7 +24,7 @@ from typing import Literal
 
 import polars as pl
 
-from toolkit.cards import RANKS, Composition, CompositionLike, parse_cards
+from toolkit.coup.cards import RANKS, Composition, CompositionLike, parse_cards
 from toolkit.live.panel import Panel, Snapshot
 
 __all__ = ["Cards", "Change", "LiveShoe"]
@@ -69,7 +69,7 @@ class LiveShoe:
     Parameters
     ----------
     shoe
-        The starting composition (anything :meth:`toolkit.cards.Composition.from_any` takes).
+        The starting composition (anything :meth:`toolkit.coup.cards.Composition.from_any` takes).
     panel
         What to show; default the standard panel for the shoe's decks (rounded up).
     """

@@ -5,12 +5,12 @@ terminal so that it can be driven (and tested) by feeding it keys.  One key per
 card (:data:`RANK_KEYS`: ``a``/``1`` ace, ``2``..``9``, ``t``/``0`` ten, ``j``,
 ``q``, ``k``); the tracker puts each card where the dealing rules put it:
 
-* the burn (the shoe header's burn rule, :func:`toolkit._coup.burn_count`):
+* the burn (the shoe header's burn rule, :func:`toolkit.coup.step.burn_count`):
   under the standard burn the first card is the exposed burn card, then as many
   cards as its value are burned face down; type each of them when they are
   seen, or ``?`` once when they are not (a record lists them all or none);
 * the coups: Player, Banker, Player, Banker, then the third cards that the
-  tableau (:func:`toolkit._coup.player_draws`, :func:`toolkit._coup.banker_draws`)
+  tableau (the coup step, :func:`toolkit.coup.step.next_slot`)
   calls for; a coup closes by itself when the tableau says it is over.
 
 ``u`` (or backspace) undoes the last accepted key (a refused key changed
@@ -48,15 +48,16 @@ a card-level record that :func:`toolkit.records.write_records` saves and
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 import polars as pl
 
-from toolkit._coup import Burn, banker_draws, burn_count, player_draws
-from toolkit.cards import MIN_COUP_CARDS, RANK_VALUES, RANKS, Composition
+from toolkit.coup.cards import MIN_COUP_CARDS, RANKS, Composition, hand_total
+from toolkit.coup.options import Burn
+from toolkit.coup.step import PLAYER_3, Tables, burn_count, next_slot, two_card_totals
 from toolkit.live.panel import Panel, Snapshot
 from toolkit.records import Records, ShoeHeader, records_from_frame
 
@@ -70,8 +71,6 @@ __all__ = [
     "Coup",
     "Feedback",
     "Tracker",
-    "hand_total",
-    "two_card_totals",
 ]
 
 #: One key per card: the rank index it stands for.
@@ -92,24 +91,6 @@ END_KEYS = ("\r", "\n", ".", "end")
 #: Leave (the terminal program saves the session).
 QUIT_KEYS = ("x", "X", "\x04", "\x03", "quit")
 HELP_KEYS = ("h", "H")
-
-
-def hand_total(ranks: Iterable[int]) -> int:
-    """A hand's total: its cards' values (:data:`toolkit.cards.RANK_VALUES`) modulo ten.
-
-    >>> hand_total([RANKS.index("9"), RANKS.index("4"), RANKS.index("7")])
-    0
-    """
-    return sum(RANK_VALUES[r] for r in ranks) % 10
-
-
-def two_card_totals(cards: Sequence[int]) -> tuple[int, int]:
-    """Player's and Banker's two-card totals from a coup's cards in dealing order (P, B, P, B, ...).
-
-    >>> two_card_totals([RANKS.index("9"), RANKS.index("K"), RANKS.index("4"), RANKS.index("8")])
-    (3, 8)
-    """
-    return hand_total((cards[0], cards[2])), hand_total((cards[1], cards[3]))
 
 
 Kind = Literal["card", "burn", "coup", "undo", "tableau", "error", "info", "quit"]
@@ -227,8 +208,7 @@ class Tracker:
         self._doing = ""  # what the key being applied does, set by _apply when it accepts the key
         self._refused: str | None = None  # the last key, when it changed nothing (refused, or nothing to do)
         tableau = header.dealing.tableau
-        self._player_table = np.array(tableau.player, dtype=np.bool_)
-        self._banker_table = np.array(tableau.banker, dtype=np.bool_)
+        self._tables = Tables(np.array(tableau.player, dtype=np.bool_), np.array(tableau.banker, dtype=np.bool_))
         self._state = _State()
         self._cache: dict[tuple, Snapshot] = {}
 
@@ -318,32 +298,29 @@ class Tracker:
             return "Enter (the coup is over)" if self._state.complete else "Player"
         return need
 
+    def _row(self) -> np.ndarray:
+        """The current coup's cards by slot (-1 where none), each placed by the coup step."""
+        row = np.full(6, -1, np.int8)
+        for rank in self._state.current:
+            row[next_slot(row, self._tables)] = rank
+        return row
+
     def _need(self) -> str | None:
         """Which hand the tableau gives the next card of the current coup (``None``: the coup is over / not begun)."""
-        cur = self._state.current
-        n = len(cur)
-        if n == 0 or self._state.complete:
+        if not self._state.current or self._state.complete:
             return None
-        if n < 4:
-            return "Player" if n % 2 == 0 else "Banker"
-        pt, bt = two_card_totals(cur)
-        p_draws = bool(player_draws(pt, bt, self._player_table))
-        if n == 4:
-            if p_draws:
-                return "Player"
-            return "Banker" if banker_draws(pt, bt, -1, self._banker_table) else None
-        if n == 5 and p_draws:
-            return "Banker" if banker_draws(pt, bt, RANK_VALUES[cur[4]], self._banker_table) else None
-        return None
+        slot = next_slot(self._row(), self._tables)
+        return None if slot < 0 else "Player" if slot <= PLAYER_3 else "Banker"
 
     def _why_over(self) -> str:
         cur = self._state.current
-        pt, bt = two_card_totals(cur)
+        row = self._row()
+        pt, bt = two_card_totals(row)
         if pt >= 8 or bt >= 8:
             return f"a natural ({pt} against {bt}): nobody draws"
         if len(cur) == 6:
             return "both hands have their third card"
-        if self._p3(cur):
+        if row[PLAYER_3] >= 0:
             return f"Banker stands on {bt} against Player's third card {RANKS[cur[4]]}"
         return f"Player stands on {pt} and Banker {'drew' if len(cur) == 5 else f'stands on {bt}'}"
 
@@ -459,7 +436,7 @@ class Tracker:
             cur = s.current
             if len(cur) < 4:
                 return Feedback("tableau", f"tableau: a coup starts with four cards; {len(cur)} dealt")
-            pt, bt = two_card_totals(cur)
+            pt, bt = two_card_totals(self._row())
             total = pt if need == "Player" else bt
             return Feedback(
                 "tableau", f"tableau: {need} must draw on {total}: a third card is missing (type it, or undo)"
@@ -471,8 +448,9 @@ class Tracker:
         s = self._state
         before = self.snapshot()
         cur = s.current
-        player = (cur[0], cur[2], *([cur[4]] if len(cur) > 4 and self._p3(cur) else []))
-        banker = (cur[1], cur[3], *cur[4 + len(player) - 2 :])
+        row = self._row()
+        player = tuple(int(r) for r in row[:3] if r >= 0)
+        banker = tuple(int(r) for r in row[3:] if r >= 0)
         seen = (s.burn_up is not None) + sum(len(c.player) + len(c.banker) for c in s.coups)
         coup = Coup(len(s.coups) + 1, player, banker, seen, self.left() + len(cur), before.composition)
         s.coups.append(coup)
@@ -484,10 +462,6 @@ class Tracker:
             shown = ", ".join(f"{b} {after.expected_value[b] or 0:+.5f}" for b in after.positive)
             text += f"  >>> EDGE (per unit staked): {shown}"
         return Feedback("coup", text, after.positive)
-
-    def _p3(self, cur: list[int]) -> bool:
-        pt, bt = two_card_totals(cur)
-        return bool(player_draws(pt, bt, self._player_table))
 
     # ------------------------------------------------------------------ output
     def frame(self) -> pl.DataFrame:

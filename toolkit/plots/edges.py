@@ -1,12 +1,12 @@
 """Plots of the exact engine's tables: house edges, effects of removal, depletion paths.
 
-Every function takes a polars frame made by a study (:mod:`toolkit.edges`,
-:func:`toolkit.eor.effect_of_removal`), draws it with seaborn on ``ax`` (a new
+Every function takes a polars frame made by a study (:mod:`toolkit.edges.depletion`,
+:func:`toolkit.edges.eor.effect_of_removal`), draws it with seaborn on ``ax`` (a new
 figure when ``None``) and returns the axes.  Nothing is recomputed here.
 
 >>> import matplotlib
 >>> matplotlib.use("Agg")
->>> from toolkit.edges import edges_by_decks
+>>> from toolkit.edges.depletion import edges_by_decks
 >>> ax = plot_edges_by_decks(edges_by_decks([1, 8], bets=["banker", "player"]))
 >>> ax.get_ylabel()
 'house edge (%)'
@@ -34,7 +34,7 @@ def plot_edges_by_decks(frame: pl.DataFrame, ax: Axes | None = None, hue: str = 
     Parameters
     ----------
     frame
-        From :func:`toolkit.edges.edges_by_decks` (``decks``, ``house_edge`` and ``hue``).
+        From :func:`toolkit.edges.depletion.edges_by_decks` (``decks``, ``house_edge`` and ``hue``).
     hue
         Column naming the lines (``"variant"`` or ``"bet"``).
 
@@ -73,7 +73,7 @@ def plot_eor_heatmap(
     Parameters
     ----------
     frame
-        From :func:`toolkit.eor.effect_of_removal` (``bet``, ``card``, ``eor``).
+        From :func:`toolkit.edges.eor.effect_of_removal` (``bet``, ``card``, ``eor``).
     scale
         Cells show ``eor * scale`` (default: units of 10⁻⁷ of expected value).
     per_bet_colours
@@ -134,8 +134,8 @@ def plot_depletion(
     Parameters
     ----------
     frame
-        From :func:`toolkit.edges.depletion_by_value` (``hue="value"``) or
-        :func:`toolkit.edges.random_depletion` (``hue="path"``): ``bet``,
+        From :func:`toolkit.edges.depletion.depletion_by_value` (``hue="value"``) or
+        :func:`toolkit.edges.depletion.random_depletion` (``hue="path"``): ``bet``,
         ``expected_value``, ``x`` and ``hue``.
     bet
         Which bet to draw.

@@ -15,8 +15,8 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from toolkit._coup import HiddenBurn
 from toolkit._show import frame_html, frame_text, html_table, text_table
+from toolkit.coup.options import HiddenBurn
 from toolkit.parallel import SeedLike
 from toolkit.records.header import ShoeHeader
 from toolkit.records.model import Records

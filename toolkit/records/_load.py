@@ -18,9 +18,9 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-from toolkit._coup import Burn, HiddenBurn, LastHand, code
-from toolkit.bets import standard_bets
-from toolkit.dealing import DealtShoes
+from toolkit.bets.paytable import standard_bets
+from toolkit.coup.options import Burn, HiddenBurn, LastHand, code
+from toolkit.dealing.deal import DealtShoes
 from toolkit.records._raw import BET_FIELDS, Raw, UnreadableError
 from toolkit.records._rebuild import ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
 from toolkit.records._road import road_coups

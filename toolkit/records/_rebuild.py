@@ -3,7 +3,7 @@
 Private to :mod:`toolkit.records.model` and :mod:`toolkit.records.validation`.  For every
 shoe, :func:`rebuild` takes the cards in the order they were recorded (with
 their roles and coup numbers when the record has them), applies the burn rule
-of the shoe's header, deals coups exactly as :func:`toolkit.dealing.deal_block`
+of the shoe's header, deals coups exactly as :func:`toolkit.dealing.deal.deal_block`
 deals a shuffled shoe (with the cut card when the record lists the whole shoe),
 and records where every card went and, before every coup, the unseen
 composition.  It stops a shoe at the first card that does not fit and reports
@@ -12,294 +12,262 @@ an error code with that card.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numba
 import numpy as np
 import polars as pl
 
-from toolkit._coup import (
-    BURN_FIXED,
-    BURN_NONE,
-    BURN_STANDARD,
-    banker_draws,
+from toolkit.coup.options import BURN_FIXED, BURN_NONE, BURN_STANDARD
+from toolkit.coup.rules import Tableau
+from toolkit.coup.step import (
+    BANKER_3,
+    PLAYER_3,
+    CoupRows,
+    ShoeRows,
+    Tables,
     burn_count,
+    coup_buffers,
     cut_card_after,
     face_down_listed,
     is_natural,
     may_start,
-    player_draws,
+    next_slot,
+    record_coup,
+    two_card_totals,
 )
-from toolkit.cards import RANK_VALUES
-from toolkit.dealing import COUP_FIELDS, SHOE_FIELDS, DealtShoes, coup_buffers
-from toolkit.rules import Tableau
+from toolkit.dealing.deal import DealtShoes, dealt_shoes
 
 __all__ = ["Rebuilt", "rebuild", "slot_roles"]
 
 #: Roles of a card in a card-level record, as the kernel sees them (-1: not recorded).
 ROLES: tuple[str, ...] = ("burn", "player", "banker", "undealt")
 ROLE_CODE = {name: i for i, name in enumerate(ROLES)}
-#: Where the kernel put each card: the six hand slots of :data:`toolkit.dealing.SLOTS`, then these.
+#: Where the kernel put each card: the six hand slots of :data:`toolkit.dealing.deal.SLOTS`, then these.
 SLOT_EXPOSED, SLOT_FACE_DOWN, SLOT_UNDEALT = 6, 7, 8
 _SLOT_ROLE = ["player"] * 3 + ["banker"] * 3 + ["burn", "burn", "undealt"]
 
-#: Per-shoe parameters of :func:`rebuild`, in the kernel's order.
-_PARAMS = ("decks", "burn_mode", "burn_ace", "burn_fixed", "hidden", "cut_card", "last_mode")
 
 #: Kernel error codes (:func:`toolkit.records.validation.kernel_message` turns them into problems).
 OK, TRUNCATED, ROLE_ORDER, MISSING_P3, MISSING_B3 = 0, 1, 2, 3, 4
 AFTER_NATURAL, EXTRA_P3, EXTRA_B3, BURN_COUNT, BURN_LATE, AFTER_UNDEALT, COUP_SPLIT = 5, 6, 7, 8, 9, 10, 11
 
 
+class Recorded(NamedTuple):
+    """The recorded cards of every shoe: ranks, roles and coup ids (empty when not recorded), shoe offsets."""
+
+    ranks: np.ndarray
+    roles: np.ndarray
+    coup_ids: np.ndarray
+    offsets: np.ndarray
+    has_roles: bool
+    has_coups: bool
+
+
+class ShoeRules(NamedTuple):
+    """Per shoe: decks and the header's options (as :func:`toolkit.coup.options.code`)."""
+
+    decks: np.ndarray
+    burn_mode: np.ndarray
+    burn_ace: np.ndarray
+    burn_fixed: np.ndarray
+    hidden: np.ndarray
+    cut_card: np.ndarray
+    last_mode: np.ndarray
+
+
+class Placed(NamedTuple):
+    """Where the kernel put every card (its coup and slot) and each coup's first card in the record."""
+
+    card_coup: np.ndarray
+    card_slot: np.ndarray
+    coup_first: np.ndarray
+
+
+class Faults(NamedTuple):
+    """Per shoe: the error code, the card where it was seen, the first card of its coup, and the coup."""
+
+    code: np.ndarray
+    card: np.ndarray
+    start: np.ndarray
+    coup: np.ndarray
+
+
+@numba.njit(cache=True)
+def _fault(faults: Faults, s: int, code: int, card: int, start: int, coup: int) -> None:  # pragma: no cover
+    faults.code[s] = code
+    faults.card[s] = card
+    faults.start[s] = start
+    faults.coup[s] = coup
+
+
+@numba.njit(cache=True)
+def _burn(
+    rec: Recorded, rules: ShoeRules, s: int, n_cards: int, per_shoe: ShoeRows, faults: Faults
+) -> tuple[int, bool]:
+    """The burn of shoe ``s`` by its header's rule: ``(burn rows in the record, listed)``; -1 rows on a fault."""
+    a, b = rec.offsets[s], rec.offsets[s + 1]
+    mode = rules.burn_mode[s]
+    if rec.has_roles:
+        nb = 0
+        while a + nb < b and rec.roles[a + nb] == 0:
+            nb += 1
+        if mode == BURN_STANDARD and nb > 0:
+            fd = burn_count(rec.ranks[a], rules.burn_ace[s])
+            if nb != 1 and nb != 1 + fd:
+                _fault(faults, s, BURN_COUNT, a + nb - 1, a, 0)
+                return -1, False
+            per_shoe.burn_card[s] = rec.ranks[a]
+            per_shoe.burned[s] = fd
+            return nb, nb > 1
+        if mode == BURN_FIXED:
+            if nb != 0 and nb != rules.burn_fixed[s]:
+                _fault(faults, s, BURN_COUNT, a + nb - 1, a, 0)
+                return -1, False
+            per_shoe.burned[s] = rules.burn_fixed[s]
+            return nb, nb > 0
+        if mode == BURN_NONE and nb > 0:
+            _fault(faults, s, BURN_COUNT, a, a, 0)
+            return -1, False
+        return nb, False
+    rows = 0
+    listed = False
+    if mode == BURN_STANDARD and b > a:
+        fd = burn_count(rec.ranks[a], rules.burn_ace[s])
+        listed = face_down_listed(rules.hidden[s], b - a == n_cards)
+        per_shoe.burn_card[s] = rec.ranks[a]
+        per_shoe.burned[s] = fd
+        rows = 1 + (fd if listed else 0)
+    elif mode == BURN_FIXED:
+        listed = face_down_listed(rules.hidden[s], b - a == n_cards)
+        per_shoe.burned[s] = rules.burn_fixed[s]
+        rows = rules.burn_fixed[s] if listed else 0
+    if a + rows > b:
+        _fault(faults, s, TRUNCATED, b - 1, a, 0)
+        return -1, False
+    return rows, listed
+
+
+#: The recorded role a card must have in each slot (1 Player, 2 Banker).
+_SLOT_ROLE_CODE = (1, 1, 1, 2, 2, 2)
+
+
+@numba.njit(cache=True)
+def _take_coup(
+    rec: Recorded, start: int, end: int, row: np.ndarray, taken: np.ndarray, tables: Tables
+) -> tuple[int, int, int]:  # pragma: no cover - compiled
+    """Deal one coup from the record's cards ``start .. end - 1`` by the coup step, checking each card.
+
+    Fills ``row`` (cards by slot) and ``taken`` (the slot of each card in dealing order); returns
+    ``(position after the coup, error code, card of the error)``.
+    """
+    if start + 4 > end:
+        return start, TRUNCATED, end - 1
+    row[:] = -1
+    pos = start
+    slot = next_slot(row, tables)
+    while slot >= 0:
+        third = slot in (PLAYER_3, BANKER_3)
+        if pos >= end:
+            return pos, TRUNCATED, pos - 1
+        split = rec.has_coups and rec.coup_ids[pos] != rec.coup_ids[start]
+        if split or (rec.has_roles and rec.roles[pos] != _SLOT_ROLE_CODE[slot]):
+            if third:
+                return pos, MISSING_P3 if slot == PLAYER_3 else MISSING_B3, pos - 1
+            return pos, COUP_SPLIT if split else ROLE_ORDER, pos
+        row[slot] = rec.ranks[pos]
+        taken[pos - start] = slot
+        pos += 1
+        slot = next_slot(row, tables)
+    if pos < end:
+        extra = (rec.has_coups and rec.coup_ids[pos] == rec.coup_ids[start]) or (rec.has_roles and rec.roles[pos] == 2)
+        if extra:  # a card of this coup left over (a Banker card cannot open the next coup)
+            who = rec.roles[pos] if rec.has_roles else -1
+            player_total, banker_total = two_card_totals(row)
+            if is_natural(player_total, banker_total):
+                return pos, AFTER_NATURAL, pos
+            if who == 1 and row[PLAYER_3] < 0:
+                return pos, EXTRA_P3, pos
+            if who == 2 and row[BANKER_3] < 0:
+                return pos, EXTRA_B3, pos
+            return pos, COUP_SPLIT, pos
+    return pos, OK, -1
+
+
 @numba.njit(cache=True)
 def _rebuild_kernel(
-    ranks,
-    roles,
-    coup_ids,
-    offsets,
-    has_roles,
-    has_coups,
-    decks,
-    burn_mode,
-    burn_ace,
-    burn_fixed,
-    hidden,
-    cut_card,
-    last_mode,
-    values,
-    player_draw,
-    banker_draw,
-    card_coup,
-    card_slot,
-    coup_shoe,
-    coup_no,
-    coup_start,
-    coup_cards,
-    coup_seen,
-    coup_left,
-    coup_unseen,
-    coup_first,
-    unseen,
-    burn_up,
-    burned,
-    burned_ranks,
-    err_code,
-    err_index,
-    err_start,
-    err_coup,
-):  # pragma: no cover - compiled
+    rec: Recorded, rules: ShoeRules, tables: Tables, coups: CoupRows, per_shoe: ShoeRows, placed: Placed, faults: Faults
+) -> int:  # pragma: no cover - compiled
+    """Deal the recorded cards of every shoe by its rules; returns the coups written (those of good shoes)."""
     out = 0
-    for s in range(len(offsets) - 1):
-        a = offsets[s]
-        b = offsets[s + 1]
+    row = np.empty(6, np.int8)
+    taken = np.empty(6, np.int8)
+    for s in range(len(rec.offsets) - 1):
+        a, b = rec.offsets[s], rec.offsets[s + 1]
         shoe_out = out
-        n_cards = 52 * decks[s]
-        counts = np.empty(13, np.int64)
-        for r in range(13):
-            counts[r] = 4 * decks[s]
-            burned_ranks[s, r] = 0
-        err_code[s] = 0
-        err_index[s] = -1
-        err_start[s] = -1
-        err_coup[s] = 0
-        burn_up[s] = -1
-        burned[s] = 0
-        for i in range(a, b):
-            card_coup[i] = -1
-            card_slot[i] = SLOT_UNDEALT
-        # ------------------------------------------------------------ burn
-        pos = a
+        n_cards = 52 * rules.decks[s]
+        counts = np.full(13, 4 * rules.decks[s], np.int64)
+        per_shoe.burned_ranks[s, :] = 0
+        _fault(faults, s, OK, -1, -1, 0)
+        per_shoe.burn_card[s] = -1
+        per_shoe.burned[s] = 0
+        placed.card_coup[a:b] = -1
+        placed.card_slot[a:b] = SLOT_UNDEALT
+        burn_rows, listed = _burn(rec, rules, s, n_cards, per_shoe, faults)
+        if burn_rows < 0:
+            continue
         seen = 0
-        listed = False
-        mode = burn_mode[s]
-        if has_roles:
-            nb = 0
-            while pos + nb < b and roles[pos + nb] == 0:
-                nb += 1
-            if mode == BURN_STANDARD and nb > 0:
-                first = ranks[pos]
-                fd = burn_count(first, burn_ace[s])
-                if nb != 1 and nb != 1 + fd:
-                    err_code[s] = BURN_COUNT
-                    err_index[s] = pos + nb - 1
-                    err_start[s] = pos
-                    continue
-                burn_up[s] = first
-                burned[s] = fd
-                listed = nb > 1
-            elif mode == BURN_FIXED:
-                if nb != 0 and nb != burn_fixed[s]:
-                    err_code[s] = BURN_COUNT
-                    err_index[s] = pos + nb - 1
-                    err_start[s] = pos
-                    continue
-                burned[s] = burn_fixed[s]
-                listed = nb > 0
-            elif mode == BURN_NONE and nb > 0:
-                err_code[s] = BURN_COUNT
-                err_index[s] = pos
-                err_start[s] = pos
-                continue
-            n_burn_rows = nb
-        else:
-            n_burn_rows = 0
-            if mode == BURN_STANDARD and b > a:
-                first = ranks[pos]
-                fd = burn_count(first, burn_ace[s])
-                listed = face_down_listed(hidden[s], b - a == n_cards)
-                burn_up[s] = first
-                burned[s] = fd
-                n_burn_rows = 1 + (fd if listed else 0)
-            elif mode == BURN_FIXED:
-                listed = face_down_listed(hidden[s], b - a == n_cards)
-                burned[s] = burn_fixed[s]
-                n_burn_rows = burn_fixed[s] if listed else 0
-            if pos + n_burn_rows > b:
-                err_code[s] = TRUNCATED
-                err_index[s] = b - 1
-                err_start[s] = a
-                continue
-        if burn_up[s] >= 0:
-            counts[burn_up[s]] -= 1
+        if per_shoe.burn_card[s] >= 0:
+            counts[per_shoe.burn_card[s]] -= 1
             seen = 1
-            card_slot[pos] = SLOT_EXPOSED
-            card_coup[pos] = 0
-        for i in range(pos + seen, pos + n_burn_rows):
-            burned_ranks[s, ranks[i]] += 1
-            card_slot[i] = SLOT_FACE_DOWN
-            card_coup[i] = 0
-        pos += n_burn_rows
-        omitted = 0 if listed else burned[s]
-        complete = (not has_roles) and b - a == n_cards and (listed or mode == BURN_NONE)
-        cut_pos = n_cards - cut_card[s]
+            placed.card_slot[a] = SLOT_EXPOSED
+            placed.card_coup[a] = 0
+        for i in range(a + seen, a + burn_rows):
+            per_shoe.burned_ranks[s, rec.ranks[i]] += 1
+            placed.card_slot[i] = SLOT_FACE_DOWN
+            placed.card_coup[i] = 0
+        pos = a + burn_rows
+        omitted = 0 if listed else per_shoe.burned[s]
+        complete = (not rec.has_roles) and b - a == n_cards and (listed or rules.burn_mode[s] == BURN_NONE)
+        cut_pos = n_cards - rules.cut_card[s]
         last = False
         coup = 0
         bad = False
         while pos < b:
-            if has_roles and roles[pos] == 3:
+            if rec.has_roles and rec.roles[pos] == 3:
                 break
-            if has_roles and roles[pos] == 0:
-                err_code[s] = BURN_LATE
-                err_index[s] = pos
-                err_start[s] = pos
+            if rec.has_roles and rec.roles[pos] == 0:
+                _fault(faults, s, BURN_LATE, pos, pos, 0)
                 bad = True
                 break
-            if complete and not may_start(n_cards - (pos - a + omitted), coup, 0, last_mode[s]):
+            in_shoe = pos - a + omitted  # the coup's first card's position in the whole shoe
+            if complete and not may_start(n_cards - in_shoe, coup, 0, rules.last_mode[s]):
                 break  # the end-of-shoe rule applies to a record of the whole shoe
             start = pos
-            if pos + 4 > b:
-                err_code[s] = TRUNCATED
-                err_index[s] = b - 1
-                err_start[s] = start
-                err_coup[s] = coup + 1
+            pos, code, where = _take_coup(rec, start, b, row, taken, tables)
+            if code != OK:
+                _fault(faults, s, code, where, start, coup + 1)
                 bad = True
                 break
-            for k in range(4):
-                want = 1 if k % 2 == 0 else 2
-                split = has_coups and coup_ids[pos + k] != coup_ids[start]
-                if split or (has_roles and roles[pos + k] != want):
-                    err_code[s] = COUP_SPLIT if split else ROLE_ORDER
-                    err_index[s] = pos + k
-                    err_start[s] = start
-                    err_coup[s] = coup + 1
-                    bad = True
-                    break
-            if bad:
-                break
-            p1 = ranks[pos]
-            b1 = ranks[pos + 1]
-            p2 = ranks[pos + 2]
-            b2 = ranks[pos + 3]
-            pos += 4
-            p3 = -1
-            b3 = -1
-            pt = (values[p1] + values[p2]) % 10
-            bt = (values[b1] + values[b2]) % 10
-            natural = is_natural(pt, bt)
-            need_b3 = False
-            if not natural:
-                third = -1
-                if player_draws(pt, bt, player_draw):
-                    if pos >= b:
-                        err_code[s] = TRUNCATED
-                    elif (has_roles and roles[pos] != 1) or (has_coups and coup_ids[pos] != coup_ids[start]):
-                        err_code[s] = MISSING_P3
-                    else:
-                        p3 = ranks[pos]
-                        pos += 1
-                        third = values[p3]
-                if err_code[s] == 0:
-                    need_b3 = banker_draws(pt, bt, third, banker_draw)
-                if need_b3:
-                    if pos >= b:
-                        err_code[s] = TRUNCATED
-                    elif (has_roles and roles[pos] != 2) or (has_coups and coup_ids[pos] != coup_ids[start]):
-                        err_code[s] = MISSING_B3
-                    else:
-                        b3 = ranks[pos]
-                        pos += 1
-            if err_code[s] == 0 and pos < b:
-                extra = False
-                if has_coups and coup_ids[pos] == coup_ids[start]:
-                    extra = True
-                elif has_roles and roles[pos] == 2:
-                    extra = True  # a Banker card cannot open the next coup
-                if extra:
-                    who = roles[pos] if has_roles else -1
-                    if natural:
-                        err_code[s] = AFTER_NATURAL
-                    elif who == 1 and p3 < 0:
-                        err_code[s] = EXTRA_P3
-                    elif who == 2 and b3 < 0:
-                        err_code[s] = EXTRA_B3
-                    else:
-                        err_code[s] = COUP_SPLIT
-            if err_code[s] != 0:
-                missing = err_code[s] == MISSING_P3 or err_code[s] == MISSING_B3 or err_code[s] == TRUNCATED
-                err_index[s] = pos - 1 if missing else pos
-                err_start[s] = start
-                err_coup[s] = coup + 1
-                bad = True
-                break
-            coup_shoe[out] = s
-            coup_no[out] = coup + 1
-            coup_start[out] = start - a + omitted
-            coup_first[out] = start
-            coup_cards[out, 0] = p1
-            coup_cards[out, 1] = p2
-            coup_cards[out, 2] = p3
-            coup_cards[out, 3] = b1
-            coup_cards[out, 4] = b2
-            coup_cards[out, 5] = b3
-            coup_seen[out] = seen
-            coup_left[out] = n_cards - (start - a + omitted)
-            coup_unseen[out] = n_cards - (start - a + omitted) + burned[s]
-            for r in range(13):
-                unseen[out, r] = counts[r]
-            slot_of = (0, 3, 1, 4)
-            for k in range(4):
-                card_slot[start + k] = slot_of[k]
-            if p3 >= 0:
-                card_slot[start + 4] = 2
-            if b3 >= 0:
-                card_slot[pos - 1] = 5
+            left = n_cards - in_shoe
+            record_coup(coups, out, s, coup + 1, in_shoe, row, seen, left, left + per_shoe.burned[s], counts)
+            placed.coup_first[out] = start
             for i in range(start, pos):
-                counts[ranks[i]] -= 1
-                card_coup[i] = coup + 1
+                placed.card_slot[i] = taken[i - start]
+                placed.card_coup[i] = coup + 1
+                counts[rec.ranks[i]] -= 1
             seen += pos - start
             out += 1
             coup += 1
             if complete:
-                stop, last = cut_card_after(start - a + omitted, pos - a + omitted, cut_pos, last, last_mode[s])
+                stop, last = cut_card_after(in_shoe, pos - a + omitted, cut_pos, last, rules.last_mode[s])
                 if stop:
                     break
-        if not bad and has_roles:
+        if not bad and rec.has_roles:
             for i in range(pos, b):
-                if roles[i] != 3:
-                    err_code[s] = AFTER_UNDEALT
-                    err_index[s] = i
-                    err_start[s] = i
-                    err_coup[s] = coup
+                if rec.roles[i] != 3:
+                    _fault(faults, s, AFTER_UNDEALT, i, i, coup)
                     bad = True
                     break
         if bad:
@@ -340,9 +308,9 @@ def rebuild(
         ``(n_shoes + 1,)``: shoe ``s`` holds ``ranks[offsets[s]:offsets[s + 1]]``.
     params
         Per shoe integer arrays ``decks, burn_mode, burn_ace, burn_fixed, hidden,
-        cut_card, last_mode``; the modes as :func:`toolkit._coup.code` of their
-        :class:`~toolkit._coup.Burn`, :class:`~toolkit._coup.HiddenBurn` and
-        :class:`~toolkit._coup.LastHand` options.
+        cut_card, last_mode``; the modes as :func:`toolkit.coup.options.code` of their
+        :class:`~toolkit.coup.options.Burn`, :class:`~toolkit.coup.options.HiddenBurn` and
+        :class:`~toolkit.coup.options.LastHand` options.
     tableau
         Drawing rules.
     roles, coup_ids
@@ -352,7 +320,7 @@ def rebuild(
     Returns
     -------
     Rebuilt
-        ``dealt``: a :class:`~toolkit.dealing.DealtShoes` over the good shoes only
+        ``dealt``: a :class:`~toolkit.dealing.deal.DealtShoes` over the good shoes only
         (renumbered 0..), the kernel's slot and coup of every card, and for every
         shoe an error code with the card where the problem was seen.
     """
@@ -363,42 +331,30 @@ def rebuild(
     roles_arr = np.ascontiguousarray(roles if has_roles else np.zeros(0), dtype=np.int8)
     coups_arr = np.ascontiguousarray(coup_ids if has_coups else np.zeros(0), dtype=np.int64)
     max_coups = n // 4 + 1
-    card_coup = np.empty(n, np.int32)
-    card_slot = np.empty(n, np.int8)
-    out = coup_buffers(max_coups, n_shoes)
-    coup_first = np.empty(max_coups, np.int64)
-    err_code = np.empty(n_shoes, np.int8)
-    err_index = np.empty(n_shoes, np.int64)
-    err_start = np.empty(n_shoes, np.int64)
-    err_coup = np.empty(n_shoes, np.int32)
-    count = _rebuild_kernel(  # type: ignore[call-arg]  # numba's Dispatcher is typed as taking no arguments
+    coups, per_shoe = coup_buffers(max_coups, n_shoes)
+    placed = Placed(np.empty(n, np.int32), np.empty(n, np.int8), np.empty(max_coups, np.int64))
+    faults = Faults(
+        np.empty(n_shoes, np.int8),
+        np.empty(n_shoes, np.int64),
+        np.empty(n_shoes, np.int64),
+        np.empty(n_shoes, np.int32),
+    )
+    recorded = Recorded(
         np.ascontiguousarray(ranks, dtype=np.int8),
         roles_arr,
         coups_arr,
         np.ascontiguousarray(offsets, dtype=np.int64),
         has_roles,
         has_coups,
-        *(np.ascontiguousarray(params[k], dtype=np.int64) for k in _PARAMS),
-        np.array(RANK_VALUES, np.int64),
-        np.array(tableau.player, dtype=np.bool_),
-        np.array(tableau.banker, dtype=np.bool_),
-        card_coup,
-        card_slot,
-        *(out[k] for k in COUP_FIELDS[:-1]),
-        coup_first,
-        out["unseen"],
-        *(out[k] for k in SHOE_FIELDS),
-        err_code,
-        err_index,
-        err_start,
-        err_coup,
     )
-    good = err_code == OK
+    rules = ShoeRules(*(np.ascontiguousarray(params[k], dtype=np.int64) for k in ShoeRules._fields))
+    tables = Tables(np.array(tableau.player, dtype=np.bool_), np.array(tableau.banker, dtype=np.bool_))
+    count = _rebuild_kernel(recorded, rules, tables, coups, per_shoe, placed, faults)
+    good = faults.code == OK
     renumber = np.cumsum(good) - 1
-    coups = {k: out[k][:count] for k in COUP_FIELDS}
-    coups["shoe"] = renumber[coups["shoe"]]
-    dealt = DealtShoes(**coups, **{k: out[k][good] for k in SHOE_FIELDS}, first_shoe=0)
-    return Rebuilt(dealt, card_coup, card_slot, coup_first[:count], good, err_code, err_index, err_start, err_coup)
+    dealt = dealt_shoes(coups, ShoeRows(*(column[good] for column in per_shoe)), count)
+    dealt = replace(dealt, shoe=renumber[dealt.shoe])
+    return Rebuilt(dealt, placed.card_coup, placed.card_slot, placed.coup_first[:count], good, *faults)
 
 
 def slot_roles(slots: np.ndarray) -> pl.Series:

@@ -9,9 +9,10 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from toolkit._coup import Burn, LastHand, burn_count, code, cut_card_after, may_start
-from toolkit.cards import parse_card
-from toolkit.dealing import Dealing
+from toolkit.coup.cards import parse_card
+from toolkit.coup.options import Burn, LastHand, code
+from toolkit.coup.step import burn_count, cut_card_after, may_start
+from toolkit.dealing.deal import Dealing
 from toolkit.records.header import ShoeHeader
 from toolkit.records.validation import Checker, parse_road
 
@@ -24,7 +25,7 @@ def max_coups(dealing: Dealing, burn_card: str | None = None) -> tuple[int, int]
     Every coup takes at least four cards; the burn takes at least one exposed card
     and the fewest face-down cards its rule allows (the exact count when the exposed
     ``burn_card`` is known); the coups then run by the dealing's cut card and
-    last-hand rule (:func:`toolkit._coup.may_start`, :func:`toolkit._coup.cut_card_after`).
+    last-hand rule (:func:`toolkit.coup.step.may_start`, :func:`toolkit.coup.step.cut_card_after`).
 
     >>> max_coups(Dealing())  # 416 cards, an ace exposed and one card burned, the cut card 14 from the end
     (101, 2)

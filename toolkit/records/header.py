@@ -1,7 +1,7 @@
 """The shoe header: how the shoes of a record were dealt and the house rules they were played under.
 
-A :class:`ShoeHeader` holds a :class:`~toolkit.dealing.Dealing` (decks, burn,
-cut card, last-hand rule, tableau) and a :class:`~toolkit.rules.Rules`
+A :class:`ShoeHeader` holds a :class:`~toolkit.dealing.deal.Dealing` (decks, burn,
+cut card, last-hand rule, tableau) and a :class:`~toolkit.coup.rules.Rules`
 (commission, tie payout, tableau), plus two facts about the record itself:
 whether it lists the cards burned face down (``hidden_burn``) and the exposed
 burn card of a record that lists no cards (``burn_card``).
@@ -39,11 +39,11 @@ from fractions import Fraction
 from typing import Any
 
 from toolkit._check import as_fraction, one_of
-from toolkit._coup import HiddenBurn
 from toolkit._show import changed_fields
-from toolkit.dealing import Dealing
+from toolkit.coup.options import HiddenBurn
+from toolkit.coup.rules import Rules
+from toolkit.dealing.deal import Dealing
 from toolkit.records.validation import canonical_card
-from toolkit.rules import Rules
 
 __all__ = ["HEADER_KEYS", "ShoeHeader"]
 
@@ -79,7 +79,7 @@ class ShoeHeader:
         are the dealing's.
     hidden_burn
         Whether a record without roles lists the cards burned face down
-        (:class:`~toolkit._coup.HiddenBurn`; a plain string is accepted).
+        (:class:`~toolkit.coup.options.HiddenBurn`; a plain string is accepted).
     burn_card
         The exposed burn card, for a record that does not list it (per coup, road).
     """

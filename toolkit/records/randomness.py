@@ -47,8 +47,8 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from toolkit.bets import Bet
-from toolkit.engine import expected_values
+from toolkit.bets.paytable import Bet
+from toolkit.exact.engine import expected_values
 from toolkit.parallel import SeedLike
 from toolkit.records._calibrate import TestResult, _against_baseline, _baseline, baseline
 from toolkit.records.model import Records
@@ -415,7 +415,7 @@ def deck_mixing_test(records: Records, base: Records | None = None, seed: SeedLi
 
     Examples
     --------
-    >>> from toolkit.shuffles import stacked_shoes
+    >>> from toolkit.dealing.shuffles import stacked_shoes
     >>> from toolkit.records.simulate import records_from_orders, simulate_records
     >>> stacked = records_from_orders(stacked_shoes(1, seed=1))
     >>> deck_mixing_test(stacked, simulate_records(30, seed=2)).p_value < 0.01
@@ -475,8 +475,8 @@ def repeated_sequences(
 
     Examples
     --------
-    >>> from toolkit.dealing import shuffled_shoes
-    >>> from toolkit.shuffles import riffle_shuffle
+    >>> from toolkit.dealing.deal import shuffled_shoes
+    >>> from toolkit.dealing.shuffles import riffle_shuffle
     >>> from toolkit.records.simulate import records_from_orders
     >>> first = shuffled_shoes(1, seed=1)[0]
     >>> reused = records_from_orders(np.stack([first, riffle_shuffle(first, seed=2)]))

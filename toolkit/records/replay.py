@@ -5,7 +5,7 @@ cards seen, the composition of the unseen cards (what a perfect counter knows:
 the exposed burn card and every earlier coup are seen, the cards burned face
 down are not), the running and true counts of any count systems
 (:mod:`toolkit.counting.systems`), and the exact expected value of every bet for that
-composition (:func:`toolkit.engine.expected_values`); after it, the outcome.
+composition (:func:`toolkit.exact.engine.expected_values`); after it, the outcome.
 
 :func:`bet_edges` attaches to each recorded bet the exact edge it was placed
 at, and :func:`tracking_test` asks whether a bettor's stakes follow the edge
@@ -29,9 +29,9 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
-from toolkit.bets import AnyBet, Bet, bet_expected_values, bet_payouts, get_bet, standard_bets
-from toolkit.cards import MIN_COUP_CARDS, RANKS
-from toolkit.outcomes import class_index
+from toolkit.bets.paytable import AnyBet, Bet, bet_expected_values, bet_payouts, get_bet, standard_bets
+from toolkit.coup.cards import MIN_COUP_CARDS, RANKS
+from toolkit.coup.outcomes import class_index
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.records.model import Records
 

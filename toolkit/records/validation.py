@@ -27,7 +27,7 @@ Problem codes
 ``missing_position``, ``duplicate_coup``, ``missing_coup``, ``bad_hand``
     A row or a shoe does not make sense as written.
 ``tableau``, ``truncated``, ``burn``
-    The cards do not follow the drawing rules (:class:`toolkit.rules.Tableau`)
+    The cards do not follow the drawing rules (:class:`toolkit.coup.rules.Tableau`)
     or the burn rule of the shoe header; ``truncated``: the record ends in the
     middle of a coup.
 ``winner_mismatch``
@@ -44,7 +44,7 @@ Messages quote the file's content with every character that does not print
 
 The coups of a card-level shoe are rebuilt by a numba kernel
 (:func:`toolkit.records._rebuild.rebuild`): it deals the recorded cards by the tableau
-exactly as :func:`toolkit.dealing.deal_block` deals a shuffled shoe, and stops
+exactly as :func:`toolkit.dealing.deal.deal_block` deals a shuffled shoe, and stops
 at the first card that does not fit; :func:`kernel_message` says why.
 
 >>> p = Problem("shoes.csv", 12, "7", 3, "tableau", "Player stands on 7; found a third card 5h for Player")
@@ -61,9 +61,10 @@ from typing import Any
 
 import polars as pl
 
-from toolkit._coup import Burn, burn_count
 from toolkit._show import html_table, text_table
-from toolkit.cards import RANK_VALUES, RANKS, parse_card
+from toolkit.coup.cards import RANK_VALUES, RANKS, parse_card
+from toolkit.coup.options import Burn
+from toolkit.coup.step import burn_count
 from toolkit.records._rebuild import (
     AFTER_NATURAL,
     AFTER_UNDEALT,
@@ -423,7 +424,7 @@ def canonical_card(card: object) -> str:
 def parse_cards(frame: pl.DataFrame) -> pl.DataFrame:
     """Add ``rank`` (Int8) and ``canon`` (canonical text) for the ``card`` column; both null for an unknown code.
 
-    Each distinct text is parsed once by :func:`toolkit.cards.parse_card`.
+    Each distinct text is parsed once by :func:`toolkit.coup.cards.parse_card`.
     """
     texts: list[str] = []
     ranks: list[int | None] = []

@@ -49,11 +49,11 @@ from itertools import combinations
 
 import numpy as np
 
-from toolkit.bets import Bet
-from toolkit.cards import CompositionLike
+from toolkit.bets.paytable import Bet
 from toolkit.counting.systems import resolve_bet
-from toolkit.engine import as_rank_matrix, expected_values
-from toolkit.rules import PUNTO_BANCO, Rules, Tableau
+from toolkit.coup.cards import CompositionLike
+from toolkit.coup.rules import PUNTO_BANCO, Rules, Tableau
+from toolkit.exact.engine import as_rank_matrix, expected_values
 
 __all__ = [
     "PayoutOutcomes",
@@ -141,7 +141,7 @@ def outcome_probabilities(outcomes: PayoutOutcomes, shoes, tableau: Tableau = PU
     outcomes
         The joint payouts (:func:`payout_outcomes`).
     shoes
-        ``(n, 13)`` counts by rank or composition-like values, as :func:`toolkit.engine.expected_values` takes.
+        ``(n, 13)`` counts by rank or composition-like values, as :func:`toolkit.exact.engine.expected_values` takes.
     tableau
         Drawing rules.
 

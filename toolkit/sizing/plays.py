@@ -41,13 +41,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from toolkit._check import non_negative_int
-from toolkit.bets import AnyBet, Bet
+from toolkit.bets.paytable import AnyBet, Bet
 from toolkit.counting.strategies import CountPlay, Play, Ramp, Strategy
 from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.counting.tallies import PreCoup, count_arrays, round_count
-from toolkit.dealing import Dealing, deal
+from toolkit.coup.rules import Rules
+from toolkit.dealing.deal import Dealing, deal
 from toolkit.parallel import SeedLike, as_seed_sequence
-from toolkit.rules import Rules
 from toolkit.sizing._args import number
 from toolkit.sizing.kelly import kelly_fractions, outcome_probabilities, payout_outcomes
 

@@ -48,12 +48,12 @@ import polars as pl
 
 from toolkit._check import one_of, positive_int
 from toolkit._show import html_table, text_table
-from toolkit.bets import Bet
+from toolkit.bets.paytable import Bet
 from toolkit.counting.harness import run_strategies
 from toolkit.counting.results import Estimate, Results
 from toolkit.counting.strategies import Ramp, Strategy, count_strategy
 from toolkit.counting.systems import CountSystem, get_count_system
-from toolkit.dealing import Dealing
+from toolkit.dealing.deal import Dealing
 from toolkit.parallel import SeedLike, as_seed_sequence
 from toolkit.sizing._args import positive
 from toolkit.sizing.lattice import LatticeWalk

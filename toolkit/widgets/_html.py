@@ -13,7 +13,7 @@ from html import escape
 
 import polars as pl
 
-from toolkit.cards import RANKS, Composition
+from toolkit.coup.cards import RANKS, Composition
 
 POSITIVE = "#c8f7c5"
 STYLE = (

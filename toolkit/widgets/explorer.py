@@ -24,12 +24,12 @@ from collections.abc import Iterable
 
 import ipywidgets as w
 
-from toolkit.bets import Bet
-from toolkit.cards import RANKS, CompositionLike
+from toolkit.bets.paytable import Bet
 from toolkit.counting import CountSystem
+from toolkit.coup.cards import RANKS, CompositionLike
+from toolkit.coup.rules import Rules
 from toolkit.live import LiveShoe, Panel, Snapshot
 from toolkit.live.shoe import Cards
-from toolkit.rules import Rules
 from toolkit.widgets._html import STYLE, composition_line, counts_table, edge_table, eor_bars
 
 __all__ = ["ShoeExplorer"]

@@ -25,10 +25,10 @@ from pathlib import Path
 
 import ipywidgets as w
 
-from toolkit.bets import Bet
-from toolkit.cards import RANK_VALUES, RANKS
+from toolkit.bets.paytable import Bet
 from toolkit.counting import CountSystem
-from toolkit.dealing import DealtShoes
+from toolkit.coup.cards import RANKS, hand_total
+from toolkit.dealing.deal import DealtShoes
 from toolkit.live import ShoeSteps, Step
 from toolkit.records import Records, ShoeHeader, read_records
 from toolkit.widgets._html import STYLE, composition_line, counts_table, edge_plot, edge_table, percent
@@ -40,7 +40,7 @@ StepperSource = Records | DealtShoes | str | os.PathLike
 
 
 def _hand(cards: list[str]) -> str:
-    total = sum(RANK_VALUES[RANKS.index(c[0])] for c in cards) % 10
+    total = hand_total(RANKS.index(c[0]) for c in cards)
     return f"{' '.join(cards)} ({total})"
 
 
@@ -50,7 +50,7 @@ class ShoeStepper(w.VBox):
     Parameters
     ----------
     source
-        Card-level :class:`~toolkit.records.Records` (with or without bets), :class:`~toolkit.dealing.DealtShoes`,
+        Card-level :class:`~toolkit.records.Records` (with or without bets), :class:`~toolkit.dealing.deal.DealtShoes`,
         or the path of a record file (read by :func:`~toolkit.records.read_records`).
     shoe
         The shoe's id (default the first).

@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linprog
 
-from toolkit._coup import PLAYER_STOOD
+from toolkit.coup.rules import Tableau
+from toolkit.coup.step import PLAYER_STOOD
 from toolkit.games._hands import HAND_TOTALS
 from toolkit.games.chemin._table import ChemTable
-from toolkit.rules import Tableau
 
 #: Probabilities per variable or set: a sequence (of Fractions, say) or an array.
 Vector = Sequence[Any] | np.ndarray

@@ -17,7 +17,7 @@ cards), ``y`` (Banker's two cards) and the next two cards.  The table
 ``T[x, y, col, a, o]``
     weight of outcome ``o`` (0 Banker wins, 1 Player wins, 2 tie) when Player
     with ``x`` draws and his third card has value ``col`` (``col`` 0..9) or
-    stands (``col`` 10, :data:`~toolkit._coup.PLAYER_STOOD`), and Banker then draws (``a = 1``) or stands (``a = 0``).
+    stands (``col`` 10, :data:`PLAYER_STOOD`), and Banker then draws (``a = 1``) or stands (``a = 0``).
 
 plus the weights of the coups settled by a natural.  A strategy pair is then a
 weighting of this table: Player's probability of drawing on ``x`` multiplies
@@ -35,8 +35,8 @@ from math import perm  # falling factorial (n)_k = n! / (n - k)!; 0 when k > n
 
 import numpy as np
 
-from toolkit._coup import PLAYER_STOOD
-from toolkit.cards import Composition, CompositionLike
+from toolkit.coup.cards import Composition, CompositionLike
+from toolkit.coup.step import PLAYER_STOOD
 from toolkit.games._hands import HAND_TOTALS, hand_index
 from toolkit.games.chemin.models import CHEMIN_DECKS
 

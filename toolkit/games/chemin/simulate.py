@@ -4,7 +4,7 @@ Strategies are played as arrays: Player draws when a uniform falls below his
 probability for his hand, Banker likewise in his information set.  Whole
 shoes are walked by the walk both games share (:mod:`toolkit.games._walk`):
 a coup starts while at least ``min_cards`` cards are left, seven by default
-(:data:`toolkit._coup.SEVEN_CARD_MINIMUM`: "to constitute a valid deal, there must
+(:data:`toolkit.coup.step.SEVEN_CARD_MINIMUM`: "to constitute a valid deal, there must
 be not less than seven cards left in the dealer's hand", Wikipedia, "Baccarat",
 chemin de fer section).
 
@@ -25,8 +25,8 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import as_fraction, integer, one_of, positive_int, probability
-from toolkit._coup import MIN_COUP_CARDS, PLAYER_STOOD, SEVEN_CARD_MINIMUM
-from toolkit.cards import CompositionLike
+from toolkit.coup.cards import CompositionLike
+from toolkit.coup.step import MIN_COUP_CARDS, PLAYER_STOOD, SEVEN_CARD_MINIMUM
 from toolkit.games._hands import HAND_TOTALS, hand_index
 from toolkit.games._walk import first_cards, simulate_shoe_blocks
 from toolkit.games.chemin._table import chemin_shoe
@@ -141,7 +141,7 @@ def simulate_chemin_coups(
     Parameters
     ----------
     shoe
-        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+        The cards left (anything :meth:`~toolkit.coup.Composition.from_any` accepts; ``None``: the game's full shoe).
     player, banker
         The strategies.
     n
@@ -197,9 +197,9 @@ def simulate_chemin_shoes(
 ) -> pl.DataFrame:
     """Deal whole chemin de fer shoes and play every coup with the given strategies.
 
-    Shoes are shuffled by :func:`toolkit.dealing.shuffled_shoes`; a coup is
+    Shoes are shuffled by :func:`toolkit.dealing.deal.shuffled_shoes`; a coup is
     dealt while at least ``min_cards`` cards are left
-    (:func:`toolkit._coup.enough_cards`; seven by default, the chemin de fer
+    (:func:`toolkit.coup.step.enough_cards`; seven by default, the chemin de fer
     rule).  Shoes come in blocks of ``block_size``, block ``b`` drawing from
     child ``b`` of the seed's SeedSequence (a Generator gives a sequence seeded
     by its next draw), so the result depends on the seed and the block size

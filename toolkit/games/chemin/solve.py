@@ -60,9 +60,10 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import probability
-from toolkit._coup import PLAYER_STOOD
 from toolkit._show import html_table, text_table
-from toolkit.cards import Composition, CompositionLike
+from toolkit.coup.cards import Composition, CompositionLike
+from toolkit.coup.rules import PUNTO_BANCO
+from toolkit.coup.step import PLAYER_STOOD
 from toolkit.games._hands import HAND_TOTALS, hand_label, third_column, third_label
 from toolkit.games.chemin._game import (
     Game,
@@ -76,7 +77,6 @@ from toolkit.games.chemin._table import ChemTable, chem_table, chemin_shoe
 from toolkit.games.chemin.models import RESTRICTED_BANKER_OPTIONS, ChemModel, get_chemin_model
 from toolkit.games.chemin.strategies import BankerStrategy, PlayerStrategy
 from toolkit.games.chemin.value import chemin_value
-from toolkit.rules import PUNTO_BANCO
 
 __all__ = ["ChemSolution", "chemin_banker_best_response", "chemin_player_best_response", "solve_chemin"]
 
@@ -411,7 +411,7 @@ def chemin_banker_best_response(
     Parameters
     ----------
     shoe
-        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+        The cards left (anything :meth:`~toolkit.coup.Composition.from_any` accepts; ``None``: the game's full shoe).
     player
         Player's strategy.
     banker_sees
@@ -476,7 +476,7 @@ def chemin_player_best_response(
     Parameters
     ----------
     shoe
-        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+        The cards left (anything :meth:`~toolkit.coup.Composition.from_any` accepts; ``None``: the game's full shoe).
     banker
         Banker's strategy.
     player_sees

@@ -21,10 +21,10 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import probability
-from toolkit.cards import RANK_VALUES, parse_card
+from toolkit.coup.cards import RANK_VALUES, parse_card
+from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.games._hands import HAND_TOTALS, hand_index, hand_label, third_column, third_label
 from toolkit.games.chemin.models import RESTRICTED_BANKER_OPTIONS
-from toolkit.rules import PUNTO_BANCO, Tableau
 
 __all__ = ["BankerStrategy", "PlayerStrategy", "restricted_banker"]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import polars as pl
 
-from toolkit.cards import Composition, CompositionLike
+from toolkit.coup.cards import Composition, CompositionLike
 from toolkit.games.chemin._table import chem_table, chemin_shoe
 from toolkit.games.chemin.models import ChemModel, get_chemin_model
 from toolkit.games.chemin.solve import chemin_banker_best_response, chemin_player_best_response, solve_chemin
@@ -109,7 +109,7 @@ def chemin_option_values(
     Parameters
     ----------
     shoe
-        The cards left (anything :meth:`~toolkit.cards.Composition.from_any` accepts; ``None``: the game's full shoe).
+        The cards left (anything :meth:`~toolkit.coup.Composition.from_any` accepts; ``None``: the game's full shoe).
     model
         The information model of the full game.
     commission

@@ -18,8 +18,8 @@ from fractions import Fraction
 import numpy as np
 
 from toolkit._check import as_fraction, one_of, probability
-from toolkit._coup import PLAYER_STOOD
-from toolkit.cards import CompositionLike
+from toolkit.coup.cards import CompositionLike
+from toolkit.coup.step import PLAYER_STOOD
 from toolkit.games._hands import HAND_TOTALS
 from toolkit.games.chemin._table import ChemTable, chem_table, chemin_shoe
 from toolkit.games.chemin.models import FALSE_DRAW_RULES

@@ -22,9 +22,9 @@ import polars as pl
 from toolkit.counting.harness import play
 from toolkit.counting.results import ShoeTotals, summarize
 from toolkit.counting.strategies import Strategy
-from toolkit.dealing import Dealing, deal_block, shuffled_shoes
+from toolkit.coup.rules import Rules
+from toolkit.dealing.deal import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block, SeedLike, block_plan, map_blocks
-from toolkit.rules import Rules
 
 __all__ = ["depth_sweep"]
 

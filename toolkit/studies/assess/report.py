@@ -106,7 +106,7 @@ def assessment_report(a: Assessment, figures: Mapping[str, str] | None = None) -
             ],
         )
     )
-    add("\nExact, for the full shoe (toolkit.bets.edge_table). Payouts (to one) and their probabilities:\n\n")
+    add("\nExact, for the full shoe (toolkit.bets.paytable.edge_table). Payouts (to one) and their probabilities:\n\n")
     add(_table(["payout", "probability"], f["payouts"].rows(), 6))
 
     if "ca" in f:
@@ -117,7 +117,7 @@ def assessment_report(a: Assessment, figures: Mapping[str, str] | None = None) -
     add("\n## Effects of removal by rank\n\n")
     add(
         "The change in the bet's expected value when one card of a rank is removed from the full shoe "
-        "(toolkit.eor.effect_of_removal, by rank), and the tag of the count found.\n\n"
+        "(toolkit.edges.eor.effect_of_removal, by rank), and the tag of the count found.\n\n"
     )
     add(
         _table(

@@ -9,9 +9,9 @@ from typing import Any
 
 import polars as pl
 
-from toolkit.cards import RANKS
 from toolkit.counting.results import Results
 from toolkit.counting.systems import CountSystem
+from toolkit.coup.cards import RANKS
 
 __all__ = ["FRAMES", "Assessment"]
 

@@ -4,9 +4,9 @@ The steps, each on its own shoes (three children of the seed's
 :class:`~numpy.random.SeedSequence`):
 
 1. the bet's exact house edge, SD and hit frequency for the full shoe
-   (:func:`toolkit.bets.edge_table`), its payouts, the combinatorial analysis
-   (:func:`toolkit.ca.ca_table`), the effects of removal
-   by rank (:func:`toolkit.eor.effect_of_removal`);
+   (:func:`toolkit.bets.paytable.edge_table`), its payouts, the combinatorial analysis
+   (:func:`toolkit.bets.ca.ca_table`), the effects of removal
+   by rank (:func:`toolkit.edges.eor.effect_of_removal`);
 2. the **search** (:mod:`toolkit.studies.assess.search`) on the *search
    shoes*: every candidate count is scored on the same shoes (common random
    numbers);
@@ -34,17 +34,17 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import non_negative_int, positive_int
-from toolkit.bets import AnyBet, bet_stats, edge_table, standard_bets
-from toolkit.ca import ca_table
-from toolkit.cards import Composition
+from toolkit.bets.ca import ca_table
+from toolkit.bets.paytable import AnyBet, bet_stats, edge_table, standard_bets
 from toolkit.counting.harness import run_strategies
 from toolkit.counting.results import Results
 from toolkit.counting.strategies import Strategy, count_strategy, perfect_strategy
 from toolkit.counting.systems import CountSystem, resolve_bet
-from toolkit.dealing import Dealing
-from toolkit.eor import effect_of_removal
+from toolkit.coup.cards import Composition
+from toolkit.coup.rules import Rules
+from toolkit.dealing.deal import Dealing
+from toolkit.edges.eor import effect_of_removal
 from toolkit.parallel import SeedLike, as_seed_sequence, block_plan, map_blocks
-from toolkit.rules import Rules
 from toolkit.studies.assess.depth import depth_sweep
 from toolkit.studies.assess.result import Assessment
 from toolkit.studies.assess.search import SearchSet, SearchSpace, search_block, search_counts
@@ -117,7 +117,7 @@ def _cut_cards(dealing: Dealing, cut_cards: Sequence[int] | None) -> list[int]:
     """The sweep's positions: the defaults within the first half of the shoe, or every one given, checked.
 
     A position given must be one the shoe allows (``0 .. cards - 1`` from the end, as
-    :class:`~toolkit.dealing.Dealing` takes it); one outside is refused, naming it, never dropped.
+    :class:`~toolkit.dealing.deal.Dealing` takes it); one outside is refused, naming it, never dropped.
     """
     if dealing.coups is not None:
         if cut_cards:
@@ -191,7 +191,7 @@ def assess_bet(
     Parameters
     ----------
     bet
-        A bet (:class:`~toolkit.bets.Bet` or :class:`~toolkit.coup_bets.CoupBet`) or the name of one
+        A bet (:class:`~toolkit.bets.Bet` or :class:`~toolkit.bets.coup_bets.CoupBet`) or the name of one
         (standard panel or side-bet catalogue).
     dealing
         How the shoes are dealt (decks, burn, cut card...).

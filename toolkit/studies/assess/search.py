@@ -1,7 +1,7 @@
 """The search for the best integer count of a bet: tag sets guided by its effects of removal, scored on dealt shoes.
 
 **The search space** (:class:`SearchSpace`).  The effects of removal of the
-bet by rank (:func:`toolkit.eor.effect_of_removal`) are scaled so that the
+bet by rank (:func:`toolkit.edges.eor.effect_of_removal`) are scaled so that the
 largest one in size becomes ``top`` for each ``top`` in :attr:`SearchSpace.tops`,
 rounded to integers (halves away from zero) and clipped to
 ``-max_tag..+max_tag``; a top above ``max_tag`` saturates the cards that matter
@@ -36,11 +36,11 @@ import polars as pl
 
 from toolkit._check import positive_int
 from toolkit._show import changed_fields
-from toolkit.bets import AnyBet
-from toolkit.cards import RANKS
+from toolkit.bets.paytable import AnyBet
 from toolkit.counting.systems import COUNT_SYSTEMS, CountSystem
 from toolkit.counting.tallies import PreCoup, count_arrays
-from toolkit.dealing import Dealing, deal_block, shuffled_shoes
+from toolkit.coup.cards import RANKS
+from toolkit.dealing.deal import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block
 
 __all__ = ["SearchSet", "SearchSpace", "candidate_tags", "search_counts", "threshold_grid"]

@@ -1,6 +1,6 @@
 """What a Thorp study deals and evaluates: :class:`ThorpStudy`, a value, and the constants of the design.
 
-Many shoes are dealt (:mod:`toolkit.dealing`); before every coup the exact
+Many shoes are dealt (:mod:`toolkit.dealing.deal`); before every coup the exact
 expected value of every bet of the panel is computed from the cards a
 *perfect counter* has not seen (the ``"unseen"`` observer: burned cards stay
 unseen), and optionally from the cards physically left in the shoe
@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 
 from toolkit._check import integer, one_of, positive_int
-from toolkit._coup import LastHand
-from toolkit.bets import Bet, get_bet, standard_bets
-from toolkit.dealing import Dealing
-from toolkit.engine import DEVICES
+from toolkit.bets.paytable import Bet, get_bet, standard_bets
+from toolkit.coup.options import LastHand
+from toolkit.coup.rules import Rules
+from toolkit.dealing.deal import Dealing
+from toolkit.exact.engine import DEVICES
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, BlockPlan, SeedLike, as_seed_sequence, block_plan
-from toolkit.rules import Rules
 
 __all__ = [
     "EDGE_EPSILON",
@@ -100,7 +100,7 @@ def deal_to_end(dealing: Dealing) -> Dealing:
 
     The cut card is put at the very end of the shoe (``cut_card=0``) under the
     ``one_more`` rule, so it never comes out: a coup starts whenever at least
-    :data:`toolkit._coup.MIN_COUP_CARDS` (six, the most a coup can use) cards
+    :data:`toolkit.coup.step.MIN_COUP_CARDS` (six, the most a coup can use) cards
     are left.  The burn, the decks and the tableau are kept.  This is the
     fairer reading of Thorp's "last 5 to 20 cards": a shoe whose last cards are
     actually played.
@@ -129,7 +129,7 @@ def deal_to_end(dealing: Dealing) -> Dealing:
 def smallest_depth(hands: np.ndarray) -> int | None:
     """The fewest cards unseen (or left) before any coup dealt: the first depth with hands.
 
-    No coup starts with fewer than :data:`toolkit._coup.MIN_COUP_CARDS` cards
+    No coup starts with fewer than :data:`toolkit.coup.step.MIN_COUP_CARDS` cards
     left, and the cards burned face down stay unseen, so a perfect counter
     never bets with fewer than about 10 unseen cards under a casino cut card,
     or about 7 dealt to the end.
@@ -226,7 +226,7 @@ class ThorpStudy:
         Shoes per block (part of what a seed means: keep it fixed to compare runs).
     device
         Where the expectations are computed: ``"cpu"`` or ``"gpu"`` (a CUDA GPU,
-        the ``gpu`` extra; see :func:`toolkit.engine.expected_values`).  Not part
+        the ``gpu`` extra; see :func:`toolkit.exact.engine.expected_values`).  Not part
         of :meth:`fingerprint`: both devices give the same results within the
         engine's error bound, with exact signs, so a run may resume on the other.
     """

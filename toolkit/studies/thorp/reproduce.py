@@ -1,6 +1,6 @@
 """The published figures beside the toolkit's values: the providers that need the study, and the table.
 
-:func:`reproduce_table` asks :func:`toolkit.reference.compare_published` for
+:func:`reproduce_table` asks :func:`toolkit.edges.reference.compare_published` for
 every figure in ``data/reference`` and supplies those that need a study as
 providers: Jacobson's setting, the claims of Thorp and of Thorp and Walden
 (:func:`reproduce_providers`), and the published count results, simulated with
@@ -30,7 +30,7 @@ EFFECTIVELY_NONE = 1e-3
 
 
 def reproduce_providers(result: StudyResult | None = None, jacobson: pl.DataFrame | None = None) -> dict[str, Any]:
-    """Providers for :func:`toolkit.reference.compare_published`: the figures that need the study.
+    """Providers for :func:`toolkit.edges.reference.compare_published`: the figures that need the study.
 
     ``jacobson`` (from :func:`toolkit.studies.jacobson_setting`) supplies the
     rows of Jacobson's setting; otherwise the study's own Jacobson part does.
@@ -47,9 +47,9 @@ def reproduce_providers(result: StudyResult | None = None, jacobson: pl.DataFram
     Returns
     -------
     dict
-        Figure name to a function of the published row returning a :class:`toolkit.reference.Reproduced`.
+        Figure name to a function of the published row returning a :class:`toolkit.edges.reference.Reproduced`.
     """
-    from toolkit.reference import Reproduced
+    from toolkit.edges.reference import Reproduced
 
     providers: dict[str, Any] = {}
     jac = jacobson if jacobson is not None else (result.jacobson() if result is not None else None)
@@ -184,8 +184,8 @@ def count_providers(
     import numpy as np
 
     from toolkit.counting import count_strategy, run_strategies
-    from toolkit.dealing import Dealing
-    from toolkit.reference import Reproduced, printed_number, printed_tolerance
+    from toolkit.dealing.deal import Dealing
+    from toolkit.edges.reference import Reproduced, printed_number, printed_tolerance
 
     options = {"seed": seed_integer(seed), "workers": workers, "progress": progress, "scheduler": scheduler}
     d7, p8 = run_strategies([count_strategy("dragon7"), count_strategy("panda8")], shoes, Dealing(), **options)
@@ -242,6 +242,6 @@ def reproduce_table(
     polars.DataFrame
         ``figure, table, source, published, unit, toolkit, matches, status``.
     """
-    from toolkit.reference import compare_published
+    from toolkit.edges.reference import compare_published
 
     return compare_published(providers={**reproduce_providers(result, jacobson), **(counts or {})})

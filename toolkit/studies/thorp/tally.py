@@ -33,10 +33,10 @@ import numba
 import numpy as np
 import polars as pl
 
-from toolkit.bets import get_plain_bet
-from toolkit.dealing import Dealing, deal_block, shuffled_shoes
+from toolkit.bets.paytable import get_plain_bet
+from toolkit.coup.rules import Tableau
+from toolkit.dealing.deal import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block
-from toolkit.rules import Tableau
 from toolkit.studies.thorp.design import EDGE_EPSILON, REGIONS, ThorpStudy
 
 __all__ = ["BlockOutput", "BlockSpec", "Tally", "block_spec", "empty_tally", "evaluator", "tally_block"]
@@ -84,7 +84,7 @@ def block_spec(study: ThorpStudy) -> BlockSpec:
 
 @lru_cache(maxsize=8)
 def _evaluator_cached(payoff_bytes: bytes, shape: tuple[int, int], tableau: Tableau):
-    from toolkit.engine import CompiledBets
+    from toolkit.exact.engine import CompiledBets
 
     return CompiledBets(np.frombuffer(payoff_bytes).reshape(shape), tableau)
 
@@ -101,7 +101,7 @@ def evaluator(payoffs: np.ndarray, tableau: Tableau):
 
     Returns
     -------
-    toolkit.engine.CompiledBets
+    toolkit.exact.engine.CompiledBets
     """
     return _evaluator_cached(np.ascontiguousarray(payoffs, dtype=np.float64).tobytes(), payoffs.shape, tableau)
 

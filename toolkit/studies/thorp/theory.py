@@ -15,8 +15,8 @@ import numpy as np
 import polars as pl
 
 from toolkit._stats import wilson_interval
-from toolkit.bets import Bet, standard_bets
-from toolkit.rules import Rules
+from toolkit.bets.paytable import Bet, standard_bets
+from toolkit.coup.rules import Rules
 
 __all__ = ["depth_one_in_a_million", "linear_variance"]
 
@@ -27,7 +27,7 @@ def linear_variance(
     """Variance of each bet's exact EV over random ``n``-card subsets of a full shoe, to first order.
 
     The fundamental theorem of card counting (Thorp and Walden 1973), with the
-    effects of removal of the full shoe (:func:`toolkit.eor.effect_of_removal`,
+    effects of removal of the full shoe (:func:`toolkit.edges.eor.effect_of_removal`,
     by rank so that the pair bets see ranks).
 
     Derivation.  Let the full shoe hold ``N`` cards, ``N_c`` of kind ``c``
@@ -71,13 +71,13 @@ def linear_variance(
 
     Examples
     --------
-    >>> from toolkit.bets import get_bet
+    >>> from toolkit.bets.paytable import get_bet
     >>> v = linear_variance([415, 208], bets=[get_bet("banker")])
     >>> bool(v[1, 0] > v[0, 0])
     True
     """
-    from toolkit.cards import Composition
-    from toolkit.eor import effect_of_removal
+    from toolkit.coup.cards import Composition
+    from toolkit.edges.eor import effect_of_removal
 
     bets = tuple(standard_bets(rules) if bets is None else bets)
     n = np.atleast_1d(

@@ -1,9 +1,9 @@
 """Signs that are never wrong: an error bound for the float path and exact re-evaluation inside it.
 
-The float kernel (:mod:`toolkit._kernels`) returns each expectation with a
+The float kernel (:mod:`toolkit.exact._kernels`) returns each expectation with a
 rounding error of about 1e-15, so an expectation that is exactly 0 can come out
 as +4.8e-16.  This module bounds that error for every bet of a
-:class:`~toolkit.engine.CompiledBets` and re-evaluates in integers every
+:class:`~toolkit.exact.engine.CompiledBets` and re-evaluates in integers every
 expectation that lies within its bound of zero; outside the bound the float's
 sign is the exact sign.
 
@@ -41,11 +41,11 @@ from math import lcm, perm
 import numba
 import numpy as np
 
-from toolkit._kernels import pair_split
-from toolkit._tables import coup_table, multisets
-from toolkit.cards import RANK_VALUES
-from toolkit.outcomes import N_MAIN
-from toolkit.rules import Tableau
+from toolkit.coup.cards import RANK_VALUES
+from toolkit.coup.outcomes import N_MAIN
+from toolkit.coup.rules import Tableau
+from toolkit.exact._kernels import pair_split
+from toolkit.exact._tables import coup_table, multisets
 
 __all__ = [
     "MAX_INT64_CARDS",
@@ -114,7 +114,7 @@ def _by_value(ranks: Sequence[int]) -> list[int]:
 
 
 def _zero_pair_odds(ranks: Sequence[int]) -> tuple[Fraction, Fraction]:
-    """Exact alpha and beta (see :mod:`toolkit._tables`) from 13 rank counts."""
+    """Exact alpha and beta (see :mod:`toolkit.exact._tables`) from 13 rank counts."""
     z = [int(c) for c in ranks[9:]]
     zt = sum(z)
     same2 = sum(perm(c, 2) for c in z)
@@ -128,7 +128,7 @@ def _zero_pair_odds(ranks: Sequence[int]) -> tuple[Fraction, Fraction]:
 def event_counts(values, level, ratio, start, event, weight, n_events):  # pragma: no cover - compiled
     """Integer numerators of the event probabilities: ``P_g = out[b, g] / (N)_6`` for shoe ``b``.
 
-    The walk of :class:`toolkit._kernels.Walk` in int64: a node holds ``prod_v (n_v)_(m_v)``,
+    The walk of :class:`toolkit.exact._kernels.Walk` in int64: a node holds ``prod_v (n_v)_(m_v)``,
     times ``(N - k)_(6 - k)`` it counts the ordered six-card deals that start with one
     ordering of its k cards.  Every partial sum is at most ``(N)_6``, below ``2**63`` for
     ``N <= MAX_INT64_CARDS``.
@@ -178,7 +178,7 @@ def _scaled(rows: list[list[Fraction]]) -> tuple[np.ndarray, list[int]]:
 
 
 class ExactBets:
-    """Exact expectations of the bets of a :class:`~toolkit.engine.CompiledBets`, for a few shoes at a time.
+    """Exact expectations of the bets of a :class:`~toolkit.exact.engine.CompiledBets`, for a few shoes at a time.
 
     General bets: the float path's event structure in integers.  With ``d_c`` a
     common denominator of column c's payouts, every event pays the integer row

@@ -1,6 +1,6 @@
 """The exact engine: the distribution of the next coup for any remaining shoe.
 
-Two paths share the tables of :mod:`toolkit._tables`:
+Two paths share the tables of :mod:`toolkit.exact._tables`:
 
 * :func:`distribution` with ``exact=True`` works in Python integers and
   returns :class:`fractions.Fraction` probabilities; :func:`combination_counts`
@@ -11,10 +11,10 @@ Two paths share the tables of :mod:`toolkit._tables`:
   shoe, dotted with the table.
 * :func:`expected_values` (many shoes at once) merges the outcome classes on
   which every bet pays the same into events and walks the multiset trie once
-  per block of shoes (:mod:`toolkit._kernels`); by default every expectation
+  per block of shoes (:mod:`toolkit.exact._kernels`); by default every expectation
   within the float path's error bound of zero is settled exactly
-  (:mod:`toolkit._exact_sign`), so signs are never wrong.  ``device="gpu"``
-  runs the walk on a CUDA GPU (:mod:`toolkit._gpu`, the ``gpu`` extra).
+  (:mod:`toolkit.exact._exact_sign`), so signs are never wrong.  ``device="gpu"``
+  runs the walk on a CUDA GPU (:mod:`toolkit.exact._gpu`, the ``gpu`` extra).
 
 Both are checked against an independent, deliberately naive enumerator in the
 tests (``tests/reference_enumerator.py``).
@@ -36,12 +36,12 @@ import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from toolkit._check import count_matrix, one_of
-from toolkit._exact_sign import ExactBets, as_exact, general_bounds, int_products, pair_bounds
-from toolkit._kernels import event_table, pair_split
-from toolkit._tables import coup_table, ext_to_main, multisets
-from toolkit.cards import RANK_VALUES, Composition, CompositionLike
-from toolkit.outcomes import N_CLASSES, N_MAIN
-from toolkit.rules import PUNTO_BANCO, Tableau
+from toolkit.coup.cards import RANK_VALUES, Composition, CompositionLike
+from toolkit.coup.outcomes import N_CLASSES, N_MAIN
+from toolkit.coup.rules import PUNTO_BANCO, Tableau
+from toolkit.exact._exact_sign import ExactBets, as_exact, general_bounds, int_products, pair_bounds
+from toolkit.exact._kernels import event_table, pair_split
+from toolkit.exact._tables import coup_table, ext_to_main, multisets
 
 #: Where :func:`expected_values` runs its kernel.
 DEVICES = ("cpu", "gpu")
@@ -203,7 +203,7 @@ class Distribution(NDArrayOperatorsMixin):
     It prints a few lines (the shoe, the classes that can occur, Banker, Player and Tie) and a
     small table in a notebook; :meth:`frame` gives every class with its fields.  It is still the
     vector it used to be: indexing, iteration, ``len``, ``numpy.asarray`` and arithmetic work on the
-    1,600 probabilities (index ``i`` is :func:`toolkit.outcomes.class_index`).
+    1,600 probabilities (index ``i`` is :func:`toolkit.coup.outcomes.class_index`).
 
     Attributes
     ----------
@@ -260,7 +260,7 @@ class Distribution(NDArrayOperatorsMixin):
 
     def by_winner(self) -> dict[str, object]:
         """The probabilities that Banker, Player and Tie win the coup."""
-        from toolkit.outcomes import outcomes
+        from toolkit.coup.outcomes import outcomes
 
         out: dict[str, object] = dict.fromkeys(("banker", "player", "tie"), Fraction(0) if self.exact else 0.0)
         for q, o in zip(self.probabilities, outcomes(), strict=True):
@@ -269,7 +269,7 @@ class Distribution(NDArrayOperatorsMixin):
         return out
 
     def frame(self, drop_zero: bool = True):
-        """The classes as a polars frame: their fields (:func:`~toolkit.outcomes.outcome_frame`) and probability.
+        """The classes as a polars frame: their fields (:func:`~toolkit.coup.outcomes.outcome_frame`) and probability.
 
         Parameters
         ----------
@@ -283,7 +283,7 @@ class Distribution(NDArrayOperatorsMixin):
         """
         import polars as pl
 
-        from toolkit.outcomes import outcome_frame
+        from toolkit.coup.outcomes import outcome_frame
 
         p = self.probabilities
         frame = outcome_frame().with_columns(pl.Series("probability", [float(q) for q in p], dtype=pl.Float64))
@@ -337,7 +337,7 @@ def distribution(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exac
 
     Examples
     --------
-    >>> from toolkit.outcomes import outcomes
+    >>> from toolkit.coup.outcomes import outcomes
     >>> p = distribution(8, exact=True)
     >>> tie = sum(q for q, o in zip(p, outcomes()) if o.winner == "tie")
     >>> round(float(tie), 12)
@@ -370,7 +370,7 @@ def class_probabilities(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANC
     Returns
     -------
     list of fractions.Fraction or numpy.ndarray
-        Index ``i`` is the class :func:`toolkit.outcomes.class_index` numbers ``i``.
+        Index ``i`` is the class :func:`toolkit.coup.outcomes.class_index` numbers ``i``.
 
     Examples
     --------
@@ -538,12 +538,12 @@ class CompiledBets:
     zero-pair odds (:func:`zero_pair_probabilities`) and ``R`` linear in the
     probabilities of the outcome classes.  Classes on which every column pays
     the same are merged into *events* and the columns come out of one pass of
-    the multiset trie (:mod:`toolkit._kernels`).  Bets that look only at the
+    the multiset trie (:mod:`toolkit.exact._kernels`).  Bets that look only at the
     pair flags (Player Pair, Banker Pair, Either Pair) are closed forms in the
     rank counts and skip the polynomial.
 
     ``bounds[i]`` bounds the rounding error of bet i's float expectation on
-    any shoe (:mod:`toolkit._exact_sign`); calls with ``exact_signs=True``
+    any shoe (:mod:`toolkit.exact._exact_sign`); calls with ``exact_signs=True``
     re-evaluate exactly every expectation within it of zero.  ``exact_payoffs``
     (rows of fractions) are the pay tables the floats stand for; without them
     each float is read as the nearest fraction with denominator at most 10**6.
@@ -598,7 +598,7 @@ class CompiledBets:
             ng, na = len(self.general), len(self.alpha_bets)
             values = np.ascontiguousarray(_values_from_ranks(ranks))
             if one_of(device, DEVICES, "device") == "gpu":
-                from toolkit._gpu import event_columns
+                from toolkit.exact._gpu import event_columns
 
                 raw = event_columns(self.events, values)
             else:
@@ -645,19 +645,19 @@ def expected_values(
         ``(B, 13)`` counts by rank, ``(B, 10)`` counts by value, or a sequence
         of composition-like values.  Each shoe needs at least six cards.
     bets
-        A sequence of :class:`toolkit.bets.Bet`.
+        A sequence of :class:`toolkit.bets.paytable.Bet`.
     tableau
         Drawing rules.
     exact_signs
         ``True`` (the default): every expectation within the float path's
-        error bound of zero (about 1e-12, see :mod:`toolkit._exact_sign`) is
+        error bound of zero (about 1e-12, see :mod:`toolkit.exact._exact_sign`) is
         re-evaluated in integers, so the sign of every value is exact and an
         expectation that is exactly zero is ``0.0``; costs nothing measurable
         unless many shoes sit on a zero.  ``False``: the plain float path
         (errors below 1e-12, signs of values within that of zero unreliable).
     device
         ``"cpu"`` (the default) or ``"gpu"``: the same kernel on a CUDA GPU
-        (needs the ``gpu`` extra, numba-cuda, and a GPU; see :mod:`toolkit._gpu`).
+        (needs the ``gpu`` extra, numba-cuda, and a GPU; see :mod:`toolkit.exact._gpu`).
 
     Returns
     -------
@@ -670,7 +670,7 @@ def expected_values(
 
     Examples
     --------
-    >>> from toolkit.bets import get_bet
+    >>> from toolkit.bets.paytable import get_bet
     >>> shoe = (0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 2, 2)  # 5, 7, 9 and four zero-valued cards
     >>> expected_values([shoe], [get_bet("player")])[0, 0]
     np.float64(0.0)

@@ -29,10 +29,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import polars as pl
 
-from toolkit.bets import Bet, edge_table, get_plain_bet
-from toolkit.cards import Composition, CompositionLike
-from toolkit.engine import expected_values
-from toolkit.rules import Rules
+from toolkit.bets.paytable import Bet, edge_table, get_plain_bet
+from toolkit.coup.cards import Composition, CompositionLike
+from toolkit.coup.rules import Rules
+from toolkit.exact.engine import expected_values
 
 __all__ = ["MAIN_VARIANTS", "depletion_by_value", "edges_by_decks", "random_depletion"]
 

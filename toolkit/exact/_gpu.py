@@ -3,11 +3,11 @@
 ``expected_values(shoes, bets, device="gpu")`` sends the shoes' counts by value
 to the GPU, runs :func:`walk_kernel` with one thread per shoe and brings back
 the event columns; everything else (pair-only bets, zero-pair odds, exact
-signs) is the CPU code of :mod:`toolkit.engine`, so both devices return the
+signs) is the CPU code of :mod:`toolkit.exact.engine`, so both devices return the
 same numbers up to rounding, within the same error bound
-(:mod:`toolkit._exact_sign`).
+(:mod:`toolkit.exact._exact_sign`).
 
-Each thread walks the pruned pre-order of :class:`toolkit._kernels.Walk` with
+Each thread walks the pruned pre-order of :class:`toolkit.exact._kernels.Walk` with
 the rows of its current path in a local array of 7 and the event sums of the
 current chunk of nodes in shared memory (laid out ``event * threads + thread``,
 so a warp's accesses are conflict-free), added to a local array at the end of
@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from toolkit._kernels import CHUNK, EventTable
+from toolkit.exact._kernels import CHUNK, EventTable
 
 cuda: Any
 try:  # the kernel names ``cuda`` as a module global: numba's CUDA simulator swaps exactly that name

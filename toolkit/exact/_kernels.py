@@ -2,7 +2,7 @@
 
 A bet's expectation is a linear function of the probabilities of the outcome
 classes, and each class probability is a polynomial in the shoe's counts by
-value (see :mod:`toolkit._tables`):  ``P(class) = sum_m A[class, m] F_m`` with
+value (see :mod:`toolkit.exact._tables`):  ``P(class) = sum_m A[class, m] F_m`` with
 ``F_m = prod_v (n_v)_(m_v) / (N)_k`` over the 7,722 multisets ``m`` of 4, 5 or
 6 card values.  Two reductions make that sum cheap for a set of bets:
 
@@ -23,8 +23,8 @@ rows holds every ``F`` the walk needs and each ``F`` is used the moment it is
 made; subtrees that reach no event are pruned.  Shoes run along the inner axis
 (``lanes`` of them at a time), which the compiler vectorises.
 
-Everything here is float64 and deterministic; :mod:`toolkit._exact_sign`
-bounds its rounding error and :mod:`toolkit._gpu` runs the same walk on a GPU.
+Everything here is float64 and deterministic; :mod:`toolkit.exact._exact_sign`
+bounds its rounding error and :mod:`toolkit.exact._gpu` runs the same walk on a GPU.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from toolkit._tables import multisets
+from toolkit.exact._tables import multisets
 
 __all__ = [
     "CHUNK",
@@ -231,7 +231,7 @@ def pair_split(x: np.ndarray, ext: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     """Per-entry payout parts ``(w0, wa, wb)`` of pay tables ``x`` (bets, main class, player pair, banker pair).
 
     An entry with extended class ``ext`` pays ``w0 + alpha wa + beta wb`` in expectation, with alpha and
-    beta the zero-pair odds (see :mod:`toolkit._tables`): a hand of two zero-valued cards is a pair with
+    beta the zero-pair odds (see :mod:`toolkit.exact._tables`): a hand of two zero-valued cards is a pair with
     probability alpha, both hands are with probability beta.  Works for any numeric dtype (float, int64,
     object integers), with the same arithmetic in each.
     """

@@ -23,11 +23,11 @@ from typing import Any
 
 import polars as pl
 
-from toolkit.bets import AnyBet, Bet, bet_stats, get_bet
-from toolkit.cards import CompositionLike
-from toolkit.coup_bets import CoupBet
-from toolkit.rules import PUNTO_BANCO, Tableau
-from toolkit.suits import SuitedShoe
+from toolkit.bets.coup_bets import CoupBet
+from toolkit.bets.paytable import AnyBet, Bet, bet_stats, get_bet
+from toolkit.coup.cards import CompositionLike
+from toolkit.coup.rules import PUNTO_BANCO, Tableau
+from toolkit.coup.suits import SuitedShoe
 
 __all__ = ["CATable", "ca_summary", "ca_table"]
 
@@ -141,7 +141,7 @@ def _integral(rows: list[dict]) -> bool:
 
 
 def _total(shoe: object) -> int:
-    from toolkit.cards import Composition
+    from toolkit.coup.cards import Composition
 
     if isinstance(shoe, SuitedShoe):
         return shoe.total
@@ -156,9 +156,9 @@ def ca_table(
     Parameters
     ----------
     bet
-        A bet or the name of one (:func:`toolkit.bets.bet_names`).
+        A bet or the name of one (:func:`toolkit.bets.paytable.bet_names`).
     shoe
-        The cards left (a :class:`~toolkit.suits.SuitedShoe` for a bet on suits, or a shoe by rank).
+        The cards left (a :class:`~toolkit.coup.SuitedShoe` for a bet on suits, or a shoe by rank).
     tableau
         Drawing rules.
     decks

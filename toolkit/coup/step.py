@@ -1,33 +1,14 @@
 """The dealing rules, written once: burn count, tableau step and end-of-shoe (last-hand) rule.
 
 Every part of the toolkit that deals cards uses these functions: simulated
-dealing (:mod:`toolkit.dealing`), the rebuilding of recorded shoes and their
+dealing (:mod:`toolkit.dealing.deal`), the rebuilding of recorded shoes and their
 validation (:mod:`toolkit.records`), and the shoe walks of chemin de fer and
 baccarat banque (:mod:`toolkit.games`).  They are compiled with numba and are
 also plain Python callables, so the kernels and the readable code call the
 same rule.
 
-The options are string enums, defined here once and reused by the
-:class:`~toolkit.dealing.Dealing` value, the shoe header of recorded shoes and
-the command line; the kernels take their integer :func:`code`.
-
-Burn (:class:`Burn`)
-    ``standard``: the first card is turned face up and as many cards as its
-    value are burned face down (ten or face card: 10; ace: ``burn_ace``, 1 or
-    11); ``fixed``: a fixed number of cards face down; ``none``.
-Last hand (:class:`LastHand`)
-    The cut card lies ``cut_card`` cards from the end.  ``one_more``: when it
-    comes out during a coup, finish the coup and play one more; when it comes
-    out as the first card of a coup, that coup is the last (the rule of most
-    punto banco tables, as the Wizard of Odds describes it).  ``finish``: the
-    coup during which it comes out is the last.  ``seven_cards``: ignore the
-    cut card and never start a coup with fewer than seven cards left (the
-    chemin de fer rule: "to constitute a valid deal, there must be not less
-    than seven cards").
-Hidden burn (:class:`HiddenBurn`)
-    Whether a card-level record lists the cards burned face down:
-    ``omitted``, ``listed``, or ``auto`` (listed exactly when the record holds
-    the whole shoe).
+The options (burn, last hand, hidden burn) are the plain enums of
+:mod:`toolkit.coup.options`; the kernels take their integer :func:`~toolkit.coup.options.code`.
 
 numba's on-disk cache keys a compiled kernel by its own source file only: after
 editing this module, delete the ``*.nbi`` and ``*.nbc`` files of the kernels
@@ -36,106 +17,54 @@ or they keep the old rules.
 
 >>> burn_count(9, 1), burn_count(0, 11), burn_count(4, 1)  # a ten, an ace burning 11, a five
 (10, 11, 5)
->>> code(LastHand.FINISH), LastHand("seven_cards") is LastHand.SEVEN_CARDS
-(1, True)
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
+from typing import NamedTuple
 
 import numba
 import numpy as np
 
-from toolkit.cards import RANK_VALUES
-from toolkit.rules import PLAYER_STOOD
+from toolkit.coup.cards import RANK_VALUES
+from toolkit.coup.options import (
+    BURN_FIXED,
+    BURN_STANDARD,
+    HIDDEN_AUTO,
+    HIDDEN_LISTED,
+    LAST_FINISH,
+    LAST_SEVEN_CARDS,
+)
+from toolkit.coup.rules import PLAYER_STOOD
 
 __all__ = [
-    "BURN_FIXED",
-    "BURN_NONE",
-    "BURN_STANDARD",
-    "HIDDEN_AUTO",
-    "HIDDEN_LISTED",
-    "HIDDEN_OMITTED",
-    "LAST_FINISH",
-    "LAST_ONE_MORE",
-    "LAST_SEVEN_CARDS",
+    "BANKER_1",
+    "BANKER_2",
+    "BANKER_3",
     "MIN_COUP_CARDS",
+    "PLAYER_1",
+    "PLAYER_2",
+    "PLAYER_3",
     "PLAYER_STOOD",
     "SEVEN_CARD_MINIMUM",
-    "Burn",
-    "HiddenBurn",
-    "LastHand",
+    "CoupRows",
+    "ShoeRows",
+    "Tables",
     "banker_draws",
     "burn_count",
-    "code",
+    "coup_buffers",
     "cut_card_after",
     "enough_cards",
     "face_down_count",
     "face_down_listed",
     "is_natural",
     "may_start",
+    "next_slot",
     "player_draws",
+    "record_coup",
+    "two_card_totals",
 ]
 
-
-class Burn(StrEnum):
-    """How the cards at the start of a shoe are burned."""
-
-    STANDARD = "standard"
-    FIXED = "fixed"
-    NONE = "none"
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}.{self.name}"
-
-
-class LastHand(StrEnum):
-    """When the last coup of a shoe is dealt."""
-
-    ONE_MORE = "one_more"
-    FINISH = "finish"
-    SEVEN_CARDS = "seven_cards"
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}.{self.name}"
-
-
-class HiddenBurn(StrEnum):
-    """Whether a card-level record lists the cards burned face down."""
-
-    OMITTED = "omitted"
-    LISTED = "listed"
-    AUTO = "auto"
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}.{self.name}"
-
-
-def code(option: Burn | LastHand | HiddenBurn) -> int:
-    """The integer the compiled kernels use for an option: its position in its enum.
-
-    >>> [code(b) for b in Burn], code(HiddenBurn.AUTO)
-    ([0, 1, 2], 2)
-    """
-    try:
-        return _CODES[type(option), option]
-    except KeyError:
-        raise TypeError(f"code() takes a Burn, LastHand or HiddenBurn option, got {option!r}") from None
-
-
-#: :func:`code` of every option, looked up (it runs once per shoe when records are loaded).
-_CODES: dict[tuple[type, StrEnum], int] = {
-    (options, member): i for options in (Burn, LastHand, HiddenBurn) for i, member in enumerate(options)
-}
-
-
-#: The kernels' codes of the options (:func:`code`), for the compiled code to compare with.
-BURN_STANDARD, BURN_FIXED, BURN_NONE = (code(b) for b in (Burn.STANDARD, Burn.FIXED, Burn.NONE))
-LAST_ONE_MORE, LAST_FINISH, LAST_SEVEN_CARDS = (
-    code(h) for h in (LastHand.ONE_MORE, LastHand.FINISH, LastHand.SEVEN_CARDS)
-)
-HIDDEN_OMITTED, HIDDEN_LISTED, HIDDEN_AUTO = (code(h) for h in (HiddenBurn.OMITTED, HiddenBurn.LISTED, HiddenBurn.AUTO))
 
 #: A coup may use six cards: no coup starts with fewer left, whatever the rule.
 MIN_COUP_CARDS = 6
@@ -202,6 +131,128 @@ def banker_draws(
     if is_natural(player_total, banker_total):
         return False
     return banker_table[banker_total, PLAYER_STOOD if player_third < 0 else player_third]
+
+
+# ------------------------------------------------------------------ the coup step
+#: The slots of a coup's six cards (the columns of ``DealtShoes.cards``): Player's three, then Banker's.
+PLAYER_1, PLAYER_2, PLAYER_3, BANKER_1, BANKER_2, BANKER_3 = range(6)
+#: The order the first four cards are dealt in: Player, Banker, Player, Banker.
+_FIRST_FOUR = (PLAYER_1, BANKER_1, PLAYER_2, BANKER_2)
+
+
+class Tables(NamedTuple):
+    """The tableau as the kernels read it: Player's draw by total, Banker's by total and Player's third card."""
+
+    player: np.ndarray
+    banker: np.ndarray
+
+
+@numba.njit(cache=True)
+def two_card_totals(row: np.ndarray) -> tuple[int, int]:  # pragma: no cover - compiled
+    """Player's and Banker's two-card totals from a coup's cards by slot (``row``, rank indices)."""
+    return (_VALUES[row[PLAYER_1]] + _VALUES[row[PLAYER_2]]) % 10, (
+        _VALUES[row[BANKER_1]] + _VALUES[row[BANKER_2]]
+    ) % 10
+
+
+@numba.njit(cache=True)
+def next_slot(row: np.ndarray, tables: Tables) -> int:  # pragma: no cover - compiled
+    """The coup step: the slot that takes the coup's next card, or -1 when the coup is complete.
+
+    ``row`` holds the coup's cards so far by slot (rank indices, -1 where none yet). Every
+    dealer and checker deals a coup with this one function, card by card: the dealing kernel,
+    the rebuilding of recorded shoes and the live tracker.
+    """
+    for slot in _FIRST_FOUR:
+        if row[slot] < 0:
+            return slot
+    player_total, banker_total = two_card_totals(row)
+    if row[BANKER_3] >= 0:
+        return -1
+    if row[PLAYER_3] < 0:
+        if player_draws(player_total, banker_total, tables.player):
+            return PLAYER_3
+        return BANKER_3 if banker_draws(player_total, banker_total, -1, tables.banker) else -1
+    return BANKER_3 if banker_draws(player_total, banker_total, _VALUES[row[PLAYER_3]], tables.banker) else -1
+
+
+class CoupRows(NamedTuple):
+    """The per-coup arrays the dealing kernels fill (the fields of ``DealtShoes``, one row a coup)."""
+
+    shoe: np.ndarray
+    coup: np.ndarray
+    start: np.ndarray
+    cards: np.ndarray
+    seen: np.ndarray
+    left: np.ndarray
+    unseen_count: np.ndarray
+    unseen: np.ndarray
+
+
+class ShoeRows(NamedTuple):
+    """The per-shoe arrays: the exposed burn card, how many cards were burned face down, and their ranks."""
+
+    burn_card: np.ndarray
+    burned: np.ndarray
+    burned_ranks: np.ndarray
+
+
+def coup_buffers(max_coups: int, n_shoes: int) -> tuple[CoupRows, ShoeRows]:
+    """The empty arrays the dealing kernels fill: their widths written once.
+
+    Counts are 32-bit, so no accepted number of decks can wrap them.
+
+    >>> coups, shoes = coup_buffers(100, 2)
+    >>> coups.cards.shape, shoes.burned_ranks.shape
+    ((100, 6), (2, 13))
+    """
+    coups = CoupRows(
+        shoe=np.empty(max_coups, np.int64),
+        coup=np.empty(max_coups, np.int32),
+        start=np.empty(max_coups, np.int32),
+        cards=np.empty((max_coups, 6), np.int8),
+        seen=np.empty(max_coups, np.int32),
+        left=np.empty(max_coups, np.int32),
+        unseen_count=np.empty(max_coups, np.int32),
+        unseen=np.empty((max_coups, 13), np.int32),
+    )
+    shoes = ShoeRows(
+        burn_card=np.empty(n_shoes, np.int8),
+        burned=np.empty(n_shoes, np.int32),
+        burned_ranks=np.empty((n_shoes, 13), np.int32),
+    )
+    return coups, shoes
+
+
+@numba.njit(cache=True)
+def record_coup(
+    rows: CoupRows,
+    out: int,
+    shoe: int,
+    number: int,
+    start: int,
+    row: np.ndarray,
+    seen: int,
+    left: int,
+    unseen_count: int,
+    counts: np.ndarray,
+) -> None:  # pragma: no cover - compiled
+    """Write coup ``number`` of ``shoe`` (its cards ``row`` by slot) as row ``out`` of ``rows``.
+
+    ``start`` is its first card's position in the shoe; ``seen``, ``left`` and ``unseen_count`` count
+    the cards before it, and ``counts`` is the composition of the unseen cards (what a perfect counter
+    knows before the coup).
+    """
+    rows.shoe[out] = shoe
+    rows.coup[out] = number
+    rows.start[out] = start
+    for slot in range(6):
+        rows.cards[out, slot] = row[slot]
+    rows.seen[out] = seen
+    rows.left[out] = left
+    rows.unseen_count[out] = unseen_count
+    for r in range(13):
+        rows.unseen[out, r] = counts[r]
 
 
 # ------------------------------------------------------------- end of the shoe

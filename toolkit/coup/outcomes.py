@@ -18,9 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-import polars as pl
+
+if TYPE_CHECKING:
+    import polars as pl
 
 __all__ = ["N_CLASSES", "Outcome", "class_index", "outcome_frame", "outcomes"]
 
@@ -161,7 +164,7 @@ def outcome_frame() -> pl.DataFrame:
     Columns: ``class, player_total, banker_total, player_cards, banker_cards,
     player_pair, banker_pair, winner, player_natural, banker_natural, natural,
     margin, cards_dealt``.  Use it to define a bet with a polars expression
-    (:meth:`toolkit.bets.Bet.from_expr`).
+    (:meth:`toolkit.bets.paytable.Bet.from_expr`).
 
     Returns
     -------
@@ -173,4 +176,6 @@ def outcome_frame() -> pl.DataFrame:
     >>> outcome_frame().height
     1600
     """
+    import polars as pl  # loaded here, so that the options of a deal load without it
+
     return pl.DataFrame(_outcome_columns())

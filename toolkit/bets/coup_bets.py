@@ -1,11 +1,11 @@
 """Bets on anything visible in the coup, priced exactly: suits, ranks and card positions.
 
 A :class:`CoupBet` is a payout expression over the fields of
-:mod:`toolkit.coup_fields` (each card's value, rank and suit; totals; winner;
+:mod:`toolkit.bets.fields` (each card's value, rank and suit; totals; winner;
 naturals; cards per hand).  Bets that name only the outcome-class fields are
-plain pay tables (:class:`toolkit.bets.Bet`) and take the fast engine; the
+plain pay tables (:class:`toolkit.bets.paytable.Bet`) and take the fast engine; the
 others are priced here, exactly, by extending the pair trick of
-:mod:`toolkit._tables`.
+:mod:`toolkit.exact._tables`.
 
 **The method.**  Let the bet name the rank or the card of some positions
 (the *expanded* positions).  For an ordered value sequence ``s`` the tableau
@@ -18,7 +18,7 @@ hold ranks ``r_i`` (and suits ``s_i`` where the card is named) is
     prod_i (n[r_i] - h_i) / (n[v_i] - g_i)  x  (w[r_i, s_i] - c_i) / (W[r_i] - e_i)
 
 where ``n`` are the counts by rank and by value, ``w`` the suit weights of
-each rank (:func:`toolkit.suits.suit_counts`), ``h_i``/``g_i`` the earlier
+each rank (:func:`toolkit.coup.suits.suit_counts`), ``h_i``/``g_i`` the earlier
 expanded positions of the same rank / value, and ``c_i``/``e_i`` the earlier
 *card-level* positions of the same card / rank.  A row of the bet's table is
 then one value-level group (the value-level fields the bet names, and the
@@ -50,12 +50,9 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import check_bet_text
-from toolkit._coup_tables import Table, compile_table, prefix_payouts, row_frame
-from toolkit._exact_sign import int_products
-from toolkit._prefix_patterns import PatternBet, compile_patterns
-from toolkit._tables import multisets
-from toolkit.cards import RANK_VALUES, Composition
-from toolkit.coup_fields import (
+from toolkit.bets._position_table import Table, compile_table, prefix_payouts, row_frame
+from toolkit.bets._prefix_patterns import PatternBet, compile_patterns
+from toolkit.bets.fields import (
     CLASS_FIELDS,
     COLOUR,
     FIELDS,
@@ -66,10 +63,13 @@ from toolkit.coup_fields import (
     unknown_field,
     value_columns,
 )
-from toolkit.engine import _features, _values_from_ranks
+from toolkit.coup.cards import RANK_VALUES, Composition
+from toolkit.coup.rules import PUNTO_BANCO, Tableau
+from toolkit.coup.suits import SuitedShoe, blind_decks, suit_counts
+from toolkit.exact._exact_sign import int_products
+from toolkit.exact._tables import multisets
+from toolkit.exact.engine import _features, _values_from_ranks
 from toolkit.parallel import SeedLike, as_generator
-from toolkit.rules import PUNTO_BANCO, Tableau
-from toolkit.suits import SuitedShoe, blind_decks, suit_counts
 
 __all__ = ["CoupBet", "coup_distribution", "coup_expected_values", "coup_payouts"]
 
@@ -87,7 +87,7 @@ class CoupBet:
     expr
         A polars expression giving the payout, in units to one (-1 a loss,
         0 a push), for every coup; it may name any field of
-        :data:`toolkit.coup_fields.FIELDS`.
+        :data:`toolkit.bets.fields.FIELDS`.
     description
         One line for tables.
     """
@@ -123,7 +123,7 @@ class CoupBet:
     def evaluator(self) -> str:
         """The evaluator that prices it: ``value events`` for a bet on values alone (one walk of the engine's
         multiset trie, as the panel), ``prefix patterns`` for a bet on the first four cards' ranks and suits (a
-        closed form in the counts, :mod:`toolkit._prefix_patterns`), else ``position table`` (rows of ranks
+        closed form in the counts, :mod:`toolkit.bets._prefix_patterns`), else ``position table`` (rows of ranks
         and cards by position)."""
         if not expansions(self.fields):
             return "value events"
@@ -180,7 +180,7 @@ def _shoe(shoe: object, decks: int | None) -> tuple[np.ndarray, np.ndarray, np.n
 def _kernel_probabilities(table: Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``(B, payouts)`` P(payout) of each payout other than the default, for ``(B, 13)`` ranks, ``(B, 10)`` values
     and ``(B, 13, 4)`` suit weights: one compiled pass over the bet's table per block of shoes (a bet on values
-    alone: one walk of the engine's multiset trie, :mod:`toolkit._kernels`)."""
+    alone: one walk of the engine's multiset trie, :mod:`toolkit.exact._kernels`)."""
     if table.events is not None:
         return table.events(np.ascontiguousarray(values, dtype=np.int64))[:, : len(table.payouts)]
     weights = _label_weights(table, weights)
@@ -228,7 +228,7 @@ def _live_rows(table: Table, ranks: np.ndarray, values: np.ndarray, weights: np.
 
 
 def _exact_combinations(table: Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> list[Fraction]:
-    """Ordered six-card combinations (see :func:`toolkit.engine.combination_counts`) of each non-default payout.
+    """Ordered six-card combinations (see :func:`toolkit.exact.engine.combination_counts`) of each non-default payout.
 
     Python integers throughout (numpy object arrays): the value-level count of a group is divisible by the
     falling factorials of the expanded positions' values, so only the suit weights leave a denominator.
@@ -273,16 +273,16 @@ def _exact_combinations(table: Table, ranks: np.ndarray, values: np.ndarray, wei
 def coup_distribution(
     bet: CoupBet, shoe: object = 8, tableau: Tableau = PUNTO_BANCO, exact: bool = True, decks: int | None = None
 ) -> dict[Any, Any]:
-    """Probability of each payout of ``bet`` on ``shoe`` (a :class:`~toolkit.suits.SuitedShoe` or a shoe by rank).
+    """Probability of each payout of ``bet`` on ``shoe`` (a :class:`~toolkit.coup.SuitedShoe` or a shoe by rank).
 
     Parameters
     ----------
     bet
         The bet.
     shoe
-        The cards left: a :class:`~toolkit.suits.SuitedShoe` (52 counts), or
-        anything :meth:`toolkit.cards.Composition.from_any` reads (suits then
-        read suit-blind from ``decks`` full decks, see :func:`toolkit.suits.suit_counts`).
+        The cards left: a :class:`~toolkit.coup.SuitedShoe` (52 counts), or
+        anything :meth:`toolkit.coup.cards.Composition.from_any` reads (suits then
+        read suit-blind from ``decks`` full decks, see :func:`toolkit.coup.suits.suit_counts`).
     tableau
         Drawing rules.
     exact
@@ -318,13 +318,13 @@ def coup_expected_values(
     """Float expected values of one bet for many shoes: ``(B, 13)`` counts by rank or a sequence of shoes.
 
     Shoes by rank read their suits suit-blind from ``decks`` full decks (by default the fewest that
-    hold every shoe); a sequence of :class:`~toolkit.suits.SuitedShoe` gives its own.  One compiled
+    hold every shoe); a sequence of :class:`~toolkit.coup.SuitedShoe` gives its own.  One compiled
     pass over the bet's table per block of shoes.
 
     Parameters
     ----------
     shoes
-        ``(B, 13)`` counts by rank, or a sequence of shoes (all :class:`~toolkit.suits.SuitedShoe`, or all by rank).
+        ``(B, 13)`` counts by rank, or a sequence of shoes (all :class:`~toolkit.coup.SuitedShoe`, or all by rank).
     bet
         The bet.
     tableau
@@ -372,7 +372,7 @@ def _shoe_arrays(shoes: object, decks: int | None) -> tuple[np.ndarray, np.ndarr
     """Counts by rank ``(B, 13)`` and suit weights ``(B, 13, 4)`` of many shoes, parsed once.
 
     A ``(B, 13)`` integer array is taken as it is (no per-shoe parsing); a sequence of shoes is read by
-    :meth:`toolkit.cards.Composition.from_any`, or holds :class:`~toolkit.suits.SuitedShoe` values only.
+    :meth:`toolkit.coup.cards.Composition.from_any`, or holds :class:`~toolkit.coup.SuitedShoe` values only.
     """
     if isinstance(shoes, np.ndarray) and shoes.ndim == 2 and shoes.shape[1] == 13:
         if not np.issubdtype(shoes.dtype, np.integer) or (shoes < 0).any():
@@ -428,9 +428,9 @@ def coup_payouts(
     bet
         The bet.
     cards
-        ``(n, 6)`` rank indices (see :data:`toolkit.cards.RANKS`) in the order of
-        :data:`toolkit.coup_fields.POSITIONS`, -1 where no card was dealt (as
-        :attr:`toolkit.dealing.DealtShoes.cards`).
+        ``(n, 6)`` rank indices (see :data:`toolkit.coup.cards.RANKS`) in the order of
+        :data:`toolkit.bets.fields.POSITIONS`, -1 where no card was dealt (as
+        :attr:`toolkit.dealing.deal.DealtShoes.cards`).
     decks
         The decks the shoe was made of (for suits, see below).
     seed

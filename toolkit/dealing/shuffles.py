@@ -1,6 +1,6 @@
 """Badly mixed shoes, for testing the randomness tests: decks stacked unmixed, and riffle shuffles.
 
-:func:`toolkit.dealing.shuffled_shoes` gives well-shuffled shoes; these give
+:func:`toolkit.dealing.deal.shuffled_shoes` gives well-shuffled shoes; these give
 the shoes a careless shuffle leaves, which :mod:`toolkit.records.randomness`
 should catch: decks shuffled one by one and stacked (every deck-sized stretch
 from a deck boundary holds each rank four times) and shoes riffled a few times
@@ -38,7 +38,7 @@ def stacked_shoes(n: int, decks: int = 8, seed: SeedLike = None) -> np.ndarray:
     Returns
     -------
     numpy.ndarray
-        int8 rank indices (see :data:`toolkit.cards.RANKS`), one shoe a row.
+        int8 rank indices (see :data:`toolkit.coup.cards.RANKS`), one shoe a row.
 
     Examples
     --------

@@ -25,12 +25,12 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from toolkit._tables import ext_to_main, multiset_index, value_sequences
-from toolkit.bets import Bet, get_plain_bet
-from toolkit.cards import Composition, CompositionLike
-from toolkit.engine import _features
-from toolkit.outcomes import N_MAIN
-from toolkit.rules import PUNTO_BANCO, Tableau
+from toolkit.bets.paytable import Bet, get_plain_bet
+from toolkit.coup.cards import Composition, CompositionLike
+from toolkit.coup.outcomes import N_MAIN
+from toolkit.coup.rules import PUNTO_BANCO, Tableau
+from toolkit.exact._tables import ext_to_main, multiset_index, value_sequences
+from toolkit.exact.engine import _features
 
 __all__ = ["known_card_edges", "known_card_gain"]
 

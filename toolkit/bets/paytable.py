@@ -1,13 +1,13 @@
 """Bets as pay tables over the outcome classes, and their statistics.
 
 A :class:`Bet` is a name and a payout (in units, to one; -1 a loss, 0 a push)
-for each of the 1,600 outcome classes of :mod:`toolkit.outcomes`.  Payouts are
+for each of the 1,600 outcome classes of :mod:`toolkit.coup.outcomes`.  Payouts are
 exact rationals, so the exact engine gives exact expectations; each lies within
 -1 .. 1,000,000 to one (:data:`toolkit._check.MAX_PAYOUT`), and a bet's name and
 description hold no control characters (they reach tables).
 
-Build your own with a function of an :class:`~toolkit.outcomes.Outcome`, or a
-polars expression over :func:`~toolkit.outcomes.outcome_frame`:
+Build your own with a function of an :class:`~toolkit.coup.outcomes.Outcome`, or a
+polars expression over :func:`~toolkit.coup.outcomes.outcome_frame`:
 
 >>> import polars as pl
 >>> lucky6 = Bet.from_expr(
@@ -17,12 +17,12 @@ polars expression over :func:`~toolkit.outcomes.outcome_frame`:
 0.2998
 
 The standard panel (:func:`standard_bets`) holds the main bets and the classic side bets; the
-side-bet catalogue (:mod:`toolkit.catalogue`) fifteen more; :func:`get_bet` knows both
+side-bet catalogue (:mod:`toolkit.bets.catalogue`) fifteen more; :func:`get_bet` knows both
 (:func:`bet_names`).  A bet that looks at more than the outcome classes (a card's suit or rank,
-Player's third card, ranks across hands) is a :class:`~toolkit.coup_bets.CoupBet` over the coup
-fields of :mod:`toolkit.coup_fields`; :func:`make_bet` builds either kind from a polars expression
+Player's third card, ranks across hands) is a :class:`~toolkit.bets.coup_bets.CoupBet` over the coup
+fields of :mod:`toolkit.bets.fields`; :func:`make_bet` builds either kind from a polars expression
 or from pay-table rows of SQL conditions (the same fields, the same rows as a bet file, see
-:mod:`toolkit.bet_files`), and takes the fast engine whenever it can.
+:mod:`toolkit.bets.files`), and takes the fast engine whenever it can.
 
 >>> type(make_bet("suited", [("player_suited_pair", 25)])).__name__
 'CoupBet'
@@ -42,14 +42,14 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import check_bet_text, payout
-from toolkit.bet_files import BetSpec, pay_table, read_bet_file
-from toolkit.cards import CompositionLike
-from toolkit.catalogue import catalogue_names, catalogue_spec
-from toolkit.coup_bets import CoupBet, coup_distribution, coup_expected_values, coup_payouts
-from toolkit.engine import distribution, expected_values
-from toolkit.outcomes import N_CLASSES, Outcome, outcome_frame, outcomes
-from toolkit.rules import PUNTO_BANCO, Rules, Tableau, as_fraction
-from toolkit.suits import SuitedShoe
+from toolkit.bets.catalogue import catalogue_names, catalogue_spec
+from toolkit.bets.coup_bets import CoupBet, coup_distribution, coup_expected_values, coup_payouts
+from toolkit.bets.files import BetSpec, pay_table, read_bet_file
+from toolkit.coup.cards import CompositionLike
+from toolkit.coup.outcomes import N_CLASSES, Outcome, outcome_frame, outcomes
+from toolkit.coup.rules import PUNTO_BANCO, Rules, Tableau, as_fraction
+from toolkit.coup.suits import SuitedShoe
+from toolkit.exact.engine import distribution, expected_values
 
 __all__ = [
     "AnyBet",
@@ -78,7 +78,7 @@ class Bet:
         The bet's name.
     payoffs
         1,600 exact payouts (units to one; -1 a loss, 0 a push), in class order
-        (:func:`toolkit.outcomes.class_index`).
+        (:func:`toolkit.coup.outcomes.class_index`).
     description
         One line for tables.
     events
@@ -88,7 +88,7 @@ class Bet:
     name: str
     payoffs: tuple[Fraction, ...] = field(repr=False)  # each within -1..MAX_PAYOUT (a million) to one
     description: str = ""
-    #: ``(condition, payout)`` rows the bet was written from, if any (labels of :func:`toolkit.ca.ca_table`).
+    #: ``(condition, payout)`` rows the bet was written from, if any (labels of :func:`toolkit.bets.ca.ca_table`).
     events: tuple[tuple[str, Fraction], ...] = field(default=(), repr=False, compare=False)
     _hash: int = field(default=0, init=False, repr=False, compare=False)
 
@@ -115,7 +115,7 @@ class Bet:
 
     @classmethod
     def from_expr(cls, name: str, expr: pl.Expr, description: str = "") -> Bet:
-        """From a polars expression evaluated over :func:`~toolkit.outcomes.outcome_frame`."""
+        """From a polars expression evaluated over :func:`~toolkit.coup.outcomes.outcome_frame`."""
         if not isinstance(expr, pl.Expr):
             raise TypeError(f"bet {name!r}: expr must be a polars expression, got {type(expr).__name__} {expr!r}")
         frame = outcome_frame()
@@ -270,7 +270,7 @@ AnyBet = Bet | CoupBet
 def make_bet(
     name: str, payout: pl.Expr | Sequence[tuple[str, object]], default: object = -1, description: str = ""
 ) -> AnyBet:
-    """A bet from a payout expression or a pay table over the coup fields (:data:`toolkit.coup_fields.FIELDS`).
+    """A bet from a payout expression or a pay table over the coup fields (:data:`toolkit.bets.fields.FIELDS`).
 
     Parameters
     ----------
@@ -279,7 +279,7 @@ def make_bet(
     payout
         A polars expression giving the payout, or pay-table rows
         ``[(sql_condition, pays), ...]`` (first match pays, see
-        :func:`toolkit.bet_files.pay_table`).
+        :func:`toolkit.bets.files.pay_table`).
     default
         With rows: what the bet pays when no row holds.
     description
@@ -289,7 +289,7 @@ def make_bet(
     -------
     Bet or CoupBet
         A :class:`Bet` (fast engine) when the payout names only outcome-class
-        fields, else a :class:`~toolkit.coup_bets.CoupBet`.
+        fields, else a :class:`~toolkit.bets.coup_bets.CoupBet`.
 
     Examples
     --------
@@ -316,7 +316,7 @@ def _from_spec(spec: BetSpec) -> AnyBet:
 
 
 def bet_from_file(path: str) -> AnyBet:
-    """A bet defined in a TOML file (see :mod:`toolkit.bet_files`); errors name the file and the row.
+    """A bet defined in a TOML file (see :mod:`toolkit.bets.files`); errors name the file and the row.
 
     Parameters
     ----------
@@ -387,7 +387,7 @@ def bet_payouts(
     bet: AnyBet, classes: np.ndarray, cards: np.ndarray | None, decks: int = 8, seed: Any = None
 ) -> np.ndarray:
     """What one unit on ``bet`` paid on dealt coups: its pay table at their outcome ``classes``, or its payout
-    over their ``cards`` (``(n, 6)`` rank indices by position, see :func:`toolkit.coup_bets.coup_payouts`).
+    over their ``cards`` (``(n, 6)`` rank indices by position, see :func:`toolkit.bets.coup_bets.coup_payouts`).
 
     Parameters
     ----------
@@ -414,7 +414,7 @@ def bet_payouts(
 
 
 def get_bet(name: str, rules: Rules = Rules()) -> AnyBet:
-    """A bet of the standard panel or of the side-bet catalogue (:mod:`toolkit.catalogue`) by name.
+    """A bet of the standard panel or of the side-bet catalogue (:mod:`toolkit.bets.catalogue`) by name.
 
     Parameters
     ----------
@@ -513,10 +513,10 @@ def bet_stats(
     Parameters
     ----------
     bet
-        A :class:`Bet`, a :class:`~toolkit.coup_bets.CoupBet`, or the name of
+        A :class:`Bet`, a :class:`~toolkit.bets.coup_bets.CoupBet`, or the name of
         a bet of :func:`bet_names` (priced by the default rules).
     shoe
-        The cards left; for a bet on suits also a :class:`~toolkit.suits.SuitedShoe`.
+        The cards left; for a bet on suits also a :class:`~toolkit.coup.SuitedShoe`.
     tableau
         Drawing rules.
     exact
@@ -524,7 +524,7 @@ def bet_stats(
         ``exact_expected_value`` is set; the float fields are the rounded values.
     decks
         For a bet on suits priced on a shoe by rank: the full decks its suits
-        are drawn from (see :func:`toolkit.suits.suit_counts`).
+        are drawn from (see :func:`toolkit.coup.suits.suit_counts`).
 
     Returns
     -------
@@ -571,7 +571,7 @@ def edge_table(
     Parameters
     ----------
     shoe
-        The cards left (a :class:`~toolkit.suits.SuitedShoe` too).
+        The cards left (a :class:`~toolkit.coup.SuitedShoe` too).
     bets
         Bets or names (default: the standard panel).
     rules
@@ -635,9 +635,9 @@ def bet_expected_values(
 ) -> np.ndarray:
     """Float expected values of bets of either kind for many shoes: ``(B, len(bets))``.
 
-    Pay tables go through the batched engine (:func:`toolkit.engine.expected_values`,
+    Pay tables go through the batched engine (:func:`toolkit.exact.engine.expected_values`,
     ``options`` passed on); bets over coup fields through their compiled tables
-    (:func:`toolkit.coup_bets.coup_expected_values`).
+    (:func:`toolkit.bets.coup_bets.coup_expected_values`).
 
     Parameters
     ----------
@@ -649,9 +649,9 @@ def bet_expected_values(
         Drawing rules.
     decks
         For bets on suits: the full decks the shoes' suits come from (suit-blind,
-        see :func:`toolkit.suits.suit_counts`).
+        see :func:`toolkit.coup.suits.suit_counts`).
     **options
-        Passed to :func:`toolkit.engine.expected_values` (``exact_signs``, ``device``).
+        Passed to :func:`toolkit.exact.engine.expected_values` (``exact_signs``, ``device``).
 
     Returns
     -------
@@ -666,7 +666,7 @@ def bet_expected_values(
         raise TypeError(f"bets must be Bets or CoupBets, got {type(wrong).__name__} {wrong!r}")
     if not rich:
         return expected_values(shoes, bets, tableau, **options)
-    from toolkit.engine import as_rank_matrix
+    from toolkit.exact.engine import as_rank_matrix
 
     ranks = as_rank_matrix(shoes)
     out = np.empty((ranks.shape[0], len(bets)))

@@ -1,6 +1,6 @@
 """Compiling a bet on coup fields into its table: value-level groups, then one row per label at each position.
 
-The method is in :mod:`toolkit.coup_bets`.  A row's labels are chosen position by position (a rank, a rank
+The method is in :mod:`toolkit.bets.coup_bets`.  A row's labels are chosen position by position (a rank, a rank
 and colour, or a card); a row is settled as soon as its payout is decided, and rows that pay the dropped
 payout are not kept.  The table is built a chunk of groups at a time, so memory stays bounded.
 """
@@ -15,12 +15,8 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import as_fraction, payout
-from toolkit._exact_sign import UNIT_ROUNDOFF, general_bounds
-from toolkit._kernels import EventTable, event_table
-from toolkit._prefix_patterns import PREFIX
-from toolkit._tables import multisets
-from toolkit.cards import RANK_VALUES, RANKS, VALUE_TO_RANK
-from toolkit.coup_fields import (
+from toolkit.bets._prefix_patterns import PREFIX
+from toolkit.bets.fields import (
     BOOLEAN_FIELDS,
     CARD,
     COLOUR,
@@ -33,10 +29,14 @@ from toolkit.coup_fields import (
     prefix_table,
     value_sequence_table,
 )
-from toolkit.rules import Tableau
-from toolkit.suits import SUITS
+from toolkit.coup.cards import RANK_VALUES, RANKS, VALUE_TO_RANK
+from toolkit.coup.rules import Tableau
+from toolkit.coup.suits import SUITS
+from toolkit.exact._exact_sign import UNIT_ROUNDOFF, general_bounds
+from toolkit.exact._kernels import EventTable, event_table
+from toolkit.exact._tables import multisets
 
-#: A bet on coup fields (:class:`toolkit.coup_bets.CoupBet`: name, expr, fields, events), typed loosely here so
+#: A bet on coup fields (:class:`toolkit.bets.coup_bets.CoupBet`: name, expr, fields, events), typed loosely here so
 #: that this module does not import the one that uses it.
 CoupBet = Any
 
@@ -209,8 +209,8 @@ def _value_events(
     """A bet on values alone as events of the engine's walk: each value sequence is one entry of its multiset.
 
     ``pay[g]`` is group g's payout index among the non-default payouts (-1 for the default); the event table's
-    columns are the probabilities of those payouts (see :mod:`toolkit._kernels`).  The bound is that of the
-    expectation ``default + sum_p P_p (pay_p - default)`` (:func:`toolkit._exact_sign.general_bounds`).
+    columns are the probabilities of those payouts (see :mod:`toolkit.exact._kernels`).  The bound is that of the
+    expectation ``default + sum_p P_p (pay_p - default)`` (:func:`toolkit.exact._exact_sign.general_bounds`).
     """
     k = len(exact) - 1
     onehot = np.zeros((len(seq), max(k, 1)), dtype=np.int64)
@@ -231,7 +231,7 @@ def _pruning_conditions(bet: CoupBet, expanded: dict[str, int]) -> list[pl.Expr]
     then settled, and its remaining positions are not expanded.  Not for bets written as expressions (no
     conditions) or naming ``IS NULL`` (a null there means "not dealt").
     """
-    from toolkit.conditions import condition
+    from toolkit.bets.conditions import condition
 
     if not expanded or not bet.events or any("null" in str(c).lower() for c, _ in bet.events):
         return None

@@ -41,6 +41,7 @@ __all__ = [
     "Composition",
     "CompositionLike",
     "card_value",
+    "hand_total",
     "parse_card",
     "parse_cards",
 ]
@@ -144,6 +145,15 @@ def card_value(card: str | int) -> int:
     if not 0 <= index < 13:
         raise ValueError(f"rank index must be 0..12, got {card!r}")
     return RANK_VALUES[index]
+
+
+def hand_total(ranks: Iterable[int]) -> int:
+    """A hand's total: its cards' values (rank indices, :data:`RANK_VALUES`) modulo ten.
+
+    >>> hand_total([RANKS.index("9"), RANKS.index("4"), RANKS.index("7")])
+    0
+    """
+    return sum(RANK_VALUES[r] for r in ranks) % 10
 
 
 CompositionLike = Union["Composition", int, str, Mapping, Iterable]

@@ -4,7 +4,7 @@ A bet file comes from a stranger, so its conditions are data, not code.  A
 condition is parsed by `sqlglot <https://sqlglot.com>`_ into a syntax tree, and
 only these nodes are accepted:
 
-* column references to the coup fields (:data:`toolkit.coup_fields.FIELDS`);
+* column references to the coup fields (:data:`toolkit.bets.fields.FIELDS`);
 * literals: numbers, strings, ``TRUE`` and ``FALSE``;
 * comparisons ``= <> != < <= > >=``, ``AND``, ``OR``, ``NOT``, parentheses;
 * ``x [NOT] IN (literal, ...)``, ``x [NOT] BETWEEN a AND b``, ``x IS [NOT] NULL``;
@@ -38,7 +38,7 @@ linear in the length of the condition.
 >>> condition("banker_total IN (SELECT x FROM read_csv('/etc/passwd'))")
 Traceback (most recent call last):
 ...
-toolkit.conditions.ConditionError: column 17: a subquery is not allowed in IN (...)
+toolkit.bets.conditions.ConditionError: column 17: a subquery is not allowed in IN (...)
 """
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ import polars as pl
 import sqlglot
 from sqlglot import exp
 
-from toolkit.cards import RANKS
-from toolkit.coup_fields import COLOURS, FIELDS, WINNERS, field_kind, unknown_field
-from toolkit.suits import SUITS
+from toolkit.bets.fields import COLOURS, FIELDS, WINNERS, field_kind, unknown_field
+from toolkit.coup.cards import RANKS
+from toolkit.coup.suits import SUITS
 
 __all__ = ["MAX_CONDITION_CHARS", "MAX_DEPTH", "MAX_LITERAL", "ConditionError", "condition"]
 

@@ -16,7 +16,7 @@ the tuple itself), so every prefix bet compiles; the coarsest that holds is
 taken (fewest terms).
 
 **Pricing.**  In the shoe's draw (ranks from the counts by rank; a card's suit,
-given its rank, from the rank's suit weights, see :func:`toolkit.suits.suit_counts`),
+given its rank, from the rank's suit weights, see :func:`toolkit.coup.suits.suit_counts`),
 an ordered tuple whose ranks form blocks ``B`` of distinct ranks ``r_B`` has
 probability ``prod_B g_{r_B}(B) / (N)_4`` with
 
@@ -31,7 +31,7 @@ prod_{S in sigma} sum_{r in class(S)} prod_{B in S} g_r(B)``, with
 Collecting the terms of all keys gives the bet as a short polynomial in a few
 *factors* (class sums of products of ``g``): Perfect Pairs is 15 terms.
 
-Floats only (the exact path stays the position table of :mod:`toolkit.coup_bets`);
+Floats only (the exact path stays the position table of :mod:`toolkit.bets.coup_bets`);
 each expectation comes with a rounding bound, so exact signs can be settled there.
 """
 
@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.cards import RANK_VALUES
+from toolkit.coup.cards import RANK_VALUES
 
 __all__ = ["PatternBet", "compile_patterns"]
 

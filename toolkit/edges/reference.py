@@ -73,7 +73,7 @@ REFERENCE_TABLES: dict[str, dict[str, type[pl.DataType]]] = {
 #: Columns every table of figures carries (``count_systems`` holds definitions, not figures).
 _FIGURE_COLUMNS = ("figure", "role", "source")
 
-#: Tables whose every row the exact engine computes (``known_card`` through :mod:`toolkit.known_card`).
+#: Tables whose every row the exact engine computes (``known_card`` through :mod:`toolkit.edges.known_card`).
 ENGINE_TABLES = ("main_bets", "side_bets", "eor_8deck", "known_card")
 
 #: What each other table waits for; its rows are reported as pending until a provider computes them.
@@ -128,8 +128,8 @@ def reference_dir() -> Path:
     >>> (reference_dir() / "main_bets.csv").is_file()
     True
     """
-    here = Path(__file__).resolve().parent
-    candidates = (here.parent / "data" / "reference", here / "_data" / "reference")
+    package = Path(__file__).resolve().parent.parent  # toolkit/
+    candidates = (package.parent / "data" / "reference", package / "_data" / "reference")
     for folder in candidates:
         if (folder / "main_bets.csv").is_file():
             return folder
@@ -266,18 +266,18 @@ class _Engine:
         return self._cache[key]
 
     def combinations(self, decks: int) -> dict[str, int]:
-        from toolkit.engine import combination_counts
+        from toolkit.exact.engine import combination_counts
 
         return self._memo(("combinations", decks), lambda: combination_counts(decks))
 
     def stats(self, bet: str, decks: int):
-        from toolkit.bets import bet_stats, get_bet
+        from toolkit.bets.paytable import bet_stats, get_bet
 
         return self._memo(("stats", bet, decks), lambda: bet_stats(get_bet(bet), decks, exact=True))
 
     def eor(self, decks: int) -> dict[tuple[str, int], float]:
-        from toolkit.bets import get_bet
-        from toolkit.eor import effect_of_removal
+        from toolkit.bets.paytable import get_bet
+        from toolkit.edges.eor import effect_of_removal
 
         def compute() -> dict[tuple[str, int], float]:
             bets = [get_bet(b) for b in ("banker", "player", "tie")]
@@ -287,8 +287,8 @@ class _Engine:
         return self._memo(("eor", decks), compute)
 
     def p_player(self, decks: int, removed: int | None) -> Fraction:
-        from toolkit.cards import Composition
-        from toolkit.engine import combination_counts
+        from toolkit.coup.cards import Composition
+        from toolkit.exact.engine import combination_counts
 
         def compute() -> Fraction:
             shoe = Composition.from_decks(decks)
@@ -362,7 +362,7 @@ def _status(role: str, matches: bool | None, pending: str | None, note: str) -> 
 
 @lru_cache(maxsize=8)
 def _known_card_gains(decks: int) -> dict[int, float]:
-    from toolkit.known_card import known_card_gain
+    from toolkit.edges.known_card import known_card_gain
 
     return dict(known_card_gain(decks).iter_rows())
 

@@ -16,7 +16,7 @@ The procedure (:class:`Dealing`) is a frozen value:
   a coup with fewer than seven cards left (chemin de fer).  With ``coups=n``,
   exactly ``n`` coups are dealt (when the cards allow).
 
-These rules are written once, in :mod:`toolkit._coup`; the kernel here and the
+These rules are written once, in :mod:`toolkit.coup.step`; the kernel here and the
 rebuilding of recorded shoes (:mod:`toolkit.records`) both call them.
 Dealing runs in a numba kernel over blocks of shuffled shoes
 (:func:`deal_block`), so many shoes are fast; :func:`deal` adds blocks with
@@ -31,41 +31,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
+from typing import NamedTuple
 
 import numba
 import numpy as np
 import polars as pl
 
 from toolkit._check import integer, non_negative_int, one_of, positive_int
-from toolkit._coup import (
-    BURN_STANDARD,
+from toolkit._show import changed_fields, html_table, text_table
+from toolkit.coup.cards import RANK_VALUES, RANKS
+from toolkit.coup.options import BURN_STANDARD, Burn, LastHand, code
+from toolkit.coup.outcomes import class_index
+from toolkit.coup.rules import PLAYER_STOOD, PUNTO_BANCO, Tableau
+from toolkit.coup.step import (
     MIN_COUP_CARDS,
-    Burn,
-    LastHand,
-    banker_draws,
-    code,
+    CoupRows,
+    ShoeRows,
+    Tables,
+    coup_buffers,
     cut_card_after,
     face_down_count,
     may_start,
-    player_draws,
+    next_slot,
+    record_coup,
 )
-from toolkit._show import changed_fields, html_table, text_table
-from toolkit.cards import RANK_VALUES, RANKS
-from toolkit.outcomes import class_index
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, as_generator, block_plan, map_blocks
-from toolkit.rules import PLAYER_STOOD, PUNTO_BANCO, Tableau
 
 __all__ = [
     "COUP_FIELDS",
     "MAX_DECKS",
     "SHOE_FIELDS",
-    "Burn",
     "Dealing",
     "DealtShoes",
-    "LastHand",
-    "coup_buffers",
     "deal",
     "deal_block",
+    "dealt_shoes",
     "shuffled_shoes",
 ]
 
@@ -83,8 +83,8 @@ MAX_DECKS = 10_000
 class Dealing:
     """How a shoe is dealt (see the module notes).
 
-    ``burn`` and ``last_hand`` take the :class:`~toolkit._coup.Burn` and
-    :class:`~toolkit._coup.LastHand` options or their names.
+    ``burn`` and ``last_hand`` take the :class:`~toolkit.coup.options.Burn` and
+    :class:`~toolkit.coup.options.LastHand` options or their names.
 
     Attributes
     ----------
@@ -169,7 +169,7 @@ class Dealing:
 
 
 def shuffled_shoes(n: int, decks: int = 8, seed: SeedLike = None) -> np.ndarray:
-    """``(n, 52 * decks)`` int8 rank indices (see :data:`toolkit.cards.RANKS`), each row a shuffled shoe.
+    """``(n, 52 * decks)`` int8 rank indices (see :data:`toolkit.coup.cards.RANKS`), each row a shuffled shoe.
 
     Parameters
     ----------
@@ -196,32 +196,25 @@ def shuffled_shoes(n: int, decks: int = 8, seed: SeedLike = None) -> np.ndarray:
     return gen.permuted(shoes, axis=1, out=shoes)
 
 
+class DealOptions(NamedTuple):
+    """A :class:`Dealing`'s rules as the kernel reads them (the options as their :func:`code`)."""
+
+    burn_mode: int
+    burn_fixed: int
+    burn_ace: int
+    cut_card: int
+    last_mode: int
+    fixed_coups: int
+
+
 @numba.njit(cache=True)
 def _deal_kernel(
-    shoes,
-    values,
-    player_draw,
-    banker_draw,
-    burn_mode,
-    burn_fixed,
-    burn_ace,
-    cut_card,
-    last_mode,
-    fixed_coups,
-    coup_shoe,
-    coup_no,
-    coup_start,
-    coup_cards,
-    coup_seen,
-    coup_left,
-    coup_unseen,
-    unseen,
-    burn_up,
-    burned,
-    burned_ranks,
-):  # pragma: no cover - compiled
+    shoes: np.ndarray, tables: Tables, options: DealOptions, coups: CoupRows, per_shoe: ShoeRows
+) -> int:  # pragma: no cover - compiled
+    """Deal every shoe of ``shoes`` coup by coup (:func:`~toolkit.coup.step.next_slot`); returns the coups dealt."""
     n_shoes, n_cards = shoes.shape
     out = 0
+    row = np.empty(6, np.int8)
     for s in range(n_shoes):
         shoe = shoes[s]
         counts = np.zeros(13, np.int64)
@@ -229,62 +222,37 @@ def _deal_kernel(
             counts[shoe[i]] += 1
         # ------------------------------------------------------------ burn
         seen = 0
-        burn_up[s] = -1
-        if burn_mode == BURN_STANDARD:
-            first = shoe[0]
-            burn_up[s] = first
-            counts[first] -= 1  # the exposed card is seen
+        per_shoe.burn_card[s] = -1
+        if options.burn_mode == BURN_STANDARD:
+            per_shoe.burn_card[s] = shoe[0]
+            counts[shoe[0]] -= 1  # the exposed card is seen
             seen = 1
-        face_down = face_down_count(burn_mode, shoe[0], burn_ace, burn_fixed)
-        burned[s] = face_down
+        face_down = face_down_count(options.burn_mode, shoe[0], options.burn_ace, options.burn_fixed)
+        per_shoe.burned[s] = face_down
         pos = seen + face_down
         for r in range(13):
-            burned_ranks[s, r] = 0
+            per_shoe.burned_ranks[s, r] = 0
         for i in range(seen, pos):
-            burned_ranks[s, shoe[i]] += 1
+            per_shoe.burned_ranks[s, shoe[i]] += 1
         # ------------------------------------------------------------ coups
-        cut_pos = n_cards - cut_card
+        cut_pos = n_cards - options.cut_card
         last = False
         coup = 0
-        while may_start(n_cards - pos, coup, fixed_coups, last_mode):
+        while may_start(n_cards - pos, coup, options.fixed_coups, options.last_mode):
             start = pos
-            p1 = shoe[pos]
-            b1 = shoe[pos + 1]
-            p2 = shoe[pos + 2]
-            b2 = shoe[pos + 3]
-            pos += 4
-            p3 = -1
-            b3 = -1
-            pt = (values[p1] + values[p2]) % 10
-            bt = (values[b1] + values[b2]) % 10
-            third = -1
-            if player_draws(pt, bt, player_draw):
-                p3 = shoe[pos]
+            row[:] = -1
+            slot = next_slot(row, tables)
+            while slot >= 0:
+                row[slot] = shoe[pos]
                 pos += 1
-                third = values[p3]
-            if banker_draws(pt, bt, third, banker_draw):
-                b3 = shoe[pos]
-                pos += 1
-            coup_shoe[out] = s
-            coup_no[out] = coup + 1
-            coup_start[out] = start
-            coup_cards[out, 0] = p1
-            coup_cards[out, 1] = p2
-            coup_cards[out, 2] = p3
-            coup_cards[out, 3] = b1
-            coup_cards[out, 4] = b2
-            coup_cards[out, 5] = b3
-            coup_seen[out] = seen
-            coup_left[out] = n_cards - start
-            coup_unseen[out] = n_cards - start + face_down
-            for r in range(13):
-                unseen[out, r] = counts[r]
+                slot = next_slot(row, tables)
+            record_coup(coups, out, s, coup + 1, start, row, seen, n_cards - start, n_cards - start + face_down, counts)
             for i in range(start, pos):
                 counts[shoe[i]] -= 1
             seen += pos - start
             out += 1
             coup += 1
-            stop, last = cut_card_after(start, pos, cut_pos, last, last_mode, fixed_coups)
+            stop, last = cut_card_after(start, pos, cut_pos, last, options.last_mode, options.fixed_coups)
             if stop:
                 break
     return out
@@ -369,7 +337,7 @@ class DealtShoes:
         return v[:, 0:3].sum(axis=1) % 10, v[:, 3:6].sum(axis=1) % 10
 
     def outcome_classes(self) -> np.ndarray:
-        """Outcome class index (see :mod:`toolkit.outcomes`) of every coup.
+        """Outcome class index (see :mod:`toolkit.coup.outcomes`) of every coup.
 
         A bet's realised payout is ``bet.payoff_array[dealt.outcome_classes()]``.
         """
@@ -463,65 +431,29 @@ def deal_block(shoes: np.ndarray, dealing: Dealing = Dealing(), first_shoe: int 
     player_draw = np.array(tab.player, dtype=np.bool_)
     banker_draw = np.array(tab.banker, dtype=np.bool_)
     assert banker_draw.shape[1] == PLAYER_STOOD + 1
-    out = coup_buffers(max_coups, n)
-    count = _deal_kernel(
-        shoes,
-        np.array(RANK_VALUES, np.int64),
-        player_draw,
-        banker_draw,
+    coups, per_shoe = coup_buffers(max_coups, n)
+    options = DealOptions(
         code(dealing.burn),
         dealing.burn_cards,
         dealing.burn_ace,
         dealing.cut_card,
         code(dealing.last_hand),
         dealing.coups or 0,
-        *(out[k] for k in COUP_FIELDS + SHOE_FIELDS),
     )
-    coups = {k: out[k][:count] for k in COUP_FIELDS}
-    coups["shoe"] = coups["shoe"] + first_shoe
-    return DealtShoes(**coups, **{k: out[k] for k in SHOE_FIELDS}, first_shoe=first_shoe)
+    count = _deal_kernel(shoes, Tables(player_draw, banker_draw), options, coups, per_shoe)
+    return dealt_shoes(coups, per_shoe, count, first_shoe)
+
+
+def dealt_shoes(coups: CoupRows, per_shoe: ShoeRows, count: int, first_shoe: int = 0) -> DealtShoes:
+    """The first ``count`` coups a dealing kernel wrote, as :class:`DealtShoes` (shoe ids from ``first_shoe``)."""
+    dealt = {k: getattr(coups, k)[:count] for k in COUP_FIELDS}
+    dealt["shoe"] = dealt["shoe"] + first_shoe
+    return DealtShoes(**dealt, **per_shoe._asdict(), first_shoe=first_shoe)
 
 
 #: The per-coup and the per-shoe arrays of :class:`DealtShoes`, in the order the kernels fill them.
-COUP_FIELDS = ("shoe", "coup", "start", "cards", "seen", "left", "unseen_count", "unseen")
-SHOE_FIELDS = ("burn_card", "burned", "burned_ranks")
-
-
-def coup_buffers(max_coups: int, n_shoes: int) -> dict[str, np.ndarray]:
-    """The empty arrays the dealing kernels fill, by :class:`DealtShoes` field: their widths written once.
-
-    Counts are 32-bit, so no accepted number of decks can wrap them.
-
-    Parameters
-    ----------
-    max_coups
-        Rows: the most coups the kernels may deal.
-    n_shoes
-        Shoes of the block.
-
-    Returns
-    -------
-    dict of str to numpy.ndarray
-        Zeroed arrays by field name.
-
-    Examples
-    --------
-    >>> sorted(coup_buffers(100, 2))[:4]
-    ['burn_card', 'burned', 'burned_ranks', 'cards']
-    """
-    return {
-        "shoe": np.empty(max_coups, np.int64),
-        "coup": np.empty(max_coups, np.int32),
-        "start": np.empty(max_coups, np.int32),
-        "cards": np.empty((max_coups, 6), np.int8),
-        "seen": np.empty(max_coups, np.int32),
-        "left": np.empty(max_coups, np.int32),
-        "unseen_count": np.empty(max_coups, np.int32),
-        "unseen": np.empty((max_coups, 13), np.int32),
-        "burn_card": np.empty(n_shoes, np.int8),
-        "burned": np.empty(n_shoes, np.int32),
-        "burned_ranks": np.empty((n_shoes, 13), np.int32),
-    }
+COUP_FIELDS = CoupRows._fields
+SHOE_FIELDS = ShoeRows._fields
 
 
 def _deal_one_block(block: Block, dealing: Dealing) -> DealtShoes:

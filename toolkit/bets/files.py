@@ -2,9 +2,9 @@
 
 A side bet is usually printed as a pay table: "Banker wins with a two-card 6:
 12 to 1; with a three-card 6: 20 to 1; otherwise the bet loses".  Here each row
-is a *condition* over the coup fields (:data:`toolkit.coup_fields.FIELDS`)
+is a *condition* over the coup fields (:data:`toolkit.bets.fields.FIELDS`)
 written as a SQL expression, and what it pays; the first row that holds pays,
-else the default.  Conditions are read by :func:`toolkit.conditions.condition`
+else the default.  Conditions are read by :func:`toolkit.bets.conditions.condition`
 into an allow-listed, type-checked tree (fields, literals, comparisons, logic,
 ``IN``, ``BETWEEN``, ``IS NULL``, arithmetic) and only then built as a polars
 expression: never by polars' SQL engine, never by Python's ``eval``.
@@ -42,13 +42,13 @@ import polars as pl
 
 from toolkit._check import payout, plain_text
 from toolkit._files import read_limited
-from toolkit.conditions import condition
+from toolkit.bets.conditions import condition
 
 __all__ = ["MAX_BET_FILE_BYTES", "MAX_PAY_ROWS", "BetSpec", "pay_table", "read_bet_file"]
 
 #: The most bytes a bet file may hold (1 MiB).
 MAX_BET_FILE_BYTES = 2**20
-#: The most ``[[pays]]`` rows a bet file may hold (each condition is bounded by :mod:`toolkit.conditions`).
+#: The most ``[[pays]]`` rows a bet file may hold (each condition is bounded by :mod:`toolkit.bets.conditions`).
 MAX_PAY_ROWS = 256
 
 

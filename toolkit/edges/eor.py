@@ -22,13 +22,13 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from toolkit.bets import AnyBet, Bet, bet_expected_values, bet_stats, get_bet, standard_bets
-from toolkit.cards import RANKS, ZERO_RANKS, Composition, CompositionLike
-from toolkit.engine import distribution
-from toolkit.rules import Rules
-from toolkit.suits import blind_decks
+from toolkit.bets.paytable import AnyBet, Bet, bet_expected_values, bet_stats, get_bet, standard_bets  # noqa: F401 (get_bet: the examples)
+from toolkit.coup.cards import RANKS, ZERO_RANKS, Composition, CompositionLike
+from toolkit.coup.rules import Rules
+from toolkit.coup.suits import blind_decks
+from toolkit.exact.engine import distribution
 
-__all__ = ["EXACT_ABOVE", "effect_of_removal", "eor_matrix", "get_bet"]
+__all__ = ["EXACT_ABOVE", "effect_of_removal", "eor_matrix"]
 
 #: Above this many cards, :func:`effect_of_removal` uses exact rationals: a float64 difference of
 #: expectations keeps about ``16 - log10(cards)`` digits, so at 10 million cards an effect still

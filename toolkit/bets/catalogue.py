@@ -1,10 +1,10 @@
 """A catalogue of real side bets, as pay tables over the coup fields.
 
 Each entry is the rule a casino prints, written as rows of conditions
-(:func:`toolkit.bet_files.pay_table`): the first row that holds pays, else the
+(:func:`toolkit.bets.files.pay_table`): the first row that holds pays, else the
 bet loses.  Bets that look only at the outcome classes (totals, winner, cards
 per hand, rank pairs) are priced by the fast engine; the others (suits, which
-card is the third card, ranks across hands) by :mod:`toolkit.coup_bets`.
+card is the third card, ranks across hands) by :mod:`toolkit.bets.coup_bets`.
 The published figures found for them, with their sources, are in
 ``data/reference/side_bets.csv`` and in ``baccarat reproduce``.
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from toolkit.bet_files import BetSpec, pay_table
+from toolkit.bets.files import BetSpec, pay_table
 
 __all__ = ["CATALOGUE", "catalogue_names", "catalogue_spec"]
 
@@ -112,7 +112,7 @@ def catalogue_names() -> tuple[str, ...]:
 
 @cache
 def catalogue_spec(name: str) -> BetSpec:
-    """The catalogue bet ``name`` as a :class:`~toolkit.bet_files.BetSpec`; the error lists the names."""
+    """The catalogue bet ``name`` as a :class:`~toolkit.bets.files.BetSpec`; the error lists the names."""
     for bet, rows, description in CATALOGUE:
         if bet == name:
             return BetSpec(bet, pay_table(list(rows), -1, bet), description, rows, -1)

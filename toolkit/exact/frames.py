@@ -1,8 +1,8 @@
 """The engine's tables as polars frames: outcome classes with their probabilities, EVs named by bet.
 
-:mod:`toolkit.engine` returns arrays (fast, for loops over many shoes); the
+:mod:`toolkit.exact.engine` returns arrays (fast, for loops over many shoes); the
 functions here return the same numbers as frames a researcher reads at a
-glance, with the outcome classes' fields (:func:`toolkit.outcomes.outcome_frame`)
+glance, with the outcome classes' fields (:func:`toolkit.coup.outcomes.outcome_frame`)
 or the bets' names as columns.
 
 >>> distribution_frame(8).height < 1600
@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from toolkit.cards import CompositionLike
-from toolkit.engine import as_rank_matrix, combination_counts, distribution, expected_values
-from toolkit.rules import PUNTO_BANCO, Tableau
+from toolkit.coup.cards import CompositionLike
+from toolkit.coup.rules import PUNTO_BANCO, Tableau
+from toolkit.exact.engine import as_rank_matrix, combination_counts, distribution, expected_values
 
 __all__ = ["combination_counts_frame", "distribution_frame", "expected_values_frame"]
 
@@ -40,7 +40,7 @@ def distribution_frame(
     Returns
     -------
     polars.DataFrame
-        The columns of :func:`toolkit.outcomes.outcome_frame` (``class, player_total, banker_total,
+        The columns of :func:`toolkit.coup.outcomes.outcome_frame` (``class, player_total, banker_total,
         ..., winner, natural, margin, cards_dealt``), then ``probability`` (float) and, with
         ``exact``, ``probability_exact``.
 
@@ -68,7 +68,7 @@ def expected_values_frame(
         ``(B, 13)`` counts by rank, ``(B, 10)`` counts by value, or a sequence
         of composition-like values (each at least six cards).
     bets
-        A sequence of :class:`toolkit.bets.Bet` (their names become the columns).
+        A sequence of :class:`toolkit.bets.paytable.Bet` (their names become the columns).
     tableau
         Drawing rules.
     exact_signs, device
@@ -86,7 +86,7 @@ def expected_values_frame(
 
     Examples
     --------
-    >>> from toolkit.bets import get_bet
+    >>> from toolkit.bets.paytable import get_bet
     >>> frame = expected_values_frame([8, 1], [get_bet("banker"), get_bet("tie")])
     >>> frame.columns, frame["banker"].round(5).to_list()
     (['shoe', 'cards', 'banker', 'tie'], [-0.01058, -0.01012])

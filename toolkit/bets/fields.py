@@ -3,7 +3,7 @@
 A coup deals two to three cards to each hand.  The *positions* are
 ``player_1, player_2, player_3, banker_1, banker_2, banker_3`` (deal order:
 player_1, banker_1, player_2, banker_2, then Player's third card if Player
-draws, then Banker's).  A bet over coup fields (:class:`toolkit.coup_bets.CoupBet`)
+draws, then Banker's).  A bet over coup fields (:class:`toolkit.bets.coup_bets.CoupBet`)
 may name any of:
 
 =============================  ===========================================================
@@ -26,9 +26,9 @@ field                          meaning
 ``banker_suited_pair``         likewise for Banker
 =============================  ===========================================================
 
-The fields of the 1,600 outcome classes (:mod:`toolkit.outcomes`) are a
+The fields of the 1,600 outcome classes (:mod:`toolkit.coup.outcomes`) are a
 subset: a bet that names only those is a plain pay table and takes the fast
-engine.  The others are priced exactly by :mod:`toolkit.coup_bets`, which
+engine.  The others are priced exactly by :mod:`toolkit.bets.coup_bets`, which
 starts from :func:`value_sequence_table`, every ordered sequence of card values
 the tableau can deal.
 
@@ -45,8 +45,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from toolkit._tables import multiset_index, value_sequences
-from toolkit.rules import PUNTO_BANCO, Tableau
+from toolkit.coup.rules import PUNTO_BANCO, Tableau
+from toolkit.exact._tables import multiset_index, value_sequences
 
 __all__ = [
     "BOOLEAN_FIELDS",
@@ -142,7 +142,7 @@ def field_kind(name: str) -> str:
     Returns
     -------
     str
-        Its kind, which says what a condition may compare it with (:mod:`toolkit.conditions`).
+        Its kind, which says what a condition may compare it with (:mod:`toolkit.bets.conditions`).
 
     Examples
     --------
@@ -235,7 +235,7 @@ class SequenceFields:
 
     ``values[p]`` holds the value at position ``p`` (``-1`` when not dealt);
     ``columns`` the value-level fields (winner coded 0 player, 1 banker, 2 tie;
-    booleans as 0/1); ``mset`` the index (see :func:`toolkit._tables.multisets`)
+    booleans as 0/1); ``mset`` the index (see :func:`toolkit.exact._tables.multisets`)
     of the multiset of values the coup uses, whose normalised falling product
     is the probability of the sequence.
 

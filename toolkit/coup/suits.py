@@ -1,7 +1,7 @@
 """Suited shoes: counts of each of the 52 cards, for the bets that look at suits.
 
 Almost every baccarat bet looks only at values or ranks, and the toolkit's
-shoes (:class:`~toolkit.cards.Composition`) count ranks.  Bets such as Perfect
+shoes (:class:`~toolkit.coup.cards.Composition`) count ranks.  Bets such as Perfect
 Pairs (a suited pair: same rank *and* suit) need the suits too.  A
 :class:`SuitedShoe` holds 52 counts, rank-major in :data:`CARDS` order:
 ``As, Ah, Ad, Ac, 2s, 2h, ..., Kc`` (spades, hearts, diamonds, clubs), so
@@ -30,7 +30,7 @@ from math import ceil
 import numpy as np
 
 from toolkit._check import non_negative_int, positive_int
-from toolkit.cards import RANKS, Composition, CompositionLike
+from toolkit.coup.cards import RANKS, Composition, CompositionLike
 
 __all__ = ["CARDS", "SUITS", "SuitedShoe", "blind_decks", "suit_counts"]
 
@@ -169,7 +169,7 @@ def suit_counts(shoe: SuitedShoe | CompositionLike, decks: int | None = None) ->
     Parameters
     ----------
     shoe
-        A :class:`SuitedShoe`, or anything :meth:`toolkit.cards.Composition.from_any` reads.
+        A :class:`SuitedShoe`, or anything :meth:`toolkit.coup.cards.Composition.from_any` reads.
     decks
         For a shoe by rank: the full decks its suits come from.
 

@@ -35,7 +35,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from toolkit.rules import PLAYER_STOOD, Tableau
+from toolkit.coup.rules import PLAYER_STOOD, Tableau
 
 #: Multisets of each size are indexed in one array; sizes 0..6.
 MAX_CARDS = 6
