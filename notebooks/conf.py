@@ -97,9 +97,9 @@ copybutton_prompt_is_regexp = True
 #: the shared helpers documented on the first page, beside the facade
 SHARED = ("parallel",)
 SUBPACKAGES = (
-    ("coup", ("cards", "rules", "outcomes", "suits", "options")),
+    ("coup", ("cards", "rules", "outcome", "suits", "options")),
     ("exact", ("engine", "frames")),
-    ("dealing", ("deal", "shuffles")),
+    ("dealing", ("dealer", "shuffles")),
     ("bets", ("paytable", "coup_bets", "files", "catalogue", "conditions", "ca")),
     ("edges", ("eor", "known_card", "depletion", "reference")),
     ("counting", ()),

@@ -1,6 +1,6 @@
 """An independent, deliberately plain dealer: one Python loop step per card.
 
-It shares no code with :mod:`toolkit.dealing.deal` (not even the tableau: the
+It shares no code with :mod:`toolkit.dealing.dealer` (not even the tableau: the
 drawing rules are written out from the rulebook here), so agreement between
 the two on the same shuffled shoes is evidence for both.  It also keeps, card
 by card, what a counter has seen before each coup, for the look-ahead tests.

@@ -167,7 +167,7 @@ def recorded_cards(draw) -> tuple[str, int, str]:
 
 def shoe_dealings(max_decks: int = 3, max_cut_card: int = 40) -> st.SearchStrategy:
     """Dealing procedures of small shoes: every burn, burn-ace value, last-hand rule and cut card (no fixed coups)."""
-    from toolkit.dealing.deal import Dealing
+    from toolkit.dealing.dealer import Dealing
 
     return st.builds(
         Dealing,

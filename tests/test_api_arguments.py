@@ -19,7 +19,7 @@ from toolkit.bets.paytable import Bet, bet_stats, make_bet
 from toolkit.counting.custom import MAX_TAG, parse_tags
 from toolkit.coup.cards import Composition
 from toolkit.coup.suits import SuitedShoe
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 from toolkit.records import simulate_records, write_records
 from toolkit.studies.assess import assess_bet
 from toolkit.widgets import ShoeExplorer, ShoeStepper

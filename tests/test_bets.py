@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from strategies import compositions, scaled, small_compositions
 
 from toolkit.bets.paytable import Bet, BetStats, bet_stats, edge_table, get_bet, panel_expected_values, standard_bets
-from toolkit.coup.outcomes import N_CLASSES, outcomes
+from toolkit.coup.outcome import N_CLASSES, outcomes
 from toolkit.coup.rules import Rules
 from toolkit.exact.engine import expected_values
 

@@ -10,7 +10,7 @@
   coups as the loop dealer, on many seeded shoes, for every last-hand rule,
   cut card position, burn option and a fixed number of coups.
 * The options: names, kernel codes and their round trip through
-  :class:`~toolkit.dealing.deal.Dealing`; bad values are refused with the field named.
+  :class:`~toolkit.dealing.dealer.Dealing`; bad values are refused with the field named.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from toolkit.coup.step import (
     may_start,
     player_draws,
 )
-from toolkit.dealing.deal import Dealing, shuffled_shoes
+from toolkit.dealing.dealer import Dealing, shuffled_shoes
 
 #: The burn rule as written in the casino procedures: cards burned face down after the exposed card.
 BURN_TABLE = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10}

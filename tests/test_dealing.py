@@ -1,4 +1,4 @@
-"""Dealing (``toolkit.dealing.deal``) against an independent per-card loop dealer, the exact engine and itself.
+"""Dealing (``toolkit.dealing.dealer``) against an independent per-card loop dealer, the exact engine and itself.
 
 * The numba dealer and ``tests/loop_dealer.py`` (one Python step per card, the
   tableau written out from the rulebook) deal the same shuffled shoes into the
@@ -23,8 +23,8 @@ from threadpoolctl import threadpool_limits
 
 from toolkit.bets.paytable import Bet
 from toolkit.coup.cards import RANKS
-from toolkit.coup.outcomes import outcome_frame
-from toolkit.dealing.deal import MAX_DECKS, Dealing, deal, deal_block, shuffled_shoes
+from toolkit.coup.outcome import outcome_frame
+from toolkit.dealing.dealer import MAX_DECKS, Dealing, deal, deal_block, shuffled_shoes
 from toolkit.exact.engine import expected_values
 
 CONFIGS = [
@@ -284,7 +284,7 @@ def test_simulated_frequencies_agree_with_the_exact_engine() -> None:
 
 
 def test_unseen_counts_do_not_wrap_at_8192_decks():
-    from toolkit.dealing.deal import Dealing, deal
+    from toolkit.dealing.dealer import Dealing, deal
 
     for decks in (8191, 8192, MAX_DECKS):
         dealt = deal(1, Dealing(decks=decks, coups=3), seed=1, progress=False)
@@ -297,7 +297,7 @@ def test_unseen_counts_do_not_wrap_at_8192_decks():
 
 
 def test_more_decks_than_the_limit_are_refused():
-    from toolkit.dealing.deal import Dealing
+    from toolkit.dealing.dealer import Dealing
 
     with pytest.raises(ValueError, match="at most 10,000"):
         Dealing(decks=MAX_DECKS + 1)

@@ -25,7 +25,7 @@ from strategies import (
 )
 
 from toolkit.bets.paytable import bet_stats
-from toolkit.coup.outcomes import outcomes
+from toolkit.coup.outcome import outcomes
 from toolkit.coup.rules import PUNTO_BANCO
 from toolkit.exact._kernels import LANES
 from toolkit.exact._tables import coup_table, multisets

@@ -10,7 +10,7 @@ import pytest
 
 from toolkit.bets.paytable import get_bet
 from toolkit.coup.cards import Composition
-from toolkit.coup.outcomes import N_CLASSES
+from toolkit.coup.outcome import N_CLASSES
 from toolkit.coup.rules import PUNTO_BANCO
 from toolkit.exact.engine import combination_counts, distribution, expected_values
 from toolkit.exact.frames import combination_counts_frame, distribution_frame, expected_values_frame

@@ -13,7 +13,7 @@ import pytest
 import toolkit
 from toolkit._show import changed_fields, frame_html, frame_text, html_table, shown, text_table
 from toolkit.coup.rules import PUNTO_BANCO, Rules, Tableau
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 from toolkit.records.header import ShoeHeader
 
 

@@ -2,7 +2,7 @@
 
 A result object prints a few lines (a title and its headline figures) and shows
 a small HTML table in Jupyter (``_repr_html_``), never the dump of its arrays.
-Settings objects (:class:`~toolkit.coup.rules.Rules`, :class:`~toolkit.dealing.deal.Dealing`,
+Settings objects (:class:`~toolkit.coup.rules.Rules`, :class:`~toolkit.dealing.dealer.Dealing`,
 ...) print only the fields that differ from their defaults, so a signature such
 as ``edge_table(shoe=8, bets=None, rules=Rules(), exact=True)`` stays readable.
 

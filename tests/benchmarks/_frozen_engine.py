@@ -16,7 +16,7 @@ import numpy as np
 import scipy.linalg
 
 from toolkit.coup.cards import RANK_VALUES
-from toolkit.coup.outcomes import N_MAIN
+from toolkit.coup.outcome import N_MAIN
 from toolkit.coup.rules import Tableau
 from toolkit.exact._tables import coup_table, ext_pair_states, ext_to_main, multisets
 

@@ -49,7 +49,7 @@ from loop_dealer import deal_shoe  # noqa: E402
 
 from toolkit.bets.paytable import get_bet  # noqa: E402
 from toolkit.counting import count_strategy, get_count_system, perfect_strategy, play  # noqa: E402
-from toolkit.dealing.deal import Dealing, deal_block, shuffled_shoes  # noqa: E402
+from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes  # noqa: E402
 from toolkit.exact.engine import expected_values  # noqa: E402
 
 

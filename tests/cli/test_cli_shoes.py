@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 from cli_helpers import run
 
-from toolkit.dealing.deal import Dealing, deal
+from toolkit.dealing.dealer import Dealing, deal
 
 
 def test_simulate_writes_the_coups_of_the_seeded_shoes(capsys, tmp_path) -> None:

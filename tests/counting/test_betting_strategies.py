@@ -18,7 +18,7 @@ from toolkit.counting import (
     perfect_strategy,
 )
 from toolkit.coup.rules import Rules
-from toolkit.dealing.deal import deal
+from toolkit.dealing.dealer import deal
 from toolkit.exact.engine import expected_values
 
 

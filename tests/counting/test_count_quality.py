@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from toolkit.counting import betting_correlation, count_quality, counts, eor_count, get_count_system
-from toolkit.dealing.deal import deal
+from toolkit.dealing.dealer import deal
 
 
 def test_eor_count_at_two_levels_is_jacobsons_dragon7_count() -> None:

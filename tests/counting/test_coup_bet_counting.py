@@ -10,7 +10,7 @@ from toolkit.bets.coup_bets import CoupBet, coup_payouts
 from toolkit.bets.paytable import bet_stats, get_bet
 from toolkit.counting import perfect_strategy, run_strategies
 from toolkit.counting.tallies import PreCoup
-from toolkit.dealing.deal import deal
+from toolkit.dealing.dealer import deal
 
 
 @pytest.fixture(scope="module")

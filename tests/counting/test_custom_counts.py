@@ -16,7 +16,7 @@ from toolkit.counting import (
     read_count_system,
     run_strategies,
 )
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 
 DRAGON_BY_VALUE = "0,0,0,0,-1,-1,-1,-1,2,2"
 DRAGON_BY_RANK = "0,0,0,-1,-1,-1,-1,2,2,0,0,0,0"

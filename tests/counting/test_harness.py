@@ -21,7 +21,7 @@ from toolkit.counting import (
     simulate,
     summarize,
 )
-from toolkit.dealing.deal import Dealing, deal, deal_block, shuffled_shoes
+from toolkit.dealing.dealer import Dealing, deal, deal_block, shuffled_shoes
 
 
 def dragon7_pays(player: list[int], banker: list[int]) -> int:

@@ -51,7 +51,7 @@ import math
 import pytest
 
 from toolkit.counting import Results, combine, count_strategy, get_count_system, perfect_strategy, run_strategies
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 
 #: Jacobson, "Co-card counting the Dragon and Panda side bets": 100 M shoes, units won per shoe.
 JACOBSON_DRAGON7 = 0.597

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from toolkit.counting import count_strategy, penetration_sweep, perfect_strategy, run_strategies, threshold_sweep
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 
 OPTIONS = {"workers": 1, "block_size": 20, "progress": False}
 

@@ -14,7 +14,7 @@ from loop_dealer import deal_shoe
 
 from toolkit.counting import CountSystem, PreCoup, count_arrays, counts, get_count_system, with_counts
 from toolkit.coup.cards import RANKS
-from toolkit.dealing.deal import Dealing, deal, deal_block, shuffled_shoes
+from toolkit.dealing.dealer import Dealing, deal, deal_block, shuffled_shoes
 
 
 def loop_running_counts(shoes: np.ndarray, dealing: Dealing, system: CountSystem) -> list[int]:

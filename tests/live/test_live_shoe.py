@@ -9,7 +9,7 @@ import pytest
 from toolkit.bets.paytable import bet_stats, get_bet, standard_bets
 from toolkit.counting import count_arrays
 from toolkit.coup.cards import Composition
-from toolkit.dealing.deal import Dealing, deal
+from toolkit.dealing.dealer import Dealing, deal
 from toolkit.edges.eor import effect_of_removal
 from toolkit.live import LiveShoe, Panel, ShoeSteps
 from toolkit.records import records_from_frame, replay, simulate_records

@@ -219,12 +219,10 @@ def test_a_key_that_changes_nothing_is_not_undone():
 
 
 def test_the_two_card_totals_are_the_hands_totals():
-    import numpy as np
-
-    from toolkit.coup.cards import hand_total
-    from toolkit.coup.step import two_card_totals
+    from toolkit.coup.cards import RANK_VALUES, hand_total
+    from toolkit.coup.step import hand_totals
 
     cards = [RANKS.index(c) for c in ["9", "K", "4", "8", "7", "5"]]
-    row = np.array([cards[0], cards[2], -1, cards[1], cards[3], -1], np.int8)  # by slot: P1 P2 P3 B1 B2 B3
-    assert two_card_totals(row) == (hand_total([cards[0], cards[2]]), hand_total([cards[1], cards[3]])) == (3, 8)
+    values = [RANK_VALUES[c] for c in cards[:4]]  # dealing order: P B P B
+    assert hand_totals(*values) == (hand_total([cards[0], cards[2]]), hand_total([cards[1], cards[3]])) == (3, 8)
     assert hand_total(cards) == (9 + 0 + 4 + 8 + 7 + 5) % 10

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 from toolkit.counting import count_quality, count_strategy, penetration_sweep, threshold_sweep, with_counts
-from toolkit.dealing.deal import deal
+from toolkit.dealing.dealer import deal
 from toolkit.plots import counting as plots_counting
 
 

@@ -1,7 +1,7 @@
 """The two dealing kernels agree: rebuilding a complete card order deals the coups the dealing kernel deals.
 
 :func:`toolkit.records._rebuild.rebuild` (which checks recorded cards as it deals
-them) and :func:`toolkit.dealing.deal.deal_block` take the burn count, the tableau
+them) and :func:`toolkit.dealing.dealer.deal_block` take the burn count, the tableau
 step and the end-of-shoe rule from :mod:`toolkit.coup.step`.  On the same shuffled
 shoes, under every burn option and every last-hand rule, they give identical
 coups, bookkeeping and burn cards, and every card lands in one slot.
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from toolkit.coup.options import Burn, HiddenBurn, LastHand, code
-from toolkit.dealing.deal import Dealing, deal_block, shuffled_shoes
+from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes
 from toolkit.records._rebuild import OK, SLOT_UNDEALT, rebuild
 
 FIELDS = ("shoe", "coup", "start", "cards", "seen", "left", "unseen_count", "unseen", "burn_card", "burned")

@@ -1,7 +1,7 @@
 """Shoe records: every layout in every container loads and round-trips, headers, sample files, rebuilding coups.
 
 The coups rebuilt from a record's card order are checked against the dealing
-module's kernel (:func:`toolkit.dealing.deal.deal_block`) and against the
+module's kernel (:func:`toolkit.dealing.dealer.deal_block`) and against the
 independent one-card-per-step dealer of ``tests/loop_dealer.py``.
 """
 
@@ -23,7 +23,7 @@ from strategies import RANKS, recorded_cards, shoe_dealings
 
 from toolkit.bets.paytable import get_bet
 from toolkit.coup.rules import PUNTO_BANCO, Rules
-from toolkit.dealing.deal import Dealing, deal, deal_block, shuffled_shoes
+from toolkit.dealing.dealer import Dealing, deal, deal_block, shuffled_shoes
 from toolkit.exact.engine import expected_values
 from toolkit.records import (
     RecordError,

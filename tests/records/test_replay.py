@@ -18,7 +18,7 @@ from scipy import stats
 from toolkit.bets.paytable import bet_stats, get_bet, standard_bets
 from toolkit.counting import counts
 from toolkit.coup.cards import RANKS, Composition
-from toolkit.dealing.deal import Dealing, deal
+from toolkit.dealing.dealer import Dealing, deal
 from toolkit.exact.engine import expected_values
 from toolkit.records import (
     ShoeHeader,

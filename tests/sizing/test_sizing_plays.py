@@ -10,7 +10,7 @@ import pytest
 from toolkit.counting import CountPlay, PreCoup, Ramp, Strategy, count_strategy, run_strategies
 from toolkit.counting.harness import play
 from toolkit.coup.rules import Rules
-from toolkit.dealing.deal import deal
+from toolkit.dealing.dealer import deal
 from toolkit.sizing import (
     BackCount,
     Gate,

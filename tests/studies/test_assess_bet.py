@@ -15,7 +15,7 @@ import pytest
 import toolkit
 from toolkit.bets.paytable import get_bet
 from toolkit.counting import PreCoup
-from toolkit.dealing.deal import Dealing, deal
+from toolkit.dealing.dealer import Dealing, deal
 from toolkit.plots import save_assess_figures
 from toolkit.studies.assess import (
     Assessment,

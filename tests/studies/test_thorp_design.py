@@ -8,7 +8,7 @@ from thorp_cases import SMALL
 
 from toolkit.bets.paytable import get_bet
 from toolkit.coup.rules import Rules
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 from toolkit.studies import ThorpStudy, checkpoint_seed, run_study
 
 

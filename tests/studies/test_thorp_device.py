@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SIMULATED = """
 import json
 import numpy as np
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 from toolkit.exact._gpu import _compiled
 from toolkit.studies import ThorpStudy, run_study
 

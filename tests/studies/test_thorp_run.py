@@ -93,7 +93,7 @@ def test_jacobson_setting_alone_equals_the_study_part(plain) -> None:
 
 def test_jacobson_setting_evaluates_the_last_cards_of_each_shoe() -> None:
     """The last n cards of a shuffled shoe, evaluated by the engine, one shoe at a time."""
-    from toolkit.dealing.deal import shuffled_shoes
+    from toolkit.dealing.dealer import shuffled_shoes
     from toolkit.parallel import block_plan
 
     table = jacobson_setting(25, seed=4, depths=(18, 50), progress=False)

@@ -24,7 +24,7 @@ from toolkit.studies.thorp.design import EDGE_EPSILON, REGIONS
 def test_every_coup_ev_is_the_exact_engine_value(with_records) -> None:
     """Per-coup EVs (both observers) against the rational engine, for coups early and late in the shoe."""
     result, records = with_records
-    from toolkit.dealing.deal import deal_block, shuffled_shoes
+    from toolkit.dealing.dealer import deal_block, shuffled_shoes
 
     block = result.study.blocks()[0]
     dealt = deal_block(shuffled_shoes(block.n_shoes, 8, block.rng()), result.study.dealing, block.first_shoe)

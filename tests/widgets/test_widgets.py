@@ -9,7 +9,7 @@ import pytest
 from toolkit.bets.paytable import bet_stats, get_bet, standard_bets
 from toolkit.counting import count_arrays
 from toolkit.coup.cards import RANKS, Composition
-from toolkit.dealing.deal import Dealing, deal
+from toolkit.dealing.dealer import Dealing, deal
 from toolkit.edges.eor import effect_of_removal
 from toolkit.records import replay, simulate_records
 from toolkit.widgets import ShoeExplorer, ShoeStepper

@@ -42,9 +42,10 @@ class CATable:
         The bet's name.
     rows
         The table (see :func:`ca_table`).
-    house_edge, std_dev, hit_frequency
-        Minus the expected value per unit, the standard deviation of a one-unit
-        bet, and the probability that it wins.
+    house_edge
+        Minus the expected value per unit.
+    std_dev, hit_frequency
+        The standard deviation of a one-unit bet, and the probability that it wins.
     total_combinations
         ``(N)_6``, the sum of the combinations.
     """

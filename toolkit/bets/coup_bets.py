@@ -430,7 +430,7 @@ def coup_payouts(
     cards
         ``(n, 6)`` rank indices (see :data:`toolkit.coup.cards.RANKS`) in the order of
         :data:`toolkit.bets.fields.POSITIONS`, -1 where no card was dealt (as
-        :attr:`toolkit.dealing.deal.DealtShoes.cards`).
+        :attr:`toolkit.dealing.dealer.DealtShoes.cards`).
     decks
         The decks the shoe was made of (for suits, see below).
     seed

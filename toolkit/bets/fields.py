@@ -26,7 +26,7 @@ field                          meaning
 ``banker_suited_pair``         likewise for Banker
 =============================  ===========================================================
 
-The fields of the 1,600 outcome classes (:mod:`toolkit.coup.outcomes`) are a
+The fields of the 1,600 outcome classes (:mod:`toolkit.coup.outcome`) are a
 subset: a bet that names only those is a plain pay table and takes the fast
 engine.  The others are priced exactly by :mod:`toolkit.bets.coup_bets`, which
 starts from :func:`value_sequence_table`, every ordered sequence of card values

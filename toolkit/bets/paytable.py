@@ -1,13 +1,13 @@
 """Bets as pay tables over the outcome classes, and their statistics.
 
 A :class:`Bet` is a name and a payout (in units, to one; -1 a loss, 0 a push)
-for each of the 1,600 outcome classes of :mod:`toolkit.coup.outcomes`.  Payouts are
+for each of the 1,600 outcome classes of :mod:`toolkit.coup.outcome`.  Payouts are
 exact rationals, so the exact engine gives exact expectations; each lies within
 -1 .. 1,000,000 to one (:data:`toolkit._check.MAX_PAYOUT`), and a bet's name and
 description hold no control characters (they reach tables).
 
-Build your own with a function of an :class:`~toolkit.coup.outcomes.Outcome`, or a
-polars expression over :func:`~toolkit.coup.outcomes.outcome_frame`:
+Build your own with a function of an :class:`~toolkit.coup.outcome.Outcome`, or a
+polars expression over :func:`~toolkit.coup.outcome.outcome_frame`:
 
 >>> import polars as pl
 >>> lucky6 = Bet.from_expr(
@@ -46,7 +46,7 @@ from toolkit.bets.catalogue import catalogue_names, catalogue_spec
 from toolkit.bets.coup_bets import CoupBet, coup_distribution, coup_expected_values, coup_payouts
 from toolkit.bets.files import BetSpec, pay_table, read_bet_file
 from toolkit.coup.cards import CompositionLike
-from toolkit.coup.outcomes import N_CLASSES, Outcome, outcome_frame, outcomes
+from toolkit.coup.outcome import N_CLASSES, Outcome, outcome_frame, outcomes
 from toolkit.coup.rules import PUNTO_BANCO, Rules, Tableau, as_fraction
 from toolkit.coup.suits import SuitedShoe
 from toolkit.exact.engine import distribution, expected_values
@@ -78,7 +78,7 @@ class Bet:
         The bet's name.
     payoffs
         1,600 exact payouts (units to one; -1 a loss, 0 a push), in class order
-        (:func:`toolkit.coup.outcomes.class_index`).
+        (:func:`toolkit.coup.outcome.class_index`).
     description
         One line for tables.
     events
@@ -115,7 +115,7 @@ class Bet:
 
     @classmethod
     def from_expr(cls, name: str, expr: pl.Expr, description: str = "") -> Bet:
-        """From a polars expression evaluated over :func:`~toolkit.coup.outcomes.outcome_frame`."""
+        """From a polars expression evaluated over :func:`~toolkit.coup.outcome.outcome_frame`."""
         if not isinstance(expr, pl.Expr):
             raise TypeError(f"bet {name!r}: expr must be a polars expression, got {type(expr).__name__} {expr!r}")
         frame = outcome_frame()

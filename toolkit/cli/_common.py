@@ -195,8 +195,8 @@ PROGRESS = typer.Option(True, "--progress/--no-progress", help="Progress bar on 
 def dealing_from_options(
     decks: int, burn: Burn, burn_ace: int, burn_cards: int, cut_card: int, last_hand: LastHand, coups: int | None = None
 ):
-    """The :class:`~toolkit.dealing.deal.Dealing` named by the dealing options (bad values: one line, exit 2)."""
-    from toolkit.dealing.deal import Dealing
+    """The :class:`~toolkit.dealing.dealer.Dealing` named by the dealing options (bad values: one line, exit 2)."""
+    from toolkit.dealing.dealer import Dealing
 
     if burn != Burn.FIXED and burn_cards != 0:
         fail(f"--burn-cards {burn_cards} is used only with --burn fixed (got --burn {burn.value})")

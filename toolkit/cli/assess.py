@@ -39,7 +39,7 @@ from toolkit.cli._common import (
 from toolkit.coup.options import Burn, LastHand
 
 if TYPE_CHECKING:
-    from toolkit.dealing.deal import Dealing
+    from toolkit.dealing.dealer import Dealing
 
 __all__ = ["register"]
 

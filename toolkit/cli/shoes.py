@@ -66,7 +66,7 @@ class Rounding(str, Enum):
 
 def _deal_block(block, dealing):
     """Deal one block (runs in the worker; numpy only: polars is not fork-safe in worker processes)."""
-    from toolkit.dealing.deal import deal_block, shuffled_shoes
+    from toolkit.dealing.dealer import deal_block, shuffled_shoes
 
     return deal_block(shuffled_shoes(block.n_shoes, dealing.decks, block.rng()), dealing, block.first_shoe)
 

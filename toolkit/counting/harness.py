@@ -13,7 +13,7 @@ Runs are streamed block by block (:func:`run_strategies`): only per-shoe totals
 
 >>> from toolkit.counting.results import summarize
 >>> from toolkit.counting.strategies import count_strategy
->>> from toolkit.dealing.deal import deal
+>>> from toolkit.dealing.dealer import deal
 >>> dealt = deal(200, seed=4, progress=False)
 >>> (totals,) = play(dealt, [count_strategy("dragon7")])
 >>> res = summarize("dragon7", totals)
@@ -36,9 +36,9 @@ from toolkit.counting.strategies import Strategy
 from toolkit.counting.systems import resolve_bet
 from toolkit.counting.tallies import PreCoup
 from toolkit.coup.cards import parse_card
-from toolkit.coup.outcomes import class_index
+from toolkit.coup.outcome import class_index
 from toolkit.coup.rules import Rules
-from toolkit.dealing.deal import Dealing, DealtShoes, deal_block, shuffled_shoes
+from toolkit.dealing.dealer import Dealing, DealtShoes, deal_block, shuffled_shoes
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, block_plan, map_blocks
 
 __all__ = ["compare_strategies", "play", "results_frame", "run_strategies", "simulate"]
@@ -92,7 +92,7 @@ def play(
     Parameters
     ----------
     source
-        :class:`~toolkit.dealing.deal.DealtShoes`, or a polars coup frame holding
+        :class:`~toolkit.dealing.dealer.DealtShoes`, or a polars coup frame holding
         ``unseen_A`` ... ``unseen_K`` (e.g. recorded shoes), sorted by shoe and coup.
     strategies
         The strategies; each sees the same coups.
@@ -110,7 +110,7 @@ def play(
 
     Examples
     --------
-    >>> from toolkit.dealing.deal import deal
+    >>> from toolkit.dealing.dealer import deal
     >>> from toolkit.counting.strategies import perfect_strategy
     >>> (t,) = play(deal(20, seed=2, progress=False), [perfect_strategy("tie")])
     >>> len(t), bool((t.ev >= 0).all())

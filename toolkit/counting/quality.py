@@ -26,7 +26,7 @@ from toolkit.coup.cards import CompositionLike
 from toolkit.coup.rules import Rules
 
 if TYPE_CHECKING:
-    from toolkit.dealing.deal import DealtShoes
+    from toolkit.dealing.dealer import DealtShoes
 
 __all__ = ["betting_correlation", "count_quality", "eor_count"]
 
@@ -164,7 +164,7 @@ def count_quality(
     Parameters
     ----------
     source
-        :class:`~toolkit.dealing.deal.DealtShoes`, or a coup frame with ``unseen_A`` ... ``unseen_K``.
+        :class:`~toolkit.dealing.dealer.DealtShoes`, or a coup frame with ``unseen_A`` ... ``unseen_K``.
     systems
         Count systems or their names.
     bet
@@ -184,7 +184,7 @@ def count_quality(
 
     Examples
     --------
-    >>> from toolkit.dealing.deal import deal
+    >>> from toolkit.dealing.dealer import deal
     >>> q = count_quality(deal(50, seed=1, progress=False), ["dragon7"])
     >>> q.filter(pl.col("depth") == "all")["r2"].item() > 0.3
     True

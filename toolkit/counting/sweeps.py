@@ -18,7 +18,7 @@ from toolkit.counting.harness import run_strategies
 from toolkit.counting.results import Results
 from toolkit.counting.strategies import Strategy, count_strategy
 from toolkit.counting.systems import CountSystem
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 from toolkit.parallel import SeedLike, as_seed_sequence
 
 __all__ = ["penetration_sweep", "threshold_sweep"]

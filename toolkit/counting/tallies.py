@@ -26,7 +26,7 @@ from toolkit.bets.paytable import AnyBet
 from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.coup.cards import RANK_INDEX, RANKS
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
-from toolkit.dealing.deal import DealtShoes
+from toolkit.dealing.dealer import DealtShoes
 
 __all__ = ["PreCoup", "count_arrays", "counts", "round_count", "with_counts"]
 
@@ -78,7 +78,7 @@ def count_arrays(
 
     Examples
     --------
-    >>> from toolkit.dealing.deal import deal
+    >>> from toolkit.dealing.dealer import deal
     >>> d = deal(2, seed=1, progress=False)
     >>> rc, tc = count_arrays(get_count_system("dragon7"), d.unseen, 8 * np.ones(len(d)))
     >>> rc.shape == tc.shape == (len(d),)
@@ -258,7 +258,7 @@ def counts(
     system
         A :class:`~toolkit.counting.systems.CountSystem` or a published system's name.
     source
-        :class:`~toolkit.dealing.deal.DealtShoes` or a coup frame.
+        :class:`~toolkit.dealing.dealer.DealtShoes` or a coup frame.
     decks
         Decks of a full shoe (default: inferred).
 
@@ -269,7 +269,7 @@ def counts(
 
     Examples
     --------
-    >>> from toolkit.dealing.deal import deal
+    >>> from toolkit.dealing.dealer import deal
     >>> dealt = deal(2, seed=1, progress=False)
     >>> rc, tc = counts("dragon7", dealt)
     >>> rc.shape == (len(dealt),)
@@ -286,7 +286,7 @@ def with_counts(
     Parameters
     ----------
     source
-        :class:`~toolkit.dealing.deal.DealtShoes` or a coup frame.
+        :class:`~toolkit.dealing.dealer.DealtShoes` or a coup frame.
     systems
         Count systems or their names.
     decks
@@ -295,11 +295,11 @@ def with_counts(
     Returns
     -------
     polars.DataFrame
-        The coup frame (:meth:`~toolkit.dealing.deal.DealtShoes.frame` for dealt shoes) with the count columns.
+        The coup frame (:meth:`~toolkit.dealing.dealer.DealtShoes.frame` for dealt shoes) with the count columns.
 
     Examples
     --------
-    >>> from toolkit.dealing.deal import deal
+    >>> from toolkit.dealing.dealer import deal
     >>> frame = with_counts(deal(2, seed=1, progress=False), ["dragon7", "panda8"])
     >>> [c for c in frame.columns if c[:3] in ("rc_", "tc_")]
     ['rc_dragon7', 'tc_dragon7', 'rc_panda8', 'tc_panda8']

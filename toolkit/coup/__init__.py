@@ -29,7 +29,7 @@ from toolkit.coup.options import (
     LastHand,
     code,
 )
-from toolkit.coup.outcomes import (
+from toolkit.coup.outcome import (
     N_CLASSES,
     Outcome,
     class_index,

@@ -2,7 +2,7 @@
 
 They are defined here once, with no compiled code, so that the command line can offer them
 without loading numba; :mod:`toolkit.coup.step` (the compiled coup step), the
-:class:`~toolkit.dealing.deal.Dealing` value and the shoe header of recorded shoes all use them.
+:class:`~toolkit.dealing.dealer.Dealing` value and the shoe header of recorded shoes all use them.
 The kernels take their integer :func:`code`.
 
 

@@ -1,7 +1,7 @@
 """The dealing rules, written once: burn count, tableau step and end-of-shoe (last-hand) rule.
 
 Every part of the toolkit that deals cards uses these functions: simulated
-dealing (:mod:`toolkit.dealing.deal`), the rebuilding of recorded shoes and their
+dealing (:mod:`toolkit.dealing.dealer`), the rebuilding of recorded shoes and their
 validation (:mod:`toolkit.records`), and the shoe walks of chemin de fer and
 baccarat banque (:mod:`toolkit.games`).  They are compiled with numba and are
 also plain Python callables, so the kernels and the readable code call the
@@ -21,7 +21,7 @@ or they keep the old rules.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numba
 import numpy as np
@@ -37,32 +37,41 @@ from toolkit.coup.options import (
 )
 from toolkit.coup.rules import PLAYER_STOOD
 
+if TYPE_CHECKING:
+    from toolkit.coup.rules import Tableau
+
 __all__ = [
     "BANKER_1",
     "BANKER_2",
     "BANKER_3",
+    "BANKER_DRAWS",
+    "BOTH_DRAW",
+    "FOUR_CARDS",
+    "LAYOUT_CARDS",
+    "LAYOUT_SLOTS",
     "MIN_COUP_CARDS",
     "PLAYER_1",
     "PLAYER_2",
     "PLAYER_3",
+    "PLAYER_DRAWS",
     "PLAYER_STOOD",
     "SEVEN_CARD_MINIMUM",
+    "VALUES",
     "CoupRows",
     "ShoeRows",
     "Tables",
-    "banker_draws",
     "burn_count",
     "coup_buffers",
+    "coup_layout",
     "cut_card_after",
     "enough_cards",
     "face_down_count",
     "face_down_listed",
+    "hand_totals",
     "is_natural",
     "may_start",
     "next_slot",
-    "player_draws",
     "record_coup",
-    "two_card_totals",
 ]
 
 
@@ -71,7 +80,8 @@ MIN_COUP_CARDS = 6
 #: The chemin de fer minimum: no coup starts with fewer than seven cards left.
 SEVEN_CARD_MINIMUM = 7
 
-_VALUES = np.array(RANK_VALUES, dtype=np.int64)
+#: The value of each rank index, as the array the kernels read.
+VALUES = np.array(RANK_VALUES, dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------- burn
@@ -83,7 +93,7 @@ def burn_count(rank: int, burn_ace: int) -> int:  # pragma: no cover - compiled
     """
     if rank == 0:
         return burn_ace
-    v = _VALUES[rank]
+    v = VALUES[rank]
     return 10 if v == 0 else v
 
 
@@ -110,7 +120,57 @@ def face_down_listed(hidden: int, whole_shoe: bool) -> bool:  # pragma: no cover
     return hidden == HIDDEN_LISTED or (hidden == HIDDEN_AUTO and whole_shoe)
 
 
-# ------------------------------------------------------------------ tableau step
+# ------------------------------------------------------------------ the coup step
+#: The slots of a coup's six cards (the columns of ``DealtShoes.cards``): Player's three, then Banker's.
+PLAYER_1, PLAYER_2, PLAYER_3, BANKER_1, BANKER_2, BANKER_3 = range(6)
+
+#: The four ways a coup is dealt (:func:`coup_layout`): nobody draws, Player only, Banker only, both.
+FOUR_CARDS, PLAYER_DRAWS, BANKER_DRAWS, BOTH_DRAW = range(4)
+#: Per layout: the slot of each card in dealing order (first four: Player, Banker, Player, Banker).
+LAYOUT_SLOTS = np.array(
+    [
+        (PLAYER_1, BANKER_1, PLAYER_2, BANKER_2, -1, -1),
+        (PLAYER_1, BANKER_1, PLAYER_2, BANKER_2, PLAYER_3, -1),
+        (PLAYER_1, BANKER_1, PLAYER_2, BANKER_2, BANKER_3, -1),
+        (PLAYER_1, BANKER_1, PLAYER_2, BANKER_2, PLAYER_3, BANKER_3),
+    ],
+    dtype=np.int64,
+)
+#: Per layout: how many cards the coup takes.
+LAYOUT_CARDS = np.array([4, 5, 5, 6], dtype=np.int64)
+
+
+class Tables(NamedTuple):
+    """The tableau as the kernels read it, as bit masks (plain integers, so passing it costs nothing).
+
+    Bit ``t`` of ``player``: Player draws on ``t``. Bit ``c`` of ``banker[t]``: Banker draws on ``t``
+    when Player's third card has value ``c``, bit 10 (:data:`~toolkit.coup.rules.PLAYER_STOOD`) when
+    Player stood.
+    """
+
+    player: int
+    banker: tuple[int, ...]
+
+    @classmethod
+    def of(cls, tableau: Tableau) -> Tables:
+        """The masks of a :class:`~toolkit.coup.rules.Tableau`.
+
+        >>> from toolkit.coup.rules import PUNTO_BANCO
+        >>> masks = Tables.of(PUNTO_BANCO)
+        >>> [t for t in range(10) if masks.player >> t & 1]  # Player draws on 0 to 5
+        [0, 1, 2, 3, 4, 5]
+        """
+        player = sum(1 << t for t in range(10) if tableau.player[t])
+        banker = tuple(sum(1 << c for c in range(PLAYER_STOOD + 1) if tableau.banker[t][c]) for t in range(10))
+        return cls(player, banker)
+
+
+@numba.njit(cache=True)
+def hand_totals(p1: int, b1: int, p2: int, b2: int) -> tuple[int, int]:  # pragma: no cover - compiled
+    """Player's and Banker's two-card totals from the values of the first four cards, in dealing order."""
+    return (p1 + p2) % 10, (b1 + b2) % 10
+
+
 @numba.njit(cache=True)
 def is_natural(player_total: int, banker_total: int) -> bool:  # pragma: no cover - compiled
     """Whether either two-card total is a natural (8 or 9): then nobody draws."""
@@ -118,62 +178,39 @@ def is_natural(player_total: int, banker_total: int) -> bool:  # pragma: no cove
 
 
 @numba.njit(cache=True)
-def player_draws(player_total: int, banker_total: int, player_table: np.ndarray) -> bool:  # pragma: no cover
-    """Whether Player takes a third card: no natural, and the tableau says so for his total."""
-    return not is_natural(player_total, banker_total) and player_table[player_total]
+def coup_layout(p1: int, b1: int, p2: int, b2: int, fifth: int, tables: Tables) -> int:  # pragma: no cover
+    """The coup step: how a coup is dealt, from the values of its first cards in dealing order.
 
-
-@numba.njit(cache=True)
-def banker_draws(
-    player_total: int, banker_total: int, player_third: int, banker_table: np.ndarray
-) -> bool:  # pragma: no cover - compiled
-    """Whether Banker takes a third card; ``player_third`` is the value of Player's third card, -1 if he stood."""
-    if is_natural(player_total, banker_total):
-        return False
-    return banker_table[banker_total, PLAYER_STOOD if player_third < 0 else player_third]
-
-
-# ------------------------------------------------------------------ the coup step
-#: The slots of a coup's six cards (the columns of ``DealtShoes.cards``): Player's three, then Banker's.
-PLAYER_1, PLAYER_2, PLAYER_3, BANKER_1, BANKER_2, BANKER_3 = range(6)
-#: The order the first four cards are dealt in: Player, Banker, Player, Banker.
-_FIRST_FOUR = (PLAYER_1, BANKER_1, PLAYER_2, BANKER_2)
-
-
-class Tables(NamedTuple):
-    """The tableau as the kernels read it: Player's draw by total, Banker's by total and Player's third card."""
-
-    player: np.ndarray
-    banker: np.ndarray
-
-
-@numba.njit(cache=True)
-def two_card_totals(row: np.ndarray) -> tuple[int, int]:  # pragma: no cover - compiled
-    """Player's and Banker's two-card totals from a coup's cards by slot (``row``, rank indices)."""
-    return (_VALUES[row[PLAYER_1]] + _VALUES[row[PLAYER_2]]) % 10, (
-        _VALUES[row[BANKER_1]] + _VALUES[row[BANKER_2]]
-    ) % 10
-
-
-@numba.njit(cache=True)
-def next_slot(row: np.ndarray, tables: Tables) -> int:  # pragma: no cover - compiled
-    """The coup step: the slot that takes the coup's next card, or -1 when the coup is complete.
-
-    ``row`` holds the coup's cards so far by slot (rank indices, -1 where none yet). Every
-    dealer and checker deals a coup with this one function, card by card: the dealing kernel,
-    the rebuilding of recorded shoes and the live tracker.
+    ``fifth`` is the value of the card after the first four; it is read only when Player draws (it
+    is then Player's third card, on which Banker's draw depends), so a caller that does not know it
+    yet may pass 0 and still learn whether Player draws. Returns :data:`FOUR_CARDS`,
+    :data:`PLAYER_DRAWS`, :data:`BANKER_DRAWS` or :data:`BOTH_DRAW`; :data:`LAYOUT_SLOTS` and
+    :data:`LAYOUT_CARDS` say which slots the cards fill. Every dealer and checker deals a coup with
+    this one function: the dealing kernel, the rebuilding of recorded shoes and the live tracker.
     """
-    for slot in _FIRST_FOUR:
-        if row[slot] < 0:
-            return slot
-    player_total, banker_total = two_card_totals(row)
-    if row[BANKER_3] >= 0:
-        return -1
-    if row[PLAYER_3] < 0:
-        if player_draws(player_total, banker_total, tables.player):
-            return PLAYER_3
-        return BANKER_3 if banker_draws(player_total, banker_total, -1, tables.banker) else -1
-    return BANKER_3 if banker_draws(player_total, banker_total, _VALUES[row[PLAYER_3]], tables.banker) else -1
+    player_total, banker_total = hand_totals(p1, b1, p2, b2)
+    if is_natural(player_total, banker_total):
+        return FOUR_CARDS
+    if tables.player >> player_total & 1:
+        return BOTH_DRAW if tables.banker[banker_total] >> fifth & 1 else PLAYER_DRAWS
+    return BANKER_DRAWS if tables.banker[banker_total] >> PLAYER_STOOD & 1 else FOUR_CARDS
+
+
+def next_slot(values: list[int] | tuple[int, ...], tables: Tables) -> int:
+    """The slot that takes a coup's next card, given the values of its cards so far (dealing order); -1: complete.
+
+    The card-by-card form of :func:`coup_layout`, for a coup being dealt live.
+
+    >>> from toolkit.coup.rules import PUNTO_BANCO
+    >>> masks = Tables.of(PUNTO_BANCO)
+    >>> next_slot([], masks), next_slot([3, 0, 2, 7], masks), next_slot([3, 0, 2, 7, 9], masks)
+    (0, 2, -1)
+    """
+    n = len(values)
+    if n < 4:
+        return int(LAYOUT_SLOTS[FOUR_CARDS, n])
+    layout = int(coup_layout(values[0], values[1], values[2], values[3], values[4] if n > 4 else 0, tables))
+    return int(LAYOUT_SLOTS[layout, n]) if n < LAYOUT_CARDS[layout] else -1
 
 
 class CoupRows(NamedTuple):
@@ -224,35 +261,19 @@ def coup_buffers(max_coups: int, n_shoes: int) -> tuple[CoupRows, ShoeRows]:
     return coups, shoes
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def record_coup(
-    rows: CoupRows,
-    out: int,
-    shoe: int,
-    number: int,
-    start: int,
-    row: np.ndarray,
-    seen: int,
-    left: int,
-    unseen_count: int,
-    counts: np.ndarray,
-) -> None:  # pragma: no cover - compiled
-    """Write coup ``number`` of ``shoe`` (its cards ``row`` by slot) as row ``out`` of ``rows``.
+    cards: np.ndarray, unseen: np.ndarray, out: int, row: np.ndarray, counts: np.ndarray
+) -> None:  # pragma: no cover
+    """Write a coup's cards by slot (``row``) and the unseen composition before it (``counts``) as row ``out``.
 
-    ``start`` is its first card's position in the shoe; ``seen``, ``left`` and ``unseen_count`` count
-    the cards before it, and ``counts`` is the composition of the unseen cards (what a perfect counter
-    knows before the coup).
+    The kernels unpack :class:`CoupRows` into locals once and write the coup's numbers themselves:
+    reading an array out of a tuple inside a loop costs numba a reference count each time.
     """
-    rows.shoe[out] = shoe
-    rows.coup[out] = number
-    rows.start[out] = start
     for slot in range(6):
-        rows.cards[out, slot] = row[slot]
-    rows.seen[out] = seen
-    rows.left[out] = left
-    rows.unseen_count[out] = unseen_count
+        cards[out, slot] = row[slot]
     for r in range(13):
-        rows.unseen[out, r] = counts[r]
+        unseen[out, r] = counts[r]
 
 
 # ------------------------------------------------------------- end of the shoe

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from toolkit.coup.options import Burn, LastHand
-from toolkit.dealing.deal import (
+from toolkit.dealing.dealer import (
     COUP_FIELDS,
     MAX_DECKS,
     SHOE_FIELDS,
@@ -23,10 +22,8 @@ __all__ = [
     "COUP_FIELDS",
     "MAX_DECKS",
     "SHOE_FIELDS",
-    "Burn",
     "Dealing",
     "DealtShoes",
-    "LastHand",
     "deal",
     "deal_block",
     "dealt_shoes",

@@ -1,6 +1,6 @@
 """Badly mixed shoes, for testing the randomness tests: decks stacked unmixed, and riffle shuffles.
 
-:func:`toolkit.dealing.deal.shuffled_shoes` gives well-shuffled shoes; these give
+:func:`toolkit.dealing.dealer.shuffled_shoes` gives well-shuffled shoes; these give
 the shoes a careless shuffle leaves, which :mod:`toolkit.records.randomness`
 should catch: decks shuffled one by one and stacked (every deck-sized stretch
 from a deck boundary holds each rank four times) and shoes riffled a few times

@@ -27,7 +27,7 @@ import polars as pl
 
 from toolkit.bets.paytable import Bet, get_plain_bet
 from toolkit.coup.cards import Composition, CompositionLike
-from toolkit.coup.outcomes import N_MAIN
+from toolkit.coup.outcome import N_MAIN
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.exact._tables import ext_to_main, multiset_index, value_sequences
 from toolkit.exact.engine import _features

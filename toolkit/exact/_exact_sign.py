@@ -42,7 +42,7 @@ import numba
 import numpy as np
 
 from toolkit.coup.cards import RANK_VALUES
-from toolkit.coup.outcomes import N_MAIN
+from toolkit.coup.outcome import N_MAIN
 from toolkit.coup.rules import Tableau
 from toolkit.exact._kernels import pair_split
 from toolkit.exact._tables import coup_table, multisets

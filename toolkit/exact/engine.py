@@ -37,7 +37,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from toolkit._check import count_matrix, one_of
 from toolkit.coup.cards import RANK_VALUES, Composition, CompositionLike
-from toolkit.coup.outcomes import N_CLASSES, N_MAIN
+from toolkit.coup.outcome import N_CLASSES, N_MAIN
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.exact._exact_sign import ExactBets, as_exact, general_bounds, int_products, pair_bounds
 from toolkit.exact._kernels import event_table, pair_split
@@ -203,7 +203,7 @@ class Distribution(NDArrayOperatorsMixin):
     It prints a few lines (the shoe, the classes that can occur, Banker, Player and Tie) and a
     small table in a notebook; :meth:`frame` gives every class with its fields.  It is still the
     vector it used to be: indexing, iteration, ``len``, ``numpy.asarray`` and arithmetic work on the
-    1,600 probabilities (index ``i`` is :func:`toolkit.coup.outcomes.class_index`).
+    1,600 probabilities (index ``i`` is :func:`toolkit.coup.outcome.class_index`).
 
     Attributes
     ----------
@@ -260,7 +260,7 @@ class Distribution(NDArrayOperatorsMixin):
 
     def by_winner(self) -> dict[str, object]:
         """The probabilities that Banker, Player and Tie win the coup."""
-        from toolkit.coup.outcomes import outcomes
+        from toolkit.coup.outcome import outcomes
 
         out: dict[str, object] = dict.fromkeys(("banker", "player", "tie"), Fraction(0) if self.exact else 0.0)
         for q, o in zip(self.probabilities, outcomes(), strict=True):
@@ -269,7 +269,7 @@ class Distribution(NDArrayOperatorsMixin):
         return out
 
     def frame(self, drop_zero: bool = True):
-        """The classes as a polars frame: their fields (:func:`~toolkit.coup.outcomes.outcome_frame`) and probability.
+        """The classes as a polars frame: their fields (:func:`~toolkit.coup.outcome.outcome_frame`) and probability.
 
         Parameters
         ----------
@@ -283,7 +283,7 @@ class Distribution(NDArrayOperatorsMixin):
         """
         import polars as pl
 
-        from toolkit.coup.outcomes import outcome_frame
+        from toolkit.coup.outcome import outcome_frame
 
         p = self.probabilities
         frame = outcome_frame().with_columns(pl.Series("probability", [float(q) for q in p], dtype=pl.Float64))
@@ -337,7 +337,7 @@ def distribution(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO, exac
 
     Examples
     --------
-    >>> from toolkit.coup.outcomes import outcomes
+    >>> from toolkit.coup.outcome import outcomes
     >>> p = distribution(8, exact=True)
     >>> tie = sum(q for q, o in zip(p, outcomes()) if o.winner == "tie")
     >>> round(float(tie), 12)
@@ -370,7 +370,7 @@ def class_probabilities(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANC
     Returns
     -------
     list of fractions.Fraction or numpy.ndarray
-        Index ``i`` is the class :func:`toolkit.coup.outcomes.class_index` numbers ``i``.
+        Index ``i`` is the class :func:`toolkit.coup.outcome.class_index` numbers ``i``.
 
     Examples
     --------

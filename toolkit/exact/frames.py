@@ -2,7 +2,7 @@
 
 :mod:`toolkit.exact.engine` returns arrays (fast, for loops over many shoes); the
 functions here return the same numbers as frames a researcher reads at a
-glance, with the outcome classes' fields (:func:`toolkit.coup.outcomes.outcome_frame`)
+glance, with the outcome classes' fields (:func:`toolkit.coup.outcome.outcome_frame`)
 or the bets' names as columns.
 
 >>> distribution_frame(8).height < 1600
@@ -40,7 +40,7 @@ def distribution_frame(
     Returns
     -------
     polars.DataFrame
-        The columns of :func:`toolkit.coup.outcomes.outcome_frame` (``class, player_total, banker_total,
+        The columns of :func:`toolkit.coup.outcome.outcome_frame` (``class, player_total, banker_total,
         ..., winner, natural, margin, cards_dealt``), then ``probability`` (float) and, with
         ``exact``, ``probability_exact``.
 

@@ -26,7 +26,7 @@ import polars as pl
 
 from toolkit.coup.cards import RANK_VALUES
 from toolkit.coup.step import enough_cards
-from toolkit.dealing.deal import shuffled_shoes
+from toolkit.dealing.dealer import shuffled_shoes
 from toolkit.parallel import Block, SeedLike, block_plan, map_blocks
 
 __all__ = ["Resolver", "first_cards", "simulate_shoe_blocks", "walk_shoes"]

@@ -5,7 +5,7 @@ Its numbers are :func:`toolkit.records.replay`'s (unseen composition, counts,
 exact edges before each coup, the outcome) and, when the record carries bets,
 :func:`toolkit.records.bet_edges`'s (each recorded bet with the edge it was
 placed at): the game-protection view, did the big bets come when the edge was
-there?  Dealt shoes (:class:`toolkit.dealing.deal.DealtShoes`) are recorded first
+there?  Dealt shoes (:class:`toolkit.dealing.dealer.DealtShoes`) are recorded first
 by :func:`toolkit.records.records_from_dealt`.
 
 >>> from toolkit.records import simulate_records
@@ -28,7 +28,7 @@ import polars as pl
 from toolkit.bets.paytable import Bet
 from toolkit.counting import CountSystem
 from toolkit.coup.cards import RANKS, Composition
-from toolkit.dealing.deal import DealtShoes
+from toolkit.dealing.dealer import DealtShoes
 from toolkit.live.panel import resolve_systems
 from toolkit.records import Records, ShoeHeader, bet_edges, records_from_dealt, replay
 
@@ -90,7 +90,7 @@ class ShoeSteps:
     Parameters
     ----------
     source
-        Card-level :class:`~toolkit.records.Records`, or :class:`~toolkit.dealing.deal.DealtShoes`.
+        Card-level :class:`~toolkit.records.Records`, or :class:`~toolkit.dealing.dealer.DealtShoes`.
     shoe
         The shoe's id (default the first shoe); dealt shoes are numbered from 1.
     bets, systems

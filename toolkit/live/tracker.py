@@ -10,7 +10,7 @@ card (:data:`RANK_KEYS`: ``a``/``1`` ace, ``2``..``9``, ``t``/``0`` ten, ``j``,
   cards as its value are burned face down; type each of them when they are
   seen, or ``?`` once when they are not (a record lists them all or none);
 * the coups: Player, Banker, Player, Banker, then the third cards that the
-  tableau (the coup step, :func:`toolkit.coup.step.next_slot`)
+  tableau (the coup step, :func:`toolkit.coup.step.coup_layout`)
   calls for; a coup closes by itself when the tableau says it is over.
 
 ``u`` (or backspace) undoes the last accepted key (a refused key changed
@@ -55,9 +55,9 @@ from typing import Literal
 import numpy as np
 import polars as pl
 
-from toolkit.coup.cards import MIN_COUP_CARDS, RANKS, Composition, hand_total
+from toolkit.coup.cards import MIN_COUP_CARDS, RANK_VALUES, RANKS, Composition, hand_total
 from toolkit.coup.options import Burn
-from toolkit.coup.step import PLAYER_3, Tables, burn_count, next_slot, two_card_totals
+from toolkit.coup.step import PLAYER_3, Tables, burn_count, hand_totals, next_slot
 from toolkit.live.panel import Panel, Snapshot
 from toolkit.records import Records, ShoeHeader, records_from_frame
 
@@ -208,7 +208,7 @@ class Tracker:
         self._doing = ""  # what the key being applied does, set by _apply when it accepts the key
         self._refused: str | None = None  # the last key, when it changed nothing (refused, or nothing to do)
         tableau = header.dealing.tableau
-        self._tables = Tables(np.array(tableau.player, dtype=np.bool_), np.array(tableau.banker, dtype=np.bool_))
+        self._tables = Tables.of(tableau)
         self._state = _State()
         self._cache: dict[tuple, Snapshot] = {}
 
@@ -301,21 +301,28 @@ class Tracker:
     def _row(self) -> np.ndarray:
         """The current coup's cards by slot (-1 where none), each placed by the coup step."""
         row = np.full(6, -1, np.int8)
-        for rank in self._state.current:
-            row[next_slot(row, self._tables)] = rank
+        values = [RANK_VALUES[rank] for rank in self._state.current]
+        for n, rank in enumerate(self._state.current):
+            row[next_slot(values[:n], self._tables)] = rank
         return row
+
+    def _totals(self) -> tuple[int, int]:
+        """The current coup's two-card totals (it has at least four cards)."""
+        p1, b1, p2, b2 = (RANK_VALUES[rank] for rank in self._state.current[:4])
+        player_total, banker_total = hand_totals(p1, b1, p2, b2)
+        return int(player_total), int(banker_total)
 
     def _need(self) -> str | None:
         """Which hand the tableau gives the next card of the current coup (``None``: the coup is over / not begun)."""
         if not self._state.current or self._state.complete:
             return None
-        slot = next_slot(self._row(), self._tables)
+        slot = next_slot([RANK_VALUES[rank] for rank in self._state.current], self._tables)
         return None if slot < 0 else "Player" if slot <= PLAYER_3 else "Banker"
 
     def _why_over(self) -> str:
         cur = self._state.current
         row = self._row()
-        pt, bt = two_card_totals(row)
+        pt, bt = self._totals()
         if pt >= 8 or bt >= 8:
             return f"a natural ({pt} against {bt}): nobody draws"
         if len(cur) == 6:
@@ -436,7 +443,7 @@ class Tracker:
             cur = s.current
             if len(cur) < 4:
                 return Feedback("tableau", f"tableau: a coup starts with four cards; {len(cur)} dealt")
-            pt, bt = two_card_totals(self._row())
+            pt, bt = self._totals()
             total = pt if need == "Player" else bt
             return Feedback(
                 "tableau", f"tableau: {need} must draw on {total}: a third card is missing (type it, or undo)"

@@ -20,7 +20,7 @@ import pyarrow as pa
 
 from toolkit.bets.paytable import standard_bets
 from toolkit.coup.options import Burn, HiddenBurn, LastHand, code
-from toolkit.dealing.deal import DealtShoes
+from toolkit.dealing.dealer import DealtShoes
 from toolkit.records._raw import BET_FIELDS, Raw, UnreadableError
 from toolkit.records._rebuild import ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
 from toolkit.records._road import road_coups

@@ -3,7 +3,7 @@
 Private to :mod:`toolkit.records.model` and :mod:`toolkit.records.validation`.  For every
 shoe, :func:`rebuild` takes the cards in the order they were recorded (with
 their roles and coup numbers when the record has them), applies the burn rule
-of the shoe's header, deals coups exactly as :func:`toolkit.dealing.deal.deal_block`
+of the shoe's header, deals coups exactly as :func:`toolkit.dealing.dealer.deal_block`
 deals a shuffled shoe (with the cut card when the record lists the whole shoe),
 and records where every card went and, before every coup, the unseen
 composition.  It stops a shoe at the first card that does not fit and reports
@@ -22,29 +22,34 @@ import polars as pl
 from toolkit.coup.options import BURN_FIXED, BURN_NONE, BURN_STANDARD
 from toolkit.coup.rules import Tableau
 from toolkit.coup.step import (
-    BANKER_3,
+    BANKER_DRAWS,
+    FOUR_CARDS,
+    LAYOUT_CARDS,
+    LAYOUT_SLOTS,
     PLAYER_3,
+    PLAYER_DRAWS,
+    VALUES,
     CoupRows,
     ShoeRows,
     Tables,
     burn_count,
     coup_buffers,
+    coup_layout,
     cut_card_after,
     face_down_listed,
+    hand_totals,
     is_natural,
     may_start,
-    next_slot,
     record_coup,
-    two_card_totals,
 )
-from toolkit.dealing.deal import DealtShoes, dealt_shoes
+from toolkit.dealing.dealer import DealtShoes, dealt_shoes
 
 __all__ = ["Rebuilt", "rebuild", "slot_roles"]
 
 #: Roles of a card in a card-level record, as the kernel sees them (-1: not recorded).
 ROLES: tuple[str, ...] = ("burn", "player", "banker", "undealt")
 ROLE_CODE = {name: i for i, name in enumerate(ROLES)}
-#: Where the kernel put each card: the six hand slots of :data:`toolkit.dealing.deal.SLOTS`, then these.
+#: Where the kernel put each card: the six hand slots of :data:`toolkit.dealing.dealer.SLOTS`, then these.
 SLOT_EXPOSED, SLOT_FACE_DOWN, SLOT_UNDEALT = 6, 7, 8
 _SLOT_ROLE = ["player"] * 3 + ["banker"] * 3 + ["burn", "burn", "undealt"]
 
@@ -153,46 +158,50 @@ def _burn(
 _SLOT_ROLE_CODE = (1, 1, 1, 2, 2, 2)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _take_coup(
-    rec: Recorded, start: int, end: int, row: np.ndarray, taken: np.ndarray, tables: Tables
-) -> tuple[int, int, int]:  # pragma: no cover - compiled
+    ranks: np.ndarray,
+    roles: np.ndarray,
+    coup_ids: np.ndarray,
+    has_roles: bool,
+    has_coups: bool,
+    start: int,
+    end: int,
+    tables: Tables,
+) -> tuple[int, int, int, int]:  # pragma: no cover - compiled
     """Deal one coup from the record's cards ``start .. end - 1`` by the coup step, checking each card.
 
-    Fills ``row`` (cards by slot) and ``taken`` (the slot of each card in dealing order); returns
-    ``(position after the coup, error code, card of the error)``.
+    Returns ``(layout, position after the coup, error code, card of the error)``; the coup's cards
+    fill the slots :data:`~toolkit.coup.step.LAYOUT_SLOTS` gives for its layout.
     """
     if start + 4 > end:
-        return start, TRUNCATED, end - 1
-    row[:] = -1
+        return 0, start, TRUNCATED, end - 1
+    p1, b1, p2, b2 = VALUES[ranks[start]], VALUES[ranks[start + 1]], VALUES[ranks[start + 2]], VALUES[ranks[start + 3]]
+    layout = coup_layout(p1, b1, p2, b2, VALUES[ranks[start + 4]] if start + 4 < end else 0, tables)
     pos = start
-    slot = next_slot(row, tables)
-    while slot >= 0:
-        third = slot in (PLAYER_3, BANKER_3)
+    for k in range(LAYOUT_CARDS[layout]):
+        slot = LAYOUT_SLOTS[layout, k]
         if pos >= end:
-            return pos, TRUNCATED, pos - 1
-        split = rec.has_coups and rec.coup_ids[pos] != rec.coup_ids[start]
-        if split or (rec.has_roles and rec.roles[pos] != _SLOT_ROLE_CODE[slot]):
-            if third:
-                return pos, MISSING_P3 if slot == PLAYER_3 else MISSING_B3, pos - 1
-            return pos, COUP_SPLIT if split else ROLE_ORDER, pos
-        row[slot] = rec.ranks[pos]
-        taken[pos - start] = slot
+            return layout, pos, TRUNCATED, pos - 1
+        split = has_coups and coup_ids[pos] != coup_ids[start]
+        if split or (has_roles and roles[pos] != _SLOT_ROLE_CODE[slot]):
+            if k >= 4:  # a third card the tableau calls for is not there
+                return layout, pos, MISSING_P3 if slot == PLAYER_3 else MISSING_B3, pos - 1
+            return layout, pos, COUP_SPLIT if split else ROLE_ORDER, pos
         pos += 1
-        slot = next_slot(row, tables)
     if pos < end:
-        extra = (rec.has_coups and rec.coup_ids[pos] == rec.coup_ids[start]) or (rec.has_roles and rec.roles[pos] == 2)
+        extra = (has_coups and coup_ids[pos] == coup_ids[start]) or (has_roles and roles[pos] == 2)
         if extra:  # a card of this coup left over (a Banker card cannot open the next coup)
-            who = rec.roles[pos] if rec.has_roles else -1
-            player_total, banker_total = two_card_totals(row)
+            who = roles[pos] if has_roles else -1
+            player_total, banker_total = hand_totals(p1, b1, p2, b2)
             if is_natural(player_total, banker_total):
-                return pos, AFTER_NATURAL, pos
-            if who == 1 and row[PLAYER_3] < 0:
-                return pos, EXTRA_P3, pos
-            if who == 2 and row[BANKER_3] < 0:
-                return pos, EXTRA_B3, pos
-            return pos, COUP_SPLIT, pos
-    return pos, OK, -1
+                return layout, pos, AFTER_NATURAL, pos
+            if who == 1 and layout in (FOUR_CARDS, BANKER_DRAWS):
+                return layout, pos, EXTRA_P3, pos
+            if who == 2 and layout in (FOUR_CARDS, PLAYER_DRAWS):
+                return layout, pos, EXTRA_B3, pos
+            return layout, pos, COUP_SPLIT, pos
+    return layout, pos, OK, -1
 
 
 @numba.njit(cache=True)
@@ -200,73 +209,89 @@ def _rebuild_kernel(
     rec: Recorded, rules: ShoeRules, tables: Tables, coups: CoupRows, per_shoe: ShoeRows, placed: Placed, faults: Faults
 ) -> int:  # pragma: no cover - compiled
     """Deal the recorded cards of every shoe by its rules; returns the coups written (those of good shoes)."""
+    ranks, roles, coup_ids, offsets, has_roles, has_coups = (
+        rec  # locals: a field read in a loop costs a reference count
+    )
+    card_coup, card_slot, coup_first = placed
+    burn_card, burned, burned_ranks = per_shoe
+    c_shoe, c_coup, c_start, c_cards, c_seen, c_left, c_unseen_count, c_unseen = coups
     out = 0
     row = np.empty(6, np.int8)
-    taken = np.empty(6, np.int8)
-    for s in range(len(rec.offsets) - 1):
-        a, b = rec.offsets[s], rec.offsets[s + 1]
+    for s in range(len(offsets) - 1):
+        a, b = offsets[s], offsets[s + 1]
         shoe_out = out
         n_cards = 52 * rules.decks[s]
+        last_mode = rules.last_mode[s]
         counts = np.full(13, 4 * rules.decks[s], np.int64)
-        per_shoe.burned_ranks[s, :] = 0
+        burned_ranks[s, :] = 0
         _fault(faults, s, OK, -1, -1, 0)
-        per_shoe.burn_card[s] = -1
-        per_shoe.burned[s] = 0
-        placed.card_coup[a:b] = -1
-        placed.card_slot[a:b] = SLOT_UNDEALT
+        burn_card[s] = -1
+        burned[s] = 0
+        card_coup[a:b] = -1
+        card_slot[a:b] = SLOT_UNDEALT
         burn_rows, listed = _burn(rec, rules, s, n_cards, per_shoe, faults)
         if burn_rows < 0:
             continue
         seen = 0
-        if per_shoe.burn_card[s] >= 0:
-            counts[per_shoe.burn_card[s]] -= 1
+        if burn_card[s] >= 0:
+            counts[burn_card[s]] -= 1
             seen = 1
-            placed.card_slot[a] = SLOT_EXPOSED
-            placed.card_coup[a] = 0
+            card_slot[a] = SLOT_EXPOSED
+            card_coup[a] = 0
         for i in range(a + seen, a + burn_rows):
-            per_shoe.burned_ranks[s, rec.ranks[i]] += 1
-            placed.card_slot[i] = SLOT_FACE_DOWN
-            placed.card_coup[i] = 0
+            burned_ranks[s, ranks[i]] += 1
+            card_slot[i] = SLOT_FACE_DOWN
+            card_coup[i] = 0
         pos = a + burn_rows
-        omitted = 0 if listed else per_shoe.burned[s]
-        complete = (not rec.has_roles) and b - a == n_cards and (listed or rules.burn_mode[s] == BURN_NONE)
+        omitted = 0 if listed else burned[s]
+        complete = (not has_roles) and b - a == n_cards and (listed or rules.burn_mode[s] == BURN_NONE)
         cut_pos = n_cards - rules.cut_card[s]
         last = False
         coup = 0
         bad = False
         while pos < b:
-            if rec.has_roles and rec.roles[pos] == 3:
+            if has_roles and roles[pos] == 3:
                 break
-            if rec.has_roles and rec.roles[pos] == 0:
+            if has_roles and roles[pos] == 0:
                 _fault(faults, s, BURN_LATE, pos, pos, 0)
                 bad = True
                 break
             in_shoe = pos - a + omitted  # the coup's first card's position in the whole shoe
-            if complete and not may_start(n_cards - in_shoe, coup, 0, rules.last_mode[s]):
+            if complete and not may_start(n_cards - in_shoe, coup, 0, last_mode):
                 break  # the end-of-shoe rule applies to a record of the whole shoe
             start = pos
-            pos, code, where = _take_coup(rec, start, b, row, taken, tables)
+            layout, pos, code, where = _take_coup(ranks, roles, coup_ids, has_roles, has_coups, start, b, tables)
             if code != OK:
                 _fault(faults, s, code, where, start, coup + 1)
                 bad = True
                 break
-            left = n_cards - in_shoe
-            record_coup(coups, out, s, coup + 1, in_shoe, row, seen, left, left + per_shoe.burned[s], counts)
-            placed.coup_first[out] = start
+            row[:] = -1
             for i in range(start, pos):
-                placed.card_slot[i] = taken[i - start]
-                placed.card_coup[i] = coup + 1
-                counts[rec.ranks[i]] -= 1
+                slot = LAYOUT_SLOTS[layout, i - start]
+                row[slot] = ranks[i]
+                card_slot[i] = slot
+                card_coup[i] = coup + 1
+            left = n_cards - in_shoe
+            c_shoe[out] = s
+            c_coup[out] = coup + 1
+            c_start[out] = in_shoe
+            c_seen[out] = seen
+            c_left[out] = left
+            c_unseen_count[out] = left + burned[s]
+            record_coup(c_cards, c_unseen, out, row, counts)
+            coup_first[out] = start
+            for i in range(start, pos):
+                counts[ranks[i]] -= 1
             seen += pos - start
             out += 1
             coup += 1
             if complete:
-                stop, last = cut_card_after(in_shoe, pos - a + omitted, cut_pos, last, rules.last_mode[s])
+                stop, last = cut_card_after(in_shoe, pos - a + omitted, cut_pos, last, last_mode)
                 if stop:
                     break
-        if not bad and rec.has_roles:
+        if not bad and has_roles:
             for i in range(pos, b):
-                if rec.roles[i] != 3:
+                if roles[i] != 3:
                     _fault(faults, s, AFTER_UNDEALT, i, i, coup)
                     bad = True
                     break
@@ -320,7 +345,7 @@ def rebuild(
     Returns
     -------
     Rebuilt
-        ``dealt``: a :class:`~toolkit.dealing.deal.DealtShoes` over the good shoes only
+        ``dealt``: a :class:`~toolkit.dealing.dealer.DealtShoes` over the good shoes only
         (renumbered 0..), the kernel's slot and coup of every card, and for every
         shoe an error code with the card where the problem was seen.
     """
@@ -348,7 +373,7 @@ def rebuild(
         has_coups,
     )
     rules = ShoeRules(*(np.ascontiguousarray(params[k], dtype=np.int64) for k in ShoeRules._fields))
-    tables = Tables(np.array(tableau.player, dtype=np.bool_), np.array(tableau.banker, dtype=np.bool_))
+    tables = Tables.of(tableau)
     count = _rebuild_kernel(recorded, rules, tables, coups, per_shoe, placed, faults)
     good = faults.code == OK
     renumber = np.cumsum(good) - 1

@@ -12,7 +12,7 @@ import polars as pl
 from toolkit.coup.cards import parse_card
 from toolkit.coup.options import Burn, LastHand, code
 from toolkit.coup.step import burn_count, cut_card_after, may_start
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 from toolkit.records.header import ShoeHeader
 from toolkit.records.validation import Checker, parse_road
 

@@ -1,6 +1,6 @@
 """The shoe header: how the shoes of a record were dealt and the house rules they were played under.
 
-A :class:`ShoeHeader` holds a :class:`~toolkit.dealing.deal.Dealing` (decks, burn,
+A :class:`ShoeHeader` holds a :class:`~toolkit.dealing.dealer.Dealing` (decks, burn,
 cut card, last-hand rule, tableau) and a :class:`~toolkit.coup.rules.Rules`
 (commission, tie payout, tableau), plus two facts about the record itself:
 whether it lists the cards burned face down (``hidden_burn``) and the exposed
@@ -42,7 +42,7 @@ from toolkit._check import as_fraction, one_of
 from toolkit._show import changed_fields
 from toolkit.coup.options import HiddenBurn
 from toolkit.coup.rules import Rules
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 from toolkit.records.validation import canonical_card
 
 __all__ = ["HEADER_KEYS", "ShoeHeader"]

@@ -24,7 +24,7 @@ import polars as pl
 from toolkit._show import frame_html, frame_text, html_table, text_table
 from toolkit.bets.paytable import standard_bets
 from toolkit.coup.options import HiddenBurn
-from toolkit.dealing.deal import DealtShoes
+from toolkit.dealing.dealer import DealtShoes
 from toolkit.records.header import ShoeHeader
 from toolkit.records.validation import Checker, RecordError, ValidationReport, check_bets, first_problem
 
@@ -71,7 +71,7 @@ class Records:
     bets
         ``shoe, coup, who, bet, amount`` (empty when the record carries no bets).
     dealt
-        Card level only: the coups as :class:`~toolkit.dealing.deal.DealtShoes` arrays,
+        Card level only: the coups as :class:`~toolkit.dealing.dealer.DealtShoes` arrays,
         shoe ``i`` being row ``i`` of ``shoes``: unseen composition before every
         coup, burn, cards.  Face-down burned cards a record does not list are
         counted (their number follows from the burn rule) but their ranks are

@@ -475,7 +475,7 @@ def repeated_sequences(
 
     Examples
     --------
-    >>> from toolkit.dealing.deal import shuffled_shoes
+    >>> from toolkit.dealing.dealer import shuffled_shoes
     >>> from toolkit.dealing.shuffles import riffle_shuffle
     >>> from toolkit.records.simulate import records_from_orders
     >>> first = shuffled_shoes(1, seed=1)[0]

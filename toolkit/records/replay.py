@@ -31,7 +31,7 @@ import polars as pl
 from toolkit._check import positive_int
 from toolkit.bets.paytable import AnyBet, Bet, bet_expected_values, bet_payouts, get_bet, standard_bets
 from toolkit.coup.cards import MIN_COUP_CARDS, RANKS
-from toolkit.coup.outcomes import class_index
+from toolkit.coup.outcome import class_index
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.records.model import Records
 

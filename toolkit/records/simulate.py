@@ -1,10 +1,10 @@
 """Records of simulated and dealt shoes: complete shoe orders, shoes shuffled here, and what
-:mod:`toolkit.dealing.deal` dealt.
+:mod:`toolkit.dealing.dealer` dealt.
 
 :func:`simulate_records` shuffles shoes and records them card by card (every
 card listed, so the cut card says where the dealing stopped);
 :func:`records_from_orders` records given shoe orders the same way, and
-:func:`records_from_dealt` records what :func:`toolkit.dealing.deal.deal` dealt, as
+:func:`records_from_dealt` records what :func:`toolkit.dealing.dealer.deal` dealt, as
 a table log would.  All three are rebuilt and checked like any record, under
 the header's dealing and tableau.
 
@@ -22,7 +22,7 @@ import polars as pl
 
 from toolkit.coup.cards import RANKS
 from toolkit.coup.options import HiddenBurn
-from toolkit.dealing.deal import DealtShoes, concat
+from toolkit.dealing.dealer import DealtShoes, concat
 from toolkit.parallel import SeedLike, block_plan
 from toolkit.records.header import ShoeHeader
 from toolkit.records.model import Records
@@ -42,7 +42,7 @@ def records_from_orders(
 
     ``suits`` (same shape, 0..3 = s, h, d, c) adds suit letters.  Every card is
     listed, so the cut card decides where the dealing stopped (as in
-    :func:`toolkit.dealing.deal.deal_block`); shoes are numbered from ``first_shoe``.
+    :func:`toolkit.dealing.dealer.deal_block`); shoes are numbered from ``first_shoe``.
 
     Parameters
     ----------
@@ -62,7 +62,7 @@ def records_from_orders(
 
     Examples
     --------
-    >>> from toolkit.dealing.deal import shuffled_shoes
+    >>> from toolkit.dealing.dealer import shuffled_shoes
     >>> records_from_orders(shuffled_shoes(2, seed=1)).n_shoes
     2
     """
@@ -154,7 +154,7 @@ def _concat(parts: list[Records]) -> Records:
 
 
 def records_from_dealt(dealt: DealtShoes, header: ShoeHeader = ShoeHeader()) -> Records:
-    """Card-level records of shoes dealt by :mod:`toolkit.dealing.deal` (what a table log would hold).
+    """Card-level records of shoes dealt by :mod:`toolkit.dealing.dealer` (what a table log would hold).
 
     The face-down burned cards are listed in rank order (the dealt arrays keep
     their ranks, not their order); shoes are numbered ``dealt.shoe + 1``.
@@ -162,7 +162,7 @@ def records_from_dealt(dealt: DealtShoes, header: ShoeHeader = ShoeHeader()) -> 
     Parameters
     ----------
     dealt
-        Shoes dealt by :func:`toolkit.dealing.deal.deal`.
+        Shoes dealt by :func:`toolkit.dealing.dealer.deal`.
     header
         The header of the record (its dealing should be the one used).
 
@@ -173,7 +173,7 @@ def records_from_dealt(dealt: DealtShoes, header: ShoeHeader = ShoeHeader()) -> 
 
     Examples
     --------
-    >>> from toolkit.dealing.deal import deal
+    >>> from toolkit.dealing.dealer import deal
     >>> records_from_dealt(deal(2, seed=1, progress=False)).n_shoes
     2
     """

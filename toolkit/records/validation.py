@@ -44,7 +44,7 @@ Messages quote the file's content with every character that does not print
 
 The coups of a card-level shoe are rebuilt by a numba kernel
 (:func:`toolkit.records._rebuild.rebuild`): it deals the recorded cards by the tableau
-exactly as :func:`toolkit.dealing.deal.deal_block` deals a shuffled shoe, and stops
+exactly as :func:`toolkit.dealing.dealer.deal_block` deals a shuffled shoe, and stops
 at the first card that does not fit; :func:`kernel_message` says why.
 
 >>> p = Problem("shoes.csv", 12, "7", 3, "tableau", "Player stands on 7; found a third card 5h for Player")

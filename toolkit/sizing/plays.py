@@ -46,7 +46,7 @@ from toolkit.counting.strategies import CountPlay, Play, Ramp, Strategy
 from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.counting.tallies import PreCoup, count_arrays, round_count
 from toolkit.coup.rules import Rules
-from toolkit.dealing.deal import Dealing, deal
+from toolkit.dealing.dealer import Dealing, deal
 from toolkit.parallel import SeedLike, as_seed_sequence
 from toolkit.sizing._args import number
 from toolkit.sizing.kelly import kelly_fractions, outcome_probabilities, payout_outcomes

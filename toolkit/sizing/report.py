@@ -53,7 +53,7 @@ from toolkit.counting.harness import run_strategies
 from toolkit.counting.results import Estimate, Results
 from toolkit.counting.strategies import Ramp, Strategy, count_strategy
 from toolkit.counting.systems import CountSystem, get_count_system
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 from toolkit.parallel import SeedLike, as_seed_sequence
 from toolkit.sizing._args import positive
 from toolkit.sizing.lattice import LatticeWalk

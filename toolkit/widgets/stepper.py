@@ -28,7 +28,7 @@ import ipywidgets as w
 from toolkit.bets.paytable import Bet
 from toolkit.counting import CountSystem
 from toolkit.coup.cards import RANKS, hand_total
-from toolkit.dealing.deal import DealtShoes
+from toolkit.dealing.dealer import DealtShoes
 from toolkit.live import ShoeSteps, Step
 from toolkit.records import Records, ShoeHeader, read_records
 from toolkit.widgets._html import STYLE, composition_line, counts_table, edge_plot, edge_table, percent
@@ -50,7 +50,7 @@ class ShoeStepper(w.VBox):
     Parameters
     ----------
     source
-        Card-level :class:`~toolkit.records.Records` (with or without bets), :class:`~toolkit.dealing.deal.DealtShoes`,
+        Card-level :class:`~toolkit.records.Records` (with or without bets), :class:`~toolkit.dealing.DealtShoes`,
         or the path of a record file (read by :func:`~toolkit.records.read_records`).
     shoe
         The shoe's id (default the first).

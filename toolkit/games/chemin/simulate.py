@@ -197,7 +197,7 @@ def simulate_chemin_shoes(
 ) -> pl.DataFrame:
     """Deal whole chemin de fer shoes and play every coup with the given strategies.
 
-    Shoes are shuffled by :func:`toolkit.dealing.deal.shuffled_shoes`; a coup is
+    Shoes are shuffled by :func:`toolkit.dealing.dealer.shuffled_shoes`; a coup is
     dealt while at least ``min_cards`` cards are left
     (:func:`toolkit.coup.step.enough_cards`; seven by default, the chemin de fer
     rule).  Shoes come in blocks of ``block_size``, block ``b`` drawing from

@@ -23,7 +23,7 @@ from toolkit.counting.harness import play
 from toolkit.counting.results import ShoeTotals, summarize
 from toolkit.counting.strategies import Strategy
 from toolkit.coup.rules import Rules
-from toolkit.dealing.deal import Dealing, deal_block, shuffled_shoes
+from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block, SeedLike, block_plan, map_blocks
 
 __all__ = ["depth_sweep"]

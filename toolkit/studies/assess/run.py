@@ -42,7 +42,7 @@ from toolkit.counting.strategies import Strategy, count_strategy, perfect_strate
 from toolkit.counting.systems import CountSystem, resolve_bet
 from toolkit.coup.cards import Composition
 from toolkit.coup.rules import Rules
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 from toolkit.edges.eor import effect_of_removal
 from toolkit.parallel import SeedLike, as_seed_sequence, block_plan, map_blocks
 from toolkit.studies.assess.depth import depth_sweep
@@ -117,7 +117,7 @@ def _cut_cards(dealing: Dealing, cut_cards: Sequence[int] | None) -> list[int]:
     """The sweep's positions: the defaults within the first half of the shoe, or every one given, checked.
 
     A position given must be one the shoe allows (``0 .. cards - 1`` from the end, as
-    :class:`~toolkit.dealing.deal.Dealing` takes it); one outside is refused, naming it, never dropped.
+    :class:`~toolkit.dealing.dealer.Dealing` takes it); one outside is refused, naming it, never dropped.
     """
     if dealing.coups is not None:
         if cut_cards:

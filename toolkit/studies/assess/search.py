@@ -40,7 +40,7 @@ from toolkit.bets.paytable import AnyBet
 from toolkit.counting.systems import COUNT_SYSTEMS, CountSystem
 from toolkit.counting.tallies import PreCoup, count_arrays
 from toolkit.coup.cards import RANKS
-from toolkit.dealing.deal import Dealing, deal_block, shuffled_shoes
+from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block
 
 __all__ = ["SearchSet", "SearchSpace", "candidate_tags", "search_counts", "threshold_grid"]

@@ -1,6 +1,6 @@
 """What a Thorp study deals and evaluates: :class:`ThorpStudy`, a value, and the constants of the design.
 
-Many shoes are dealt (:mod:`toolkit.dealing.deal`); before every coup the exact
+Many shoes are dealt (:mod:`toolkit.dealing.dealer`); before every coup the exact
 expected value of every bet of the panel is computed from the cards a
 *perfect counter* has not seen (the ``"unseen"`` observer: burned cards stay
 unseen), and optionally from the cards physically left in the shoe
@@ -29,7 +29,7 @@ from toolkit._check import integer, one_of, positive_int
 from toolkit.bets.paytable import Bet, get_bet, standard_bets
 from toolkit.coup.options import LastHand
 from toolkit.coup.rules import Rules
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 from toolkit.exact.engine import DEVICES
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, BlockPlan, SeedLike, as_seed_sequence, block_plan
 

@@ -184,7 +184,7 @@ def count_providers(
     import numpy as np
 
     from toolkit.counting import count_strategy, run_strategies
-    from toolkit.dealing.deal import Dealing
+    from toolkit.dealing.dealer import Dealing
     from toolkit.edges.reference import Reproduced, printed_number, printed_tolerance
 
     options = {"seed": seed_integer(seed), "workers": workers, "progress": progress, "scheduler": scheduler}

@@ -25,7 +25,7 @@ from toolkit._check import positive_int
 from toolkit._files import atomic_write, refuse_symlink, remove_files
 from toolkit.bets.paytable import get_plain_bet
 from toolkit.coup.rules import Rules
-from toolkit.dealing.deal import Dealing
+from toolkit.dealing.dealer import Dealing
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, SeedLike, map_blocks
 from toolkit.studies.thorp.checkpoint import load_checkpoint, save_checkpoint
 from toolkit.studies.thorp.design import JACOBSON_DEPTHS, ThorpStudy

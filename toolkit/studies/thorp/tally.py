@@ -35,7 +35,7 @@ import polars as pl
 
 from toolkit.bets.paytable import get_plain_bet
 from toolkit.coup.rules import Tableau
-from toolkit.dealing.deal import Dealing, deal_block, shuffled_shoes
+from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block
 from toolkit.studies.thorp.design import EDGE_EPSILON, REGIONS, ThorpStudy
 

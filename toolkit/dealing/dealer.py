@@ -41,18 +41,21 @@ from toolkit._check import integer, non_negative_int, one_of, positive_int
 from toolkit._show import changed_fields, html_table, text_table
 from toolkit.coup.cards import RANK_VALUES, RANKS
 from toolkit.coup.options import BURN_STANDARD, Burn, LastHand, code
-from toolkit.coup.outcomes import class_index
-from toolkit.coup.rules import PLAYER_STOOD, PUNTO_BANCO, Tableau
+from toolkit.coup.outcome import class_index
+from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.coup.step import (
+    LAYOUT_CARDS,
+    LAYOUT_SLOTS,
     MIN_COUP_CARDS,
+    VALUES,
     CoupRows,
     ShoeRows,
     Tables,
     coup_buffers,
+    coup_layout,
     cut_card_after,
     face_down_count,
     may_start,
-    next_slot,
     record_coup,
 )
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, as_generator, block_plan, map_blocks
@@ -211,10 +214,11 @@ class DealOptions(NamedTuple):
 def _deal_kernel(
     shoes: np.ndarray, tables: Tables, options: DealOptions, coups: CoupRows, per_shoe: ShoeRows
 ) -> int:  # pragma: no cover - compiled
-    """Deal every shoe of ``shoes`` coup by coup (:func:`~toolkit.coup.step.next_slot`); returns the coups dealt."""
+    """Deal every shoe of ``shoes`` coup by coup (:func:`~toolkit.coup.step.coup_layout`); returns the coups dealt."""
     n_shoes, n_cards = shoes.shape
     out = 0
     row = np.empty(6, np.int8)
+    c_shoe, c_coup, c_start, c_cards, c_seen, c_left, c_unseen_count, c_unseen = coups  # locals: see record_coup
     for s in range(n_shoes):
         shoe = shoes[s]
         counts = np.zeros(13, np.int64)
@@ -240,13 +244,25 @@ def _deal_kernel(
         coup = 0
         while may_start(n_cards - pos, coup, options.fixed_coups, options.last_mode):
             start = pos
+            layout = coup_layout(
+                VALUES[shoe[pos]],
+                VALUES[shoe[pos + 1]],
+                VALUES[shoe[pos + 2]],
+                VALUES[shoe[pos + 3]],
+                VALUES[shoe[pos + 4]],
+                tables,
+            )
             row[:] = -1
-            slot = next_slot(row, tables)
-            while slot >= 0:
-                row[slot] = shoe[pos]
+            for k in range(LAYOUT_CARDS[layout]):
+                row[LAYOUT_SLOTS[layout, k]] = shoe[pos]
                 pos += 1
-                slot = next_slot(row, tables)
-            record_coup(coups, out, s, coup + 1, start, row, seen, n_cards - start, n_cards - start + face_down, counts)
+            c_shoe[out] = s
+            c_coup[out] = coup + 1
+            c_start[out] = start
+            c_seen[out] = seen
+            c_left[out] = n_cards - start
+            c_unseen_count[out] = n_cards - start + face_down
+            record_coup(c_cards, c_unseen, out, row, counts)
             for i in range(start, pos):
                 counts[shoe[i]] -= 1
             seen += pos - start
@@ -337,7 +353,7 @@ class DealtShoes:
         return v[:, 0:3].sum(axis=1) % 10, v[:, 3:6].sum(axis=1) % 10
 
     def outcome_classes(self) -> np.ndarray:
-        """Outcome class index (see :mod:`toolkit.coup.outcomes`) of every coup.
+        """Outcome class index (see :mod:`toolkit.coup.outcome`) of every coup.
 
         A bet's realised payout is ``bet.payoff_array[dealt.outcome_classes()]``.
         """
@@ -428,9 +444,6 @@ def deal_block(shoes: np.ndarray, dealing: Dealing = Dealing(), first_shoe: int 
     n, n_cards = shoes.shape
     max_coups = n * (n_cards // 4 + 1)
     tab = dealing.tableau
-    player_draw = np.array(tab.player, dtype=np.bool_)
-    banker_draw = np.array(tab.banker, dtype=np.bool_)
-    assert banker_draw.shape[1] == PLAYER_STOOD + 1
     coups, per_shoe = coup_buffers(max_coups, n)
     options = DealOptions(
         code(dealing.burn),
@@ -440,7 +453,7 @@ def deal_block(shoes: np.ndarray, dealing: Dealing = Dealing(), first_shoe: int 
         code(dealing.last_hand),
         dealing.coups or 0,
     )
-    count = _deal_kernel(shoes, Tables(player_draw, banker_draw), options, coups, per_shoe)
+    count = _deal_kernel(shoes, Tables.of(tab), options, coups, per_shoe)
     return dealt_shoes(coups, per_shoe, count, first_shoe)
 
 
