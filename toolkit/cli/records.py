@@ -164,7 +164,7 @@ def replay(
         fail(str(err))
     if records.report.fatal:
         fail(str(records.report.problems[0]))
-    if records.kind != "cards":
+    if records.kind == "road":
         fail(f"{file}: an outcome-only record (bead road) cannot be replayed: it holds no cards")
     if shoe not in {str(s) for s in records.shoe_ids}:
         mine = [p for p in records.report.problems if p.shoe == shoe]

@@ -20,11 +20,13 @@ import pyarrow as pa
 
 from toolkit._coup import Burn, HiddenBurn, LastHand, code
 from toolkit.bets import standard_bets
+from toolkit.cards import VALUE_TO_RANK, ZERO_RANKS
 from toolkit.dealing import DealtShoes
 from toolkit.records._raw import BET_FIELDS, Raw, UnreadableError
 from toolkit.records._rebuild import ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
 from toolkit.records._road import road_coups
 from toolkit.records._sections import HeaderArg, caller_header, line_problems, section_headers, shoe_headers
+from toolkit.records._spelling import spelling_of
 from toolkit.records.header import ShoeHeader
 from toolkit.records.model import LAYOUTS, Records, _cast_shoe, _empty_bets, _select_dealt
 from toolkit.records.validation import (
@@ -74,14 +76,16 @@ def _params(headers: Sequence[ShoeHeader]) -> dict[str, np.ndarray]:
     }
 
 
-def _long_form_rows(frame: pl.DataFrame, order: list[str], checker: Checker) -> tuple[pl.DataFrame, bool, bool]:
+def _long_form_rows(
+    frame: pl.DataFrame, order: list[str], checker: Checker, spelling: str
+) -> tuple[pl.DataFrame, bool, bool]:
     """Parse the rows of the long form, in dealing order; roles and coups when the record has them."""
     has_roles = "role" in frame.columns
     has_coups = "coup" in frame.columns
     frame = as_int(frame, "position", checker)
     if has_coups:
         frame = as_int(frame, "coup", checker, allow_missing=True)  # burned and undealt cards have none
-    frame = parse_cards(frame.with_columns(pl.col("card").cast(pl.String)))
+    frame = parse_cards(frame.with_columns(pl.col("card").cast(pl.String)), spelling)
     if has_roles:
         frame = frame.with_columns(pl.col("role").cast(pl.String).str.strip_chars().str.to_lowercase())
         wrong = frame.filter(pl.col("role").is_null() | ~pl.col("role").is_in(list(ROLES)))
@@ -96,7 +100,7 @@ def _long_form_rows(frame: pl.DataFrame, order: list[str], checker: Checker) -> 
 
 
 def _coup_rows(
-    frame: pl.DataFrame, order: list[str], headers: Mapping[str, ShoeHeader], checker: Checker
+    frame: pl.DataFrame, order: list[str], headers: Mapping[str, ShoeHeader], checker: Checker, spelling: str
 ) -> pl.DataFrame:
     """Per-coup rows to card rows in dealing order (P1 B1 P2 B2 P3 B3, after the exposed burn card if known)."""
 
@@ -148,7 +152,7 @@ def _coup_rows(
         )
     cards = pl.concat(parts, how="diagonal_relaxed").join(_rank_frame(order), on="shoe")
     cards = cards.sort(["_s", "coup", "_slot"]).drop("_s", "_slot")
-    cards = parse_cards(cards)
+    cards = parse_cards(cards, spelling)
     return cards.with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("shoe").alias("position"))
 
 
@@ -205,8 +209,11 @@ def _rebuild_rows(
     return result, rebuilt
 
 
-def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str]) -> pl.DataFrame:
-    """Per-coup frame of the rebuilt shoes: hands (card texts from ``names``, the kernel's rows) and outcomes."""
+def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str], values: bool) -> pl.DataFrame:
+    """Per-coup frame of the rebuilt shoes: hands (card texts from ``names``, the kernel's rows) and outcomes.
+
+    A record of values tells no pairs: they are null.
+    """
     dealt = result.dealt
     first = result.coup_first
     has_p3, has_b3 = dealt.cards[:, 2] >= 0, dealt.cards[:, 5] >= 0
@@ -220,6 +227,7 @@ def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str]) -> pl.D
 
     pt, bt = dealt.totals()
     two = ~has_p3 & ~has_b3
+    no_pair = pl.Series([None] * len(dealt), dtype=pl.Boolean)
     return pl.DataFrame(
         {
             "shoe": pl.Series(np.array(shoe_ids, dtype=object)[dealt.shoe] if len(dealt) else [], dtype=pl.String),
@@ -229,8 +237,8 @@ def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str]) -> pl.D
             "player_total": pt.astype(np.int8),
             "banker_total": bt.astype(np.int8),
             "winner": np.where(pt > bt, "player", np.where(bt > pt, "banker", "tie")),
-            "player_pair": dealt.cards[:, 0] == dealt.cards[:, 1],
-            "banker_pair": dealt.cards[:, 3] == dealt.cards[:, 4],
+            "player_pair": pl.Series(dealt.cards[:, 0] == dealt.cards[:, 1]) if not values else no_pair,
+            "banker_pair": pl.Series(dealt.cards[:, 3] == dealt.cards[:, 4]) if not values else no_pair,
             "natural": two & ((pt >= 8) | (bt >= 8)),
         }
     )
@@ -295,18 +303,20 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
     )
     cards = dealt = None
     bets = pl.DataFrame()
+    spelling = "ranks"
     if layout == "road":
         coups = road_coups(frame, headers, checker)
     else:
+        spelling = _spelling(frame, layout)
         if layout == "cards":
-            rows, has_roles, has_coups = _long_form_rows(frame, order, checker)
-            check_cards(rows, limits, checker)
+            rows, has_roles, has_coups = _long_form_rows(frame, order, checker, spelling)
+            check_cards(rows, limits, checker, spelling=spelling)
         else:
             frame = _in_order(as_int(frame, "coup", checker), order, "coup")
             check_sequence(frame, "coup", checker)
             bets = _bets_column(frame)
-            rows = _coup_rows(frame, order, headers, checker)
-            check_cards(rows, limits, checker, coup="coup")
+            rows = _coup_rows(frame, order, headers, checker, spelling)
+            check_cards(rows, limits, checker, coup="coup", spelling=spelling)
             has_roles = has_coups = True
         bad = checker.bad_shoes
         kernel_order = [s for s in order if s not in bad]
@@ -322,11 +332,13 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
             checker,
         )
         dealt = result.dealt
+        if spelling == "values":
+            _zeros_unseen(dealt)
         dealt_order = [s for s, ok in zip(kernel_order, result.good, strict=True) if ok]
         cards = rows.filter(pl.col("shoe").is_in(dealt_order)).select(
             "shoe", "position", pl.col("canon").alias("card"), "role", "coup"
         )
-        coups = _coups_frame(rows["canon"], result, dealt_order)
+        coups = _coups_frame(rows["canon"], result, dealt_order, spelling == "values")
         if layout == "coups":
             if "winner" in frame.columns:
                 check_winners(frame.select("shoe", "coup", "line", "winner"), coups, checker)
@@ -339,7 +351,28 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
     if strict and checker.problems:
         raise RecordError(first_problem(checker.problems))
     good = [s for s in order if s not in checker.bad_shoes]
-    return _assemble(layout, file_header, headers, order, good, raw_rows, cards, coups, dealt, bets, checker)
+    kind = "road" if layout == "road" else "values" if spelling == "values" else "cards"
+    return _assemble(kind, layout, file_header, headers, order, good, raw_rows, cards, coups, dealt, bets, checker)
+
+
+def _spelling(frame: pl.DataFrame, layout: str) -> str:
+    """How the file spells its cards (:func:`toolkit.records._spelling.spelling_of` of its distinct card texts)."""
+    if layout == "cards":
+        texts = frame["card"].cast(pl.String).drop_nulls().unique()
+    else:
+        texts = pl.concat([frame["player"].explode(), frame["banker"].explode()]).drop_nulls().unique()
+    return spelling_of(texts.str.strip_chars().unique().to_list())
+
+
+def _zeros_unseen(dealt: DealtShoes) -> None:
+    """In a record of values every ten and face stands as the rank T: its unseen count is that of value 0.
+
+    The kernel counted them down from four decks' worth of T, so J, Q and K still hold
+    their full count: the unseen cards of value 0 are the four ranks' sum, all held by T.
+    """
+    zero, others = VALUE_TO_RANK[0], [r for r in ZERO_RANKS if r != VALUE_TO_RANK[0]]
+    dealt.unseen[:, zero] = dealt.unseen[:, list(ZERO_RANKS)].sum(axis=1)
+    dealt.unseen[:, others] = 0
 
 
 def _int_ids(ids: list[str]) -> bool:
@@ -362,6 +395,7 @@ _SHOES_SCHEMA: dict[str, Any] = {"shoe": pl.String, "coups": pl.Int32, "cards_se
 
 
 def _assemble(
+    kind: str,
     layout: str,
     file_header: ShoeHeader,
     headers: dict[str, ShoeHeader],
@@ -407,7 +441,7 @@ def _assemble(
     rejected = rejected.select("file", "line", *[c for c in rejected.columns if c not in ("file", "line")])
     problems = tuple(sorted(checker.problems, key=lambda p: (not p.fatal, p.line if p.line is not None else 0)))
     return Records(
-        kind="road" if layout == "road" else "cards",
+        kind=kind,
         layout=layout,
         header=file_header,
         headers=tuple(headers[s] for s in good),

@@ -51,7 +51,8 @@ class Records:
     Attributes
     ----------
     kind
-        ``"cards"`` (card level: long form or per coup) or ``"road"`` (outcomes only).
+        ``"cards"`` (card level: long form or per coup), ``"values"`` (card level, each card
+        given only as its baccarat value 0-9: no ranks, so no pairs) or ``"road"`` (outcomes only).
     layout
         The layout it was read from: ``"cards"``, ``"coups"`` or ``"road"``.
     header

@@ -63,7 +63,7 @@ import polars as pl
 
 from toolkit._coup import Burn, burn_count
 from toolkit._show import html_table, text_table
-from toolkit.cards import RANK_VALUES, RANKS, parse_card
+from toolkit.cards import RANK_VALUES, RANKS, VALUE_TO_RANK, parse_card
 from toolkit.records._rebuild import (
     AFTER_NATURAL,
     AFTER_UNDEALT,
@@ -76,6 +76,7 @@ from toolkit.records._rebuild import (
     MISSING_P3,
     TRUNCATED,
 )
+from toolkit.records._spelling import EXPECTED, read_cards
 
 __all__ = [
     "WINNER_NAMES",
@@ -420,22 +421,15 @@ def canonical_card(card: object) -> str:
     return RANKS[index] + _SUITS.get(rest.strip().lower(), "")
 
 
-def parse_cards(frame: pl.DataFrame) -> pl.DataFrame:
+def parse_cards(frame: pl.DataFrame, spelling: str = "ranks") -> pl.DataFrame:
     """Add ``rank`` (Int8) and ``canon`` (canonical text) for the ``card`` column; both null for an unknown code.
 
-    Each distinct text is parsed once by :func:`toolkit.cards.parse_card`.
+    Each distinct text is read once, in the record's ``spelling``
+    (:mod:`toolkit.records._spelling`): a value stands as the rank
+    :data:`toolkit.cards.VALUE_TO_RANK` gives it, and its text is the digit.
     """
-    texts: list[str] = []
-    ranks: list[int | None] = []
-    canon: list[str | None] = []
-    for text in frame["card"].drop_nulls().unique().to_list():
-        texts.append(text)
-        try:
-            ranks.append(parse_card(text))
-            canon.append(canonical_card(text))
-        except (ValueError, TypeError):
-            ranks.append(None)
-            canon.append(None)
+    texts = frame["card"].drop_nulls().unique().to_list()
+    ranks, canon = read_cards(texts, spelling)
     card = pl.col("card")
     return frame.with_columns(
         card.replace_strict(texts, ranks, default=None, return_dtype=pl.Int8).alias("rank"),
@@ -443,37 +437,46 @@ def parse_cards(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def check_cards(cards: pl.DataFrame, limits: pl.DataFrame, checker: Checker, coup: str | None = None) -> None:
-    """Card codes and rank counts.
+def check_cards(
+    cards: pl.DataFrame, limits: pl.DataFrame, checker: Checker, coup: str | None = None, spelling: str = "ranks"
+) -> None:
+    """Card codes and rank counts (value counts for a record of values).
 
     ``cards`` has ``shoe, line, card`` (as written), ``rank`` and ``canon`` (from
     :func:`parse_cards`), rows in dealing order within a shoe; ``limits`` has
     ``shoe, decks``.
     """
+    expected = EXPECTED[spelling]
     checker.add_rows(
         cards.filter(pl.col("card").is_null()),
         "bad_value",
-        "missing card (expected a rank A,2-9,T/10,J,Q,K, optionally with a suit)",
+        f"missing card (expected {expected})",
         coup,
     )
     checker.add_rows(
         cards.filter(pl.col("card").is_not_null() & pl.col("rank").is_null()),
         "unknown_card",
-        "unknown card code '{card}': expected a rank A,2-9,T/10,J,Q,K, optionally followed by a suit letter s/h/d/c",
+        f"unknown card code '{{card}}': expected {expected}",
         coup,
     )
+    values = spelling == "values"
+    # of value 0 (tens and faces, all standing as the rank T) a shoe holds four times as many
+    per_deck = pl.when(pl.col("rank") == VALUE_TO_RANK[0]).then(16).otherwise(4) if values else pl.lit(4)
     counts = cards.filter(pl.col("rank").is_not_null()).group_by(["shoe", "rank"]).len().join(limits, on="shoe")
-    crowded = counts.filter(pl.col("len") > 4 * pl.col("decks")).select("shoe", "rank", "decks")
+    counts = counts.with_columns((per_deck * pl.col("decks")).alias("_limit"))
+    crowded = counts.filter(pl.col("len") > pl.col("_limit")).select("shoe", "rank", "decks", "_limit")
     over = (
         cards.join(crowded, on=["shoe", "rank"], how="inner", maintain_order="left")
         .with_columns(pl.int_range(1, pl.len() + 1).over(["shoe", "rank"]).alias("_nth"))
-        .filter(pl.col("_nth") == 4 * pl.col("decks") + 1)
-        .with_columns(pl.col("canon").str.slice(0, 1).alias("_rank"), (4 * pl.col("decks")).alias("_limit"))
+        .filter(pl.col("_nth") == pl.col("_limit") + 1)
+        .with_columns(pl.col("canon").str.slice(0, 1).alias("_rank"))
     )
     checker.add_rows(
         over,
         "too_many_cards",
-        "card {canon} is one too many of rank {_rank}: a {decks}-deck shoe holds {_limit} of each rank",
+        "card {canon} is one too many of value {_rank}: a {decks}-deck shoe holds {_limit} cards of value {_rank}"
+        if values
+        else "card {canon} is one too many of rank {_rank}: a {decks}-deck shoe holds {_limit} of each rank",
         coup,
     )
 
