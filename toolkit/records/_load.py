@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from toolkit._coup import Burn, HiddenBurn, LastHand, code
 from toolkit.bets import standard_bets
 from toolkit.cards import VALUE_TO_RANK, ZERO_RANKS
 from toolkit.dealing import DealtShoes
+from toolkit.records._diagnose import coup_outcomes, tableau_problems
 from toolkit.records._raw import BET_FIELDS, Raw, UnreadableError
 from toolkit.records._rebuild import ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
 from toolkit.records._road import road_coups
@@ -258,8 +260,11 @@ def _bets_column(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
-    """Check the rows of a record (any layout) and load its valid shoes (see :mod:`toolkit.records.read`)."""
+def load(raw: Raw, source: str, header: HeaderArg, strict: bool, read_as: str = "") -> Records:
+    """Check the rows of a record (any layout) and load its valid shoes (see :mod:`toolkit.records.read`).
+
+    ``read_as`` says how a foreign layout was recognised; the card spelling is added to it.
+    """
     header = caller_header(header)
     base = header if isinstance(header, ShoeHeader) else ShoeHeader()
     over = header if isinstance(header, Mapping) else None
@@ -317,7 +322,16 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
             bets = _bets_column(frame)
             rows = _coup_rows(frame, order, headers, checker, spelling)
             check_cards(rows, limits, checker, coup="coup", spelling=spelling)
+            tableau_problems(rows, file_header.rules.tableau, checker)  # every coup, whatever else is wrong
             has_roles = has_coups = True
+            aside = checker.bad_shoes
+            if "winner" in frame.columns and aside:  # the shoes the kernel will not see: their winners too
+                mine = pl.col("shoe").is_in(list(aside))
+                check_winners(
+                    frame.filter(mine).select("shoe", "coup", "line", "winner"),
+                    coup_outcomes(rows.filter(mine)),
+                    checker,
+                )
         bad = checker.bad_shoes
         kernel_order = [s for s in order if s not in bad]
         if len(kernel_order) < len(order):
@@ -341,7 +355,8 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
         coups = _coups_frame(rows["canon"], result, dealt_order, spelling == "values")
         if layout == "coups":
             if "winner" in frame.columns:
-                check_winners(frame.select("shoe", "coup", "line", "winner"), coups, checker)
+                dealt_rows = frame.filter(pl.col("shoe").is_in(dealt_order))
+                check_winners(dealt_rows.select("shoe", "coup", "line", "winner"), coups, checker)
             if bets.height:
                 known = [b.name for b in standard_bets(file_header.rules)]
                 check_bets(bets, coups.filter(~pl.col("shoe").is_in(list(checker.bad_shoes))), known, checker)
@@ -352,7 +367,12 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
         raise RecordError(first_problem(checker.problems))
     good = [s for s in order if s not in checker.bad_shoes]
     kind = "road" if layout == "road" else "values" if spelling == "values" else "cards"
-    return _assemble(kind, layout, file_header, headers, order, good, raw_rows, cards, coups, dealt, bets, checker)
+    records = _assemble(kind, layout, file_header, headers, order, good, raw_rows, cards, coups, dealt, bets, checker)
+    said = [s for s in (read_as, _SPELLING_SAID.get(spelling, "")) if s]
+    return replace(records, read_as="; ".join(said))
+
+
+_SPELLING_SAID = {"values": "cards as values 0-9 (0: a ten or a face)", "numbers": "cards as rank numbers 1-13"}
 
 
 def _spelling(frame: pl.DataFrame, layout: str) -> str:

@@ -81,6 +81,10 @@ class Records:
         What reading found (:class:`~toolkit.records.validation.ValidationReport`).
     source
         Where the record came from.
+    read_as
+        How a file in a foreign layout was read, in one line (``"per-position card columns
+        pcard1,pcard2,pcard3, bcard1,bcard2,bcard3; shoes from 'shoe number'; ..."``);
+        empty for a file in one of the record's own layouts.
     """
 
     kind: str
@@ -94,6 +98,7 @@ class Records:
     dealt: DealtShoes | None = None
     report: ValidationReport = field(default_factory=ValidationReport)
     source: str = "<memory>"
+    read_as: str = ""
 
     def _shown(self) -> tuple[str, list[tuple[str, object]]]:
         title = f"Records: {self.n_shoes:,} {self.kind}-level shoe(s) from {self.source}"

@@ -81,8 +81,11 @@ from pathlib import Path
 import polars as pl
 
 from toolkit._files import read_limited
+from toolkit.records._formats import Reading, recognise
 from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container
 from toolkit.records._load import HeaderArg, caller_header, fatal, load
+from toolkit.records._sources import SQLITE_MAGIC, is_report, read_database, read_report
+from toolkit.records._text import decode
 from toolkit.records.model import Records
 
 __all__ = ["MAX_RECORD_BYTES", "read_bets", "read_records", "records_from_frame"]
@@ -96,6 +99,9 @@ def records_from_frame(
     header: HeaderArg = None,
     source: str = "<memory>",
     strict: bool = False,
+    *,
+    one_shoe: bool = False,
+    shoe_column: str | None = None,
 ) -> Records:
     """Check and load a record held in a polars frame (any layout; see the module notes).
 
@@ -112,6 +118,8 @@ def records_from_frame(
         Where it came from (for messages).
     strict
         Raise :class:`RecordError` on the first problem instead of setting the shoe aside.
+    one_shoe, shoe_column
+        Read every row as one shoe, or the shoes from this column (see :func:`read_records`).
 
     Returns
     -------
@@ -128,9 +136,10 @@ def records_from_frame(
     data = frame if "line" in frame.columns else frame.with_row_index("line", offset=1)
     try:
         data = canonical_columns(data.rename({c: c.strip().lower() for c in data.columns}))
+        raw, read_as = recognise(Raw(data.with_columns(pl.col("line").cast(pl.Int64))), Reading(one_shoe, shoe_column))
     except UnreadableError as err:
         return fatal(source, err, strict)
-    return load(Raw(data.with_columns(pl.col("line").cast(pl.Int64))), source, header, strict)
+    return load(raw, source, header, strict, read_as)
 
 
 def read_records(
@@ -138,8 +147,14 @@ def read_records(
     header: HeaderArg = None,
     strict: bool = False,
     bets: str | Path | pl.DataFrame | None = None,
+    *,
+    one_shoe: bool = False,
+    shoe_column: str | None = None,
 ) -> Records:
-    """Read, check and load a shoe record file (CSV, JSON lines or Parquet; any layout).
+    """Read, check and load a shoe record file (CSV, JSON lines, Parquet, a text report or SQLite; any layout).
+
+    Files other programs write are recognised without options (see the module notes):
+    what was recognised is ``records.read_as``.
 
     Parameters
     ----------
@@ -160,6 +175,10 @@ def read_records(
     bets
         A table of bets (a file or a frame with ``shoe, coup, who, bet, amount``)
         to attach (see :meth:`~toolkit.records.model.Records.with_bets`).
+    one_shoe
+        Read every row as one shoe (a file with no shoe column that is one shoe, whatever its rows say).
+    shoe_column
+        The column that holds the shoes, when it is not one the reader recognises.
 
     Returns
     -------
@@ -178,13 +197,31 @@ def read_records(
     header = caller_header(header)
     data = _read(path)
     try:
-        raw = read_container(data)
+        raw, read_as, table = _rows(Path(path), data, Reading(one_shoe, shoe_column))
     except UnreadableError as err:
         return fatal(source, err, strict)
-    records = load(raw, source, header, strict)
+    records = load(raw, source if table is None else f"{source}:{table}", header, strict, read_as)
     if bets is not None:
         records = records.with_bets(bets if isinstance(bets, pl.DataFrame) else read_bets(bets), strict=strict)
     return records
+
+
+def _rows(path: Path, data: bytes, reading: Reading) -> tuple[Raw, str, str | None]:
+    """The rows of a record file, in a layout of the record's own; what was recognised; the database table read."""
+    if data.startswith(SQLITE_MAGIC):
+        return read_database(path, reading)
+    blank: list[int] = []
+    if data[:4] != b"PAR1" and data.strip():
+        text, note = decode(data)
+        if is_report(text):
+            raw, told = read_report(text)
+            if note is not None:
+                raw.problems.insert(0, note)
+            recognised, said = recognise(raw, reading)
+            return recognised, "; ".join(s for s in (told, said) if s), None
+        blank = [i for i, line in enumerate(text.split("\n"), start=1) if not line.strip()]
+    raw, said = recognise(read_container(data), reading, blank)
+    return raw, said, None
 
 
 def read_bets(path: str | Path) -> pl.DataFrame:

@@ -123,6 +123,10 @@ class Problem:
         What was found and what was expected.
     fatal
         ``True`` when the file as a whole cannot be read.
+    kind
+        What went wrong, in words shared by every coup with the same fault (``"Banker stood
+        on 5 after Player stood"``), for :meth:`ValidationReport.summary`; ``None`` when the
+        code says it all.
     """
 
     file: str
@@ -132,6 +136,7 @@ class Problem:
     code: str
     message: str
     fatal: bool = False
+    kind: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "message", escape_controls(self.message))
@@ -252,6 +257,28 @@ class ValidationReport:
             "fatal": pl.Boolean,
         }
         return pl.DataFrame([{**p.as_dict(), "fatal": p.fatal} for p in self.problems], schema=schema)
+
+    def summary(self) -> pl.DataFrame:
+        """The problems counted by kind: ``code, kind, problems, shoes``, the commonest first.
+
+        >>> ValidationReport().summary().columns
+        ['code', 'kind', 'problems', 'shoes']
+        """
+        rows = [(p.code, p.kind or p.code, p.shoe) for p in self.problems]
+        frame = pl.DataFrame(rows, schema={"code": pl.String, "kind": pl.String, "shoe": pl.String}, orient="row")
+        return (
+            frame.group_by(["code", "kind"], maintain_order=True)
+            .agg(pl.len().cast(pl.Int64).alias("problems"), pl.col("shoe").n_unique().cast(pl.Int64).alias("shoes"))
+            .sort("problems", descending=True, maintain_order=True)
+        )
+
+    def summary_lines(self) -> list[str]:
+        """One line per kind of problem: ``tableau: Banker stood on 5 after Player stood: 1,424 coups in 20 shoes``."""
+        lines = []
+        for code, kind, n, shoes in self.summary().iter_rows():
+            what = f"{code}: {kind}" if kind != code else code
+            lines.append(f"{what}: {n:,} problem(s) in {shoes:,} shoe(s)")
+        return lines
 
     def merge(self, other: ValidationReport) -> ValidationReport:
         """Both reports as one (for several files)."""
@@ -381,7 +408,9 @@ class Checker:
     source: str
     problems: list[Problem] = field(default_factory=list)
 
-    def add(self, line: Any, shoe: Any, coup: Any, code: str, message: str, fatal: bool = False) -> None:
+    def add(
+        self, line: Any, shoe: Any, coup: Any, code: str, message: str, fatal: bool = False, kind: str | None = None
+    ) -> None:
         self.problems.append(
             Problem(
                 self.source,
@@ -391,6 +420,7 @@ class Checker:
                 code,
                 message,
                 fatal,
+                kind,
             )
         )
 
