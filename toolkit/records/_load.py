@@ -365,7 +365,8 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool, read_as: str = 
             dealt = _select_dealt(dealt, [i for i, s in enumerate(dealt_order) if s not in bad])
     if strict and checker.problems:
         raise RecordError(first_problem(checker.problems))
-    good = [s for s in order if s not in checker.bad_shoes]
+    aside_shoes = checker.bad_shoes
+    good = [s for s in order if s not in aside_shoes]
     kind = "road" if layout == "road" else "values" if spelling == "values" else "cards"
     records = _assemble(kind, layout, file_header, headers, order, good, raw_rows, cards, coups, dealt, bets, checker)
     said = [s for s in (read_as, _SPELLING_SAID.get(spelling, "")) if s]

@@ -34,6 +34,7 @@ __all__ = ["SQLITE_MAGIC", "is_report", "read_database", "read_report"]
 SQLITE_MAGIC = b"SQLite format 3\x00"
 _SHOE_LINE = re.compile(r"^\s*shoe\s*(?:number|no\.?|nr\.?|#)?\s*#?\s*(\d+)\s*:?\s*$", re.IGNORECASE)
 _WINNER = {"p": "player", "b": "banker", "t": "tie"}
+_COUP_START = re.compile(r"^[PBTpbt]\s*[,;\t]")
 
 
 def is_report(text: str) -> bool:
@@ -41,87 +42,77 @@ def is_report(text: str) -> bool:
     return any(_SHOE_LINE.match(line) for line in text.split("\n", 200)[:200])
 
 
-def _fields(line: str) -> list[str]:
-    return [f.strip() for f in re.split(r"[,;\t]", line)]
-
-
-def _value(card: str) -> int | None:
-    return int(card) % 10 if card.isdigit() else None
-
-
-def _total(cards: list[str]) -> int | None:
-    values = [_value(c) for c in cards if c.lower() not in NO_CARD]
-    return None if any(v is None for v in values) else sum(v for v in values if v is not None) % 10
-
-
 def read_report(text: str) -> tuple[Raw, str]:
     """The coups of a text report with shoe blocks (see the module notes) as the per-coup layout."""
     raw = Raw()
+    numbers: list[int] = []
+    shoes: list[str] = []
+    lines: list[str] = []
     shoe: str | None = None
-    coup = 0
-    rows: list[tuple[int, str, int, str, list[str], list[str], str, str]] = []
     for number, line in enumerate(text.split("\n"), start=1):
-        header = _SHOE_LINE.match(line)
+        if line[:1] in "PBTpbt" and shoe is not None and _COUP_START.match(line):
+            numbers.append(number)
+            shoes.append(shoe)
+            lines.append(line)
+            continue
+        header = _SHOE_LINE.match(line) if "hoe" in line[:8].lower() or "HOE" in line[:8] else None
         if header:
-            shoe, coup = header.group(1), 0
-            continue
-        fields = _fields(line)
-        if shoe is None or len(fields) < 2 or fields[0].lower() not in _WINNER:
-            continue  # blank lines, summaries ("Shoe results:", "Banco: 31")
-        if len(fields) != 9:
-            raw.problems.append(
-                LineProblem(
-                    number,
-                    shoe,
-                    "bad_line",
-                    f"line {number} has {len(fields)} fields; a coup line of a shoe report holds 9: the winner, "
-                    "the two totals and the two hands of three cards (x where a hand has no third card)",
-                )
-            )
-            continue
-        coup += 1
-        rows.append((number, shoe, coup, fields[0], fields[3:6], fields[6:9], fields[1], fields[2]))
-    if not rows:
+            shoe = header.group(1)
+    if not lines:
         raise UnreadableError("empty_file", "the report holds shoe blocks but no coup lines")
-    first_is_banker = _first_hand_is_banker(rows)
-    first, second = ("banker", "player") if first_is_banker else ("player", "banker")
-
-    def hand(cards: list[str]) -> list[str]:
-        return [c for c in cards if c.lower() not in NO_CARD]
-
     frame = pl.DataFrame(
-        {
-            "shoe": [r[1] for r in rows],
-            "coup": [str(r[2]) for r in rows],
-            first: [hand(r[4]) for r in rows],
-            second: [hand(r[5]) for r in rows],
-            "winner": [_WINNER[r[3].lower()] for r in rows],
-            "line": [r[0] for r in rows],
-        },
-        schema={
-            "shoe": pl.String,
-            "coup": pl.String,
-            first: pl.List(pl.String),
-            second: pl.List(pl.String),
-            "winner": pl.String,
-            "line": pl.Int64,
-        },
+        {"line": pl.Series(numbers, dtype=pl.Int64), "shoe": shoes, "_text": pl.Series(lines, dtype=pl.String)}
+    ).with_columns(
+        pl.col("_text")
+        .str.replace_all(r"[;\t]", ",")
+        .str.split(",")
+        .list.eval(pl.element().str.strip_chars())
+        .alias("_f")
     )
+    n_fields = pl.col("_f").list.len()
+    for number, shoe_id, n in frame.filter(n_fields != 9).select("line", "shoe", n_fields).iter_rows():
+        raw.problems.append(
+            LineProblem(
+                number,
+                shoe_id,
+                "bad_line",
+                f"line {number} has {n} fields; a coup line of a shoe report holds 9: the winner, "
+                "the two totals and the two hands of three cards (x where a hand has no third card)",
+            )
+        )
+    frame = frame.filter(n_fields == 9)
+
+    def hand(first: int) -> pl.Expr:
+        cards = pl.col("_f").list.slice(first, 3)
+        return cards.list.eval(pl.element().filter(~pl.element().str.to_lowercase().is_in(NO_CARD)))
+
+    frame = frame.with_columns(
+        pl.int_range(1, pl.len() + 1).over("shoe").cast(pl.String).alias("coup"),
+        pl.col("_f").list.get(0).str.to_lowercase().replace_strict(_WINNER, default=None).alias("winner"),
+        hand(3).alias("_one"),
+        hand(6).alias("_two"),
+    )
+    first_is_banker = _first_hand_is_banker(frame)
+    first, second = ("banker", "player") if first_is_banker else ("player", "banker")
+    frame = frame.rename({"_one": first, "_two": second})
     raw.frame = frame.select("shoe", "coup", "player", "banker", "winner", "line")
     said = f"a text report of shoe blocks ('Shoe number N'): winner, totals, {first}'s cards, {second}'s cards"
     return raw, said
 
 
-def _first_hand_is_banker(rows: list[tuple[int, str, int, str, list[str], list[str], str, str]]) -> bool:
+def _first_hand_is_banker(frame: pl.DataFrame) -> bool:
     """Whether the first hand of the coup lines is Banker's: the side whose total wins when it is said to win."""
-    votes = 0
-    for _, _, _, winner, one, two, _, _ in rows:
-        a, b = _total(one), _total(two)
-        if a is None or b is None or a == b or winner.lower() == "t":
-            continue
-        first_wins = a > b
-        votes += 1 if first_wins == (winner.lower() == "b") else -1
-    return votes > 0
+
+    def total(side: str) -> pl.Expr:
+        values = pl.col(side).list.eval(pl.element().cast(pl.Int64, strict=False) % 10)
+        return pl.when(values.list.eval(pl.element().is_null()).list.any()).then(None).otherwise(values.list.sum() % 10)
+
+    votes = frame.select(total("_one").alias("a"), total("_two").alias("b"), pl.col("winner")).filter(
+        pl.col("a").is_not_null() & pl.col("b").is_not_null() & (pl.col("a") != pl.col("b"))
+    )
+    votes = votes.filter(pl.col("winner").is_in(["player", "banker"]))
+    agree = ((pl.col("a") > pl.col("b")) == (pl.col("winner") == "banker")).cast(pl.Int64) * 2 - 1
+    return bool(votes.select(agree.sum()).item() > 0) if votes.height else False
 
 
 def read_database(path: Path, reading: Reading) -> tuple[Raw, str, str | None]:
