@@ -39,10 +39,30 @@ SHOE_COLUMN_OPTION = typer.Option(
     help="The column that holds the shoes, when the reader does not recognise it (else shoes are inferred).",
 )
 
+LAYOUT_OPTION = typer.Option(
+    None,
+    "--layout",
+    metavar="FILE",
+    help="A layout file (TOML): the columns, card spelling, winner words and shoe boundaries of a file "
+    "the readers do not recognise.",
+)
+
 #: The bets a replay table shows when no --bet is given (besides each --system's own bet).
 DEFAULT_BETS = ("banker", "player", "tie")
 #: The outcome columns a replay table shows.
 OUTCOME = ("player", "banker", "winner")
+
+
+def _layout(path: Path | None):
+    """The layout file of ``--layout``, read once; a bad one stops the command with one line."""
+    if path is None:
+        return None
+    from toolkit.records.read import read_layout
+
+    try:
+        return read_layout(path)
+    except ValueError as err:
+        fail(f"--layout: {err}")
 
 
 def _header(text: str | None) -> dict[str, str] | None:
@@ -68,6 +88,7 @@ def validate(
     header: str | None = HEADER_OPTION,
     one_shoe: bool = ONE_SHOE_OPTION,
     shoe_column: str | None = SHOE_COLUMN_OPTION,
+    layout_file: Path | None = LAYOUT_OPTION,
 ) -> None:
     """Check shoe records: exit 0 when every shoe is valid, 1 when some are not, 2 when a file cannot be read.
 
@@ -79,12 +100,15 @@ def validate(
     from toolkit.records import Problem, RecordError, read_records
 
     settings = _header(header)
+    how = _layout(layout_file)
     problems: list[Problem] = []
     summary: list[dict[str, Any]] = []
     code = 0
     for path in files:
         try:
-            records = read_records(path, header=settings, strict=strict, one_shoe=one_shoe, shoe_column=shoe_column)
+            records = read_records(
+                path, header=settings, strict=strict, one_shoe=one_shoe, shoe_column=shoe_column, layout=how
+            )
         except (OSError, RefusedFileError) as err:
             reason = err.reason if isinstance(err, RefusedFileError) else f"cannot open the file: {err.strerror or err}"
             problem = Problem(str(path), None, None, None, "unreadable", reason, fatal=True)
@@ -165,6 +189,7 @@ def replay(
     header: str | None = HEADER_OPTION,
     one_shoe: bool = ONE_SHOE_OPTION,
     shoe_column: str | None = SHOE_COLUMN_OPTION,
+    layout_file: Path | None = LAYOUT_OPTION,
 ) -> None:
     """Replay one shoe coup by coup: unseen cards, counts and exact edges before each coup, then the outcome.
 
@@ -184,8 +209,9 @@ def replay(
     chosen = None if columns is None else distinct([c.strip() for c in columns.split(",") if c.strip()], "--columns")
     if chosen is not None and not chosen:
         fail("--columns names no column (give names separated by commas, e.g. --columns coup,ev_banker)")
+    how = _layout(layout_file)
     try:
-        records = read_records(file, header=_header(header), one_shoe=one_shoe, shoe_column=shoe_column)
+        records = read_records(file, header=_header(header), one_shoe=one_shoe, shoe_column=shoe_column, layout=how)
     except OSError as err:
         fail(f"{file}: cannot open the file: {err.strerror or err}")
     except RefusedFileError as err:
@@ -248,6 +274,7 @@ def convert(
     header: str | None = HEADER_OPTION,
     one_shoe: bool = ONE_SHOE_OPTION,
     shoe_column: str | None = SHOE_COLUMN_OPTION,
+    layout_file: Path | None = LAYOUT_OPTION,
 ) -> None:
     """Read a record once and write its valid shoes in the toolkit's own layout, so a foreign file is read once.
 
@@ -260,8 +287,9 @@ def convert(
     out = output_path(out_text)
     if layout is not None and layout not in LAYOUTS:
         fail(f"--as must be one of {', '.join(LAYOUTS)}; got {layout!r}")
+    how = _layout(layout_file)
     try:
-        records = read_records(file, header=_header(header), one_shoe=one_shoe, shoe_column=shoe_column)
+        records = read_records(file, header=_header(header), one_shoe=one_shoe, shoe_column=shoe_column, layout=how)
     except OSError as err:
         fail(f"{file}: cannot open the file: {err.strerror or err}")
     except RefusedFileError as err:

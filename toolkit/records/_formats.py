@@ -64,6 +64,9 @@ class Reading:
 
     one_shoe: bool = False
     shoe_column: str | None = None
+    #: Which signs of a new shoe to read when there is no shoe column (``restart``, ``cards_left``,
+    #: ``blank_line``); ``None``: all of them.
+    signals: tuple[str, ...] | None = None
 
 
 def normal_name(name: str) -> str:
@@ -217,7 +220,9 @@ def recognise(raw: Raw, reading: Reading = Reading(), blank_lines: Sequence[int]
         result = raw.with_frame(road)
     else:
         result = raw.with_frame(out.select("shoe", "coup", "player", "banker", *(["winner"] if winner else []), "line"))
-    ignored = [c for c in frame.columns if c != "line" and c not in _used(positions, cells, winner, coup, shoe_given)]
+    shoe_col = None if reading.one_shoe else shoe_given or ("shoe" if "shoe" in frame.columns else _find(names, _SHOE))
+    used = _used(positions, cells, winner, coup, shoe_col) | {_find(names, _LEFT)}
+    ignored = [c for c in frame.columns if c != "line" and c not in used]
     if ignored:
         shown = ", ".join(repr(c) for c in ignored[:3]) + (
             f" and {len(ignored) - 3:,} more" if len(ignored) > 3 else ""
@@ -258,6 +263,11 @@ def _shoes(
         ids = frame[column].cast(pl.String).str.strip_chars().str.replace(r"^(\d+)\.0+$", "${1}")
         return ids, f"shoes from {column!r}"
     left = _find(names, _LEFT)
+    allowed = reading.signals
+    if allowed is not None:
+        coup = coup if "restart" in allowed else None
+        left = left if "cards_left" in allowed else None
+        blank_lines = blank_lines if "blank_line" in allowed else ()
     return infer_shoes(frame, coup, left, blank_lines)
 
 

@@ -10,7 +10,6 @@ applied, and the header text has no tableau key, so all the shoes of a file shar
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -65,17 +64,30 @@ def _in_order(frame: pl.DataFrame, order: list[str], column: str) -> pl.DataFram
 
 
 def _params(headers: Sequence[ShoeHeader]) -> dict[str, np.ndarray]:
-    """The per-shoe parameters of :func:`~toolkit.records._rebuild.rebuild` (the kernel codes of the options)."""
-    dealings = [h.dealing for h in headers]
-    return {
-        "decks": np.array([d.decks for d in dealings], np.int64),
-        "burn_mode": np.array([code(Burn(d.burn)) for d in dealings], np.int64),
-        "burn_ace": np.array([d.burn_ace for d in dealings], np.int64),
-        "burn_fixed": np.array([d.burn_cards for d in dealings], np.int64),
-        "hidden": np.array([code(HiddenBurn(h.hidden_burn)) for h in headers], np.int64),
-        "cut_card": np.array([d.cut_card for d in dealings], np.int64),
-        "last_mode": np.array([code(LastHand(d.last_hand)) for d in dealings], np.int64),
+    """The per-shoe parameters of :func:`~toolkit.records._rebuild.rebuild` (the kernel codes of the options).
+
+    Shoes share header objects (most share the file's), so each distinct one is read once.
+    """
+    distinct: dict[int, int] = {}
+    ordered: list[ShoeHeader] = []
+    which = np.empty(len(headers), np.int64)
+    for i, h in enumerate(headers):
+        k = distinct.get(id(h))
+        if k is None:
+            k = distinct[id(h)] = len(ordered)
+            ordered.append(h)
+        which[i] = k
+    dealings = [h.dealing for h in ordered]
+    table = {
+        "decks": [d.decks for d in dealings],
+        "burn_mode": [code(Burn(d.burn)) for d in dealings],
+        "burn_ace": [d.burn_ace for d in dealings],
+        "burn_fixed": [d.burn_cards for d in dealings],
+        "hidden": [code(HiddenBurn(h.hidden_burn)) for h in ordered],
+        "cut_card": [d.cut_card for d in dealings],
+        "last_mode": [code(LastHand(d.last_hand)) for d in dealings],
     }
+    return {k: np.array(v, np.int64)[which] if len(which) else np.zeros(0, np.int64) for k, v in table.items()}
 
 
 def _long_form_rows(
@@ -174,7 +186,7 @@ def _rebuild_rows(
     rebuilt ``role`` and ``coup``.
     """
     tableau = file_header.rules.tableau
-    if any(h.rules.tableau != tableau for h in headers):
+    if any(h.rules.tableau != tableau for h in {id(h): h for h in headers}.values()):
         raise ValueError("the shoes of one record share the tableau of its header")
     sizes = rows.group_by("shoe", maintain_order=True).len()
     size_of = dict(zip(sizes["shoe"].to_list(), sizes["len"].to_list(), strict=True))
@@ -260,11 +272,15 @@ def _bets_column(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def load(raw: Raw, source: str, header: HeaderArg, strict: bool, read_as: str = "") -> Records:
+def load(
+    raw: Raw, source: str, header: HeaderArg, strict: bool, read_as: str = "", spelling: str | None = None
+) -> Records:
     """Check the rows of a record (any layout) and load its valid shoes (see :mod:`toolkit.records.read`).
 
     ``read_as`` says how a foreign layout was recognised; the card spelling is added to it.
+    ``spelling`` (``ranks``, ``values``, ``numbers``) overrides the one told by the cards.
     """
+    told = spelling
     header = caller_header(header)
     base = header if isinstance(header, ShoeHeader) else ShoeHeader()
     over = header if isinstance(header, Mapping) else None
@@ -308,11 +324,11 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool, read_as: str = 
     )
     cards = dealt = None
     bets = pl.DataFrame()
-    spelling = "ranks"
+    spelling = told or "ranks"
     if layout == "road":
         coups = road_coups(frame, headers, checker)
     else:
-        spelling = _spelling(frame, layout)
+        spelling = told or _spelling(frame, layout)
         if layout == "cards":
             rows, has_roles, has_coups = _long_form_rows(frame, order, checker, spelling)
             check_cards(rows, limits, checker, spelling=spelling)
@@ -397,7 +413,7 @@ def _zeros_unseen(dealt: DealtShoes) -> None:
 
 
 def _int_ids(ids: list[str]) -> bool:
-    return bool(ids) and all(re.fullmatch(r"-?[1-9]\d{0,16}|0", s) is not None for s in ids)
+    return bool(ids) and bool(pl.Series(ids, dtype=pl.String).str.contains(r"^(-?[1-9]\d{0,16}|0)$").all())
 
 
 _COUPS_SCHEMA: dict[Any, Any] = {

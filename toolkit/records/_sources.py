@@ -26,6 +26,7 @@ from pathlib import Path
 import polars as pl
 
 from toolkit.records._formats import NO_CARD, Reading, recognise
+from toolkit.records._layout import Layout, apply_layout
 from toolkit.records._raw import LineProblem, Raw, UnreadableError, canonical_columns
 
 __all__ = ["SQLITE_MAGIC", "is_report", "read_database", "read_report"]
@@ -115,7 +116,7 @@ def _first_hand_is_banker(frame: pl.DataFrame) -> bool:
     return bool(votes.select(agree.sum()).item() > 0) if votes.height else False
 
 
-def read_database(path: Path, reading: Reading) -> tuple[Raw, str, str | None]:
+def read_database(path: Path, reading: Reading, layout: Layout | None = None) -> tuple[Raw, str, str | None]:
     """The coups of every table of a SQLite database that holds them, read-only; what was read; the one table."""
     uri = f"file:{path.resolve().as_posix()}?mode=ro"
     try:
@@ -131,7 +132,11 @@ def read_database(path: Path, reading: Reading) -> tuple[Raw, str, str | None]:
             raw = _table(connection, table)
             if raw is None:
                 continue
-            recognised, said = recognise(raw, reading)
+            if layout is not None and not all(
+                c in raw.frame.columns for v in layout.columns.values() for c in ((v,) if isinstance(v, str) else v)
+            ):
+                continue
+            recognised, said = recognise(raw, reading) if layout is None else apply_layout(raw, layout, reading, [])
             if said or "shoe" in recognised.frame.columns:
                 found.append((table, recognised, said))
     except sqlite3.Error as err:
@@ -153,23 +158,17 @@ def read_database(path: Path, reading: Reading) -> tuple[Raw, str, str | None]:
 
 
 def _table(connection: sqlite3.Connection, table: str) -> Raw | None:
-    """One table's rows, every value as text, numbered from 1; ``None`` for an empty one."""
+    """One table's rows, every value as text (SQLite casts them), numbered from 1; ``None`` for an empty one."""
     quoted = '"' + table.replace('"', '""') + '"'
-    cursor = connection.execute(f"SELECT * FROM {quoted}")
-    columns = [d[0] for d in cursor.description]
-    rows = cursor.fetchall()
+    names = [row[1] for row in connection.execute(f"PRAGMA table_info({quoted})")]
+    if not names:
+        return None
+    texts = ", ".join('CAST("' + n.replace('"', '""') + '" AS TEXT)' for n in names)
+    rows = connection.execute(f"SELECT {texts} FROM {quoted}").fetchall()
     if not rows:
         return None
-    data = {name: pl.Series(name, [_cell(r[i]) for r in rows], dtype=pl.String) for i, name in enumerate(columns)}
+    data = [
+        pl.Series(name, values, dtype=pl.String) for name, values in zip(names, zip(*rows, strict=True), strict=True)
+    ]
     frame = canonical_columns(pl.DataFrame(data)).with_row_index("line", offset=1)
     return Raw(frame.with_columns(pl.col("line").cast(pl.Int64)))
-
-
-def _cell(value: object) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    return str(value)

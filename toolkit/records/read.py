@@ -76,6 +76,7 @@ are integers in ``shoe``, ``position`` and ``coup``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import polars as pl
@@ -83,12 +84,13 @@ import polars as pl
 from toolkit._files import read_limited
 from toolkit.records._formats import Reading, recognise
 from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container
+from toolkit.records._layout import Layout, apply_layout, as_layout, read_layout
 from toolkit.records._load import HeaderArg, caller_header, fatal, load
 from toolkit.records._sources import SQLITE_MAGIC, is_report, read_database, read_report
 from toolkit.records._text import decode
 from toolkit.records.model import Records
 
-__all__ = ["MAX_RECORD_BYTES", "read_bets", "read_records", "records_from_frame"]
+__all__ = ["MAX_RECORD_BYTES", "Layout", "read_bets", "read_layout", "read_records", "records_from_frame"]
 
 #: The most bytes a record file (or a bets table) may hold: 4 GiB, read whole into memory.
 MAX_RECORD_BYTES = 4 * 2**30
@@ -102,6 +104,7 @@ def records_from_frame(
     *,
     one_shoe: bool = False,
     shoe_column: str | None = None,
+    layout: LayoutArg = None,
 ) -> Records:
     """Check and load a record held in a polars frame (any layout; see the module notes).
 
@@ -118,8 +121,9 @@ def records_from_frame(
         Where it came from (for messages).
     strict
         Raise :class:`RecordError` on the first problem instead of setting the shoe aside.
-    one_shoe, shoe_column
-        Read every row as one shoe, or the shoes from this column (see :func:`read_records`).
+    one_shoe, shoe_column, layout
+        Read every row as one shoe, the shoes from this column, or the frame by a layout (see
+        :func:`read_records`).
 
     Returns
     -------
@@ -135,11 +139,16 @@ def records_from_frame(
     header = caller_header(header)
     data = frame if "line" in frame.columns else frame.with_row_index("line", offset=1)
     try:
-        data = canonical_columns(data.rename({c: c.strip().lower() for c in data.columns}))
-        raw, read_as = recognise(Raw(data.with_columns(pl.col("line").cast(pl.Int64))), Reading(one_shoe, shoe_column))
+        how = _layout(layout)
+        if how is None:  # a layout names the columns as they are
+            data = data.rename({c: c.strip().lower() for c in data.columns})
+        data = canonical_columns(data)
+        rows = Raw(data.with_columns(pl.col("line").cast(pl.Int64)))
+        reading = Reading(one_shoe, shoe_column)
+        raw, read_as = recognise(rows, reading) if how is None else apply_layout(rows, how, reading, [])
     except UnreadableError as err:
         return fatal(source, err, strict)
-    return load(raw, source, header, strict, read_as)
+    return load(raw, source, header, strict, read_as, how.spelling if how is not None else None)
 
 
 def read_records(
@@ -150,6 +159,7 @@ def read_records(
     *,
     one_shoe: bool = False,
     shoe_column: str | None = None,
+    layout: LayoutArg = None,
 ) -> Records:
     """Read, check and load a shoe record file (CSV, JSON lines, Parquet, a text report or SQLite; any layout).
 
@@ -179,6 +189,10 @@ def read_records(
         Read every row as one shoe (a file with no shoe column that is one shoe, whatever its rows say).
     shoe_column
         The column that holds the shoes, when it is not one the reader recognises.
+    layout
+        How to read a file the readers do not recognise: a layout file (TOML, see
+        :mod:`toolkit.records._layout` and the records page of the docs), or the same tables
+        as a mapping.  A bad layout raises :class:`ValueError` naming it and the key.
 
     Returns
     -------
@@ -195,21 +209,37 @@ def read_records(
     """
     source = str(path)
     header = caller_header(header)
+    how = _layout(layout)
     data = _read(path)
     try:
-        raw, read_as, table = _rows(Path(path), data, Reading(one_shoe, shoe_column))
+        raw, read_as, table = _rows(Path(path), data, Reading(one_shoe, shoe_column), how)
     except UnreadableError as err:
         return fatal(source, err, strict)
-    records = load(raw, source if table is None else f"{source}:{table}", header, strict, read_as)
+    spelling = how.spelling if how is not None else None
+    records = load(raw, source if table is None else f"{source}:{table}", header, strict, read_as, spelling)
     if bets is not None:
         records = records.with_bets(bets if isinstance(bets, pl.DataFrame) else read_bets(bets), strict=strict)
     return records
 
 
-def _rows(path: Path, data: bytes, reading: Reading) -> tuple[Raw, str, str | None]:
+#: What ``layout=`` takes: a layout file, its tables as a mapping, or a :class:`~toolkit.records._layout.Layout`.
+LayoutArg = str | Path | Mapping[str, object] | Layout | None
+
+
+def _layout(layout: LayoutArg) -> Layout | None:
+    if layout is None or isinstance(layout, Layout):
+        return layout
+    if isinstance(layout, Mapping):
+        return as_layout(layout)
+    if isinstance(layout, (str, Path)):
+        return read_layout(layout)
+    raise TypeError(f"layout must be a layout file, a mapping of its tables or a Layout; got {type(layout).__name__}")
+
+
+def _rows(path: Path, data: bytes, reading: Reading, layout: Layout | None) -> tuple[Raw, str, str | None]:
     """The rows of a record file, in a layout of the record's own; what was recognised; the database table read."""
     if data.startswith(SQLITE_MAGIC):
-        return read_database(path, reading)
+        return read_database(path, reading, layout)
     blank: list[int] = []
     if data[:4] != b"PAR1" and data.strip():
         text, note = decode(data)
@@ -220,7 +250,10 @@ def _rows(path: Path, data: bytes, reading: Reading) -> tuple[Raw, str, str | No
             recognised, said = recognise(raw, reading)
             return recognised, "; ".join(s for s in (told, said) if s), None
         blank = [i for i, line in enumerate(text.split("\n"), start=1) if not line.strip()]
-    raw, said = recognise(read_container(data), reading, blank)
+    if layout is not None:
+        raw, said = apply_layout(read_container(data), layout, reading, blank)
+    else:
+        raw, said = recognise(read_container(data), reading, blank)
     return raw, said, None
 
 
