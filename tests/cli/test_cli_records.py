@@ -252,3 +252,14 @@ def test_one_shoe_and_shoe_column_options(capsys, tmp_path) -> None:
     code, out, _ = run(capsys, "validate", str(path), "--header", "burn=none", "--shoe-column", "table")
     assert code == 0
     assert "2 of 2 shoe(s) valid" in _flat(out)
+
+
+def test_replay_of_a_set_aside_shoe_up_to_its_first_bad_coup(capsys, tmp_path) -> None:
+    path = _foreign(tmp_path)
+    code, _, err = run(capsys, "replay", str(path), "--shoe", "2")
+    assert code == 1
+    assert "--before-first-problem" in err
+    code, out, err = run(capsys, "replay", str(path), "--shoe", "2", "--before-first-problem", "--format", "csv")
+    assert code == 0, err
+    assert "replaying its 1 coup(s) before the first" in _flat(err)
+    assert len(out.strip().splitlines()) == 2  # the column names and coup 1

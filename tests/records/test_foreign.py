@@ -27,6 +27,7 @@ from foreign_writers import (
 )
 
 from toolkit.records import read_records, replay
+from toolkit.records.read import before_first_problem
 
 TABLEAU_CODES = ("tableau", "truncated")
 
@@ -226,3 +227,21 @@ def test_bad_cells_are_located_and_the_good_shoes_kept(tmp_path):
     assert str(problem).startswith(f"{path}:3: shoe 2, coup 1: unknown card code 'Z'")
     counts = Counter(p.code for p in records.report.problems)
     assert counts == {"unknown_card": 1}
+
+
+def test_a_set_aside_shoe_replays_up_to_its_first_bad_coup(halverson):
+    rows, csv_path, _ = halverson
+    records = read_records(csv_path)
+    first = {}
+    for p in records.report.problems:
+        first[p.shoe] = min(first.get(p.shoe, 10**6), p.coup)
+    shoe = next(s for s, c in first.items() if c > 3)
+    part = before_first_problem(records, shoe)
+    assert part.report.ok
+    assert part.coups["coup"].to_list() == list(range(1, first[shoe]))
+    mine = [r for r in rows if str(r[13]) == shoe and r[9] < first[shoe]]
+    assert part.coups["player"].to_list() == [[str(v) for v in _hands(r)[0]] for r in mine]
+    frame = replay(part, bets=["banker", "dragon7"])
+    assert frame.height == first[shoe] - 1
+    with pytest.raises(ValueError, match="was not set aside"):
+        before_first_problem(read_records(write_silvestre_report(csv_path.with_name("s.txt"), 1, seed=1)), "1")

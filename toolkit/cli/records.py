@@ -190,6 +190,11 @@ def replay(
     one_shoe: bool = ONE_SHOE_OPTION,
     shoe_column: str | None = SHOE_COLUMN_OPTION,
     layout_file: Path | None = LAYOUT_OPTION,
+    before_problem: bool = typer.Option(
+        False,
+        "--before-first-problem",
+        help="Replay a shoe that was set aside up to its first bad coup (its coups before it).",
+    ),
 ) -> None:
     """Replay one shoe coup by coup: unseen cards, counts and exact edges before each coup, then the outcome.
 
@@ -222,10 +227,23 @@ def replay(
         fail(f"{file}: an outcome-only record (bead road) cannot be replayed: it holds no cards")
     if shoe not in {str(s) for s in records.shoe_ids}:
         mine = [p for p in records.report.problems if p.shoe == shoe]
-        if mine:
-            fail(f"shoe {shoe} was set aside: {mine[0]}", 1)
-        known = ", ".join(str(s) for s in records.shoe_ids[:12]) + (" ..." if records.n_shoes > 12 else "")
-        fail(f"no shoe {shoe!r} in {file}; shoes: {known or 'none loaded'}")
+        if mine and before_problem:
+            from toolkit.records.read import before_first_problem
+
+            try:
+                records = before_first_problem(records, shoe)
+            except ValueError as err:
+                fail(str(err), 1)
+            typer.echo(
+                f"baccarat: shoe {shoe} was set aside ({len(mine):,} problem(s)); replaying its "
+                f"{records.coups.height:,} coup(s) before the first: {mine[0]}",
+                err=True,
+            )
+        elif mine:
+            fail(f"shoe {shoe} was set aside: {mine[0]} (--before-first-problem replays the coups before it)", 1)
+        else:
+            known = ", ".join(str(s) for s in records.shoe_ids[:12]) + (" ..." if records.n_shoes > 12 else "")
+            fail(f"no shoe {shoe!r} in {file}; shoes: {known or 'none loaded'}")
     try:
         frame = replay_shoe(records, shoe=shoe, systems=system, bets=bet or None)
     except (ValueError, TypeError) as err:

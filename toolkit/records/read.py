@@ -90,7 +90,15 @@ from toolkit.records._sources import SQLITE_MAGIC, is_report, read_database, rea
 from toolkit.records._text import decode
 from toolkit.records.model import Records
 
-__all__ = ["MAX_RECORD_BYTES", "Layout", "read_bets", "read_layout", "read_records", "records_from_frame"]
+__all__ = [
+    "MAX_RECORD_BYTES",
+    "Layout",
+    "before_first_problem",
+    "read_bets",
+    "read_layout",
+    "read_records",
+    "records_from_frame",
+]
 
 #: The most bytes a record file (or a bets table) may hold: 4 GiB, read whole into memory.
 MAX_RECORD_BYTES = 4 * 2**30
@@ -255,6 +263,49 @@ def _rows(path: Path, data: bytes, reading: Reading, layout: Layout | None) -> t
     else:
         raw, said = recognise(read_container(data), reading, blank)
     return raw, said, None
+
+
+def before_first_problem(records: Records, shoe: object) -> Records:
+    """A shoe that was set aside, up to its first bad coup: its coups before the first coup with a problem.
+
+    The rows come from ``records.report.rejected`` (as read) and are checked again under the
+    file's header; a shoe whose first problem names no coup (a bad header, a line that cannot be
+    read), or one in the long form without coup numbers, raises :class:`ValueError` saying why.
+
+    Parameters
+    ----------
+    records
+        What :func:`read_records` loaded.
+    shoe
+        The id of a shoe it set aside.
+
+    Returns
+    -------
+    Records
+        The one shoe, its coups before the first bad one.
+
+    Examples
+    --------
+    >>> frame = pl.DataFrame({"shoe": [1, 1, 1], "coup": [1, 2, 3], "player": ["9 K", "K 2", "9 K"],
+    ...                       "banker": ["6 K", "K 6", "6 K"]})
+    >>> recs = records_from_frame(frame, {"burn": "none"})
+    >>> recs.n_shoes, before_first_problem(recs, 1).coups["coup"].to_list()
+    (0, [1])
+    """
+    mine = [p for p in records.report.problems if p.shoe == str(shoe)]
+    if not mine:
+        raise ValueError(f"shoe {shoe!r} was not set aside in {records.source}")
+    first = min(mine, key=lambda p: (p.coup is None, p.coup or 0, p.line or 0))
+    rows = records.report.rejected.filter(pl.col("shoe").cast(pl.String) == str(shoe))
+    if first.coup is None or "coup" not in rows.columns:
+        raise ValueError(f"shoe {shoe}'s first problem is not in a coup ({first}): there is no good part to replay")
+    kept = rows.filter(pl.col("coup").cast(pl.String).str.strip_chars().cast(pl.Int64, strict=False) < first.coup)
+    if kept.is_empty():
+        raise ValueError(f"shoe {shoe}'s first problem is in its first coup ({first}): there is no good part to replay")
+    part = records_from_frame(kept.drop("file"), records.header, source=records.source)
+    if part.report.problems:
+        raise ValueError(f"shoe {shoe} before coup {first.coup}: {part.report.problems[0]}")
+    return part
 
 
 def read_bets(path: str | Path) -> pl.DataFrame:
