@@ -245,3 +245,16 @@ def test_a_set_aside_shoe_replays_up_to_its_first_bad_coup(halverson):
     assert frame.height == first[shoe] - 1
     with pytest.raises(ValueError, match="was not set aside"):
         before_first_problem(read_records(write_silvestre_report(csv_path.with_name("s.txt"), 1, seed=1)), "1")
+
+
+def test_coup_lines_without_column_names_read_as_a_report(tmp_path):
+    report = write_silvestre_report(tmp_path / "report.txt", 2, seed=4).read_text()
+    blocks = report.split("Shoe number ")[1:]
+    lines = ["\n".join(ln for ln in b.split("\n") if ln[:2] in ("P,", "B,", "T,")) for b in blocks]
+    path = tmp_path / "coups.csv"
+    path.write_text("\n\n".join(lines) + "\n")
+    records = read_records(path)
+    assert records.report.ok, records.report
+    assert records.n_shoes == 2
+    assert "coup lines without column names" in records.read_as
+    assert records.coups.equals(read_records(tmp_path / "report.txt").coups)

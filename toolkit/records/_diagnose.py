@@ -37,7 +37,7 @@ def _hands(cards: pl.DataFrame) -> pl.DataFrame:
         )
         .with_columns(pl.col("p").list.len().alias("np"), pl.col("b").list.len().alias("nb"))
     )
-    last = pl.col("coup") == pl.col("coup").max().over("shoe")
+    last = (pl.col("shoe") != pl.col("shoe").shift(-1)).fill_null(True)  # coups in order: a shoe's last one
     sized = pl.col("np").is_between(2, 3) & pl.col("nb").is_between(2, 3) & ~pl.col("_unknown")
     return per_coup.with_columns(last.alias("last")).filter(sized & pl.col("coup").is_not_null())
 

@@ -123,7 +123,7 @@ def _coup_rows(
         return cards.list.eval(pl.element().filter(pl.element() != "")).fill_null([])
 
     frame = frame.with_columns(as_list("player"), as_list("banker"))
-    last = pl.col("coup") == pl.col("coup").max().over("shoe")
+    last = (pl.col("shoe") != pl.col("shoe").shift(-1)).fill_null(True)  # rows in order: a shoe's last coup
     for side in ("player", "banker"):
         n = pl.col(side).list.len()
         sized = frame.with_columns(n.alias("_n"))
@@ -165,9 +165,12 @@ def _coup_rows(
             )
         )
     cards = pl.concat(parts, how="diagonal_relaxed").join(_rank_frame(order), on="shoe")
-    cards = cards.sort(["_s", "coup", "_slot"]).drop("_s", "_slot")
-    cards = parse_cards(cards, spelling)
-    return cards.with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("shoe").alias("position"))
+    cards = cards.sort(["_s", "coup", "_slot"])
+    shoe_of = cards["_s"].to_numpy()
+    # positions count the cards of each shoe from 1 (a window over many small shoes is slow in polars)
+    position = np.arange(len(shoe_of), dtype=np.int64) - np.searchsorted(shoe_of, shoe_of) + 1
+    cards = parse_cards(cards.drop("_s", "_slot"), spelling)
+    return cards.with_columns(pl.Series("position", position, dtype=pl.Int64))
 
 
 def _rebuild_rows(
@@ -258,6 +261,35 @@ def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str], values:
     )
 
 
+def _per_coup_rows(
+    frame: pl.DataFrame,
+    order: list[str],
+    headers: Mapping[str, ShoeHeader],
+    limits: pl.DataFrame,
+    file_header: ShoeHeader,
+    checker: Checker,
+    spelling: str,
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The rows of a per-coup record checked coup by coup: the rows in order, their cards, their bets.
+
+    Every coup is checked against the tableau whatever else is wrong with its shoe, and so are the
+    winners of the shoes set aside (the kernel sees only the others).
+    """
+    frame = _in_order(as_int(frame, "coup", checker), order, "coup")
+    check_sequence(frame, "coup", checker)
+    bets = _bets_column(frame)
+    rows = _coup_rows(frame, order, headers, checker, spelling)
+    check_cards(rows, limits, checker, coup="coup", spelling=spelling)
+    tableau_problems(rows, file_header.rules.tableau, checker)
+    aside = checker.bad_shoes
+    if "winner" in frame.columns and aside:
+        mine = pl.col("shoe").is_in(list(aside))
+        check_winners(
+            frame.filter(mine).select("shoe", "coup", "line", "winner"), coup_outcomes(rows.filter(mine)), checker
+        )
+    return frame, rows, bets
+
+
 def _bets_column(frame: pl.DataFrame) -> pl.DataFrame:
     """The ``bets`` column of a per-coup record as a table ``shoe, coup, who, bet, amount, line`` (text)."""
     if "bets" not in frame.columns:
@@ -333,21 +365,8 @@ def load(
             rows, has_roles, has_coups = _long_form_rows(frame, order, checker, spelling)
             check_cards(rows, limits, checker, spelling=spelling)
         else:
-            frame = _in_order(as_int(frame, "coup", checker), order, "coup")
-            check_sequence(frame, "coup", checker)
-            bets = _bets_column(frame)
-            rows = _coup_rows(frame, order, headers, checker, spelling)
-            check_cards(rows, limits, checker, coup="coup", spelling=spelling)
-            tableau_problems(rows, file_header.rules.tableau, checker)  # every coup, whatever else is wrong
+            frame, rows, bets = _per_coup_rows(frame, order, headers, limits, file_header, checker, spelling)
             has_roles = has_coups = True
-            aside = checker.bad_shoes
-            if "winner" in frame.columns and aside:  # the shoes the kernel will not see: their winners too
-                mine = pl.col("shoe").is_in(list(aside))
-                check_winners(
-                    frame.filter(mine).select("shoe", "coup", "line", "winner"),
-                    coup_outcomes(rows.filter(mine)),
-                    checker,
-                )
         bad = checker.bad_shoes
         kernel_order = [s for s in order if s not in bad]
         if len(kernel_order) < len(order):

@@ -29,7 +29,7 @@ from toolkit.records._formats import NO_CARD, Reading, recognise
 from toolkit.records._layout import Layout, apply_layout
 from toolkit.records._raw import LineProblem, Raw, UnreadableError, canonical_columns
 
-__all__ = ["SQLITE_MAGIC", "is_report", "read_database", "read_report"]
+__all__ = ["SQLITE_MAGIC", "is_coup_lines", "is_report", "read_database", "read_report"]
 
 #: The first bytes of a SQLite database file.
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -43,19 +43,35 @@ def is_report(text: str) -> bool:
     return any(_SHOE_LINE.match(line) for line in text.split("\n", 200)[:200])
 
 
-def read_report(text: str) -> tuple[Raw, str]:
-    """The coups of a text report with shoe blocks (see the module notes) as the per-coup layout."""
+def is_coup_lines(text: str) -> bool:
+    """Whether a text without column names is coup lines (``P,5,7,2,1,2,6,7,4``): most of its first lines are."""
+    first = [line for line in text.split("\n", 200)[:200] if line.strip()]
+    coups = sum(1 for line in first if _COUP_START.match(line) and len(re.split(r"[,;\t]", line)) == 9)
+    return bool(first) and coups * 10 >= len(first) * 9
+
+
+def read_report(text: str, blocks: bool = True) -> tuple[Raw, str]:
+    """The coups of a text report with shoe blocks (see the module notes) as the per-coup layout.
+
+    Without ``blocks`` the text is coup lines alone (no column names): one shoe, or a new one
+    after each blank line.
+    """
     raw = Raw()
     numbers: list[int] = []
     shoes: list[str] = []
     lines: list[str] = []
-    shoe: str | None = None
+    shoe: str | None = None if blocks else "1"
+    blank = False
     for number, line in enumerate(text.split("\n"), start=1):
         if line[:1] in "PBTpbt" and shoe is not None and _COUP_START.match(line):
+            if blank and not blocks and lines:
+                shoe = str(int(shoe) + 1)
+            blank = False
             numbers.append(number)
             shoes.append(shoe)
             lines.append(line)
             continue
+        blank = blank or not line.strip()
         header = _SHOE_LINE.match(line) if "hoe" in line[:8].lower() or "HOE" in line[:8] else None
         if header:
             shoe = header.group(1)
@@ -97,7 +113,10 @@ def read_report(text: str) -> tuple[Raw, str]:
     first, second = ("banker", "player") if first_is_banker else ("player", "banker")
     frame = frame.rename({"_one": first, "_two": second})
     raw.frame = frame.select("shoe", "coup", "player", "banker", "winner", "line")
-    said = f"a text report of shoe blocks ('Shoe number N'): winner, totals, {first}'s cards, {second}'s cards"
+    what = "a text report of shoe blocks ('Shoe number N')" if blocks else "coup lines without column names"
+    said = f"{what}: winner, totals, {first}'s cards, {second}'s cards" + (
+        "" if blocks else ", shoes split by blank lines"
+    )
     return raw, said
 
 

@@ -86,7 +86,7 @@ from toolkit.records._formats import Reading, recognise
 from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container
 from toolkit.records._layout import Layout, apply_layout, as_layout, read_layout
 from toolkit.records._load import HeaderArg, caller_header, fatal, load
-from toolkit.records._sources import SQLITE_MAGIC, is_report, read_database, read_report
+from toolkit.records._sources import SQLITE_MAGIC, is_coup_lines, is_report, read_database, read_report
 from toolkit.records._text import decode
 from toolkit.records.model import Records
 
@@ -251,8 +251,9 @@ def _rows(path: Path, data: bytes, reading: Reading, layout: Layout | None) -> t
     blank: list[int] = []
     if data[:4] != b"PAR1" and data.strip():
         text, note = decode(data)
-        if is_report(text):
-            raw, told = read_report(text)
+        blocks = is_report(text)
+        if blocks or is_coup_lines(text):
+            raw, told = read_report(text, blocks)
             if note is not None:
                 raw.problems.insert(0, note)
             recognised, said = recognise(raw, reading)
