@@ -124,7 +124,7 @@ class Problem:
     fatal
         ``True`` when the file as a whole cannot be read.
     kind
-        What went wrong, in words shared by every coup with the same fault (``"Banker stood
+        What went wrong, in the words of every coup with the same fault (``"Banker stood
         on 5 after Player stood"``), for :meth:`ValidationReport.summary`; ``None`` when the
         code says it all.
     """
