@@ -113,6 +113,8 @@ class Records:
         if winners is not None:
             rows.append(("winners", ", ".join(f"{w} {n:,}" for w, n in winners.iter_rows())))
         rows.append(("problems", f"{len(self.report.problems):,} ({len(self.report.invalid_shoes):,} shoes set aside)"))
+        if self.read_as:
+            rows.append(("read as", self.read_as))
         return title, rows
 
     def __repr__(self) -> str:

@@ -31,6 +31,18 @@ as the per-coup layout: its hands are ``player_cards`` and ``banker_cards``, its
 ``burn_card`` column gives each shoe's exposed burn card, and its other columns
 (derived from the cards) are not read.
 
+Files other programs write are recognised without options (:func:`read_records` and
+:func:`records_from_frame`; what was recognised is ``records.read_as``): cards in per-position
+columns (``p1 .. b3``, ``pcard1``, ``player_card_1``), a hand in one cell (a JSON list, or cards
+separated by spaces, commas, ``;``, ``|`` or dashes), cards as ranks, rank numbers ``1-13`` or
+baccarat values ``0-9`` (a record of values is its own level, ``kind == "values"``), winners as
+letters or words (``player win``), results-only rows (read as a bead road), text reports with a
+block per shoe (``Shoe number N``), coup lines without column names, and SQLite databases (opened
+read-only).  Without a shoe column the shoes are inferred (the hand numbers restart, the cards left
+jump up, a blank line); ``one_shoe`` and ``shoe_column`` override, and a layout file
+(``layout=``) reads the rest.  The hands of a per-coup record are checked against the tableau coup
+by coup in every shoe, each fault with its kind (``records.report.summary()``).
+
 Bets (the game-protection view) ride on the per-coup layout: a ``bets`` column
 holding, per coup, a list of ``{"who", "bet", "amount"}`` (in CSV:
 ``"seat1:banker:25;seat3:tie:5"``); or a separate table ``shoe, coup, who,
