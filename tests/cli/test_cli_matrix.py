@@ -51,6 +51,7 @@ BASE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("reproduce",): ("--shoes", "2", "--study-shoes", "2", "--count-shoes", "0", "--workers", "1", *QUIET),
     ("validate",): (CARDS,),
     ("replay",): (CARDS, "--shoe", "3"),
+    ("convert",): (CARDS, "--out", "{tmp}/c.parquet"),
     ("chemin", "solve"): (),
     ("chemin", "value"): (),
     ("ca",): ("--bet", "tiger_pair"),

@@ -201,3 +201,65 @@ def test_validate_and_replay_refuse_what_is_not_a_regular_file(capsys, tmp_path:
     assert out == ""
     assert err.count("\n") == 1
     assert err.startswith(f"baccarat: error: {path}: a record file must be a regular file")
+
+
+# ------------------------------------------------------------------ files other programs write
+def _foreign(tmp_path: Path) -> Path:
+    path = tmp_path / "results.csv"  # per-position value columns, as stevenhalverson/baccarat_simulator writes them
+    path.write_text(
+        "b total,player total,pcard1,pcard2,pcard3,bcard1,bcard2,bcard3,outcome,rounds,shoe number\n"
+        "1,6,0,6,,1,0,0,player win,1,1\n"
+        "5,2,8,3,1,1,0,4,banker win,2,1\n"
+        "9,6,6,0,,7,2,,banker win,1,2\n"
+        "4,6,6,0,,3,1,,player win,2,2\n"
+        "9,0,0,0,,9,0,,banker win,3,2\n"
+    )
+    return path
+
+
+def test_validate_says_how_a_foreign_file_was_read_and_counts_its_faults(capsys, tmp_path) -> None:
+    code, out, _ = run(capsys, "validate", str(_foreign(tmp_path)))
+    assert code == 1
+    flat = _flat(out)
+    assert "read as: per-position card columns pcard1,pcard2,pcard3, bcard1,bcard2,bcard3" in flat
+    assert "shoes from 'shoe number'" in flat
+    assert "cards as values 0-9" in flat
+    assert "1 of 2 shoe(s) valid" in flat
+    assert "missing Banker's third card" in flat  # shoe 2, coup 2: Banker stood on 4 after Player stood
+
+
+def test_convert_writes_the_valid_shoes_once_for_every_later_command(capsys, tmp_path) -> None:
+    out = tmp_path / "shoes.parquet"
+    code, text, err = run(capsys, "convert", str(_foreign(tmp_path)), "--out", str(out), "--format", "json")
+    assert code == 1, err  # a shoe was set aside
+    assert json.loads(text)["shoes"] == 1
+    assert json.loads(text)["set_aside"] == 1
+    back = read_records(out)
+    assert back.kind == "values"
+    assert back.report.ok
+    assert back.shoe_ids == [1]
+    code, text, _ = run(capsys, "replay", str(out), "--shoe", "1", "--format", "csv")
+    assert code == 0
+    assert "unseen_0" in text.splitlines()[0]
+
+
+def test_one_shoe_and_shoe_column_options(capsys, tmp_path) -> None:
+    path = tmp_path / "hands.csv"
+    path.write_text("table,p1,p2,b1,b2\nA,9,K,6,K\nB,9,K,6,K\n")
+    code, out, _ = run(capsys, "validate", str(path), "--header", "burn=none", "--one-shoe")
+    assert code == 0
+    assert "1 of 1 shoe(s) valid" in _flat(out)
+    code, out, _ = run(capsys, "validate", str(path), "--header", "burn=none", "--shoe-column", "table")
+    assert code == 0
+    assert "2 of 2 shoe(s) valid" in _flat(out)
+
+
+def test_replay_of_a_set_aside_shoe_up_to_its_first_bad_coup(capsys, tmp_path) -> None:
+    path = _foreign(tmp_path)
+    code, _, err = run(capsys, "replay", str(path), "--shoe", "2")
+    assert code == 1
+    assert "--before-first-problem" in err
+    code, out, err = run(capsys, "replay", str(path), "--shoe", "2", "--before-first-problem", "--format", "csv")
+    assert code == 0, err
+    assert "replaying its 1 coup(s) before the first" in _flat(err)
+    assert len(out.strip().splitlines()) == 2  # the column names and coup 1

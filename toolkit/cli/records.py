@@ -1,9 +1,9 @@
-"""Commands `baccarat validate` and `baccarat replay`: recorded shoes."""
+"""Commands `baccarat validate`, `baccarat replay` and `baccarat convert`: recorded shoes."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -31,10 +31,40 @@ HEADER_OPTION = typer.Option(
     help="Shoe header settings over the file's own, as key=value words: 'decks=6 burn=none cut_card=16'.",
 )
 
+ONE_SHOE_OPTION = typer.Option(
+    False, "--one-shoe", help="Read every row of the file as one shoe (a file with no shoe column)."
+)
+SHOE_COLUMN_OPTION = typer.Option(
+    None,
+    "--shoe-column",
+    metavar="NAME",
+    help="The column that holds the shoes, when the reader does not recognise it (else shoes are inferred).",
+)
+
+LAYOUT_OPTION = typer.Option(
+    None,
+    "--layout",
+    metavar="FILE",
+    help="A layout file (TOML): the columns, card spelling, winner words and shoe boundaries of a file "
+    "the readers do not recognise.",
+)
+
 #: The bets a replay table shows when no --bet is given (besides each --system's own bet).
 DEFAULT_BETS = ("banker", "player", "tie")
 #: The outcome columns a replay table shows.
 OUTCOME = ("player", "banker", "winner")
+
+
+def _layout(path: Path | None):
+    """The layout file of ``--layout``, read once; a bad one stops the command with one line."""
+    if path is None:
+        return None
+    from toolkit.records.read import read_layout
+
+    try:
+        return read_layout(path)
+    except ValueError as err:
+        fail(f"--layout: {err}")
 
 
 def _header(text: str | None) -> dict[str, str] | None:
@@ -58,21 +88,29 @@ def validate(
     ),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first problem."),
     header: str | None = HEADER_OPTION,
+    one_shoe: bool = ONE_SHOE_OPTION,
+    shoe_column: str | None = SHOE_COLUMN_OPTION,
+    layout_file: Path | None = LAYOUT_OPTION,
 ) -> None:
     """Check shoe records: exit 0 when every shoe is valid, 1 when some are not, 2 when a file cannot be read.
 
-    Shoes and coups are numbered as in the file (baccarat simulate numbers both from 1).
+    Shoes and coups are numbered as in the file (baccarat simulate numbers both from 1).  Files
+    other programs write (per-position card columns, hands in a cell, text reports, SQLite) are
+    recognised: the table says how each was read, and counts its problems by kind.
     """
     from toolkit._files import RefusedFileError
     from toolkit.records import Problem, RecordError, read_records
 
     settings = _header(header)
+    how = _layout(layout_file)
     problems: list[Problem] = []
-    summary = []
+    summary: list[dict[str, Any]] = []
     code = 0
     for path in files:
         try:
-            records = read_records(path, header=settings, strict=strict)
+            records = read_records(
+                path, header=settings, strict=strict, one_shoe=one_shoe, shoe_column=shoe_column, layout=how
+            )
         except (OSError, RefusedFileError) as err:
             reason = err.reason if isinstance(err, RefusedFileError) else f"cannot open the file: {err.strerror or err}"
             problem = Problem(str(path), None, None, None, "unreadable", reason, fatal=True)
@@ -90,7 +128,14 @@ def validate(
         report = records.report
         problems.extend(report.problems)
         summary.append(
-            {"file": str(path), "shoes": report.n_shoes, "valid": report.n_valid, "readable": not report.fatal}
+            {
+                "file": str(path),
+                "shoes": report.n_shoes,
+                "valid": report.n_valid,
+                "readable": not report.fatal,
+                "read_as": records.read_as,
+                "kinds": report.summary_lines() if len(report.problems) > 1 else [],
+            }
         )
         code = max(code, 2 if report.fatal else 1 if report.problems else 0)
     import polars as pl
@@ -117,6 +162,10 @@ def validate(
             state = "cannot be read" if not s["readable"] else f"{s['valid']} of {s['shoes']} shoe(s) valid"
             if s["shoes"] is None:
                 state = "stopped at the first problem (--strict)"
+            if s.get("read_as"):
+                say(f"{s['file']}: read as: {s['read_as']}")
+            for line in s.get("kinds", []):
+                say(f"{s['file']}: {line}")
             say(f"{s['file']}: {state}")
     raise typer.Exit(code)
 
@@ -142,6 +191,14 @@ def replay(
     fmt: FileFormat = FILE_FORMAT_OPTION,
     out_text: str | None = OUT_OPTION,
     header: str | None = HEADER_OPTION,
+    one_shoe: bool = ONE_SHOE_OPTION,
+    shoe_column: str | None = SHOE_COLUMN_OPTION,
+    layout_file: Path | None = LAYOUT_OPTION,
+    before_problem: bool = typer.Option(
+        False,
+        "--before-first-problem",
+        help="Replay a shoe that was set aside up to its first bad coup (its coups before it).",
+    ),
 ) -> None:
     """Replay one shoe coup by coup: unseen cards, counts and exact edges before each coup, then the outcome.
 
@@ -161,22 +218,36 @@ def replay(
     chosen = None if columns is None else distinct([c.strip() for c in columns.split(",") if c.strip()], "--columns")
     if chosen is not None and not chosen:
         fail("--columns names no column (give names separated by commas, e.g. --columns coup,ev_banker)")
+    how = _layout(layout_file)
     try:
-        records = read_records(file, header=_header(header))
+        records = read_records(file, header=_header(header), one_shoe=one_shoe, shoe_column=shoe_column, layout=how)
     except OSError as err:
         fail(f"{file}: cannot open the file: {err.strerror or err}")
     except RefusedFileError as err:
         fail(str(err))
     if records.report.fatal:
         fail(str(records.report.problems[0]))
-    if records.kind != "cards":
+    if records.kind == "road":
         fail(f"{file}: an outcome-only record (bead road) cannot be replayed: it holds no cards")
     if shoe not in {str(s) for s in records.shoe_ids}:
         mine = [p for p in records.report.problems if p.shoe == shoe]
-        if mine:
-            fail(f"shoe {shoe} was set aside: {mine[0]}", 1)
-        known = ", ".join(str(s) for s in records.shoe_ids[:12]) + (" ..." if records.n_shoes > 12 else "")
-        fail(f"no shoe {shoe!r} in {file}; shoes: {known or 'none loaded'}")
+        if mine and before_problem:
+            from toolkit.records.read import before_first_problem
+
+            try:
+                records = before_first_problem(records, shoe)
+            except ValueError as err:
+                fail(str(err), 1)
+            typer.echo(
+                f"baccarat: shoe {shoe} was set aside ({len(mine):,} problem(s)); replaying its "
+                f"{records.coups.height:,} coup(s) before the first: {mine[0]}",
+                err=True,
+            )
+        elif mine:
+            fail(f"shoe {shoe} was set aside: {mine[0]} (--before-first-problem replays the coups before it)", 1)
+        else:
+            known = ", ".join(str(s) for s in records.shoe_ids[:12]) + (" ..." if records.n_shoes > 12 else "")
+            fail(f"no shoe {shoe!r} in {file}; shoes: {known or 'none loaded'}")
     try:
         frame = replay_shoe(records, shoe=shoe, systems=system, bets=bet or None)
     except (ValueError, TypeError) as err:
@@ -208,7 +279,67 @@ def _default_columns(frame: pl.DataFrame, systems: list[str], bets: list[str]) -
     return ["coup", "cards_unseen", *counts, *evs, *OUTCOME]
 
 
+def convert(
+    file: Path = typer.Argument(..., help="A record file in any layout the readers recognise."),
+    out_text: str = typer.Option(
+        ..., "--out", "-o", metavar="FILE", help="The record to write: .parquet (the default), .csv or .jsonl."
+    ),
+    layout: str | None = typer.Option(
+        None,
+        "--as",
+        metavar="LAYOUT",
+        help="The layout to write: cards, coups or road (default: the layout read; coups for a foreign file).",
+    ),
+    fmt: OutputFormat = typer.Option(
+        OutputFormat.table, "--format", "-f", help="How to show what was written: table, csv or json."
+    ),
+    header: str | None = HEADER_OPTION,
+    one_shoe: bool = ONE_SHOE_OPTION,
+    shoe_column: str | None = SHOE_COLUMN_OPTION,
+    layout_file: Path | None = LAYOUT_OPTION,
+) -> None:
+    """Read a record once and write its valid shoes in the toolkit's own layout, so a foreign file is read once.
+
+    Exit 0 when every shoe was written, 1 when some were set aside (baccarat validate says why),
+    2 when the file cannot be read.
+    """
+    from toolkit._files import RefusedFileError
+    from toolkit.records import LAYOUTS, read_records, write_records
+
+    out = output_path(out_text)
+    if layout is not None and layout not in LAYOUTS:
+        fail(f"--as must be one of {', '.join(LAYOUTS)}; got {layout!r}")
+    how = _layout(layout_file)
+    try:
+        records = read_records(file, header=_header(header), one_shoe=one_shoe, shoe_column=shoe_column, layout=how)
+    except OSError as err:
+        fail(f"{file}: cannot open the file: {err.strerror or err}")
+    except RefusedFileError as err:
+        fail(str(err))
+    report = records.report
+    if report.fatal:
+        fail(str(report.problems[0]))
+    if records.n_shoes == 0:
+        fail(f"{file}: no shoe is valid ({len(report.problems):,} problem(s)): baccarat validate {file} says why", 1)
+    try:
+        write_records(records, out, layout=layout, format=None if out.suffix else "parquet")
+    except (ValueError, OSError, pl.exceptions.PolarsError) as err:  # polars reports a full disk as its own error
+        fail(f"{out}: cannot write the record: {str(err).splitlines()[0] if str(err) else type(err).__name__}")
+    row = {
+        "file": str(file),
+        "out": str(out),
+        "shoes": records.n_shoes,
+        "set_aside": report.n_shoes - report.n_valid,
+        "coups": records.coups.height,
+        "kind": records.kind,
+        "read_as": records.read_as,
+    }
+    emit(pl.DataFrame([row]), fmt, row, keys=1)
+    raise typer.Exit(1 if report.problems else 0)
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the `baccarat` app."""
     app.command("validate")(validate)
     app.command("replay")(replay)
+    app.command("convert")(convert)

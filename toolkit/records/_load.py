@@ -10,8 +10,8 @@ applied, and the header text has no tableau key, so all the shoes of a file shar
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -19,12 +19,15 @@ import polars as pl
 import pyarrow as pa
 
 from toolkit.bets.paytable import standard_bets
+from toolkit.coup.cards import VALUE_TO_RANK, ZERO_RANKS
 from toolkit.coup.options import Burn, HiddenBurn, LastHand, code
 from toolkit.dealing.dealer import DealtShoes
+from toolkit.records._diagnose import coup_outcomes, tableau_problems
 from toolkit.records._raw import BET_FIELDS, Raw, UnreadableError
 from toolkit.records._rebuild import ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
 from toolkit.records._road import road_coups
 from toolkit.records._sections import HeaderArg, caller_header, line_problems, section_headers, shoe_headers
+from toolkit.records._spelling import spelling_of
 from toolkit.records.header import ShoeHeader
 from toolkit.records.model import LAYOUTS, Records, _cast_shoe, _empty_bets, _select_dealt
 from toolkit.records.validation import (
@@ -61,27 +64,42 @@ def _in_order(frame: pl.DataFrame, order: list[str], column: str) -> pl.DataFram
 
 
 def _params(headers: Sequence[ShoeHeader]) -> dict[str, np.ndarray]:
-    """The per-shoe parameters of :func:`~toolkit.records._rebuild.rebuild` (the kernel codes of the options)."""
-    dealings = [h.dealing for h in headers]
-    return {
-        "decks": np.array([d.decks for d in dealings], np.int64),
-        "burn_mode": np.array([code(Burn(d.burn)) for d in dealings], np.int64),
-        "burn_ace": np.array([d.burn_ace for d in dealings], np.int64),
-        "burn_fixed": np.array([d.burn_cards for d in dealings], np.int64),
-        "hidden": np.array([code(HiddenBurn(h.hidden_burn)) for h in headers], np.int64),
-        "cut_card": np.array([d.cut_card for d in dealings], np.int64),
-        "last_mode": np.array([code(LastHand(d.last_hand)) for d in dealings], np.int64),
+    """The per-shoe parameters of :func:`~toolkit.records._rebuild.rebuild` (the kernel codes of the options).
+
+    Shoes share header objects (most share the file's), so each distinct one is read once.
+    """
+    distinct: dict[int, int] = {}
+    ordered: list[ShoeHeader] = []
+    which = np.empty(len(headers), np.int64)
+    for i, h in enumerate(headers):
+        k = distinct.get(id(h))
+        if k is None:
+            k = distinct[id(h)] = len(ordered)
+            ordered.append(h)
+        which[i] = k
+    dealings = [h.dealing for h in ordered]
+    table = {
+        "decks": [d.decks for d in dealings],
+        "burn_mode": [code(Burn(d.burn)) for d in dealings],
+        "burn_ace": [d.burn_ace for d in dealings],
+        "burn_fixed": [d.burn_cards for d in dealings],
+        "hidden": [code(HiddenBurn(h.hidden_burn)) for h in ordered],
+        "cut_card": [d.cut_card for d in dealings],
+        "last_mode": [code(LastHand(d.last_hand)) for d in dealings],
     }
+    return {k: np.array(v, np.int64)[which] if len(which) else np.zeros(0, np.int64) for k, v in table.items()}
 
 
-def _long_form_rows(frame: pl.DataFrame, order: list[str], checker: Checker) -> tuple[pl.DataFrame, bool, bool]:
+def _long_form_rows(
+    frame: pl.DataFrame, order: list[str], checker: Checker, spelling: str
+) -> tuple[pl.DataFrame, bool, bool]:
     """Parse the rows of the long form, in dealing order; roles and coups when the record has them."""
     has_roles = "role" in frame.columns
     has_coups = "coup" in frame.columns
     frame = as_int(frame, "position", checker)
     if has_coups:
         frame = as_int(frame, "coup", checker, allow_missing=True)  # burned and undealt cards have none
-    frame = parse_cards(frame.with_columns(pl.col("card").cast(pl.String)))
+    frame = parse_cards(frame.with_columns(pl.col("card").cast(pl.String)), spelling)
     if has_roles:
         frame = frame.with_columns(pl.col("role").cast(pl.String).str.strip_chars().str.to_lowercase())
         wrong = frame.filter(pl.col("role").is_null() | ~pl.col("role").is_in(list(ROLES)))
@@ -96,7 +114,7 @@ def _long_form_rows(frame: pl.DataFrame, order: list[str], checker: Checker) -> 
 
 
 def _coup_rows(
-    frame: pl.DataFrame, order: list[str], headers: Mapping[str, ShoeHeader], checker: Checker
+    frame: pl.DataFrame, order: list[str], headers: Mapping[str, ShoeHeader], checker: Checker, spelling: str
 ) -> pl.DataFrame:
     """Per-coup rows to card rows in dealing order (P1 B1 P2 B2 P3 B3, after the exposed burn card if known)."""
 
@@ -105,7 +123,7 @@ def _coup_rows(
         return cards.list.eval(pl.element().filter(pl.element() != "")).fill_null([])
 
     frame = frame.with_columns(as_list("player"), as_list("banker"))
-    last = pl.col("coup") == pl.col("coup").max().over("shoe")
+    last = (pl.col("shoe") != pl.col("shoe").shift(-1)).fill_null(True)  # rows in order: a shoe's last coup
     for side in ("player", "banker"):
         n = pl.col(side).list.len()
         sized = frame.with_columns(n.alias("_n"))
@@ -147,9 +165,12 @@ def _coup_rows(
             )
         )
     cards = pl.concat(parts, how="diagonal_relaxed").join(_rank_frame(order), on="shoe")
-    cards = cards.sort(["_s", "coup", "_slot"]).drop("_s", "_slot")
-    cards = parse_cards(cards)
-    return cards.with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("shoe").alias("position"))
+    cards = cards.sort(["_s", "coup", "_slot"])
+    shoe_of = cards["_s"].to_numpy()
+    # positions count the cards of each shoe from 1 (a window over many small shoes is slow in polars)
+    position = np.arange(len(shoe_of), dtype=np.int64) - np.searchsorted(shoe_of, shoe_of) + 1
+    cards = parse_cards(cards.drop("_s", "_slot"), spelling)
+    return cards.with_columns(pl.Series("position", position, dtype=pl.Int64))
 
 
 def _rebuild_rows(
@@ -168,7 +189,7 @@ def _rebuild_rows(
     rebuilt ``role`` and ``coup``.
     """
     tableau = file_header.rules.tableau
-    if any(h.rules.tableau != tableau for h in headers):
+    if any(h.rules.tableau != tableau for h in {id(h): h for h in headers}.values()):
         raise ValueError("the shoes of one record share the tableau of its header")
     sizes = rows.group_by("shoe", maintain_order=True).len()
     size_of = dict(zip(sizes["shoe"].to_list(), sizes["len"].to_list(), strict=True))
@@ -205,8 +226,11 @@ def _rebuild_rows(
     return result, rebuilt
 
 
-def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str]) -> pl.DataFrame:
-    """Per-coup frame of the rebuilt shoes: hands (card texts from ``names``, the kernel's rows) and outcomes."""
+def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str], values: bool) -> pl.DataFrame:
+    """Per-coup frame of the rebuilt shoes: hands (card texts from ``names``, the kernel's rows) and outcomes.
+
+    A record of values tells no pairs: they are null.
+    """
     dealt = result.dealt
     first = result.coup_first
     has_p3, has_b3 = dealt.cards[:, 2] >= 0, dealt.cards[:, 5] >= 0
@@ -220,6 +244,7 @@ def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str]) -> pl.D
 
     pt, bt = dealt.totals()
     two = ~has_p3 & ~has_b3
+    no_pair = pl.Series([None] * len(dealt), dtype=pl.Boolean)
     return pl.DataFrame(
         {
             "shoe": pl.Series(np.array(shoe_ids, dtype=object)[dealt.shoe] if len(dealt) else [], dtype=pl.String),
@@ -229,11 +254,40 @@ def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str]) -> pl.D
             "player_total": pt.astype(np.int8),
             "banker_total": bt.astype(np.int8),
             "winner": np.where(pt > bt, "player", np.where(bt > pt, "banker", "tie")),
-            "player_pair": dealt.cards[:, 0] == dealt.cards[:, 1],
-            "banker_pair": dealt.cards[:, 3] == dealt.cards[:, 4],
+            "player_pair": pl.Series(dealt.cards[:, 0] == dealt.cards[:, 1]) if not values else no_pair,
+            "banker_pair": pl.Series(dealt.cards[:, 3] == dealt.cards[:, 4]) if not values else no_pair,
             "natural": two & ((pt >= 8) | (bt >= 8)),
         }
     )
+
+
+def _per_coup_rows(
+    frame: pl.DataFrame,
+    order: list[str],
+    headers: Mapping[str, ShoeHeader],
+    limits: pl.DataFrame,
+    file_header: ShoeHeader,
+    checker: Checker,
+    spelling: str,
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """The rows of a per-coup record checked coup by coup: the rows in order, their cards, their bets.
+
+    Every coup is checked against the tableau whatever else is wrong with its shoe, and so are the
+    winners of the shoes set aside (the kernel sees only the others).
+    """
+    frame = _in_order(as_int(frame, "coup", checker), order, "coup")
+    check_sequence(frame, "coup", checker)
+    bets = _bets_column(frame)
+    rows = _coup_rows(frame, order, headers, checker, spelling)
+    check_cards(rows, limits, checker, coup="coup", spelling=spelling)
+    tableau_problems(rows, file_header.rules.tableau, checker)
+    aside = checker.bad_shoes
+    if "winner" in frame.columns and aside:
+        mine = pl.col("shoe").is_in(list(aside))
+        check_winners(
+            frame.filter(mine).select("shoe", "coup", "line", "winner"), coup_outcomes(rows.filter(mine)), checker
+        )
+    return frame, rows, bets
 
 
 def _bets_column(frame: pl.DataFrame) -> pl.DataFrame:
@@ -250,8 +304,15 @@ def _bets_column(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
-    """Check the rows of a record (any layout) and load its valid shoes (see :mod:`toolkit.records.read`)."""
+def load(
+    raw: Raw, source: str, header: HeaderArg, strict: bool, read_as: str = "", spelling: str | None = None
+) -> Records:
+    """Check the rows of a record (any layout) and load its valid shoes (see :mod:`toolkit.records.read`).
+
+    ``read_as`` says how a foreign layout was recognised; the card spelling is added to it.
+    ``spelling`` (``ranks``, ``values``, ``numbers``) overrides the one told by the cards.
+    """
+    told = spelling
     header = caller_header(header)
     base = header if isinstance(header, ShoeHeader) else ShoeHeader()
     over = header if isinstance(header, Mapping) else None
@@ -295,18 +356,16 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
     )
     cards = dealt = None
     bets = pl.DataFrame()
+    spelling = told or "ranks"
     if layout == "road":
         coups = road_coups(frame, headers, checker)
     else:
+        spelling = told or _spelling(frame, layout)
         if layout == "cards":
-            rows, has_roles, has_coups = _long_form_rows(frame, order, checker)
-            check_cards(rows, limits, checker)
+            rows, has_roles, has_coups = _long_form_rows(frame, order, checker, spelling)
+            check_cards(rows, limits, checker, spelling=spelling)
         else:
-            frame = _in_order(as_int(frame, "coup", checker), order, "coup")
-            check_sequence(frame, "coup", checker)
-            bets = _bets_column(frame)
-            rows = _coup_rows(frame, order, headers, checker)
-            check_cards(rows, limits, checker, coup="coup")
+            frame, rows, bets = _per_coup_rows(frame, order, headers, limits, file_header, checker, spelling)
             has_roles = has_coups = True
         bad = checker.bad_shoes
         kernel_order = [s for s in order if s not in bad]
@@ -322,14 +381,17 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
             checker,
         )
         dealt = result.dealt
+        if spelling == "values":
+            _zeros_unseen(dealt)
         dealt_order = [s for s, ok in zip(kernel_order, result.good, strict=True) if ok]
         cards = rows.filter(pl.col("shoe").is_in(dealt_order)).select(
             "shoe", "position", pl.col("canon").alias("card"), "role", "coup"
         )
-        coups = _coups_frame(rows["canon"], result, dealt_order)
+        coups = _coups_frame(rows["canon"], result, dealt_order, spelling == "values")
         if layout == "coups":
             if "winner" in frame.columns:
-                check_winners(frame.select("shoe", "coup", "line", "winner"), coups, checker)
+                dealt_rows = frame.filter(pl.col("shoe").is_in(dealt_order))
+                check_winners(dealt_rows.select("shoe", "coup", "line", "winner"), coups, checker)
             if bets.height:
                 known = [b.name for b in standard_bets(file_header.rules)]
                 check_bets(bets, coups.filter(~pl.col("shoe").is_in(list(checker.bad_shoes))), known, checker)
@@ -338,12 +400,39 @@ def load(raw: Raw, source: str, header: HeaderArg, strict: bool) -> Records:
             dealt = _select_dealt(dealt, [i for i, s in enumerate(dealt_order) if s not in bad])
     if strict and checker.problems:
         raise RecordError(first_problem(checker.problems))
-    good = [s for s in order if s not in checker.bad_shoes]
-    return _assemble(layout, file_header, headers, order, good, raw_rows, cards, coups, dealt, bets, checker)
+    aside_shoes = checker.bad_shoes
+    good = [s for s in order if s not in aside_shoes]
+    kind = "road" if layout == "road" else "values" if spelling == "values" else "cards"
+    records = _assemble(kind, layout, file_header, headers, order, good, raw_rows, cards, coups, dealt, bets, checker)
+    said = [s for s in (read_as, _SPELLING_SAID.get(spelling, "")) if s]
+    return replace(records, read_as="; ".join(said))
+
+
+_SPELLING_SAID = {"values": "cards as values 0-9 (0: a ten or a face)", "numbers": "cards as rank numbers 1-13"}
+
+
+def _spelling(frame: pl.DataFrame, layout: str) -> str:
+    """How the file spells its cards (:func:`toolkit.records._spelling.spelling_of` of its distinct card texts)."""
+    if layout == "cards":
+        texts = frame["card"].cast(pl.String).drop_nulls().unique()
+    else:
+        texts = pl.concat([frame["player"].explode(), frame["banker"].explode()]).drop_nulls().unique()
+    return spelling_of(texts.str.strip_chars().unique().to_list())
+
+
+def _zeros_unseen(dealt: DealtShoes) -> None:
+    """In a record of values every ten and face stands as the rank T: its unseen count is that of value 0.
+
+    The kernel counted them down from four decks' worth of T, so J, Q and K still hold
+    their full count: the unseen cards of value 0 are the four ranks' sum, all held by T.
+    """
+    zero, others = VALUE_TO_RANK[0], [r for r in ZERO_RANKS if r != VALUE_TO_RANK[0]]
+    dealt.unseen[:, zero] = dealt.unseen[:, list(ZERO_RANKS)].sum(axis=1)
+    dealt.unseen[:, others] = 0
 
 
 def _int_ids(ids: list[str]) -> bool:
-    return bool(ids) and all(re.fullmatch(r"-?[1-9]\d{0,16}|0", s) is not None for s in ids)
+    return bool(ids) and bool(pl.Series(ids, dtype=pl.String).str.contains(r"^(-?[1-9]\d{0,16}|0)$").all())
 
 
 _COUPS_SCHEMA: dict[Any, Any] = {
@@ -362,6 +451,7 @@ _SHOES_SCHEMA: dict[str, Any] = {"shoe": pl.String, "coups": pl.Int32, "cards_se
 
 
 def _assemble(
+    kind: str,
     layout: str,
     file_header: ShoeHeader,
     headers: dict[str, ShoeHeader],
@@ -407,7 +497,7 @@ def _assemble(
     rejected = rejected.select("file", "line", *[c for c in rejected.columns if c not in ("file", "line")])
     problems = tuple(sorted(checker.problems, key=lambda p: (not p.fatal, p.line if p.line is not None else 0)))
     return Records(
-        kind="road" if layout == "road" else "cards",
+        kind=kind,
         layout=layout,
         header=file_header,
         headers=tuple(headers[s] for s in good),

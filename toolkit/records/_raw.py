@@ -31,9 +31,10 @@ __all__ = [
     "canonical_columns",
 ]
 
-#: Columns holding a hand: a list of card texts (or, in CSV, one text of cards separated by these).
+#: Columns holding a hand: a list of card texts (or, in CSV, one text of cards separated by these; a JSON
+#: list in a cell, ``["10", "6"]``, reads as its items).
 CARD_LISTS = ("player", "banker")
-CARD_SEPARATORS = r"[\s,;|]+"
+CARD_SEPARATORS = r"[\s,;|\-\[\]\"']+"
 #: A bet as read: who, which bet, how much (all text until checked).
 BET_FIELDS = ("who", "bet", "amount")
 BET_STRUCT = pl.Struct(dict.fromkeys(BET_FIELDS, pl.String))

@@ -51,7 +51,8 @@ class Records:
     Attributes
     ----------
     kind
-        ``"cards"`` (card level: long form or per coup) or ``"road"`` (outcomes only).
+        ``"cards"`` (card level: long form or per coup), ``"values"`` (card level, each card
+        given only as its baccarat value 0-9: no ranks, so no pairs) or ``"road"`` (outcomes only).
     layout
         The layout it was read from: ``"cards"``, ``"coups"`` or ``"road"``.
     header
@@ -80,6 +81,10 @@ class Records:
         What reading found (:class:`~toolkit.records.validation.ValidationReport`).
     source
         Where the record came from.
+    read_as
+        How a file in a foreign layout was read, in one line (``"per-position card columns
+        pcard1,pcard2,pcard3, bcard1,bcard2,bcard3; shoes from 'shoe number'; ..."``);
+        empty for a file in one of the record's own layouts.
     """
 
     kind: str
@@ -93,6 +98,7 @@ class Records:
     dealt: DealtShoes | None = None
     report: ValidationReport = field(default_factory=ValidationReport)
     source: str = "<memory>"
+    read_as: str = ""
 
     def _shown(self) -> tuple[str, list[tuple[str, object]]]:
         title = f"Records: {self.n_shoes:,} {self.kind}-level shoe(s) from {self.source}"
@@ -107,6 +113,8 @@ class Records:
         if winners is not None:
             rows.append(("winners", ", ".join(f"{w} {n:,}" for w, n in winners.iter_rows())))
         rows.append(("problems", f"{len(self.report.problems):,} ({len(self.report.invalid_shoes):,} shoes set aside)"))
+        if self.read_as:
+            rows.append(("read as", self.read_as))
         return title, rows
 
     def __repr__(self) -> str:

@@ -86,6 +86,14 @@ def _probability_bets() -> tuple[Bet, ...]:
     )
 
 
+def _needs_ranks(records: Records, what: str) -> None:
+    """Refuse, in one line, a test that compares ranks on a record of values (0-9)."""
+    if records.kind == "values":
+        raise ValueError(
+            f"{records.source}: the {what} compares ranks, and a record of values (0-9) gives only each card's value"
+        )
+
+
 def _categories(coups: pl.DataFrame, pairs: bool) -> np.ndarray:
     """``(coups, K)`` indicators: the winner (one-hot), or the two pair marks."""
     if pairs:
@@ -131,6 +139,8 @@ def frequency_test(
     >>> frequency_test(simulate_records(4, seed=1)).test
     'frequencies'
     """
+    if pairs:
+        _needs_ranks(records, "pair frequency test")
     labels = _PAIRS if pairs else _WINNERS
     observed_cat = _categories(records.coups, pairs)
     observed = observed_cat.sum(axis=0)
@@ -361,6 +371,7 @@ def seen_sequences(records: Records) -> tuple[np.ndarray, np.ndarray]:
     """
     if records.cards is None or records.dealt is None:
         raise ValueError("the card order tests need a card-level record")
+    _needs_ranks(records, "card order test")
     dealt = records.dealt
     order = (0, 3, 1, 4, 2, 5)  # dealing order: P1 B1 P2 B2 P3 B3
     cards = dealt.cards[:, order]
@@ -569,14 +580,15 @@ def randomness_tests(
     """
     if base is None:
         base = baseline(records, n_baseline, seed)
+    ranks = records.kind != "values"  # a record of values tells no pairs and no rank order
     results = [
         frequency_test(records, base=base),
-        frequency_test(records, pairs=True, base=base),
+        *([frequency_test(records, pairs=True, base=base)] if ranks else []),
         runs_test(records, base),
         streak_test(records, base),
         cut_card_test(records, base),
     ]
-    if records.dealt is not None:
+    if records.dealt is not None and ranks:
         results += [
             deck_mixing_test(records, base),
             repeated_sequences(records)[0],

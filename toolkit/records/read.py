@@ -31,6 +31,18 @@ as the per-coup layout: its hands are ``player_cards`` and ``banker_cards``, its
 ``burn_card`` column gives each shoe's exposed burn card, and its other columns
 (derived from the cards) are not read.
 
+Files other programs write are recognised without options (:func:`read_records` and
+:func:`records_from_frame`; what was recognised is ``records.read_as``): cards in per-position
+columns (``p1 .. b3``, ``pcard1``, ``player_card_1``), a hand in one cell (a JSON list, or cards
+separated by spaces, commas, ``;``, ``|`` or dashes), cards as ranks, rank numbers ``1-13`` or
+baccarat values ``0-9`` (a record of values is its own level, ``kind == "values"``), winners as
+letters or words (``player win``), results-only rows (read as a bead road), text reports with a
+block per shoe (``Shoe number N``), coup lines without column names, and SQLite databases (opened
+read-only).  Without a shoe column the shoes are inferred (the hand numbers restart, the cards left
+jump up, a blank line); ``one_shoe`` and ``shoe_column`` override, and a layout file
+(``layout=``) reads the rest.  The hands of a per-coup record are checked against the tableau coup
+by coup in every shoe, each fault with its kind (``records.report.summary()``).
+
 Bets (the game-protection view) ride on the per-coup layout: a ``bets`` column
 holding, per coup, a list of ``{"who", "bet", "amount"}`` (in CSV:
 ``"seat1:banker:25;seat3:tie:5"``); or a separate table ``shoe, coup, who,
@@ -76,16 +88,29 @@ are integers in ``shoe``, ``position`` and ``coup``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import polars as pl
 
 from toolkit._files import read_limited
+from toolkit.records._formats import Reading, recognise
 from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container
+from toolkit.records._layout import Layout, apply_layout, as_layout, read_layout
 from toolkit.records._load import HeaderArg, caller_header, fatal, load
+from toolkit.records._sources import SQLITE_MAGIC, is_coup_lines, is_report, read_database, read_report
+from toolkit.records._text import decode
 from toolkit.records.model import Records
 
-__all__ = ["MAX_RECORD_BYTES", "read_bets", "read_records", "records_from_frame"]
+__all__ = [
+    "MAX_RECORD_BYTES",
+    "Layout",
+    "before_first_problem",
+    "read_bets",
+    "read_layout",
+    "read_records",
+    "records_from_frame",
+]
 
 #: The most bytes a record file (or a bets table) may hold: 4 GiB, read whole into memory.
 MAX_RECORD_BYTES = 4 * 2**30
@@ -96,6 +121,10 @@ def records_from_frame(
     header: HeaderArg = None,
     source: str = "<memory>",
     strict: bool = False,
+    *,
+    one_shoe: bool = False,
+    shoe_column: str | None = None,
+    layout: LayoutArg = None,
 ) -> Records:
     """Check and load a record held in a polars frame (any layout; see the module notes).
 
@@ -112,6 +141,9 @@ def records_from_frame(
         Where it came from (for messages).
     strict
         Raise :class:`RecordError` on the first problem instead of setting the shoe aside.
+    one_shoe, shoe_column, layout
+        Read every row as one shoe, the shoes from this column, or the frame by a layout (see
+        :func:`read_records`).
 
     Returns
     -------
@@ -127,10 +159,16 @@ def records_from_frame(
     header = caller_header(header)
     data = frame if "line" in frame.columns else frame.with_row_index("line", offset=1)
     try:
-        data = canonical_columns(data.rename({c: c.strip().lower() for c in data.columns}))
+        how = _layout(layout)
+        if how is None:  # a layout names the columns as they are
+            data = data.rename({c: c.strip().lower() for c in data.columns})
+        data = canonical_columns(data)
+        rows = Raw(data.with_columns(pl.col("line").cast(pl.Int64)))
+        reading = Reading(one_shoe, shoe_column)
+        raw, read_as = recognise(rows, reading) if how is None else apply_layout(rows, how, reading, [])
     except UnreadableError as err:
         return fatal(source, err, strict)
-    return load(Raw(data.with_columns(pl.col("line").cast(pl.Int64))), source, header, strict)
+    return load(raw, source, header, strict, read_as, how.spelling if how is not None else None)
 
 
 def read_records(
@@ -138,8 +176,15 @@ def read_records(
     header: HeaderArg = None,
     strict: bool = False,
     bets: str | Path | pl.DataFrame | None = None,
+    *,
+    one_shoe: bool = False,
+    shoe_column: str | None = None,
+    layout: LayoutArg = None,
 ) -> Records:
-    """Read, check and load a shoe record file (CSV, JSON lines or Parquet; any layout).
+    """Read, check and load a shoe record file (CSV, JSON lines, Parquet, a text report or SQLite; any layout).
+
+    Files other programs write are recognised without options (see the module notes):
+    what was recognised is ``records.read_as``.
 
     Parameters
     ----------
@@ -160,6 +205,14 @@ def read_records(
     bets
         A table of bets (a file or a frame with ``shoe, coup, who, bet, amount``)
         to attach (see :meth:`~toolkit.records.model.Records.with_bets`).
+    one_shoe
+        Read every row as one shoe (a file with no shoe column that is one shoe, whatever its rows say).
+    shoe_column
+        The column that holds the shoes, when it is not one the reader recognises.
+    layout
+        How to read a file the readers do not recognise: a layout file (TOML, see
+        :mod:`toolkit.records._layout` and the records page of the docs), or the same tables
+        as a mapping.  A bad layout raises :class:`ValueError` naming it and the key.
 
     Returns
     -------
@@ -176,15 +229,96 @@ def read_records(
     """
     source = str(path)
     header = caller_header(header)
+    how = _layout(layout)
     data = _read(path)
     try:
-        raw = read_container(data)
+        raw, read_as, table = _rows(Path(path), data, Reading(one_shoe, shoe_column), how)
     except UnreadableError as err:
         return fatal(source, err, strict)
-    records = load(raw, source, header, strict)
+    spelling = how.spelling if how is not None else None
+    records = load(raw, source if table is None else f"{source}:{table}", header, strict, read_as, spelling)
     if bets is not None:
         records = records.with_bets(bets if isinstance(bets, pl.DataFrame) else read_bets(bets), strict=strict)
     return records
+
+
+#: What ``layout=`` takes: a layout file, its tables as a mapping, or a :class:`~toolkit.records._layout.Layout`.
+LayoutArg = str | Path | Mapping[str, object] | Layout | None
+
+
+def _layout(layout: LayoutArg) -> Layout | None:
+    if layout is None or isinstance(layout, Layout):
+        return layout
+    if isinstance(layout, Mapping):
+        return as_layout(layout)
+    if isinstance(layout, (str, Path)):
+        return read_layout(layout)
+    raise TypeError(f"layout must be a layout file, a mapping of its tables or a Layout; got {type(layout).__name__}")
+
+
+def _rows(path: Path, data: bytes, reading: Reading, layout: Layout | None) -> tuple[Raw, str, str | None]:
+    """The rows of a record file, in a layout of the record's own; what was recognised; the database table read."""
+    if data.startswith(SQLITE_MAGIC):
+        return read_database(path, reading, layout)
+    blank: list[int] = []
+    if data[:4] != b"PAR1" and data.strip():
+        text, note = decode(data)
+        blocks = is_report(text)
+        if blocks or is_coup_lines(text):
+            raw, told = read_report(text, blocks)
+            if note is not None:
+                raw.problems.insert(0, note)
+            recognised, said = recognise(raw, reading)
+            return recognised, "; ".join(s for s in (told, said) if s), None
+        blank = [i for i, line in enumerate(text.split("\n"), start=1) if not line.strip()]
+    if layout is not None:
+        raw, said = apply_layout(read_container(data), layout, reading, blank)
+    else:
+        raw, said = recognise(read_container(data), reading, blank)
+    return raw, said, None
+
+
+def before_first_problem(records: Records, shoe: object) -> Records:
+    """A shoe that was set aside, up to its first bad coup: its coups before the first coup with a problem.
+
+    The rows come from ``records.report.rejected`` (as read) and are checked again under the
+    file's header; a shoe whose first problem names no coup (a bad header, a line that cannot be
+    read), or one in the long form without coup numbers, raises :class:`ValueError` saying why.
+
+    Parameters
+    ----------
+    records
+        What :func:`read_records` loaded.
+    shoe
+        The id of a shoe it set aside.
+
+    Returns
+    -------
+    Records
+        The one shoe, its coups before the first bad one.
+
+    Examples
+    --------
+    >>> frame = pl.DataFrame({"shoe": [1, 1, 1], "coup": [1, 2, 3], "player": ["9 K", "K 2", "9 K"],
+    ...                       "banker": ["6 K", "K 6", "6 K"]})
+    >>> recs = records_from_frame(frame, {"burn": "none"})
+    >>> recs.n_shoes, before_first_problem(recs, 1).coups["coup"].to_list()
+    (0, [1])
+    """
+    mine = [p for p in records.report.problems if p.shoe == str(shoe)]
+    if not mine:
+        raise ValueError(f"shoe {shoe!r} was not set aside in {records.source}")
+    first = min(mine, key=lambda p: (p.coup is None, p.coup or 0, p.line or 0))
+    rows = records.report.rejected.filter(pl.col("shoe").cast(pl.String) == str(shoe))
+    if first.coup is None or "coup" not in rows.columns:
+        raise ValueError(f"shoe {shoe}'s first problem is not in a coup ({first}): there is no good part to replay")
+    kept = rows.filter(pl.col("coup").cast(pl.String).str.strip_chars().cast(pl.Int64, strict=False) < first.coup)
+    if kept.is_empty():
+        raise ValueError(f"shoe {shoe}'s first problem is in its first coup ({first}): there is no good part to replay")
+    part = records_from_frame(kept.drop("file"), records.header, source=records.source)
+    if part.report.problems:
+        raise ValueError(f"shoe {shoe} before coup {first.coup}: {part.report.problems[0]}")
+    return part
 
 
 def read_bets(path: str | Path) -> pl.DataFrame:

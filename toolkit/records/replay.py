@@ -30,7 +30,7 @@ import polars as pl
 
 from toolkit._check import positive_int
 from toolkit.bets.paytable import AnyBet, Bet, bet_expected_values, bet_payouts, get_bet, standard_bets
-from toolkit.coup.cards import MIN_COUP_CARDS, RANKS
+from toolkit.coup.cards import MIN_COUP_CARDS, RANKS, VALUE_TO_RANK, ZERO_RANKS
 from toolkit.coup.outcome import class_index
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.records.model import Records
@@ -38,7 +38,7 @@ from toolkit.records.model import Records
 if TYPE_CHECKING:
     from toolkit.counting import CountSystem
 
-__all__ = ["TrackingResult", "bet_edges", "replay", "tracking_test"]
+__all__ = ["TrackingResult", "bet_edges", "rank_reason", "replay", "tracking_test"]
 
 
 def _card_level(records: Records) -> None:
@@ -48,11 +48,43 @@ def _card_level(records: Records) -> None:
         )
 
 
+def rank_reason(bet: AnyBet) -> str | None:
+    """Why a bet cannot be priced on the values of the cards alone (``None`` when it can).
+
+    A pay table over the outcome classes needs ranks when two classes that differ only in
+    their pair flags pay differently; a bet over the coup's cards (suits, positions) always does.
+
+    >>> from toolkit.bets.paytable import get_bet
+    >>> rank_reason(get_bet("dragon7")) is None, rank_reason(get_bet("player_pair"))
+    (True, 'it pays on pairs, which compare ranks')
+    """
+    if not isinstance(bet, Bet):
+        return "it looks at the cards themselves (ranks or suits)"
+    by_pairs = bet.payoff_array.reshape(-1, 4)
+    return None if bool((by_pairs == by_pairs[:, :1]).all()) else "it pays on pairs, which compare ranks"
+
+
+def _value_level(records: Records, bets: Iterable[AnyBet]) -> None:
+    """A record of values prices only the bets that look at values: the first other one is refused in one line."""
+    if records.kind != "values":
+        return
+    for bet in bets:
+        reason = rank_reason(bet)
+        if reason is not None:
+            raise ValueError(
+                f"{records.source}: bet {bet.name!r} cannot be priced on a record of values (0-9): {reason}, "
+                "and the record gives only each card's value"
+            )
+
+
 def _bets_for(records: Records, bets: Iterable[AnyBet | str] | None, row: int) -> tuple[AnyBet, ...]:
     rules = records.headers[row].rules if records.headers else records.header.rules
     if bets is None:
-        return standard_bets(rules)
-    return tuple(get_bet(b, rules) if isinstance(b, str) else b for b in bets)
+        panel = standard_bets(rules)
+        return panel if records.kind != "values" else tuple(b for b in panel if rank_reason(b) is None)
+    chosen = tuple(get_bet(b, rules) if isinstance(b, str) else b for b in bets)
+    _value_level(records, chosen)
+    return chosen
 
 
 def replay(
@@ -66,19 +98,24 @@ def replay(
     Parameters
     ----------
     records
-        Card-level records (:func:`toolkit.records.read.read_records`).
+        Card-level records (:func:`toolkit.records.read.read_records`), by rank or by
+        value (``kind == "values"``: the cards are baccarat values 0-9).
     shoe
         The shoe to replay (its id); ``None`` replays every shoe.
     systems
         Count systems (:class:`toolkit.counting.systems.CountSystem` or names such as ``"dragon7"``).
+        A record of values takes only systems that tag tens and faces alike.
     bets
-        Bets (names or :class:`~toolkit.bets.Bet`); default the standard panel
-        under each shoe's house rules (commission, tie payout).
+        Bets (names or :class:`~toolkit.bets.paytable.Bet`); default the standard panel
+        under each shoe's house rules (commission, tie payout).  A record of values
+        prices only the bets that look at values (:func:`rank_reason`): a pair bet is
+        refused (:class:`ValueError`), and the default panel leaves the pairs out.
 
     Returns
     -------
     polars.DataFrame
-        ``shoe, coup, cards_seen, cards_left, cards_unseen, unseen_A .. unseen_K``,
+        ``shoe, coup, cards_seen, cards_left, cards_unseen, unseen_A .. unseen_K``
+        (``unseen_0 .. unseen_9`` by value for a record of values),
         ``rc_<system>, tc_<system>`` per system, ``ev_<bet>`` per bet (exact
         expected value per unit staked; null when fewer than six cards are
         unseen), then the outcome ``player, banker, player_total, banker_total,
@@ -109,12 +146,17 @@ def replay(
             "cards_left": dealt.left.astype(np.int32),
             "cards_unseen": dealt.unseen_count.astype(np.int32),
         }
-    ).with_columns([pl.Series(f"unseen_{r}", dealt.unseen[:, i].astype(width)) for i, r in enumerate(RANKS)])
+    ).with_columns(_unseen_columns(records, width))
     decks = np.array([h.dealing.decks for h in records.headers], dtype=np.int64)[dealt.shoe]
     burn = dealt.burn_card.astype(np.int64)[dealt.shoe]
     columns = []
     for item in systems:
         system = get_count_system(item)
+        if records.kind == "values" and len({system.tags[r] for r in ZERO_RANKS}) > 1:
+            raise ValueError(
+                f"{records.source}: count system {system.name!r} tags tens and faces differently, and a record "
+                "of values (0-9) does not tell them apart"
+            )
         rc, tc = count_arrays(system, dealt.unseen, decks, burn, dealt.left)
         columns += [pl.Series(f"rc_{system.name}", rc), pl.Series(f"tc_{system.name}", tc)]
     columns += _ev_columns(records, bets)
@@ -122,6 +164,15 @@ def replay(
         "player", "banker", "player_total", "banker_total", "winner", "player_pair", "banker_pair", "natural"
     )
     return pl.concat([frame.with_columns(columns), outcome], how="horizontal")
+
+
+def _unseen_columns(records: Records, width: type) -> list[pl.Series]:
+    """``unseen_A .. unseen_K``; for a record of values ``unseen_0 .. unseen_9`` (0: tens and faces)."""
+    dealt = records.dealt
+    assert dealt is not None
+    if records.kind == "values":
+        return [pl.Series(f"unseen_{v}", dealt.unseen[:, r].astype(width)) for v, r in enumerate(VALUE_TO_RANK)]
+    return [pl.Series(f"unseen_{r}", dealt.unseen[:, i].astype(width)) for i, r in enumerate(RANKS)]
 
 
 def _ev_columns(records: Records, bets: Iterable[Bet | str] | None) -> list[pl.Series]:
@@ -174,6 +225,7 @@ def bet_edges(records: Records) -> pl.DataFrame:
     if records.bets.height == 0:
         raise ValueError(f"{records.source}: the record carries no bets")
     names = records.bets["bet"].unique(maintain_order=True).to_list()
+    _value_level(records, [get_bet(n, records.header.rules) for n in names])
     systems: dict[str, str] = {}
     for system in count_systems():
         if system.bet is not None and system.bet in names:

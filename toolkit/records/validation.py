@@ -62,7 +62,7 @@ from typing import Any
 import polars as pl
 
 from toolkit._show import html_table, text_table
-from toolkit.coup.cards import RANK_VALUES, RANKS, parse_card
+from toolkit.coup.cards import RANK_VALUES, RANKS, VALUE_TO_RANK, hand_total, parse_card
 from toolkit.coup.options import Burn
 from toolkit.coup.step import burn_count
 from toolkit.records._rebuild import (
@@ -77,6 +77,7 @@ from toolkit.records._rebuild import (
     MISSING_P3,
     TRUNCATED,
 )
+from toolkit.records._spelling import EXPECTED, read_cards
 
 __all__ = [
     "WINNER_NAMES",
@@ -123,6 +124,10 @@ class Problem:
         What was found and what was expected.
     fatal
         ``True`` when the file as a whole cannot be read.
+    kind
+        What went wrong, in the words of every coup with the same fault (``"Banker stood
+        on 5 after Player stood"``), for :meth:`ValidationReport.summary`; ``None`` when the
+        code says it all.
     """
 
     file: str
@@ -132,6 +137,7 @@ class Problem:
     code: str
     message: str
     fatal: bool = False
+    kind: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "message", escape_controls(self.message))
@@ -253,6 +259,28 @@ class ValidationReport:
         }
         return pl.DataFrame([{**p.as_dict(), "fatal": p.fatal} for p in self.problems], schema=schema)
 
+    def summary(self) -> pl.DataFrame:
+        """The problems counted by kind: ``code, kind, problems, shoes``, the commonest first.
+
+        >>> ValidationReport().summary().columns
+        ['code', 'kind', 'problems', 'shoes']
+        """
+        rows = [(p.code, p.kind or p.code, p.shoe) for p in self.problems]
+        frame = pl.DataFrame(rows, schema={"code": pl.String, "kind": pl.String, "shoe": pl.String}, orient="row")
+        return (
+            frame.group_by(["code", "kind"], maintain_order=True)
+            .agg(pl.len().cast(pl.Int64).alias("problems"), pl.col("shoe").n_unique().cast(pl.Int64).alias("shoes"))
+            .sort("problems", descending=True, maintain_order=True)
+        )
+
+    def summary_lines(self) -> list[str]:
+        """One line per kind of problem: ``tableau: Banker stood on 5 after Player stood: 1,424 coups in 20 shoes``."""
+        lines = []
+        for code, kind, n, shoes in self.summary().iter_rows():
+            what = f"{code}: {kind}" if kind != code else code
+            lines.append(f"{what}: {n:,} problem(s) in {shoes:,} shoe(s)")
+        return lines
+
     def merge(self, other: ValidationReport) -> ValidationReport:
         """Both reports as one (for several files)."""
         return ValidationReport(
@@ -271,10 +299,6 @@ def first_problem(problems: list[Problem]) -> Problem:
 # ------------------------------------------------------------------ messages
 def _hand(cards: Sequence[str]) -> str:
     return ", ".join(cards)
-
-
-def _total(ranks: Sequence[int]) -> int:
-    return sum(RANK_VALUES[r] for r in ranks) % 10
 
 
 def kernel_message(
@@ -339,7 +363,7 @@ def kernel_message(
             f"card {k} of the coup ({extra}) should go to {want}: the first four cards of a coup go "
             "Player, Banker, Player, Banker"
         )
-    pt, bt = _total([ranks[start], ranks[start + 2]]), _total([ranks[start + 1], ranks[start + 3]])
+    pt, bt = hand_total([ranks[start], ranks[start + 2]]), hand_total([ranks[start + 1], ranks[start + 3]])
     situation = (
         f"Player has {pt} ({names[start]}, {names[start + 2]}), Banker {bt} ({names[start + 1]}, {names[start + 3]})"
     )
@@ -381,7 +405,9 @@ class Checker:
     source: str
     problems: list[Problem] = field(default_factory=list)
 
-    def add(self, line: Any, shoe: Any, coup: Any, code: str, message: str, fatal: bool = False) -> None:
+    def add(
+        self, line: Any, shoe: Any, coup: Any, code: str, message: str, fatal: bool = False, kind: str | None = None
+    ) -> None:
         self.problems.append(
             Problem(
                 self.source,
@@ -391,6 +417,7 @@ class Checker:
                 code,
                 message,
                 fatal,
+                kind,
             )
         )
 
@@ -421,22 +448,15 @@ def canonical_card(card: object) -> str:
     return RANKS[index] + _SUITS.get(rest.strip().lower(), "")
 
 
-def parse_cards(frame: pl.DataFrame) -> pl.DataFrame:
+def parse_cards(frame: pl.DataFrame, spelling: str = "ranks") -> pl.DataFrame:
     """Add ``rank`` (Int8) and ``canon`` (canonical text) for the ``card`` column; both null for an unknown code.
 
-    Each distinct text is parsed once by :func:`toolkit.coup.cards.parse_card`.
+    Each distinct text is read once, in the record's ``spelling``
+    (:mod:`toolkit.records._spelling`): a value stands as the rank
+    :data:`toolkit.coup.cards.VALUE_TO_RANK` gives it, and its text is the digit.
     """
-    texts: list[str] = []
-    ranks: list[int | None] = []
-    canon: list[str | None] = []
-    for text in frame["card"].drop_nulls().unique().to_list():
-        texts.append(text)
-        try:
-            ranks.append(parse_card(text))
-            canon.append(canonical_card(text))
-        except (ValueError, TypeError):
-            ranks.append(None)
-            canon.append(None)
+    texts = frame["card"].drop_nulls().unique().to_list()
+    ranks, canon = read_cards(texts, spelling)
     card = pl.col("card")
     return frame.with_columns(
         card.replace_strict(texts, ranks, default=None, return_dtype=pl.Int8).alias("rank"),
@@ -444,37 +464,46 @@ def parse_cards(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def check_cards(cards: pl.DataFrame, limits: pl.DataFrame, checker: Checker, coup: str | None = None) -> None:
-    """Card codes and rank counts.
+def check_cards(
+    cards: pl.DataFrame, limits: pl.DataFrame, checker: Checker, coup: str | None = None, spelling: str = "ranks"
+) -> None:
+    """Card codes and rank counts (value counts for a record of values).
 
     ``cards`` has ``shoe, line, card`` (as written), ``rank`` and ``canon`` (from
     :func:`parse_cards`), rows in dealing order within a shoe; ``limits`` has
     ``shoe, decks``.
     """
+    expected = EXPECTED[spelling]
     checker.add_rows(
         cards.filter(pl.col("card").is_null()),
         "bad_value",
-        "missing card (expected a rank A,2-9,T/10,J,Q,K, optionally with a suit)",
+        f"missing card (expected {expected})",
         coup,
     )
     checker.add_rows(
         cards.filter(pl.col("card").is_not_null() & pl.col("rank").is_null()),
         "unknown_card",
-        "unknown card code '{card}': expected a rank A,2-9,T/10,J,Q,K, optionally followed by a suit letter s/h/d/c",
+        f"unknown card code '{{card}}': expected {expected}",
         coup,
     )
+    values = spelling == "values"
+    # of value 0 (tens and faces, all standing as the rank T) a shoe holds four times as many
+    per_deck = pl.when(pl.col("rank") == VALUE_TO_RANK[0]).then(16).otherwise(4) if values else pl.lit(4)
     counts = cards.filter(pl.col("rank").is_not_null()).group_by(["shoe", "rank"]).len().join(limits, on="shoe")
-    crowded = counts.filter(pl.col("len") > 4 * pl.col("decks")).select("shoe", "rank", "decks")
+    counts = counts.with_columns((per_deck * pl.col("decks")).alias("_limit"))
+    crowded = counts.filter(pl.col("len") > pl.col("_limit")).select("shoe", "rank", "decks", "_limit")
     over = (
         cards.join(crowded, on=["shoe", "rank"], how="inner", maintain_order="left")
         .with_columns(pl.int_range(1, pl.len() + 1).over(["shoe", "rank"]).alias("_nth"))
-        .filter(pl.col("_nth") == 4 * pl.col("decks") + 1)
-        .with_columns(pl.col("canon").str.slice(0, 1).alias("_rank"), (4 * pl.col("decks")).alias("_limit"))
+        .filter(pl.col("_nth") == pl.col("_limit") + 1)
+        .with_columns(pl.col("canon").str.slice(0, 1).alias("_rank"))
     )
     checker.add_rows(
         over,
         "too_many_cards",
-        "card {canon} is one too many of rank {_rank}: a {decks}-deck shoe holds {_limit} of each rank",
+        "card {canon} is one too many of value {_rank}: a {decks}-deck shoe holds {_limit} cards of value {_rank}"
+        if values
+        else "card {canon} is one too many of rank {_rank}: a {decks}-deck shoe holds {_limit} of each rank",
         coup,
     )
 

@@ -1,0 +1,193 @@
+"""Reading the files that are not tables of rows: text reports with shoe blocks, and SQLite databases.
+
+Private to :mod:`toolkit.records.read`.
+
+A *text report* prints each shoe as a block under a line ``Shoe number N`` (``Shoe N``,
+``Shoe #N``), one coup a line, among summary lines it does not read (``Shoe results:``,
+``Banco: 31``).  A coup line holds, separated by commas (or tabs, ``;``), a winner letter,
+the two totals and the two hands of three cards each (``x`` or ``-`` where a hand has no
+third card), as ``rjsilvestre/baccarat`` (``baccarat-sim.py``, commit 0103d6f) writes
+``P,5,7,2,1,2,6,7,4``: winner, Banco's total, Punto's total, Banco's cards, Punto's cards.
+Which hand comes first is told by the winners: in the coups with a winner, it is the hand
+whose total beats the other's when that side wins.
+
+A *SQLite database* is opened read-only (``file:...?mode=ro``); each table whose columns
+hold coups (as :func:`toolkit.records._formats.recognise` finds them) is read, its rows
+numbered from 1 (problems name the table and the row); several such tables become one record
+whose shoe ids are prefixed by the table name.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import polars as pl
+
+from toolkit.records._formats import NO_CARD, Reading, recognise
+from toolkit.records._layout import Layout, apply_layout
+from toolkit.records._raw import LineProblem, Raw, UnreadableError, canonical_columns
+
+__all__ = ["SQLITE_MAGIC", "is_coup_lines", "is_report", "read_database", "read_report"]
+
+#: The first bytes of a SQLite database file.
+SQLITE_MAGIC = b"SQLite format 3\x00"
+_SHOE_LINE = re.compile(r"^\s*shoe\s*(?:number|no\.?|nr\.?|#)?\s*#?\s*(\d+)\s*:?\s*$", re.IGNORECASE)
+_WINNER = {"p": "player", "b": "banker", "t": "tie"}
+_COUP_START = re.compile(r"^[PBTpbt]\s*[,;\t]")
+
+
+def is_report(text: str) -> bool:
+    """Whether a text holds shoe blocks (a line ``Shoe number N`` among its first lines)."""
+    return any(_SHOE_LINE.match(line) for line in text.split("\n", 200)[:200])
+
+
+def is_coup_lines(text: str) -> bool:
+    """Whether a text without column names is coup lines (``P,5,7,2,1,2,6,7,4``): most of its first lines are."""
+    first = [line for line in text.split("\n", 200)[:200] if line.strip()]
+    coups = sum(1 for line in first if _COUP_START.match(line) and len(re.split(r"[,;\t]", line)) == 9)
+    return bool(first) and coups * 10 >= len(first) * 9
+
+
+def read_report(text: str, blocks: bool = True) -> tuple[Raw, str]:
+    """The coups of a text report with shoe blocks (see the module notes) as the per-coup layout.
+
+    Without ``blocks`` the text is coup lines alone (no column names): one shoe, or a new one
+    after each blank line.
+    """
+    raw = Raw()
+    numbers: list[int] = []
+    shoes: list[str] = []
+    lines: list[str] = []
+    shoe: str | None = None if blocks else "1"
+    blank = False
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line[:1] in "PBTpbt" and shoe is not None and _COUP_START.match(line):
+            if blank and not blocks and lines:
+                shoe = str(int(shoe) + 1)
+            blank = False
+            numbers.append(number)
+            shoes.append(shoe)
+            lines.append(line)
+            continue
+        blank = blank or not line.strip()
+        header = _SHOE_LINE.match(line) if "hoe" in line[:8].lower() or "HOE" in line[:8] else None
+        if header:
+            shoe = header.group(1)
+    if not lines:
+        raise UnreadableError("empty_file", "the report holds shoe blocks but no coup lines")
+    frame = pl.DataFrame(
+        {"line": pl.Series(numbers, dtype=pl.Int64), "shoe": shoes, "_text": pl.Series(lines, dtype=pl.String)}
+    ).with_columns(
+        pl.col("_text")
+        .str.replace_all(r"[;\t]", ",")
+        .str.split(",")
+        .list.eval(pl.element().str.strip_chars())
+        .alias("_f")
+    )
+    n_fields = pl.col("_f").list.len()
+    for number, shoe_id, n in frame.filter(n_fields != 9).select("line", "shoe", n_fields).iter_rows():
+        raw.problems.append(
+            LineProblem(
+                number,
+                shoe_id,
+                "bad_line",
+                f"line {number} has {n} fields; a coup line of a shoe report holds 9: the winner, "
+                "the two totals and the two hands of three cards (x where a hand has no third card)",
+            )
+        )
+    frame = frame.filter(n_fields == 9)
+
+    def hand(first: int) -> pl.Expr:
+        cards = pl.col("_f").list.slice(first, 3)
+        return cards.list.eval(pl.element().filter(~pl.element().str.to_lowercase().is_in(NO_CARD)))
+
+    frame = frame.with_columns(
+        pl.int_range(1, pl.len() + 1).over("shoe").cast(pl.String).alias("coup"),
+        pl.col("_f").list.get(0).str.to_lowercase().replace_strict(_WINNER, default=None).alias("winner"),
+        hand(3).alias("_one"),
+        hand(6).alias("_two"),
+    )
+    first_is_banker = _first_hand_is_banker(frame)
+    first, second = ("banker", "player") if first_is_banker else ("player", "banker")
+    frame = frame.rename({"_one": first, "_two": second})
+    raw.frame = frame.select("shoe", "coup", "player", "banker", "winner", "line")
+    what = "a text report of shoe blocks ('Shoe number N')" if blocks else "coup lines without column names"
+    said = f"{what}: winner, totals, {first}'s cards, {second}'s cards" + (
+        "" if blocks else ", shoes split by blank lines"
+    )
+    return raw, said
+
+
+def _first_hand_is_banker(frame: pl.DataFrame) -> bool:
+    """Whether the first hand of the coup lines is Banker's: the side whose total wins when it is said to win."""
+
+    def total(side: str) -> pl.Expr:
+        values = pl.col(side).list.eval(pl.element().cast(pl.Int64, strict=False) % 10)
+        return pl.when(values.list.eval(pl.element().is_null()).list.any()).then(None).otherwise(values.list.sum() % 10)
+
+    votes = frame.select(total("_one").alias("a"), total("_two").alias("b"), pl.col("winner")).filter(
+        pl.col("a").is_not_null() & pl.col("b").is_not_null() & (pl.col("a") != pl.col("b"))
+    )
+    votes = votes.filter(pl.col("winner").is_in(["player", "banker"]))
+    agree = ((pl.col("a") > pl.col("b")) == (pl.col("winner") == "banker")).cast(pl.Int64) * 2 - 1
+    return bool(votes.select(agree.sum()).item() > 0) if votes.height else False
+
+
+def read_database(path: Path, reading: Reading, layout: Layout | None = None) -> tuple[Raw, str, str | None]:
+    """The coups of every table of a SQLite database that holds them, read-only; what was read; the one table."""
+    uri = f"file:{path.resolve().as_posix()}?mode=ro"
+    try:
+        connection = sqlite3.connect(uri, uri=True)
+    except sqlite3.Error as err:
+        raise UnreadableError("unreadable", f"not a readable SQLite database: {err}") from None
+    try:
+        tables = [
+            name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        ]
+        found: list[tuple[str, Raw, str]] = []
+        for table in tables:
+            raw = _table(connection, table)
+            if raw is None:
+                continue
+            if layout is not None and not all(
+                c in raw.frame.columns for v in layout.columns.values() for c in ((v,) if isinstance(v, str) else v)
+            ):
+                continue
+            recognised, said = recognise(raw, reading) if layout is None else apply_layout(raw, layout, reading, [])
+            if said or "shoe" in recognised.frame.columns:
+                found.append((table, recognised, said))
+    except sqlite3.Error as err:
+        raise UnreadableError("unreadable", f"not a readable SQLite database: {err}") from None
+    finally:
+        connection.close()
+    if not found:
+        raise UnreadableError(
+            "missing_column", f"none of the database's {len(tables)} table(s) ({', '.join(tables)}) holds coups"
+        )
+    if len(found) == 1:
+        table, raw, said = found[0]
+        return raw, f"table {table!r}: {said}", table
+    parts = [raw.frame.with_columns((pl.lit(f"{table}:") + pl.col("shoe")).alias("shoe")) for table, raw, _ in found]
+    raw = Raw(pl.concat(parts, how="diagonal_relaxed"))
+    for _, part, _ in found:
+        raw.problems.extend(part.problems)
+    return raw, f"{len(found)} tables ({', '.join(t for t, _, _ in found)}): {found[0][2]}", None
+
+
+def _table(connection: sqlite3.Connection, table: str) -> Raw | None:
+    """One table's rows, every value as text (SQLite casts them), numbered from 1; ``None`` for an empty one."""
+    quoted = '"' + table.replace('"', '""') + '"'
+    names = [row[1] for row in connection.execute(f"PRAGMA table_info({quoted})")]
+    if not names:
+        return None
+    texts = ", ".join('CAST("' + n.replace('"', '""') + '" AS TEXT)' for n in names)
+    rows = connection.execute(f"SELECT {texts} FROM {quoted}").fetchall()
+    if not rows:
+        return None
+    data = [
+        pl.Series(name, values, dtype=pl.String) for name, values in zip(names, zip(*rows, strict=True), strict=True)
+    ]
+    frame = canonical_columns(pl.DataFrame(data)).with_row_index("line", offset=1)
+    return Raw(frame.with_columns(pl.col("line").cast(pl.Int64)))
