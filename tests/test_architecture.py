@@ -8,7 +8,8 @@ rank  layer                         modules
 0     core                          ``toolkit/*.py`` (cards, rules, engine, bets, dealing, ...)
 1     counting, games               ``toolkit/counting/``, ``toolkit/games/``
 2     records, sizing               ``toolkit/records/`` (replays counts, so above counting), ``toolkit/sizing/``
-3     studies, live                 ``toolkit/studies/``, ``toolkit/live/`` (a live shoe followed card by card)
+3     studies, live, protection     ``toolkit/studies/``, ``toolkit/live/`` (a live shoe followed card by card),
+                                    ``toolkit/protection/`` (who at the table is counting)
 4     plots                         ``toolkit/plots/``
 5     cli, widgets                  ``toolkit/cli/``, ``toolkit/widgets/`` (the front ends)
 ====  ============================  =============================================
@@ -37,6 +38,7 @@ RANK = {
     "sizing": 2,
     "studies": 3,
     "live": 3,
+    "protection": 3,
     "plots": 4,
     "cli": 5,
     "widgets": 5,

@@ -14,7 +14,8 @@ The layers, each calling only the ones above it in this list:
   (chemin de fer, baccarat banque); above counting, :mod:`toolkit.records` (recorded shoes,
   replay, randomness) and :mod:`toolkit.sizing` (Kelly stakes, risk of ruin, a counter's bankroll);
 * **studies**: :mod:`toolkit.studies` (Thorp's end-of-shoe study, the side-bet assessment), and
-  :mod:`toolkit.live` (a live shoe followed card by card);
+  :mod:`toolkit.live` (a live shoe followed card by card), :mod:`toolkit.protection` (who at the table
+  is counting, from recorded bets);
 * **plots**: :mod:`toolkit.plots`;
 * **front ends**: :mod:`toolkit.cli` (the ``baccarat`` command) and :mod:`toolkit.widgets` (Jupyter).
 
@@ -158,6 +159,7 @@ if _TYPE_CHECKING:
         block_plan,
         map_blocks,
     )
+    from toolkit.protection import detect_counters, simulate_table
     from toolkit.records import (
         Problem,
         RecordError,
@@ -313,6 +315,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "deal_block": ("toolkit.dealing", "deal_block"),
     "deck_mixing_test": ("toolkit.records", "deck_mixing_test"),
     "depletion_by_value": ("toolkit.edges", "depletion_by_value"),
+    "detect_counters": ("toolkit.protection", "detect_counters"),
     "distribution": ("toolkit.engine", "distribution"),
     "distribution_frame": ("toolkit.frames", "distribution_frame"),
     "edge_table": ("toolkit.bets", "edge_table"),
@@ -363,6 +366,7 @@ _WHERE: dict[str, tuple[str, str]] = {
     "simulate_banque_shoes": ("toolkit.games", "simulate_banque_shoes"),
     "simulate_chemin_shoes": ("toolkit.games", "simulate_chemin_shoes"),
     "simulate_records": ("toolkit.records", "simulate_records"),
+    "simulate_table": ("toolkit.protection", "simulate_table"),
     "solve_chemin": ("toolkit.games", "solve_chemin"),
     "stacked_shoes": ("toolkit.shuffles", "stacked_shoes"),
     "standard_bets": ("toolkit.bets", "standard_bets"),
@@ -479,6 +483,7 @@ __all__ = (
     "deal_block",
     "deck_mixing_test",
     "depletion_by_value",
+    "detect_counters",
     "distribution",
     "distribution_frame",
     "edge_table",
@@ -530,6 +535,7 @@ __all__ = (
     "simulate_banque_shoes",
     "simulate_chemin_shoes",
     "simulate_records",
+    "simulate_table",
     "solve_chemin",
     "stacked_shoes",
     "standard_bets",

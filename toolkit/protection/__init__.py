@@ -1,0 +1,47 @@
+"""Game protection from the records: who at the table is counting, and the players to test it on.
+
+Modules
+-------
+:mod:`~toolkit.protection.detection`
+    :func:`detect_counters`: per seat and bet, whether betting follows the exact edge (a permutation test
+    within shoes, a rank correlation, corrected p-values, the effect, luck against skill, the implied count).
+:mod:`~toolkit.protection.permutation`
+    The within-shoe permutation test and the Holm and Benjamini-Hochberg corrections.
+:mod:`~toolkit.protection.implied`
+    The implied count: the library's count system or integer tags fitted to a seat's stakes, with its trigger.
+:mod:`~toolkit.protection.players`
+    Simulated players (counters, back-counters, flat bettors, progressions, road followers, a team) and
+    :func:`simulate_table`, records with their bets.
+"""
+
+from toolkit.protection.detection import SEAT_COLUMNS, Detection, detect_counters
+from toolkit.protection.implied import ImpliedCount, implied_count
+from toolkit.protection.permutation import adjust, within_shoe_permutation
+from toolkit.protection.players import (
+    PLAYER_KINDS,
+    Counter,
+    FlatBettor,
+    Player,
+    Progression,
+    RoadFollower,
+    Team,
+    simulate_table,
+)
+
+__all__ = (
+    "PLAYER_KINDS",
+    "SEAT_COLUMNS",
+    "Counter",
+    "Detection",
+    "FlatBettor",
+    "ImpliedCount",
+    "Player",
+    "Progression",
+    "RoadFollower",
+    "Team",
+    "adjust",
+    "detect_counters",
+    "implied_count",
+    "simulate_table",
+    "within_shoe_permutation",
+)
