@@ -51,6 +51,7 @@ BASE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("reproduce",): ("--shoes", "2", "--study-shoes", "2", "--count-shoes", "0", "--workers", "1", *QUIET),
     ("validate",): (CARDS,),
     ("replay",): (CARDS, "--shoe", "3"),
+    ("detect",): (str(SHOES / "coups_with_bets.jsonl"), "--permutations", "99", "--seed", "1"),
     ("chemin", "solve"): (),
     ("chemin", "value"): (),
     ("ca",): ("--bet", "tiger_pair"),
