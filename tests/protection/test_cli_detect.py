@@ -29,7 +29,7 @@ def record(tmp_path_factory) -> Path:
 
 
 def test_the_table_names_the_counter(capsys, record) -> None:
-    code, out, err = run(capsys, "detect", str(record), "--seed", "1", "--permutations", "999")
+    code, out, err = run(capsys, "detect", str(record), "--reference", "300", "--seed", "1", "--permutations", "999")
     assert code == 0, err
     assert "Flagged at 0.01 after the holm correction" in " ".join(out.split())
     assert "seat3 (dragon7)" in " ".join(out.split())
@@ -38,7 +38,19 @@ def test_the_table_names_the_counter(capsys, record) -> None:
 
 def test_json_has_the_documented_shape(capsys, record) -> None:
     code, out, _ = run(
-        capsys, "detect", str(record), "--format", "json", "--alpha", "0.05", "--seed", "2", "--permutations", "499"
+        capsys,
+        "detect",
+        str(record),
+        "--reference",
+        "300",
+        "--format",
+        "json",
+        "--alpha",
+        "0.05",
+        "--seed",
+        "2",
+        "--permutations",
+        "499",
     )
     assert code == 0
     payload = json.loads(out)
@@ -54,13 +66,27 @@ def test_json_has_the_documented_shape(capsys, record) -> None:
 
 def test_csv_selects_seats_and_bets(capsys, record) -> None:
     code, out, _ = run(
-        capsys, "detect", str(record), "-f", "csv", "--who", "seat3", "--who", "seat1", "--method", "normal"
+        capsys,
+        "detect",
+        str(record),
+        "--reference",
+        "300",
+        "-f",
+        "csv",
+        "--who",
+        "seat3",
+        "--who",
+        "seat1",
+        "--method",
+        "normal",
     )
     assert code == 0
     frame = pl.read_csv(io.StringIO(out))
     assert sorted(frame["who"].to_list()) == ["seat1", "seat3"]
     assert frame["p_value"].to_list() == frame["p_normal"].to_list()
-    code, out, _ = run(capsys, "detect", str(record), "-f", "csv", "--bet", "dragon7", "--seed", "3")
+    code, out, _ = run(
+        capsys, "detect", str(record), "--reference", "300", "-f", "csv", "--bet", "dragon7", "--seed", "3"
+    )
     assert pl.read_csv(io.StringIO(out))["bet"].to_list() == ["dragon7"]
 
 
@@ -76,7 +102,9 @@ def test_bad_bets_are_located_and_nothing_else_is_lost(capsys, record, tmp_path:
     bets.write_text("\n".join(lines) + "\n")
     shoes = tmp_path / "shoes.jsonl"
     write_records(read_records(record), shoes, layout="coups")
-    code, out, err = run(capsys, "detect", str(shoes), "--bets", str(bets), "-f", "json", "--seed", "4")
+    code, out, err = run(
+        capsys, "detect", str(shoes), "--bets", str(bets), "-f", "json", "--seed", "4", "--reference", "300"
+    )
     assert code == 0
     payload = json.loads(out)
     located = [(p["line"], p["shoe"], p["coup"], p["code"]) for p in payload["problems"]]
@@ -101,7 +129,7 @@ def test_bad_bets_are_located_and_nothing_else_is_lost(capsys, record, tmp_path:
     ],
 )
 def test_bad_options_get_one_line(capsys, record, args, message) -> None:
-    code, _, err = run(capsys, "detect", str(record), "--seed", "1", *args)
+    code, _, err = run(capsys, "detect", str(record), "--reference", "300", "--seed", "1", *args)
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1

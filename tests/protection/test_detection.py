@@ -158,3 +158,34 @@ def test_detection_is_reproducible_and_checks_its_arguments(table):
     empty = detect_counters(simulate_records(1, seed=1), permutations=9)
     assert empty.seats.height == 0
     assert empty.seats.columns == list(SEAT_COLUMNS)
+
+
+def test_the_fresh_shoe_p_value_equals_the_enumerated_one():
+    from toolkit.protection.reference import Pool, fresh_shoe_test
+
+    rng = np.random.default_rng(8)
+    pool = Pool(rng.normal(size=(40, 6)) * np.linspace(0.5, 2, 6))  # later coups vary more, as in a shoe
+    stakes = np.array([[0, 0, 1, 0, 3, 2.0], [1, 0, 0, 0, 0, 4.0]])
+    edges = rng.normal(size=(2, 6))
+    test = fresh_shoe_test([(stakes, edges, pool)], 40_000, seed=3)
+    # every pair of pool shoes, equally likely: the exact p-value of the Monte Carlo test
+    per_shoe = pool.edges @ stakes.T  # (pool shoe, seat's shoe)
+    null = (per_shoe[:, 0][:, None] + per_shoe[:, 1][None, :]).ravel()
+    exact = np.mean(null >= test.statistic - 1e-12)
+    se = math.sqrt(exact * (1 - exact) / 40_000)
+    assert abs(test.p_value - exact) < 4.5 * se + 1 / 40_001  # false failure < 1e-5
+    # the normal twin: the pool's mean and variance of the statistic, exactly
+    assert test.z == pytest.approx((test.statistic - null.mean()) / null.std(ddof=0) * math.sqrt(1 - 1 / 40), rel=1e-9)
+
+
+def test_both_nulls_flag_the_counter(table):
+    for null in ("fresh_shoes", "within_shoe"):
+        found = detect_counters(
+            table, who=["counter", "martingale"], permutations=999, null=null, reference=500, seed=4
+        )
+        assert found.seats["flagged"].to_list() == [True, False], null
+        assert found.null == null
+    with pytest.raises(ValueError, match="reference must be"):
+        detect_counters(table, reference=1)
+    with pytest.raises(ValueError, match="unknown null"):
+        detect_counters(table, null="bootstrap")

@@ -42,6 +42,11 @@ class Correction(str, Enum):
     none = "none"
 
 
+class Null(str, Enum):
+    fresh_shoes = "fresh_shoes"
+    within_shoe = "within_shoe"
+
+
 class Method(str, Enum):
     permutation = "permutation"
     normal = "normal"
@@ -74,17 +79,26 @@ def detect(
         "--method",
         help="permutation (the shufflings drawn) or normal (the statistic over its exact permutation SD).",
     ),
+    null: Null = typer.Option(
+        Null.fresh_shoes,
+        "--null",
+        help="fresh_shoes (each stake sequence against freshly shuffled shoes dealt by the header: valid for "
+        "progressions) or within_shoe (the edges shuffled among each shoe's coups: no model of the shuffle).",
+    ),
+    reference: int = typer.Option(2000, "--reference", help="Freshly shuffled shoes in the fresh_shoes pool."),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed of the shufflings (same seed, same p-values)."),
     fmt: OutputFormat = FORMAT_OPTION,
     progress: bool = typer.Option(False, "--progress/--no-progress", help="Progress bar on stderr."),
 ) -> None:
     """Test each seat and bet: does placing and sizing the bet follow the exact edge before the coup?
 
-    The edges are shuffled among each shoe's coups (each shoe keeps its bets and stakes);
-    the p-values are corrected across seats and bets, and a seat is flagged when its
-    corrected p-value is at most --alpha.  Also: Spearman's rho of stake and edge, the
-    mean edge when betting against the bet's mean edge, the money won against the money
-    the exact edges expected, and, for a flagged seat, the count that best explains its bets.
+    Each of the seat's stake sequences is set against the edges of freshly shuffled shoes
+    (--null fresh_shoes), or the edges are shuffled among each shoe's coups (--null
+    within_shoe: each shoe keeps its bets and stakes); the p-values are corrected across
+    seats and bets, and a seat is flagged when its corrected p-value is at most --alpha.
+    Also: Spearman's rho of stake and edge, the mean edge when betting against the bet's
+    mean edge, the money won against the money the exact edges expected, and, for a
+    flagged seat, the count that best explains its bets.
     Bad bets are listed on stderr (and in json) with their file, line, shoe and coup.
     """
     from toolkit._files import RefusedFileError
@@ -97,6 +111,8 @@ def detect(
         fail(f"--alpha must be between 0 and 1 (exclusive), got {alpha}")
     if permutations < (0 if method == Method.normal else 1) or permutations > 10_000_000:
         fail(f"--permutations must be 1..10,000,000 (0 with --method normal), got {permutations}")
+    if not 2 <= reference <= 1_000_000:
+        fail(f"--reference must be 2..1,000,000 shoes, got {reference}")
     try:
         records = read_table(file, bets_file)
     except OSError as err:
@@ -118,6 +134,8 @@ def detect(
         seed=seed_or_fresh(seed),
         correction=correction.value,
         method=method.value,
+        null=null.value,
+        reference=reference,
         progress=progress,
     )
     for problem in found.problems:
@@ -134,7 +152,8 @@ def detect(
     flagged = found.seats.filter(pl.col("flagged"))
     names = ", ".join(f"{r['who']} ({r['bet']})" for r in flagged.iter_rows(named=True)) or "none"
     title = (
-        f"Flagged at {alpha:g} after the {correction.value} correction ({method.value} p-values): {names}. "
+        f"Flagged at {alpha:g} after the {correction.value} correction ({method.value} p-values, "
+        f"{null.value} null): {names}. "
         "Edges are expected values per unit staked before the coup."
     )
     emit(table, fmt, labels=LABELS, keys=2, title=title, optional=("mean_edge", "expected_win", "won"))

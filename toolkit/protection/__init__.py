@@ -9,6 +9,10 @@ Modules
     The within-shoe permutation test and the Holm and Benjamini-Hochberg corrections.
 :mod:`~toolkit.protection.implied`
     The implied count: the library's count system or integer tags fitted to a seat's stakes, with its trigger.
+:mod:`~toolkit.protection.reference`
+    The fresh-shoe test: stake sequences against the edges of freshly shuffled shoes.
+:mod:`~toolkit.protection.power`
+    Power and false alarms: the probability of a flag against the shoes observed, with intervals.
 :mod:`~toolkit.protection.players`
     Simulated players (counters, back-counters, flat bettors, progressions, road followers, a team) and
     :func:`simulate_table`, records with their bets.
@@ -27,6 +31,7 @@ from toolkit.protection.players import (
     Team,
     simulate_table,
 )
+from toolkit.protection.power import power_curve, shoes_needed, trial_tests
 
 __all__ = (
     "PLAYER_KINDS",
@@ -42,6 +47,9 @@ __all__ = (
     "adjust",
     "detect_counters",
     "implied_count",
+    "power_curve",
+    "shoes_needed",
     "simulate_table",
+    "trial_tests",
     "within_shoe_permutation",
 )

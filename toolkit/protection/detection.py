@@ -7,10 +7,16 @@ placed at least one bet there); at each, the exact edge of the bet before the
 coup (:func:`toolkit.records.replay`) and the seat's stake (0 where it did not
 bet).  Then:
 
-* **the permutation test** (:func:`~toolkit.protection.permutation.within_shoe_permutation`):
-  the edges are shuffled among each shoe's coups, keeping each shoe's number
-  of bets and its stakes, and ``sum(stake * centred edge)`` is compared with its
-  shuffled values; a one-sided p-value, small when the money goes where the edge is;
+* **the test**: the statistic ``sum(stake * (edge - the shoe's mean edge))``,
+  large when the money goes where the edge is, against its null distribution,
+  one-sided.  By default (``null="fresh_shoes"``,
+  :func:`~toolkit.protection.reference.fresh_shoe_test`) each of the seat's stake
+  sequences meets the edges of freshly shuffled shoes, which keeps a progression's
+  runs of stakes whole; with ``null="within_shoe"``
+  (:func:`~toolkit.protection.permutation.within_shoe_permutation`) the edges are
+  shuffled among each shoe's coups, keeping each shoe's number of bets and its
+  stakes: exact for bets exchangeable within the shoe, but it flags a Martingale
+  player several times too often (see :mod:`toolkit.protection.reference`);
 * **the rank correlation** of stake and edge over those coups (Spearman's rho,
   one-sided p-value);
 * **the correction** of the permutation p-values across seats and bets (Holm's
@@ -42,11 +48,12 @@ from toolkit.cards import RANKS
 from toolkit.counting import count_systems
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.protection.implied import fit_tags, implied_count
-from toolkit.protection.permutation import CORRECTIONS, adjust, within_shoe_permutation
-from toolkit.records import Records, bet_edges, replay
+from toolkit.protection.permutation import CORRECTIONS, PermutationTest, adjust, within_shoe_permutation
+from toolkit.protection.reference import Pool, centred_matrix, fresh_shoe_test, reference_shoes
+from toolkit.records import Records, ShoeHeader, bet_edges, replay
 from toolkit.records.validation import Problem
 
-__all__ = ["METHODS", "SEAT_COLUMNS", "Detection", "coup_table", "detect_counters"]
+__all__ = ["METHODS", "NULLS", "SEAT_COLUMNS", "Detection", "coup_table", "detect_counters"]
 
 #: The columns of :attr:`Detection.seats`, in order.
 SEAT_COLUMNS: dict[str, Any] = {
@@ -81,6 +88,8 @@ SEAT_COLUMNS: dict[str, Any] = {
 
 #: How :func:`detect_counters` takes its p-values from the permutation test.
 METHODS = ("permutation", "normal")
+#: The null distributions :func:`detect_counters` knows (see :mod:`toolkit.protection.reference`).
+NULLS = ("fresh_shoes", "within_shoe")
 
 
 @dataclass(frozen=True)
@@ -109,6 +118,8 @@ class Detection:
         Shufflings per test.
     method
         ``"permutation"`` (the Monte Carlo p-value) or ``"normal"`` (its normal approximation).
+    null
+        ``"fresh_shoes"`` or ``"within_shoe"``: what the seat's betting was compared with.
     problems
         The record's problems (bad bets among them), each with its file, line, shoe and coup.
     """
@@ -118,6 +129,7 @@ class Detection:
     correction: str
     permutations: int
     method: str = "permutation"
+    null: str = "fresh_shoes"
     problems: tuple[Problem, ...] = ()
 
     def as_json(self) -> dict[str, object]:
@@ -141,6 +153,7 @@ class Detection:
             "correction": self.correction,
             "permutations": self.permutations,
             "method": self.method,
+            "null": self.null,
             "problems": [p.as_dict() for p in self.problems],
         }
 
@@ -165,15 +178,34 @@ def _names(values: Iterable[str] | str | None, where: str) -> list[str] | None:
     return out
 
 
+def _check_choices(permutations: object, correction: str, method: str, null: str, reference: object) -> None:
+    for value, allowed, what in (
+        (method, METHODS, "method"),
+        (null, NULLS, "null"),
+        (correction, CORRECTIONS, "correction"),
+    ):
+        if value not in allowed:
+            raise ValueError(f"unknown {what} {value!r}; known: {', '.join(allowed)}")
+    least = 0 if method == "normal" else 1
+    if isinstance(permutations, bool) or not isinstance(permutations, (int, np.integer)) or permutations < least:
+        raise ValueError(f"permutations must be an integer >= {least} with method {method!r}, got {permutations!r}")
+    if isinstance(reference, bool) or not isinstance(reference, (int, np.integer)) or reference < 2:
+        raise ValueError(f"reference must be an integer >= 2 (freshly shuffled shoes), got {reference!r}")
+
+
 def coup_table(records: Records, bets: list[str]) -> pl.DataFrame:
     """Every coup with its unseen cards, decks, the library's true counts and the exact edge of each bet."""
     systems = [s.name for s in count_systems()]
     frame = replay(records, systems=systems, bets=bets)
     decks = pl.DataFrame(
-        {"shoe": records.shoes["shoe"], "decks": [h.dealing.decks for h in records.headers]},
-        schema={"shoe": records.shoes["shoe"].dtype, "decks": pl.Int64},
+        {
+            "shoe": records.shoes["shoe"],
+            "decks": [h.dealing.decks for h in records.headers],
+            "_shoe_row": np.arange(records.n_shoes),
+        },
+        schema={"shoe": records.shoes["shoe"].dtype, "decks": pl.Int64, "_shoe_row": pl.Int64},
     )
-    return frame.join(decks, on="shoe", how="left", maintain_order="left").with_row_index("_coup_row")
+    return frame.join(decks, on="shoe", how="left", maintain_order="left")
 
 
 def detect_counters(
@@ -185,6 +217,8 @@ def detect_counters(
     seed: SeedLike = None,
     correction: str = "holm",
     method: str = "permutation",
+    null: str = "fresh_shoes",
+    reference: int = 2000,
     progress: bool = False,
 ) -> Detection:
     """For every seat and bet: does the seat's betting follow the exact edge, how sure, and what count explains it.
@@ -209,7 +243,16 @@ def detect_counters(
     method
         Which p-value is corrected and flagged: ``"permutation"`` (the shufflings drawn; at
         least ``1 / (1 + permutations)``) or ``"normal"`` (the normal tail of the statistic
-        over its exact permutation standard deviation: fast, and resolves smaller p-values).
+        over its standard deviation under the null: fast, and resolves smaller p-values).
+    null
+        What the seat's betting is compared with: ``"fresh_shoes"`` (each of its stake sequences
+        against the edges of freshly shuffled shoes dealt under the shoe's header; valid for
+        progressions and road followers, whose stakes come in runs) or ``"within_shoe"`` (the
+        edges shuffled among each shoe's coups; exact for a seat whose bets are exchangeable
+        within the shoe, such as a flat random bettor, and needing no model of the shuffle).
+        See :mod:`toolkit.protection.reference`.
+    reference
+        Freshly shuffled shoes per header in the ``"fresh_shoes"`` pool.
     progress
         A progress bar over the seats and bets (stderr).
 
@@ -221,13 +264,7 @@ def detect_counters(
     from tqdm.auto import tqdm
 
     alpha = _alpha(alpha)
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; known methods: {', '.join(METHODS)}")
-    least = 0 if method == "normal" else 1
-    if isinstance(permutations, bool) or not isinstance(permutations, (int, np.integer)) or permutations < least:
-        raise ValueError(f"permutations must be an integer >= {least} with method {method!r}, got {permutations!r}")
-    if correction not in CORRECTIONS:
-        raise ValueError(f"unknown correction {correction!r}; known corrections: {', '.join(CORRECTIONS)}")
+    _check_choices(permutations, correction, method, null, reference)
     if records.dealt is None:
         raise ValueError(f"{records.source}: detection needs the cards; an outcome-only record holds only the winners")
     seats, chosen = _names(who, "who"), _names(bets, "bets")
@@ -245,14 +282,18 @@ def detect_counters(
     pairs = placed.select("who", "bet").unique(maintain_order=True).rows()
     problems = records.report.problems
     if not pairs:
-        return Detection(pl.DataFrame(schema=SEAT_COLUMNS), alpha, correction, int(permutations), method, problems)
+        return Detection(
+            pl.DataFrame(schema=SEAT_COLUMNS), alpha, correction, int(permutations), method, null, problems
+        )
     names = placed["bet"].unique(maintain_order=True).to_list()
     table = coup_table(records, names)
     money = _money(records, placed)
-    streams = np.random.SeedSequence(as_generator(seed).integers(2**63)).spawn(len(pairs))
+    pool_seed, *streams = np.random.SeedSequence(as_generator(seed).integers(2**63)).spawn(1 + len(pairs))
+    groups, pools = _pools(records, placed, names, int(reference), pool_seed) if null == "fresh_shoes" else (None, {})
     rows = []
     for (seat, bet), stream in zip(tqdm(pairs, desc="seats", disable=not progress), streams, strict=True):
-        rows.append(_seat_row(table, placed, seat, bet, int(permutations), np.random.default_rng(stream)))
+        gen = np.random.default_rng(stream)
+        rows.append(_seat_row(table, placed, seat, bet, int(permutations), gen, groups, pools))
     schema = {k: v for k, v in SEAT_COLUMNS.items() if k not in ("p_value", "p_adjusted", "flagged", "luck")}
     frame = pl.DataFrame(rows, schema=schema)
     frame = frame.with_columns(pl.col("p_monte_carlo" if method == "permutation" else "p_normal").alias("p_value"))
@@ -268,11 +309,15 @@ def detect_counters(
         (pl.col("won") - pl.col("expected_win")).alias("luck"),
     )
     # a count explains the betting of a seat only when the betting follows the edge
+    implied = [
+        _implied(table, placed, row["who"], row["bet"]) if row["flagged"] else {}
+        for row in frame.select("who", "bet", "flagged").iter_rows(named=True)
+    ]
     frame = frame.with_columns(
-        pl.when(pl.col("flagged")).then(pl.col(c)).otherwise(None).alias(c)
+        pl.Series(c, [i.get(c) for i in implied], dtype=SEAT_COLUMNS[c])
         for c in ("implied_count", "implied_tags", "implied_trigger", "implied_rho")
     )
-    return Detection(frame.select(list(SEAT_COLUMNS)), alpha, correction, int(permutations), method, problems)
+    return Detection(frame.select(list(SEAT_COLUMNS)), alpha, correction, int(permutations), method, null, problems)
 
 
 def _money(records: Records, placed: pl.DataFrame) -> pl.DataFrame:
@@ -285,29 +330,101 @@ def _money(records: Records, placed: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _seat_row(
-    table: pl.DataFrame, placed: pl.DataFrame, seat: str, bet: str, permutations: int, gen: np.random.Generator
-) -> dict[str, object]:
-    """The tests of one seat on one bet, over the coups of the shoes it played."""
+def _pools(
+    records: Records, placed: pl.DataFrame, bets: list[str], n_shoes: int, seed: np.random.SeedSequence
+) -> tuple[np.ndarray, dict[int, dict[str, Pool]]]:
+    """Each shoe's rule set (an index), and a pool of freshly shuffled shoes per rule set that has bets."""
+    keys = [(h.dealing, h.rules) for h in records.headers]
+    index = {k: i for i, k in enumerate(dict.fromkeys(keys))}
+    groups = np.array([index[k] for k in keys], dtype=np.int64)
+    rows = records.index_of
+    used = sorted({int(groups[rows(s)]) for s in placed["shoe"].unique().to_list()})
+    streams = dict(zip(used, seed.spawn(len(used)), strict=True))
+    headers = {index[k]: records.headers[keys.index(k)] for k in index}
+    pools = {
+        g: reference_shoes(ShoeHeader(headers[g].dealing, headers[g].rules), bets, n_shoes, streams[g]) for g in used
+    }
+    return groups, pools
+
+
+def _fresh_test(
+    coups: pl.DataFrame,
+    ev: str,
+    stakes: np.ndarray,
+    groups: np.ndarray,
+    pools: dict[int, dict[str, Pool]],
+    bet: str,
+    draws: int,
+    gen: np.random.Generator,
+) -> PermutationTest:
+    """The fresh-shoe test of one seat on one bet: its shoes by rule set, each against that set's pool."""
+    shoe_row = coups["_shoe_row"].to_numpy()
+    coup = coups["coup"].to_numpy().astype(np.int64)
+    edges = coups[ev].to_numpy()
+    parts = []
+    for g in np.unique(groups[shoe_row]):
+        mine = groups[shoe_row] == g
+        labels, local = np.unique(shoe_row[mine], return_inverse=True)
+        length = int(coup[mine].max())
+        e = centred_matrix(local, coup[mine], edges[mine], len(labels), length)
+        a = np.zeros((len(labels), length))
+        a[local, coup[mine] - 1] = stakes[mine]
+        parts.append((a, e, pools[int(g)][bet]))
+    return fresh_shoe_test(parts, draws, gen)
+
+
+def _seat_coups(table: pl.DataFrame, placed: pl.DataFrame, seat: str, bet: str) -> pl.DataFrame:
+    """The coups of the shoes the seat played where the bet's edge is known, with its stake (``amount``, 0: none)."""
     shoes = placed.filter(pl.col("who") == seat)["shoe"].unique()
     mine = placed.filter((pl.col("who") == seat) & (pl.col("bet") == bet)).select(
         "shoe", pl.col("coup").cast(table.schema["coup"]), "amount"
     )
-    ev = f"ev_{bet}"
-    coups = (
-        table.filter(pl.col("shoe").is_in(shoes.implode()) & pl.col(ev).is_not_null())
+    return (
+        table.filter(pl.col("shoe").is_in(shoes.implode()) & pl.col(f"ev_{bet}").is_not_null())
         .join(mine, on=["shoe", "coup"], how="left", maintain_order="left")
         .with_columns(pl.col("amount").fill_null(0.0))
     )
+
+
+def _implied(table: pl.DataFrame, placed: pl.DataFrame, seat: str, bet: str) -> dict[str, object]:
+    """The implied count's columns for one seat and bet."""
+    coups = _seat_coups(table, placed, seat, bet)
+    unseen = coups.select([f"unseen_{r}" for r in RANKS]).to_numpy()
+    implied = implied_count(
+        unseen, coups["cards_left"].to_numpy(), coups["decks"].to_numpy(), coups["amount"].to_numpy()
+    )
+    return {
+        "implied_count": None if implied is None else implied.system,
+        "implied_tags": None if implied is None else list(implied.tags_by_value),
+        "implied_trigger": None if implied is None else implied.trigger,
+        "implied_rho": None if implied is None else implied.rho,
+    }
+
+
+def _seat_row(
+    table: pl.DataFrame,
+    placed: pl.DataFrame,
+    seat: str,
+    bet: str,
+    permutations: int,
+    gen: np.random.Generator,
+    groups: np.ndarray | None,
+    pools: dict[int, dict[str, Pool]],
+) -> dict[str, object]:
+    """The tests of one seat on one bet, over the coups of the shoes it played."""
+    ev = f"ev_{bet}"
+    coups = _seat_coups(table, placed, seat, bet)
     edges = coups[ev].to_numpy()
     stakes = coups["amount"].to_numpy()
     shoe_index = coups["shoe"].cast(pl.String).to_numpy()
-    test = within_shoe_permutation(edges, stakes, shoe_index, permutations, gen)
+    if groups is None:
+        test = within_shoe_permutation(edges, stakes, shoe_index, permutations, gen)
+    else:
+        test = _fresh_test(coups, ev, stakes, groups, pools, bet, permutations, gen)
     betting = stakes > 0
     nothing = float("nan")
     rho, rho_p = _spearman(stakes, edges)
     unseen = coups.select([f"unseen_{r}" for r in RANKS]).to_numpy()
-    implied = implied_count(unseen, coups["cards_left"].to_numpy(), coups["decks"].to_numpy(), stakes)
     fitted = fit_tags(unseen, coups["cards_left"].to_numpy(), stakes, 2)
     return {
         "who": seat,
@@ -328,10 +445,10 @@ def _seat_row(
         "rho_p_value": rho_p,
         "won": None,
         "expected_win": float(stakes @ edges),
-        "implied_count": None if implied is None else implied.system,
-        "implied_tags": None if implied is None else list(implied.tags_by_value),
-        "implied_trigger": None if implied is None else implied.trigger,
-        "implied_rho": None if implied is None else implied.rho,
+        "implied_count": None,
+        "implied_tags": None,
+        "implied_trigger": None,
+        "implied_rho": None,
         "fitted_tags": None if fitted is None else list(fitted),
     }
 

@@ -101,7 +101,8 @@ def fit_tags(unseen: np.ndarray, left: np.ndarray, stakes: np.ndarray, largest: 
     if len(y) < 3 or np.ptp(y) == 0:
         return None
     design = np.column_stack([np.ones(len(y)), x])
-    beta = np.linalg.lstsq(design, y, rcond=None)[0][1:]
+    # the normal equations (11 x 11; the pseudo-inverse takes the null direction of the balanced features)
+    beta = (np.linalg.pinv(design.T @ design) @ (design.T @ y))[1:]
     beta = beta - share @ beta
     top = np.abs(beta).max()
     if not np.isfinite(top) or top == 0:
