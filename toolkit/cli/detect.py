@@ -8,9 +8,12 @@ from pathlib import Path
 import polars as pl
 import typer
 
-from toolkit.cli._common import FORMAT_OPTION, OutputFormat, distinct, emit, fail, seed_or_fresh
+from toolkit.cli._common import FORMAT_OPTION, OutputFormat, distinct, emit, fail, output_path, say, seed_or_fresh
 
-__all__ = ["register"]
+__all__ = ["MAX_TABLE_SHOES", "register", "simulate_players"]
+
+#: The most shoes ``simulate --players`` deals (the record and its bets are held in memory).
+MAX_TABLE_SHOES = 100_000
 
 #: The columns the table shows (csv and json hold every column of the library's frame).
 TABLE_COLUMNS = (
@@ -157,6 +160,39 @@ def detect(
         "Edges are expected values per unit staked before the coup."
     )
     emit(table, fmt, labels=LABELS, keys=2, title=title, optional=("mean_edge", "expected_win", "won"))
+
+
+def simulate_players(
+    players_file: str, out_text: str, shoes: int, seed: int | None, dealing, workers: int | None, scheduler: str | None
+) -> None:
+    """``baccarat simulate --players FILE``: deal the shoes, seat the players, write the record with their bets."""
+    from toolkit import Rules
+    from toolkit.cli._common import check_run
+    from toolkit.protection import simulate_table
+    from toolkit.protection.players_file import read_players
+    from toolkit.records import ShoeHeader, write_records
+
+    check_run(shoes, None, MAX_TABLE_SHOES)
+    if workers is not None or scheduler is not None:
+        fail("--players deals in this process: --workers and --scheduler are not used with it")
+    if dealing.coups is not None:
+        fail("--players writes a record, whose shoes run to the cut card: --coups is not used with it")
+    out = output_path(out_text)
+    if out.suffix.lower() not in (".csv", ".jsonl", ".ndjson", ".parquet", ".pq"):
+        fail(f"--out must name a .csv, .jsonl or .parquet record file with --players, got {str(out)!r}")
+    if not out.parent.exists():
+        fail(f"--out: folder {str(out.parent)!r} does not exist")
+    try:
+        seated = read_players(players_file)
+        header = ShoeHeader(dealing=dealing, rules=Rules(decks=dealing.decks, tableau=dealing.tableau))
+        s = seed_or_fresh(seed)
+        records = simulate_table(shoes, seated, header, seed=s)
+        write_records(records, out, layout="coups")
+    except (ValueError, TypeError) as err:
+        fail(str(err))
+    except OSError as err:
+        fail(f"--out: cannot write {str(out)!r}: {err.strerror or err}")
+    say(f"wrote {records.n_shoes} shoes with {records.bets.height} bets of {len(seated)} player(s) to {out} (seed {s})")
 
 
 def register(app: typer.Typer) -> None:
