@@ -13,6 +13,9 @@ Modules
     The fresh-shoe test: stake sequences against the edges of freshly shuffled shoes.
 :mod:`~toolkit.protection.power`
     Power and false alarms: the probability of a flag against the shoes observed, with intervals.
+:mod:`~toolkit.protection.scoreboard`
+    What the scoreboard gives away: the posterior over the unseen cards given the bead road (exact on
+    small shoes, sequential importance sampling otherwise) and what a scoreboard counter could win.
 :mod:`~toolkit.protection.players`
     Simulated players (counters, back-counters, flat bettors, progressions, road followers, a team) and
     :func:`simulate_table`, records with their bets.
@@ -32,6 +35,7 @@ from toolkit.protection.players import (
     simulate_table,
 )
 from toolkit.protection.power import power_curve, shoes_needed, trial_tests
+from toolkit.protection.scoreboard import exact_posterior, scoreboard_leak, sis_posterior
 
 __all__ = (
     "PLAYER_KINDS",
@@ -46,10 +50,13 @@ __all__ = (
     "Team",
     "adjust",
     "detect_counters",
+    "exact_posterior",
     "implied_count",
     "power_curve",
+    "scoreboard_leak",
     "shoes_needed",
     "simulate_table",
+    "sis_posterior",
     "trial_tests",
     "within_shoe_permutation",
 )
