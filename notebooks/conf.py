@@ -114,6 +114,7 @@ SUBPACKAGES = (
     ("sizing", ()),
     ("studies", ("thorp",)),
     ("live", ()),
+    ("protection", ()),
     ("plots", ()),
     ("widgets", ()),
     ("cli", ()),
