@@ -287,27 +287,13 @@ def detect_counters(
         )
     names = placed["bet"].unique(maintain_order=True).to_list()
     table = coup_table(records, names)
-    money = _money(records, placed)
     pool_seed, *streams = np.random.SeedSequence(as_generator(seed).integers(2**63)).spawn(1 + len(pairs))
     groups, pools = _pools(records, placed, names, int(reference), pool_seed) if null == "fresh_shoes" else (None, {})
     rows = []
     for (seat, bet), stream in zip(tqdm(pairs, desc="seats", disable=not progress), streams, strict=True):
         gen = np.random.default_rng(stream)
         rows.append(_seat_row(table, placed, seat, bet, int(permutations), gen, groups, pools))
-    schema = {k: v for k, v in SEAT_COLUMNS.items() if k not in ("p_value", "p_adjusted", "flagged", "luck")}
-    frame = pl.DataFrame(rows, schema=schema)
-    frame = frame.with_columns(pl.col("p_monte_carlo" if method == "permutation" else "p_normal").alias("p_value"))
-    frame = frame.join(money, on=["who", "bet"], how="left", maintain_order="left", suffix="_money")
-    frame = frame.with_columns(
-        pl.coalesce("won_money", "won").alias("won"),
-        pl.coalesce("expected_win_money", "expected_win").alias("expected_win"),
-    ).drop("won_money", "expected_win_money")
-    adjusted = adjust(frame["p_value"].to_numpy(), correction)
-    frame = frame.with_columns(
-        pl.Series("p_adjusted", adjusted, nan_to_null=True),
-        pl.Series("flagged", np.nan_to_num(adjusted, nan=2.0) <= alpha),
-        (pl.col("won") - pl.col("expected_win")).alias("luck"),
-    )
+    frame = _assemble(rows, _money(records, placed), method, correction, alpha)
     # a count explains the betting of a seat only when the betting follows the edge
     implied = [
         _implied(table, placed, row["who"], row["bet"]) if row["flagged"] else {}
@@ -318,6 +304,26 @@ def detect_counters(
         for c in ("implied_count", "implied_tags", "implied_trigger", "implied_rho")
     )
     return Detection(frame.select(list(SEAT_COLUMNS)), alpha, correction, int(permutations), method, null, problems)
+
+
+def _assemble(
+    rows: list[dict[str, object]], money: pl.DataFrame, method: str, correction: str, alpha: float
+) -> pl.DataFrame:
+    """The seats' rows as a frame: the p-value ``method`` chose, the money, the correction and the flags."""
+    schema = {k: v for k, v in SEAT_COLUMNS.items() if k not in ("p_value", "p_adjusted", "flagged", "luck")}
+    frame = pl.DataFrame(rows, schema=schema)
+    frame = frame.with_columns(pl.col("p_monte_carlo" if method == "permutation" else "p_normal").alias("p_value"))
+    frame = frame.join(money, on=["who", "bet"], how="left", maintain_order="left", suffix="_money")
+    frame = frame.with_columns(
+        pl.coalesce("won_money", "won").alias("won"),
+        pl.coalesce("expected_win_money", "expected_win").alias("expected_win"),
+    ).drop("won_money", "expected_win_money")
+    adjusted = adjust(frame["p_value"].to_numpy(), correction)
+    return frame.with_columns(
+        pl.Series("p_adjusted", adjusted, nan_to_null=True),
+        pl.Series("flagged", np.nan_to_num(adjusted, nan=2.0) <= alpha),
+        (pl.col("won") - pl.col("expected_win")).alias("luck"),
+    )
 
 
 def _money(records: Records, placed: pl.DataFrame) -> pl.DataFrame:
