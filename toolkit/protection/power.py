@@ -49,9 +49,9 @@ def _kinds(players: Iterable[Player]) -> dict[str, str]:
         if isinstance(p, Team):
             out[p.spotter], out[p.big_player] = "Team spotter", "Team big player"
         else:
-            out[p.who] = type(p).__name__ + (
-                f" {p.system}" if hasattr(p, "system") and isinstance(p.system, str) else ""
-            )
+            system = getattr(p, "system", None)
+            name = system if isinstance(system, str) else getattr(system, "name", None)
+            out[p.who] = type(p).__name__ + ("" if name is None else f" {name}")
     return out
 
 
