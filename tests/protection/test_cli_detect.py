@@ -149,3 +149,22 @@ def test_a_record_without_bets_or_cards_is_refused(capsys, tmp_path: Path) -> No
     code, _, err = run(capsys, "detect", str(tmp_path / "missing.csv"))
     assert code == 2
     assert "cannot open the file" in err
+
+
+def test_a_bad_bet_inside_the_record_is_located_and_its_shoe_set_aside(capsys, record, tmp_path: Path) -> None:
+    """Bets carried in the record itself are checked by the reader, which sets a shoe with a bad bet aside."""
+    from toolkit.records import read_records
+
+    text = write_records(read_records(record), tmp_path / "t.csv", layout="coups").read_text().splitlines()
+    at = next(i for i, line in enumerate(text) if "seat1:banker:" in line)
+    text[at] = text[at].replace("seat1:banker:", "seat1:dragon9:", 1)
+    (tmp_path / "bad.csv").write_text("\n".join(text) + "\n")
+    code, out, err = run(capsys, "detect", str(tmp_path / "bad.csv"), "-f", "json", "--seed", "1", "--reference", "300")
+    assert code == 0
+    payload = json.loads(out)
+    (problem,) = payload["problems"]
+    assert problem["code"] == "bad_bet"
+    assert problem["line"] == at + 1
+    assert "unknown bet 'dragon9'" in err
+    seats = {s["who"]: s for s in payload["seats"]}
+    assert seats["seat1"]["shoes"] == 9  # the other nine shoes
