@@ -5,7 +5,6 @@ from __future__ import annotations
 from enum import Enum
 from pathlib import Path
 
-import polars as pl
 import typer
 
 from toolkit.cli._common import FORMAT_OPTION, OutputFormat, distinct, emit, fail, output_path, say, seed_or_fresh
@@ -104,6 +103,8 @@ def detect(
     flagged seat, the count that best explains its bets.
     Bad bets are listed on stderr (and in json) with their file, line, shoe and coup.
     """
+    import polars as pl
+
     from toolkit._files import RefusedFileError
     from toolkit.protection import detect_counters
     from toolkit.protection.ledger import read_table

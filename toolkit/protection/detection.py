@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from toolkit.cards import RANKS
+from toolkit import RANKS
 from toolkit.counting import count_systems
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.protection.implied import fit_tags, implied_count

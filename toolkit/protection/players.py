@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from toolkit.cards import RANKS
+from toolkit import RANKS
 from toolkit.counting import CountSystem, Ramp, count_arrays, get_count_system
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.records import Records, ShoeHeader, replay, simulate_records
