@@ -108,6 +108,7 @@ SUBPACKAGES = (
     ("sizing", ()),
     ("studies", ("thorp",)),
     ("live", ()),
+    ("protection", ()),
     ("plots", ()),
     ("widgets", ()),
     ("cli", ()),

@@ -12,7 +12,8 @@ rank  layer                         modules
 4     edges                         ``toolkit/edges/`` (effects of removal, known cards, published figures)
 5     counting, games               ``toolkit/counting/``, ``toolkit/games/``
 6     records, sizing               ``toolkit/records/`` (replays counts, so above counting), ``toolkit/sizing/``
-7     studies, live                 ``toolkit/studies/``, ``toolkit/live/`` (a live shoe followed card by card)
+7     studies, live, protection     ``toolkit/studies/``, ``toolkit/live/`` (a live shoe followed card by card),
+                                    ``toolkit/protection/`` (who at the table is counting)
 8     plots                         ``toolkit/plots/``
 9     cli, widgets                  ``toolkit/cli/``, ``toolkit/widgets/`` (the front ends)
 ====  ============================  =============================================
@@ -49,6 +50,7 @@ RANK = {
     "sizing": 6,
     "studies": 7,
     "live": 7,
+    "protection": 7,
     "plots": 8,
     "cli": 9,
     "widgets": 9,

@@ -13,7 +13,8 @@ The layers, each calling only the ones above it in this list:
   (chemin de fer, baccarat banque); above counting, :mod:`toolkit.records` (recorded shoes,
   replay, randomness) and :mod:`toolkit.sizing` (Kelly stakes, risk of ruin, a counter's bankroll);
 * **studies**: :mod:`toolkit.studies` (Thorp's end-of-shoe study, the side-bet assessment), and
-  :mod:`toolkit.live` (a live shoe followed card by card);
+  :mod:`toolkit.live` (a live shoe followed card by card), :mod:`toolkit.protection` (who at the table
+  is counting, from recorded bets);
 * **plots**: :mod:`toolkit.plots`;
 * **front ends**: :mod:`toolkit.cli` (the ``baccarat`` command) and :mod:`toolkit.widgets` (Jupyter).
 
@@ -170,6 +171,10 @@ if _TYPE_CHECKING:
         block_plan,
         map_blocks,
     )
+    from toolkit.protection import (
+        detect_counters,
+        simulate_table,
+    )
     from toolkit.records import (
         Problem,
         RecordError,
@@ -320,6 +325,7 @@ __all__ = (
     "deal_block",
     "deck_mixing_test",
     "depletion_by_value",
+    "detect_counters",
     "distribution",
     "distribution_frame",
     "edge_table",
@@ -371,6 +377,7 @@ __all__ = (
     "simulate_banque_shoes",
     "simulate_chemin_shoes",
     "simulate_records",
+    "simulate_table",
     "solve_chemin",
     "stacked_shoes",
     "standard_bets",

@@ -52,6 +52,7 @@ BASE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("validate",): (CARDS,),
     ("replay",): (CARDS, "--shoe", "3"),
     ("convert",): (CARDS, "--out", "{tmp}/c.parquet"),
+    ("detect",): (str(SHOES / "coups_with_bets.jsonl"), "--permutations", "99", "--reference", "50", "--seed", "1"),
     ("chemin", "solve"): (),
     ("chemin", "value"): (),
     ("ca",): ("--bet", "tiger_pair"),
@@ -82,7 +83,16 @@ ACCEPTS = {("--threshold", "negative"), ("--seed", "huge")}
 #: The same, for one command: the exact odds take a shoe of any size.
 ACCEPTS_IN = {(("edge",), "--decks", "huge"), (("eor",), "--decks", "huge")}
 #: Options whose zero is refused (zero of other options can be meaningful: --burn-cards 0, --seed 0).
-ZERO_REFUSED = {"--shoes", "--decks", "--workers", "--coups", "--study-shoes", "--confidence", "--bankroll"}
+ZERO_REFUSED = {
+    "--shoes",
+    "--decks",
+    "--workers",
+    "--coups",
+    "--study-shoes",
+    "--confidence",
+    "--bankroll",
+    "--reference",
+}
 
 
 def _commands():

@@ -118,13 +118,27 @@ def simulate(
     workers: int | None = WORKERS,
     scheduler: str | None = SCHEDULER,
     progress: bool = PROGRESS,
+    players: str | None = typer.Option(
+        None,
+        "--players",
+        metavar="FILE",
+        help="A TOML file of simulated players (counters, progressions, road followers, a team): write the shoes "
+        "as a record with their bets (--out .csv, .jsonl or .parquet; baccarat detect reads it) instead.",
+    ),
 ) -> None:
     """Deal shoes as a casino does and write every coup to a Parquet file.
 
     Shoes and coups are numbered from 1.  baccarat validate, baccarat replay and
     toolkit.read_records read the file (its hands are player_cards and banker_cards;
-    its header, the dealing, is in the file's metadata).
+    its header, the dealing, is in the file's metadata).  With --players, the shoes
+    are written as a record with the players' bets.
     """
+    if players is not None:
+        from toolkit.cli.detect import simulate_players
+
+        dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
+        simulate_players(players, out_text, shoes, seed, dealing, workers, scheduler)
+        return
     from functools import partial
 
     import pyarrow.parquet as pq
