@@ -33,13 +33,22 @@ import numba
 import numpy as np
 import polars as pl
 
-from toolkit.bets import get_plain_bet
+from toolkit.bets import AnyBet, bet_expected_values, get_plain_bet
 from toolkit.dealing import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block
 from toolkit.rules import Tableau
 from toolkit.studies.thorp.design import EDGE_EPSILON, REGIONS, ThorpStudy
 
-__all__ = ["BlockOutput", "BlockSpec", "Tally", "block_spec", "empty_tally", "evaluator", "tally_block"]
+__all__ = [
+    "BlockOutput",
+    "BlockSpec",
+    "Tally",
+    "block_spec",
+    "empty_tally",
+    "evaluator",
+    "panel_values",
+    "tally_block",
+]
 
 #: Per-shoe opportunity counts are histogrammed up to this (the last bin holds this many or more).
 _HIST_CAP = 64
@@ -47,10 +56,11 @@ _HIST_CAP = 64
 
 @dataclass(frozen=True)
 class BlockSpec:
-    """The light, picklable part of a study that a worker needs (pay tables as float arrays)."""
+    """The light, picklable part of a study that a worker needs: the dealing, the bets (a side bet travels
+    without its compiled tables, see :class:`~toolkit.coup_bets.CoupBet`) and Jacobson's pay tables."""
 
     dealing: Dealing
-    payoffs: np.ndarray = field(repr=False)
+    bets: tuple[AnyBet, ...] = field(repr=False)
     jacobson_payoffs: np.ndarray = field(repr=False)
     observers: tuple[str, ...]
     jacobson_depths: tuple[int, ...]
@@ -59,7 +69,7 @@ class BlockSpec:
 
 
 def block_spec(study: ThorpStudy) -> BlockSpec:
-    """What a worker needs of ``study``: its dealing, pay tables (the panel's, Player's and Banker's) and names.
+    """What a worker needs of ``study``: its dealing, its bets, Player's and Banker's pay tables and the names.
 
     Parameters
     ----------
@@ -73,7 +83,7 @@ def block_spec(study: ThorpStudy) -> BlockSpec:
     jac = (get_plain_bet("player", study.rules), get_plain_bet("banker", study.rules))
     return BlockSpec(
         dealing=study.dealing,
-        payoffs=np.array([get_plain_bet(b, study.rules, "the Thorp study").payoff_array for b in study.bets or ()]),
+        bets=tuple(study.bets or ()),
         jacobson_payoffs=np.array([b.payoff_array for b in jac]),
         observers=study.observers,
         jacobson_depths=study.jacobson_depths,
@@ -87,6 +97,39 @@ def _evaluator_cached(payoff_bytes: bytes, shape: tuple[int, int], tableau: Tabl
     from toolkit.engine import CompiledBets
 
     return CompiledBets(np.frombuffer(payoff_bytes).reshape(shape), tableau)
+
+
+@lru_cache(maxsize=8)
+def _compiled_once(bets: tuple[AnyBet, ...]) -> tuple[AnyBet, ...]:
+    """The first equal tuple of bets this process saw: its side bets keep their compiled tables from block to
+    block (each block's spec arrives unpickled, with fresh bets that would compile again)."""
+    return bets
+
+
+def panel_values(shoes: np.ndarray, spec: BlockSpec, device: str = "cpu") -> np.ndarray:
+    """Exact expected values of the study's bets for ``(n, 13)`` shoes by rank: ``(n, bets)``.
+
+    One dispatcher for every bet, :func:`toolkit.bets.bet_expected_values` (the one the counting harness
+    and the replay use): pay tables in one pass of the batched engine (on ``device``), side bets each by
+    its cheapest exact evaluator (:attr:`toolkit.coup_bets.CoupBet.evaluator`, on the CPU).  The shoes are
+    dealt by rank, so a bet on suits is priced suit-blind from ``spec.dealing.decks`` full decks.
+
+    Parameters
+    ----------
+    shoes
+        ``(n, 13)`` counts by rank.
+    spec
+        The study's block spec (:func:`block_spec`).
+    device
+        Where the pay tables are priced: ``"cpu"`` or ``"gpu"``.
+
+    Returns
+    -------
+    numpy.ndarray
+    """
+    dealing = spec.dealing
+    ranks = np.ascontiguousarray(shoes, dtype=np.int64)
+    return bet_expected_values(ranks, _compiled_once(spec.bets), dealing.tableau, decks=dealing.decks, device=device)
 
 
 def evaluator(payoffs: np.ndarray, tableau: Tableau):
@@ -283,13 +326,11 @@ def tally_block(block: Block, spec: BlockSpec, records: bool = False, coups: boo
             n_coups = len(dealt)
             t1 = time.perf_counter()
             seconds["deal"] += t1 - t0
-            evaluate = evaluator(spec.payoffs, dealing.tableau)
-            full = np.full((1, 13), 4 * dealing.decks)
-            ev0 = evaluate(full)[0]  # on the CPU, as StudyResult computes it
+            ev0 = panel_values(np.full((1, 13), 4 * dealing.decks), spec)[0]  # on the CPU, as StudyResult has it
             comps = {"unseen": dealt.unseen}
             if "remaining" in spec.observers:
                 comps["remaining"] = dealt.remaining()
-            evs = {o: evaluate(comps[o].astype(np.int64), device=spec.device) for o in spec.observers}
+            evs = {o: panel_values(comps[o], spec, spec.device) for o in spec.observers}
             t2 = time.perf_counter()
             seconds["ev"] += t2 - t1
             _tally_dealt(dealt, evs, ev0, spec, tally)
