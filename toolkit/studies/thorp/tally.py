@@ -131,7 +131,7 @@ def panel_values(shoes: np.ndarray, spec: BlockSpec, device: str = "cpu") -> np.
     ranks = np.ascontiguousarray(shoes, dtype=np.int64)
     bets = _compiled_once(spec.bets)
     out = np.empty((len(ranks), len(bets)))
-    for chunk, group in _chunked_groups(bets):
+    for chunk, group in _chunked_groups(bets, len(ranks) if device == "gpu" else 0):
         for start in range(0, len(ranks), chunk):
             rows = slice(start, start + chunk)
             out[rows, group] = bet_expected_values(
@@ -146,11 +146,12 @@ def panel_values(shoes: np.ndarray, spec: BlockSpec, device: str = "cpu") -> np.
 _PLAIN_CHUNK, _SIDE_CHUNK = 16_384, 4_096
 
 
-def _chunked_groups(bets: tuple[AnyBet, ...]) -> list[tuple[int, list[int]]]:
-    """The bets' columns in two groups, each with the number of shoes priced at a time: pay tables, side bets."""
+def _chunked_groups(bets: tuple[AnyBet, ...], whole: int = 0) -> list[tuple[int, list[int]]]:
+    """The bets' columns in two groups, each with the number of shoes priced at a time: pay tables, side bets
+    (``whole``: the pay tables' shoes all at once, as a GPU takes them in one transfer)."""
     plain = [i for i, b in enumerate(bets) if isinstance(b, Bet)]
     side = [i for i, b in enumerate(bets) if not isinstance(b, Bet)]
-    return [(n, g) for n, g in ((_PLAIN_CHUNK, plain), (_SIDE_CHUNK, side)) if g]
+    return [(n, g) for n, g in ((max(whole, 1) if whole else _PLAIN_CHUNK, plain), (_SIDE_CHUNK, side)) if g]
 
 
 def evaluator(payoffs: np.ndarray, tableau: Tableau):
