@@ -251,7 +251,8 @@ def _method_section(a: Assessment) -> list[str]:
     return [
         "## Method",
         f"Seed {s['seed']}: three independent streams (search shoes, fresh shoes, penetration shoes). "
-        f"{s['shoes']:,} search shoes and {s['shoes']:,} fresh shoes. A count is worth counting when it wins at least "
+        f"{s['shoes']:,} search shoes, {s['shoes']:,} fresh shoes and {s['penetration_shoes']:,} at each cut card of "
+        "the sweep. A count is worth counting when it wins at least "
         f"{s['min_win']:g} units per 100 hands of flat one-unit bets, its {conf} interval above zero. Tables: "
         "tables/*.csv and *.parquet; every figure: summary.json."
         + (f" The assessment took {took:,.0f} s." if took is not None else ""),
