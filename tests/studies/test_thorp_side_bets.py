@@ -83,3 +83,14 @@ def test_a_study_of_side_bets_reports_them_beside_the_panel(dealt_block) -> None
         ThorpStudy(bets=("perfect_pair",)).fingerprint()["bets"]["perfect_pair"]
         != (ThorpStudy(bets=("perfect_pair_v2",)).fingerprint()["bets"]["perfect_pair_v2"])
     )
+
+
+def test_a_side_bet_arriving_with_every_block_compiles_once() -> None:
+    """Workers receive the bets anew with each block (pickled, without their tables): equal bets share one compile."""
+    import pickle
+
+    bet = get_bet("three_giving_eight")
+    first, second = pickle.loads(pickle.dumps(bet)), pickle.loads(pickle.dumps(bet))
+    table = first.compiled()
+    assert len(pickle.dumps(first)) < 2_000  # the tables do not travel
+    assert second.compiled() is table

@@ -180,7 +180,8 @@ def _say_how_long(
     sweep = f"{n_cuts} cut card{'' if n_cuts == 1 else 's'}" if n_cuts else "no cut-card sweep"
     typer.echo(
         f"{bet.name}: {shoes:,} shoes a step (search, fresh shoes, {sweep}): about {_duration(est['total'])} on "
-        f"{est['workers']} worker(s), from a timed pilot of {est['pilot_shoes']} shoes (--shoes scales it)",
+        f"{est['workers']} idle core(s), from the CPU time of a pilot of {est['pilot_shoes']} shoes (--shoes scales "
+        "it; longer on a busy machine)",
         err=True,
     )
 

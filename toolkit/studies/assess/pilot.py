@@ -6,9 +6,11 @@ the bet before every coup (the search shoes), scoring one candidate count on
 them (the search scores about :func:`expected_candidates` of them), playing the
 fresh-shoe strategies (the count found, perfect play, its threshold sweep and
 the published counts) and dealing the cut-card sweep at every position.  The
-per-shoe costs are scaled to the assessment's shoes and divided among the
-workers (blocks of shoes are independent, so they share the work nearly
-evenly); the pilot's own seconds are not counted.
+per-shoe costs are CPU seconds (so a busy machine does not inflate them),
+scaled to the assessment's shoes and divided among the workers (blocks of
+shoes are independent, so they share the work nearly evenly): the estimate is
+for idle cores, and a machine shared with other work takes longer.  The
+pilot's own seconds are not counted.
 
 >>> e = estimate_assessment("dragon7", shoes=1000, cut_cards=(14,), pilot_shoes=20)
 >>> sorted(e["seconds"]), e["shoes"], e["cut_cards"]
@@ -85,23 +87,23 @@ def estimate_assessment(
     warm = block_plan(10, seed=1)[0]
     pilot = block_plan(pilot_shoes, block_size=pilot_shoes, seed=12345)[0]
     search_block(warm, dealing, b)  # compiles the bet and loads the kernels: not part of the estimate
-    start = time.perf_counter()
+    start = time.process_time()
     data = search_block(pilot, dealing, b)
-    per_shoe = {"search": (time.perf_counter() - start) / pilot.n_shoes}
-    start = time.perf_counter()
+    per_shoe = {"search": (time.process_time() - start) / pilot.n_shoes}
+    start = time.process_time()
     score_tags((1, 1, 0, 0, 0, -1, -1, -1, 1, 0, 0, 0, 0), "true", data, space.thresholds)
-    per_shoe["scoring"] = (time.perf_counter() - start) / pilot.n_shoes * expected_candidates(space)
+    per_shoe["scoring"] = (time.process_time() - start) / pilot.n_shoes * expected_candidates(space)
     count = CountSystem("pilot", (1, 1, 0, 0, 0, -1, -1, -1, 1, 0, 0, 0, 0), threshold=1)
     played = [count_strategy(count, bet=b, name="count"), perfect_strategy(b, name="perfect")]
     grid = [count_strategy(count, float(t), bet=b, name=f"t={t}") for t in np.linspace(0, 4, _GRID)]
     published = [count_strategy(s, bet=b, name=s.name) for s in published_counts(b)]
-    start = time.perf_counter()
+    start = time.process_time()
     fresh_block(pilot, (*played, *grid, *published), dealing, rules)
-    per_shoe["fresh"] = (time.perf_counter() - start) / pilot.n_shoes
-    start = time.perf_counter()
+    per_shoe["fresh"] = (time.process_time() - start) / pilot.n_shoes
+    start = time.process_time()
     if cuts:
         sweep_block(pilot, tuple(played), dealing, tuple(cuts), rules)
-    per_shoe["sweep"] = (time.perf_counter() - start) / pilot.n_shoes
+    per_shoe["sweep"] = (time.process_time() - start) / pilot.n_shoes
     share = max(min(n_workers, -(-shoes // 1000)), 1)  # blocks of 1,000 shoes are shared among the workers
     seconds = {
         "search": per_shoe["search"] * shoes / share,

@@ -99,13 +99,6 @@ def _evaluator_cached(payoff_bytes: bytes, shape: tuple[int, int], tableau: Tabl
     return CompiledBets(np.frombuffer(payoff_bytes).reshape(shape), tableau)
 
 
-@lru_cache(maxsize=8)
-def _compiled_once(bets: tuple[AnyBet, ...]) -> tuple[AnyBet, ...]:
-    """The first equal tuple of bets this process saw: its side bets keep their compiled tables from block to
-    block (each block's spec arrives unpickled, with fresh bets that would compile again)."""
-    return bets
-
-
 def panel_values(shoes: np.ndarray, spec: BlockSpec, device: str = "cpu") -> np.ndarray:
     """Exact expected values of the study's bets for ``(n, 13)`` shoes by rank: ``(n, bets)``.
 
@@ -129,7 +122,7 @@ def panel_values(shoes: np.ndarray, spec: BlockSpec, device: str = "cpu") -> np.
     """
     dealing = spec.dealing
     ranks = np.ascontiguousarray(shoes, dtype=np.int64)
-    bets = _compiled_once(spec.bets)
+    bets = spec.bets  # a side bet arriving with a block shares the tables compiled for the first
     out = np.empty((len(ranks), len(bets)))
     for chunk, group in _chunked_groups(bets, len(ranks) if device == "gpu" else 0):
         for start in range(0, len(ranks), chunk):
