@@ -5,6 +5,8 @@ Run from the repository root (not collected by pytest)::
     python tests/benchmarks/thorp.py                      # 10,000 shoes, 1 and 2 workers
     python tests/benchmarks/thorp.py --shoes 20000 --workers 2
     python tests/benchmarks/thorp.py --quick              # 2,000 shoes, a smoke run
+    python tests/benchmarks/thorp.py --side-bets --shoes 1000 --skip-serial --workers 1
+                                                          # also: four side bets added, the same shoes
 
 It runs :func:`toolkit.studies.run_study` (deal, exact EV of the whole standard panel before every
 coup from the unseen cards, streaming aggregation, Jacobson's setting) on a sample of shoes, in
@@ -17,7 +19,9 @@ one process and with ``--workers`` processes, and prints:
   time (process start-up, pickling, merging);
 * the ratio against evaluating one composition at a time (``expected_values`` called on each
   coup's unseen composition alone), on one core;
-* the peak resident memory, for two sample sizes, to show that it does not grow with the shoes.
+* the peak resident memory, for two sample sizes, to show that it does not grow with the shoes;
+* with ``--side-bets``, the same shoes with four catalogue side bets added (Perfect Pairs, Perfect Pairs v2,
+  Tiger Pair, 3 Giving 8), in one process: the ratio of CPU times inside the blocks (target: at most 1.3x).
 
 The machine is shared: the load average is printed beside the figures.
 """
@@ -38,7 +42,7 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from toolkit.bets.paytable import standard_bets  # noqa: E402
+from toolkit.bets.paytable import get_bet, standard_bets  # noqa: E402
 from toolkit.dealing.dealer import Dealing, deal  # noqa: E402
 from toolkit.exact.engine import expected_values  # noqa: E402
 from toolkit.studies import ThorpStudy, run_study  # noqa: E402
@@ -67,6 +71,23 @@ def pipeline(shoes: int, workers: int, seed: int, observers: tuple[str, ...]) ->
     return {"wall": wall, "coups": coups, "shoes": shoes, **result.seconds}
 
 
+SIDE_BETS = ("perfect_pair", "perfect_pair_v2", "tiger_pair", "three_giving_eight")
+
+
+def side_bet_ratio(shoes: int, seed: int) -> None:
+    """The study's CPU time on the same shoes with and without four side bets (one process)."""
+    panel = standard_bets()
+    bets = (*panel, *(get_bet(n) for n in SIDE_BETS))
+    run_study(ThorpStudy(shoes=20, seed=seed + 1, bets=bets), progress=False)  # the side bets' tables, once
+    cpu = {}
+    for label, chosen in (("panel", panel), ("panel + 4 side bets", bets)):
+        result = run_study(ThorpStudy(shoes=shoes, seed=seed, bets=chosen), progress=False)
+        cpu[label] = result.seconds["cpu"]
+        print(f"{label}: {result.n_hands:,} coups, {cpu[label]:.2f} CPU s in the blocks")
+    ratio = cpu["panel + 4 side bets"] / cpu["panel"]
+    print(f"four side bets ({', '.join(SIDE_BETS)}): {ratio:.2f}x the panel's CPU time (target 1.3x)")
+
+
 def one_at_a_time(n: int, seed: int) -> float:
     """Coups per second when each coup's unseen composition is evaluated alone (one core)."""
     dealt = deal(max(1, n // 80 + 1), Dealing(), seed=seed, progress=False)
@@ -88,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--observer", choices=("unseen", "both"), default="unseen")
     parser.add_argument("--skip-serial", action="store_true", help="only the parallel run")
     parser.add_argument("--quick", action="store_true", help="small sizes for a smoke run")
+    parser.add_argument("--side-bets", action="store_true", help="also the same shoes with four side bets added")
     args = parser.parse_args(argv)
     if args.quick:
         args.shoes, args.single = 2_000, 500
@@ -154,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"one million shoes ({coups_per_shoe:.1f} coups each) at the best rate, {best:,.0f} coups/s: "
           f"{million / 60:.1f} minutes -> target {TARGET_SECONDS // 60} minutes {verdict}")  # fmt: skip
+    if args.side_bets:
+        print()
+        side_bet_ratio(args.shoes, args.seed)
     return 0
 
 

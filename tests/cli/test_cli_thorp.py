@@ -213,3 +213,23 @@ def test_thorp_count_shoes_and_the_deal_to_end_run_scale_with_shoes(capsys, tmp_
     assert code == 0, err
     assert "no deal-to-end run; no count shoes" in stdout
     assert "deal_to_end" not in json.loads((tmp_path / "summary.json").read_text())
+
+
+#: A bet on a third card's suit, written in a file: priced by the position table.
+SPADE_THIRD = 'name = "spade_third"\n[[pays]]\nwhen = "player_3_suit = \'s\'"\npays = 3\n'
+
+
+def test_thorp_takes_catalogue_side_bets_and_bet_files(capsys, tmp_path: Path) -> None:
+    """Any bet: a closed-form bet on the first four cards, a value bet and a file's bet on a third card's suit."""
+    path = tmp_path / "spade.toml"
+    path.write_text(SPADE_THIRD)
+    out = tmp_path / "run"
+    args = ("--shoes", "3", "--seed", "2", "--out", str(out), *NO_COUNTS, "--deal-to-end-shoes", "0", "--no-figures")
+    code, stdout, err = run(
+        capsys, "thorp", *args, "--bet", "perfect_pair", "--bet", "three_giving_eight", "--bet-file", str(path), *FAST
+    )
+    assert code == 0, err
+    summary = json.loads((out / "summary.json").read_text())
+    assert {"perfect_pair", "three_giving_eight", "spade_third", "banker"} <= set(summary["bets"])
+    for name in ("perfect_pair", "three_giving_eight", "spade_third"):
+        assert name in stdout

@@ -20,6 +20,8 @@ PUBLISHED_TAGS = {
     "thorp_natural9": (1, 1, 1, 1, 1, 1, 1, 1, -12, 1),  # Jacobson, "Card counting the Natural 9 and Natural 8"
     "ten_count": (0, 1, 1, 1, 1, 1, 1, 1, 1, -2),  # Jacobson, "Baccarat Tie bet flimflam"
     "how_dragon7": (1, 0, 0, -1, -1, -1, -1, 2, 2, 0),  # S. How, "Unbalanced Dragon 7 Count" (2012)
+    "three_giving_eight": (1, 1, -3, 1, 1, 1, 1, -8, 1, 1),  # Jacobson, "Baccarat Side Bets"
+    "big_tiger": (0, 0, -1, -1, -1, -2, 1, 2, 2, 0),  # Jacobson, "Card Counting the Big Tiger Baccarat Side Bet"
 }
 REFERENCE_NAMES = {
     "dragon7": "dragon7_jacobson",
@@ -27,6 +29,8 @@ REFERENCE_NAMES = {
     "thorp_natural9": "thorp_natural9",
     "ten_count": "ten_count_jstat",
     "how_dragon7": "dragon7_how_unbalanced",
+    "three_giving_eight": "three_giving_eight_jacobson",
+    "big_tiger": "big_tiger_jacobson",
 }
 
 
@@ -64,7 +68,9 @@ def test_library_conventions() -> None:
 
 
 def test_unknown_system_lists_the_names() -> None:
-    with pytest.raises(ValueError, match="known systems: dragon7, panda8, thorp_natural9, ten_count, how_dragon7"):
+    with pytest.raises(
+        ValueError, match="known systems: dragon7, panda8, thorp_natural9, ten_count, how_dragon7, three_giving_eight"
+    ):
         get_count_system("hilo")
     with pytest.raises(TypeError):
         get_count_system(7)  # type: ignore[arg-type]

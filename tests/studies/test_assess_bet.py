@@ -23,6 +23,7 @@ from toolkit.studies.assess import (
     assess_bet,
     assessment_report,
     candidate_tags,
+    tag_reach,
     write_assessment,
 )
 from toolkit.studies.assess.search import SearchSet, score_tags, threshold_grid
@@ -85,8 +86,12 @@ def test_the_search_space_candidates(dragon: Assessment) -> None:
     eor = dragon.frames["eor"]["eor"].to_numpy()
     tags = candidate_tags(eor, SearchSpace())
     assert {"eor", "eor balanced"} == {family for family, _, _ in tags}
+    reach = tag_reach(eor)  # Dragon 7: the 8's effect is about five times the median card's
+    assert reach == dragon.settings["tag_reach"] == 5
+    assert max(int(np.abs(t).max()) for _, _, t in tags) == reach
+    assert SearchSpace(max_tag=3).reach(eor) == 3
     for family, _top, t in tags:
-        assert np.abs(t).max() <= 3
+        assert np.abs(t).max() <= reach
         if family == "eor balanced":
             assert t.sum() == 0
         assert (t[9:] == t[9]).all()  # the four zero-valued ranks move together

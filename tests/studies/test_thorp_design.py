@@ -19,7 +19,7 @@ def test_study_validates_its_options() -> None:
         ThorpStudy(observers=("everyone",))
     with pytest.raises(ValueError, match="unknown bet 'roulette'; known bets: banker"):
         ThorpStudy(bets=("roulette",))
-    with pytest.raises(TypeError, match="give Bets or panel names"):
+    with pytest.raises(TypeError, match="give Bets, CoupBets or names of bets"):
         ThorpStudy(bets=(3,))
     with pytest.raises(ValueError, match="distinct bets"):
         ThorpStudy(bets=("tie", "tie"))

@@ -74,6 +74,8 @@ from toolkit.parallel import SeedLike, as_generator
 __all__ = ["CoupBet", "coup_distribution", "coup_expected_values", "coup_payouts"]
 
 _PAIR_FIELDS = frozenset({"player_pair", "banker_pair", "player_suited_pair", "banker_suited_pair"})
+#: The compiled tables of the bets unpickled in this process, by bet (filled as they arrive and compile).
+_ARRIVED: dict[tuple[str, str], dict] = {}
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,8 +155,10 @@ class CoupBet:
         return {k: v for k, v in self.__dict__.items() if k != "_compiled"}
 
     def __setstate__(self, state: dict) -> None:
-        for k, v in {**state, "_compiled": {}}.items():
+        for k, v in state.items():
             object.__setattr__(self, k, v)
+        # equal bets arriving in this process (one with every block of shoes) share one set of compiled tables
+        object.__setattr__(self, "_compiled", _ARRIVED.setdefault(self._key, {}))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, CoupBet) and self._key == other._key

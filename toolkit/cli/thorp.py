@@ -1,7 +1,9 @@
 """Commands ``baccarat thorp`` and ``baccarat reproduce``: the Thorp study.
 
-``thorp`` deals shoes, evaluates every coup exactly for the whole panel,
-streams the aggregates (with checkpoints in the output folder) and writes the
+``thorp`` deals shoes, evaluates every coup exactly for the whole panel and
+for any side bet added with ``--bet`` or ``--bet-file`` (each priced by its
+cheapest exact evaluator; the shoes are dealt by rank, so a bet on suits is
+priced suit-blind), streams the aggregates (with checkpoints in the output folder) and writes the
 tables, ``summary.json``, the figures and ``report.md``.  ``reproduce`` prints
 every published figure of ``data/reference`` beside the toolkit's value.
 """
@@ -10,7 +12,6 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
 
@@ -38,9 +39,6 @@ from toolkit.cli._common import (
     seed_or_fresh,
 )
 from toolkit.coup.options import Burn, LastHand
-
-if TYPE_CHECKING:
-    from toolkit.bets.paytable import AnyBet, Bet
 
 __all__ = ["register"]
 
@@ -185,7 +183,7 @@ def thorp(
     if not resume:
         _clear_earlier_run(out)
     observers = ("unseen", "remaining") if observer == Observer.both else (observer.value,)
-    extra = [_pay_table(b) for b in bets_from_options(bet, bet_file, panel=[b.name for b in standard_bets()])]
+    extra = bets_from_options(bet, bet_file, panel=[b.name for b in standard_bets()])
     chosen_seed = _seed(seed, out, resume)
     panel = (*standard_bets(), *extra) if extra else None
     study = ThorpStudy(
@@ -254,18 +252,6 @@ def thorp(
         counted = f"{count_shoes:,} shoes for the published count results" if count_shoes else "no count shoes"
         say(f"also: {also}; {counted} (--deal-to-end-shoes, --count-shoes)")
         typer.echo(f"report: {paths['report']}")  # a path is never wrapped
-
-
-def _pay_table(bet: AnyBet) -> Bet:
-    """The bet, when it is a pay table over the outcome classes (the study's engine); else one line, exit 2."""
-    from toolkit.bets.paytable import Bet
-
-    if not isinstance(bet, Bet):
-        fail(
-            f"--bet {bet.name}: the study prices every coup of every shoe with the pay-table engine; a bet on suits "
-            "or card positions is priced coup by coup (see 'baccarat count --system perfect --bet ...' for such bets)"
-        )
-    return bet
 
 
 #: What a run writes in its folder (the earlier run's are removed by ``--no-resume``).

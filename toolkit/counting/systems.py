@@ -306,6 +306,24 @@ def _published() -> dict[str, CountSystem]:
                 source="Stephen How's unbalanced Dragon 7 count (8 decks): initial running count -32, counts the "
                 "exposed burn card, bet at running count >= 0",
             ),
+            CountSystem(
+                "three_giving_eight",
+                _a_to_t((1, 1, -3, 1, 1, 1, 1, -8, 1, 1)),
+                bet="three_giving_eight",
+                threshold=2,
+                source='Eliot Jacobson, "Baccarat Side Bets" (advancedadvantageplay.com; 8 decks, cut card 14 from '
+                "the end, standard burn): bet at true count >= +2, 23.207% of hands at an average edge of 16.926%, "
+                "3.928 units won per 100 hands",
+            ),
+            CountSystem(
+                "big_tiger",
+                _a_to_t((0, 0, -1, -1, -1, -2, 1, 2, 2, 0)),
+                bet="big_tiger",
+                threshold=8,
+                source='Eliot Jacobson, "Card Counting the Big Tiger Baccarat Side Bet" (advancedadvantageplay.com, '
+                "2024; 100 million simulated 8-deck shoes, cut card 14 from the end): bet at true count >= +8, "
+                "3.536% of hands at an average edge of 7.227%, 0.256 units won per 100 hands",
+            ),
         )
     }
 

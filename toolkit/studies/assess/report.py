@@ -76,186 +76,187 @@ def assessment_report(a: Assessment, figures: Mapping[str, str] | None = None) -
     str
         Markdown.
     """
+    blocks = [
+        *_bet_section(a),
+        *_eor_section(a),
+        *_search_section(a),
+        *_wins_section(a),
+        *_published_section(a),
+        *_penetration_section(a),
+    ]
+    if figures:
+        blocks += ["## Figures"] + [f"![{title}]({path})" for title, path in figures.items()]
+    blocks += _method_section(a)
+    return "\n\n".join(b.strip("\n") for b in blocks) + "\n"
+
+
+def _bet_section(a: Assessment) -> list[str]:
     s, f = a.settings, a.frames
     d = s["dealing"]
-    conf = f"{s['confidence']:.0%}"
     stats = f["stats"].row(0, named=True)
-    blocks: list[str] = []
-
-    def add(text: str) -> None:
-        blocks.append(text.strip("\n"))
-
-    add(f"# Side bet assessment: {a.bet}")
-    add(f"**Verdict: {a.verdict}.**")
     where = f"{d['decks']} decks, cut card {d['cut_card']} cards from the end, burn {d['burn']}"
     if d["coups"] is not None:
         where = f"{d['decks']} decks, {d['coups']} coups a shoe, burn {d['burn']}"
-    add(f"Dealt as: {where}. {stats['description'] or ''}\n")
-
-    add("## The bet\n")
-    add(
+    head = [stats["house_edge"], stats["expected_value"], stats["std_dev"], stats["hit_frequency"]]
+    out = [
+        f"# Side bet assessment: {a.bet}",
+        f"**Verdict: {a.verdict}.**",
+        f"Dealt as: {where}. {stats['description'] or ''}",
+        "## The bet",
         _table(
             ["house edge", "expected value per unit", "standard deviation", "hit frequency"],
-            [
-                [
-                    f"{stats['house_edge']:.4%}",
-                    stats["expected_value"],
-                    stats["std_dev"],
-                    f"{stats['hit_frequency']:.4%}",
-                ]
-            ],
-        )
-    )
-    add("\nExact, for the full shoe (toolkit.bets.paytable.edge_table). Payouts (to one) and their probabilities:\n\n")
-    add(_table(["payout", "probability"], f["payouts"].rows(), 6))
-
+            [[f"{head[0]:.4%}", head[1], head[2], f"{head[3]:.4%}"]],
+        ),
+        "Exact, for the full shoe (toolkit.bets.paytable.edge_table). Payouts (to one) and their probabilities:",
+        _table(["payout", "probability"], f["payouts"].rows(), 6),
+    ]
     if "ca" in f:
-        add("\n## Combinatorial analysis\n\n")
-        ca = f["ca"]
-        add(_table(ca.columns, ca.rows(), 6))
+        out += ["## Combinatorial analysis", _table(f["ca"].columns, f["ca"].rows(), 6)]
+    return out
 
-    add("\n## Effects of removal by rank\n\n")
-    add(
+
+def _eor_section(a: Assessment) -> list[str]:
+    rows = [
+        [r["card"], r["count"], None if r["eor"] is None else 100 * r["eor"], r["tag"]]
+        for r in a.frames["eor"].to_dicts()
+    ]
+    return [
+        "## Effects of removal by rank",
         "The change in the bet's expected value when one card of a rank is removed from the full shoe "
-        "(toolkit.edges.eor.effect_of_removal, by rank), and the tag of the count found.\n\n"
-    )
-    add(
-        _table(
-            ["card", "cards in the shoe", "EOR (% of a unit)", "tag"],
-            [
-                [r["card"], r["count"], None if r["eor"] is None else 100 * r["eor"], r["tag"]]
-                for r in f["eor"].to_dicts()
-            ],
-        )
-    )
+        "(toolkit.edges.eor.effect_of_removal, by rank), and the tag of the count found.",
+        _table(["card", "cards in the shoe", "EOR (% of a unit)", "tag"], rows),
+    ]
 
-    add("\n## The best count found\n\n")
-    add(f"Search space: {s['search_space']} {s['candidates']} candidates were scored.\n\n")
-    add(
+
+def _search_section(a: Assessment) -> list[str]:
+    s, f = a.settings, a.frames
+    reach = s.get("tag_reach")
+    out = [
+        "## The best count found",
+        f"Search space: {s['search_space']} {s['candidates']} candidates were scored."
+        + (f" Tags reach -{reach}..+{reach} for this bet." if reach is not None else ""),
         f"Every candidate was scored on the same {s['shoes']:,} search shoes (common random numbers: one seed "
         "for all); the winner's figures below come from a fresh, independent set of as many shoes, because its "
-        "score on the shoes it was chosen on is optimistic.\n\n"
-    )
-    cand = f["candidates"].head(10)
-    add(
-        _table(
-            [
-                "rank",
-                "family",
-                "tags A..K",
-                "trigger",
-                "threshold",
-                "bet frequency",
-                "edge when betting",
-                "win / 100 hands",
-            ],
-            [
-                [
-                    r["rank"],
-                    r["family"],
-                    r["tags"],
-                    r["trigger"],
-                    r["threshold"],
-                    r["bet_frequency"],
-                    r["edge_when_betting"],
-                    r["win_per_100_hands"],
-                ]
-                for r in cand.to_dicts()
-            ],
-        )
-    )
+        "score on the shoes it was chosen on is optimistic.",
+    ]
+    keys = ["rank", "family", "tags", "trigger", "threshold", "bet_frequency", "edge_when_betting", "win_per_100_hands"]
+    heads = ["rank", "family", "tags A..K", "trigger", "threshold", "bet frequency", "edge when betting"]
+    out.append(_table([*heads, "win / 100 hands"], [[r[k] for k in keys] for r in f["candidates"].head(10).to_dicts()]))
     count = a.figures("count")
     if a.count is None:
-        add("\nNo count and threshold won anything on the search shoes: the best count never bets.\n")
+        out.append("No count and threshold won anything on the search shoes: the best count never bets.")
     else:
         kind = "true count" if a.count.trigger == "true" else "running count"
-        add(
-            f"\nThe count found: {tags_text(a.count.tags)} ({'balanced' if a.count.balanced else 'unbalanced'}); "
+        out.append(
+            f"The count found: {tags_text(a.count.tags)} ({'balanced' if a.count.balanced else 'unbalanced'}); "
             f"bet when the {kind} is at least {a.count.threshold:g} (true count: {a.count.describe()['true_count']}). "
             f"On the search shoes it won {f['candidates']['win_per_100_hands'][0]:.3f} units per 100 hands; "
-            f"on the fresh shoes {count['win_per_100_hands']:.3f}.\n"
+            f"on the fresh shoes {count['win_per_100_hands']:.3f}."
         )
+    return out
 
-    add(f"\n## What a counter wins (fresh shoes, {conf} intervals)\n\n")
-    perfect = a.figures("perfect")
-    add(
-        _table(
-            ["play", "rule", "bet frequency %", "edge when betting %", "win / 100 hands", "win / shoe", "SD / shoe"],
-            [
-                [
-                    name,
-                    r["rule"],
-                    _ci(r, "bet_frequency", 100, 2),
-                    _ci(r, "edge_when_betting", 100, 2),
-                    _ci(r, "win_per_100_hands"),
-                    _ci(r, "units_per_shoe"),
-                    r["sd_per_shoe"],
-                ]
-                for name, r in (("the count found", count), ("computer-perfect", perfect))
-            ],
-            3,
-        )
-    )
-    add(
-        "\nFlat one-unit bets. Wins are expected wins: the exact expected value of each bet placed, before its coup "
-        "(the realised win has the same mean and far more noise).\n"
-    )
 
-    add("\n## Computer-perfect play: the upper bound\n\n")
+def _wins_section(a: Assessment) -> list[str]:
+    conf = f"{a.settings['confidence']:.0%}"
+    count, perfect = a.figures("count"), a.figures("perfect")
+    rows = [
+        [
+            name,
+            r["rule"],
+            _ci(r, "bet_frequency", 100, 2),
+            _ci(r, "edge_when_betting", 100, 2),
+            _ci(r, "win_per_100_hands"),
+            _ci(r, "units_per_shoe"),
+            r["sd_per_shoe"],
+        ]
+        for name, r in (("the count found", count), ("computer-perfect", perfect))
+    ]
+    heads = ["play", "rule", "bet frequency %", "edge when betting %", "win / 100 hands", "win / shoe", "SD / shoe"]
     share = count["win_per_100_hands"] / perfect["win_per_100_hands"] if perfect["win_per_100_hands"] > 0 else None
-    add(
+    return [
+        f"## What a counter wins (fresh shoes, {conf} intervals)",
+        _table(heads, rows, 3),
+        "Flat one-unit bets. Wins are expected wins: the exact expected value of each bet placed, before its coup "
+        "(the realised win has the same mean and far more noise).",
+        "## Computer-perfect play: the upper bound",
         "A player who knew the exact expected value before every coup (every unseen card) and bet only when it is "
         f"positive wins {perfect['win_per_100_hands']:.3f} units per 100 hands on the same fresh shoes; no count can "
-        "win more." + (f" The count found takes {share:.0%} of it.\n" if share is not None else "\n")
-    )
+        "win more." + (f" The count found takes {share:.0%} of it." if share is not None else ""),
+    ]
 
-    add("\n## Penetration: where the cut card is\n\n")
-    pen = f["penetration"]
+
+def _published_section(a: Assessment) -> list[str]:
+    pub = a.frames.get("published")
+    if pub is None or pub.is_empty():
+        return []
+    conf = f"{a.settings['confidence']:.0%}"
+    rows = [
+        [
+            r["system"],
+            r["rule"],
+            r["published_win_per_100_hands"],
+            r["found_win_per_100_hands"],
+            f"{r['found_minus_published']:+.3f} ({r['found_minus_published_low']:+.3f} .. "
+            f"{r['found_minus_published_high']:+.3f})",
+        ]
+        for r in pub.to_dicts()
+    ]
+    heads = ["published count", "rule", "its win / 100 hands", "the count found", f"found minus published ({conf})"]
+    sources = "; ".join(f"{r['system']}: {r['source']}" for r in pub.to_dicts())
+    return [
+        "## The published counts, on the same fresh shoes",
+        "Each count the library holds for this bet, played at its published threshold through the very same fresh "
+        "shoes as the count found; the difference is paired (shoe by shoe), so its interval is narrow.",
+        _table(heads, rows, 3),
+        f"Sources: {sources}.",
+    ]
+
+
+def _penetration_section(a: Assessment) -> list[str]:
+    s, pen = a.settings, a.frames["penetration"]
+    out = ["## Penetration: where the cut card is"]
     if pen.is_empty():
-        add("Not swept (the shoes deal a fixed number of coups).\n")
+        return [*out, "Not swept (the shoes deal a fixed number of coups)."]
+    cuts = sorted(set(pen["cut_card"].to_list()))
+    by = {(r["strategy"], r["cut_card"]): r["win_per_100_hands"] for r in pen.to_dicts()}
+    out += [
+        f"The count (at the trigger found) and perfect play on {s['penetration_shoes']:,} shoes at each position, "
+        "the same shuffles at every position.",
+        _table(
+            ["cut card (cards from the end)", "count: win / 100 hands", "perfect: win / 100 hands"],
+            [[c, by.get(("count", c)), by.get(("perfect", c))] for c in cuts],
+            3,
+        ),
+    ]
+    if a.count is None:
+        out.append("The count never bets, at any depth.")
+    elif a.stops_paying_at is not None:
+        out.append(
+            f"The count stops paying (it wins less than {s['min_win']:g} units per 100 hands) at cut card "
+            f"{a.stops_paying_at}: a casino that cuts {a.stops_paying_at} cards or more from the end takes the "
+            "count's edge away."
+        )
     else:
-        cuts = sorted(set(pen["cut_card"].to_list()))
-        by = {(r["strategy"], r["cut_card"]): r["win_per_100_hands"] for r in pen.to_dicts()}
-        add(
-            f"The count (at the trigger found) and perfect play on {s['penetration_shoes']:,} shoes at each position, "
-            "the same shuffles at every position.\n\n"
+        pays = all((by.get(("count", c)) or 0) >= s["min_win"] for c in cuts)
+        out.append(
+            "The count pays at every position tried." if pays else "The count does not pay at any position tried."
         )
-        add(
-            _table(
-                ["cut card (cards from the end)", "count: win / 100 hands", "perfect: win / 100 hands"],
-                [[c, by.get(("count", c)), by.get(("perfect", c))] for c in cuts],
-                3,
-            )
-        )
-        if a.count is None:
-            add("\nThe count never bets, at any depth.\n")
-        elif a.stops_paying_at is not None:
-            add(
-                f"The count stops paying (it wins less than {s['min_win']:g} units per 100 hands) at cut card "
-                f"{a.stops_paying_at}: a casino that cuts {a.stops_paying_at} cards or more from the end takes the "
-                "count's edge away."
-            )
-        else:
-            pays = all((by.get(("count", c)) or 0) >= s["min_win"] for c in cuts)
-            add(
-                "\nThe count pays at every position tried.\n"
-                if pays
-                else "\nThe count does not pay at any position tried.\n"
-            )
+    return out
 
-    if figures:
-        add("\n## Figures\n\n")
-        for title, path in figures.items():
-            add(f"![{title}]({path})")
 
-    add("\n## Method\n\n")
-    add(
+def _method_section(a: Assessment) -> list[str]:
+    s = a.settings
+    conf = f"{s['confidence']:.0%}"
+    took = s.get("wall_seconds")
+    return [
+        "## Method",
         f"Seed {s['seed']}: three independent streams (search shoes, fresh shoes, penetration shoes). "
-        f"{s['shoes']:,} search shoes and {s['shoes']:,} fresh shoes. A count is worth counting when it wins at least "
+        f"{s['shoes']:,} search shoes, {s['shoes']:,} fresh shoes and {s['penetration_shoes']:,} at each cut card of "
+        "the sweep. A count is worth counting when it wins at least "
         f"{s['min_win']:g} units per 100 hands of flat one-unit bets, its {conf} interval above zero. Tables: "
-        "tables/*.csv and *.parquet; every figure: summary.json.\n"
-    )
-    return "\n\n".join(blocks) + "\n"
+        "tables/*.csv and *.parquet; every figure: summary.json."
+        + (f" The assessment took {took:,.0f} s." if took is not None else ""),
+    ]
 
 
 def write_assessment(a: Assessment, out: str | os.PathLike, figures: FigureWriter | None = None) -> dict[str, Path]:

@@ -16,7 +16,7 @@ from toolkit.coup.cards import RANKS
 __all__ = ["FRAMES", "Assessment"]
 
 #: The frames of an assessment, in report order (``ca`` only when the combinatorial analysis is available).
-FRAMES = ("stats", "payouts", "ca", "eor", "candidates", "sweep", "summary", "penetration")
+FRAMES = ("stats", "payouts", "ca", "eor", "candidates", "sweep", "summary", "published", "penetration")
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,9 +32,11 @@ class Assessment:
         combinatorial analysis, when available), ``eor`` (effects of removal by
         rank, with the tags of the count found), ``candidates`` (every count
         tried, on the search shoes), ``sweep`` (the count's win against its
-        threshold, on the search and the fresh shoes), ``summary`` (the count
-        and computer-perfect play on the fresh shoes) and ``penetration`` (both
-        against the cut card).
+        threshold, on the search and the fresh shoes), ``summary`` (the count,
+        computer-perfect play and the library's published counts of the bet on
+        the fresh shoes), ``published`` (the count found against each published
+        count on the same fresh shoes: the paired difference and its interval)
+        and ``penetration`` (the count and perfect play against the cut card).
     count
         The count found (its ``threshold`` is the trigger), or ``None`` when no
         count and threshold won anything on the search shoes.
@@ -105,6 +107,7 @@ class Assessment:
                 "count": count,
                 "search_score": {k: search[k] for k in ("win_per_100_hands", "bet_frequency", "units_per_shoe")},
                 "fresh": {"count": self.figures("count"), "perfect": self.figures("perfect")},
+                "published_counts": self.frames["published"].to_dicts() if "published" in self.frames else [],
                 "penetration": self.frames["penetration"].to_dicts(),
                 "stops_paying_at": self.stops_paying_at,
                 "combinatorial_analysis": "ca" in self.frames,

@@ -26,7 +26,9 @@ The steps, each on its own shoes (three children of the seed's
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -36,20 +38,24 @@ import polars as pl
 from toolkit._check import non_negative_int, positive_int
 from toolkit.bets.ca import ca_table
 from toolkit.bets.paytable import AnyBet, bet_stats, edge_table, standard_bets
-from toolkit.counting.harness import run_strategies
-from toolkit.counting.results import Results
+from toolkit.counting.results import Results, ShoeTotals, summarize
 from toolkit.counting.strategies import Strategy, count_strategy, perfect_strategy
-from toolkit.counting.systems import CountSystem, resolve_bet
+from toolkit.counting.systems import COUNT_SYSTEMS, CountSystem, resolve_bet
 from toolkit.coup.cards import Composition
 from toolkit.coup.rules import Rules
 from toolkit.dealing.dealer import Dealing
 from toolkit.edges.eor import effect_of_removal
 from toolkit.parallel import SeedLike, as_seed_sequence, block_plan, map_blocks
 from toolkit.studies.assess.depth import depth_sweep
+from toolkit.studies.assess.fresh import fresh_totals, paired_difference
 from toolkit.studies.assess.result import Assessment
-from toolkit.studies.assess.search import SearchSet, SearchSpace, search_block, search_counts
+from toolkit.studies.assess.search import Score, SearchSet, SearchSpace, search_block, search_counts
 
-__all__ = ["DEFAULT_CUT_CARDS", "DEFAULT_MIN_WIN", "assess_bet"]
+__all__ = ["DEFAULT_CUT_CARDS", "DEFAULT_MIN_WIN", "DEFAULT_SHOES", "assess_bet", "published_counts"]
+
+#: Shoes of each step (search, fresh shoes, each cut card of the sweep) by default: published analyses of side
+#: bets simulate 100 million shoes, and 100,000 separate counts whose wins differ by about 0.1 unit per 100 hands.
+DEFAULT_SHOES = 100_000
 
 #: Cut-card positions (cards from the end) of the penetration sweep, besides the one assessed.
 DEFAULT_CUT_CARDS = (14, 26, 52, 78, 104, 156)
@@ -172,10 +178,180 @@ def _check_types(dealing: object, rules: object, space: object) -> None:
         raise TypeError(f"rules must be a Rules or None, got {type(rules).__name__} {rules!r}")
 
 
+def published_counts(bet: AnyBet) -> tuple[CountSystem, ...]:
+    """The library's published counts of ``bet`` that carry a betting threshold (those a counter can play).
+
+    Parameters
+    ----------
+    bet
+        The bet.
+
+    Returns
+    -------
+    tuple of toolkit.counting.CountSystem
+        The counts of :data:`toolkit.counting.COUNT_SYSTEMS` made for it, in the library's order.
+
+    Examples
+    --------
+    >>> [s.name for s in published_counts(resolve_bet("dragon7", Rules()))]
+    ['dragon7', 'how_dragon7']
+    """
+    return tuple(s for s in COUNT_SYSTEMS.values() if s.bet == bet.name and s.threshold is not None)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What an assessment deals: shoes per step, the sweep's positions and the three seeds."""
+
+    shoes: int
+    penetration_shoes: int
+    cuts: list[int]
+    seeds: tuple[np.random.SeedSequence, ...]
+    seed: int | str
+
+
+def _plan(
+    dealing: Dealing, shoes: int, seed: SeedLike, cut_cards: Sequence[int] | None, penetration_shoes: int | None
+) -> _Plan:
+    shoes = positive_int(shoes, "shoes")
+    cuts = _cut_cards(dealing, cut_cards)
+    n_pen = shoes if penetration_shoes is None else positive_int(penetration_shoes, "penetration_shoes")
+    root = as_seed_sequence(seed)
+    return _Plan(shoes, n_pen, cuts, tuple(root.spawn(3)), seed if isinstance(seed, int) else str(root.entropy))
+
+
+def _found_count(b: AnyBet, winner: Score, rules: Rules, shoes: int) -> CountSystem | None:
+    if winner.threshold is None:
+        return None
+    standard = {x.name for x in standard_bets(rules)}
+    return CountSystem(
+        "found",
+        winner.tags,
+        trigger=winner.trigger,
+        threshold=winner.threshold,
+        bet=b.name if b.name in standard else None,
+        source=f"found by toolkit.assess_bet for {b.name} (effects of removal, {shoes} search shoes)",
+    )
+
+
+def _rule(system: CountSystem | None) -> str:
+    if system is None or system.threshold is None:
+        return "never bets"
+    kind = "TC" if system.trigger == "true" else "RC"
+    return f"bet 1 unit when {kind} >= {system.threshold:g}"
+
+
+def _fresh(
+    b: AnyBet, count: CountSystem | None, winner: Score, plan: _Plan, dealing: Dealing, rules: Rules, options: dict
+) -> tuple[dict[str, Results], dict[str, ShoeTotals], list[Strategy]]:
+    """Step 3: the count found, perfect play, the threshold sweep and the published counts on the fresh shoes."""
+    strategies: list[Strategy] = [perfect_strategy(b, name="perfect")]
+    if count is not None:
+        found = count_strategy(count, bet=b, name="count")
+        sweep = [count_strategy(count, float(t), bet=b, name=f"t={t:g}") for t in winner.grid]
+        strategies = [found, *strategies, *sweep]
+    strategies += [count_strategy(s, bet=b, name=f"published {s.name}") for s in published_counts(b)]
+    totals = fresh_totals(
+        strategies, plan.shoes, dealing, plan.seeds[1], rules, options["workers"], options["progress"]
+    )
+    by_name = {s.name: t for s, t in zip(strategies, totals, strict=True)}
+    results = {
+        s.name: summarize(s.name, t, options["confidence"], True, s.describe())
+        for s, t in zip(strategies, totals, strict=True)
+    }
+    return results, by_name, strategies
+
+
+def _summary_frame(b: AnyBet, count: CountSystem | None, results: dict[str, Results]) -> pl.DataFrame:
+    perfect = results["perfect"]
+    hands = perfect.hands_per_shoe.value
+    rows = [
+        _figures("count", _rule(count), results.get("count"), hands),
+        _figures("perfect", "bet 1 unit when the exact EV before the coup > 0", perfect, hands),
+    ]
+    rows += [
+        _figures(f"published {s.name}", _rule(s), results[f"published {s.name}"], hands) for s in published_counts(b)
+    ]
+    return pl.DataFrame(rows)
+
+
+def _published_frame(
+    b: AnyBet, totals: dict[str, ShoeTotals], results: dict[str, Results], confidence: float
+) -> pl.DataFrame:
+    """The count found against each published count of the bet, on the same fresh shoes (paired differences)."""
+    rows = []
+    for s in published_counts(b):
+        name = f"published {s.name}"
+        if "count" in totals:
+            diff = paired_difference(totals["count"], totals[name], confidence)
+        else:  # the count found never bets: it wins nothing, the published count what it wins
+            never = replace(totals[name], ev=np.zeros(len(totals[name])))
+            diff = paired_difference(never, totals[name], confidence)
+        rows.append(
+            {
+                "system": s.name,
+                "tags": ",".join(str(t) for t in s.tags),
+                "rule": _rule(s),
+                "source": s.source,
+                "published_win_per_100_hands": results[name].units_per_100_hands_ev.value,
+                "found_win_per_100_hands": results["count"].units_per_100_hands_ev.value if "count" in results else 0.0,
+                "found_minus_published": diff["difference"],
+                "found_minus_published_se": diff["se"],
+                "found_minus_published_low": diff["low"],
+                "found_minus_published_high": diff["high"],
+            }
+        )
+    schema = {
+        "system": pl.String, "tags": pl.String, "rule": pl.String, "source": pl.String,
+        "published_win_per_100_hands": pl.Float64, "found_win_per_100_hands": pl.Float64,
+        "found_minus_published": pl.Float64, "found_minus_published_se": pl.Float64,
+        "found_minus_published_low": pl.Float64,
+        "found_minus_published_high": pl.Float64,
+    }  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
+
+
+def _sweep_frame(winner: Score, count: CountSystem | None, results: dict[str, Results]) -> pl.DataFrame:
+    sweep = winner.sweep().with_columns(set=pl.lit("search"))
+    if count is None:
+        return sweep
+    rows = [
+        {
+            "threshold": float(t),
+            "bet_frequency": results[f"t={t:g}"].bet_frequency.value,
+            "win_per_100_hands": results[f"t={t:g}"].units_per_100_hands_ev.value,
+            "set": "fresh",
+        }
+        for t in winner.grid
+    ]
+    return pl.concat([sweep, pl.DataFrame(rows, schema=sweep.schema)])
+
+
+def _penetration(
+    strategies: list[Strategy], count: CountSystem | None, plan: _Plan, dealing: Dealing, rules: Rules, options: dict
+) -> tuple[pl.DataFrame, int | None]:
+    """Step 4: the count and perfect play at every cut card, and the first position where the count stops paying."""
+    if not plan.cuts:
+        empty = pl.DataFrame(schema={"cut_card": pl.Int64, "strategy": pl.String, "win_per_100_hands": pl.Float64})
+        return empty, None
+    mine = [s for s in strategies if s.name in ("count", "perfect")]
+    penetration = depth_sweep(
+        mine, plan.cuts, plan.penetration_shoes, dealing, plan.seeds[2], rules,
+        options["workers"], options["progress"], options["confidence"],
+    ).sort("strategy", "cut_card")  # fmt: skip
+    stops = None
+    if count is not None:
+        by_cut = penetration.filter(pl.col("strategy") == "count").sort("cut_card")
+        paying = by_cut["win_per_100_hands"].to_numpy() >= options["min_win"]
+        if paying.any() and not paying.all():
+            stops = int(by_cut["cut_card"][int(np.argmin(paying))])
+    return penetration, stops
+
+
 def assess_bet(
     bet: AnyBet | str,
     dealing: Dealing = Dealing(),
-    shoes: int = 3000,
+    shoes: int = DEFAULT_SHOES,
     seed: SeedLike = None,
     rules: Rules | None = None,
     space: SearchSpace = SearchSpace(),
@@ -191,12 +367,13 @@ def assess_bet(
     Parameters
     ----------
     bet
-        A bet (:class:`~toolkit.bets.Bet` or :class:`~toolkit.bets.coup_bets.CoupBet`) or the name of one
+        A bet (:class:`~toolkit.bets.paytable.Bet` or :class:`~toolkit.bets.coup_bets.CoupBet`) or the name of one
         (standard panel or side-bet catalogue).
     dealing
         How the shoes are dealt (decks, burn, cut card...).
     shoes
-        Shoes of the search set and of the fresh set (each).
+        Shoes of the search set and of the fresh set (each); default :data:`DEFAULT_SHOES`, the scale of
+        published analyses (:func:`estimate_assessment` says how long it takes).
     seed
         The seed of everything (three independent children: search, fresh, penetration).
     space
@@ -208,7 +385,7 @@ def assess_bet(
         position the shoe does not allow (``0 .. cards - 1``) raises :class:`ValueError`,
         and so does any position when ``dealing.coups`` is set (there is no cut card).
     penetration_shoes
-        Shoes at each position (default ``shoes // 2``).
+        Shoes at each position (default: ``shoes``).
     min_win
         Units per 100 hands a count must win to be worth counting (flat one-unit bets).
     workers
@@ -218,91 +395,34 @@ def assess_bet(
     -------
     toolkit.studies.assess.Assessment
     """
+    started = time.perf_counter()
     _check_types(dealing, rules, space)
-    shoes = positive_int(shoes, "shoes")
-    cuts = _cut_cards(dealing, cut_cards)
-    n_pen = max(shoes // 2, 1) if penetration_shoes is None else positive_int(penetration_shoes, "penetration_shoes")
+    plan = _plan(dealing, shoes, seed, cut_cards, penetration_shoes)
     if not (isinstance(min_win, (int, float)) and math.isfinite(min_win) and min_win >= 0):
         raise ValueError(f"min_win must be a finite number >= 0, got {min_win!r}")
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
     if rules.tableau != dealing.tableau:
         raise ValueError("rules.tableau and dealing.tableau differ: bets would be priced by other drawing rules")
+    options = {"workers": workers, "progress": progress, "confidence": confidence, "min_win": min_win}
     b = resolve_bet(bet, rules)
     shoe = Composition.from_decks(dealing.decks)
     stats, payouts = _bet_frame(b, shoe, rules)
     ca = ca_table(b, shoe)
     eor = effect_of_removal(shoe, bets=[b], rules=rules, by="rank").select("card", "count", "eor")
     eor_values = eor["eor"].fill_null(0.0).to_numpy()
-    root = as_seed_sequence(seed)
-    entropy = root.entropy
-    s_search, s_fresh, s_pen = root.spawn(3)
 
     # 2. the search, on the search shoes
-    plan = block_plan(shoes, seed=s_search)
     fn = partial(search_block, dealing=dealing, bet=b)
-    data = SearchSet.concat(list(map_blocks(fn, plan, workers, None, progress, "search shoes")))
+    blocks = map_blocks(fn, block_plan(plan.shoes, seed=plan.seeds[0]), workers, None, progress, "search shoes")
+    data = SearchSet.concat(list(blocks))
     candidates, winner = search_counts(data, eor_values, b, space, progress)
+    count = _found_count(b, winner, rules, plan.shoes)
+    del data  # the search shoes are not needed again
 
-    count: CountSystem | None = None
-    strategies: list[Strategy] = [perfect_strategy(b, name="perfect")]
-    if winner.threshold is not None:
-        standard = {x.name for x in standard_bets(rules)}
-        count = CountSystem(
-            "found",
-            winner.tags,
-            trigger=winner.trigger,
-            threshold=winner.threshold,
-            bet=b.name if b.name in standard else None,
-            source=f"found by toolkit.assess_bet for {b.name} (effects of removal, {shoes} search shoes)",
-        )
-        found = count_strategy(count, bet=b, name="count")
-        sweep_strategies = [count_strategy(count, float(t), bet=b, name=f"t={t:g}") for t in winner.grid]
-        strategies = [found, *strategies, *sweep_strategies]
-
-    # 3. the fresh shoes
-    fresh = run_strategies(
-        strategies, shoes, dealing, s_fresh, rules, workers, progress=progress, confidence=confidence
-    )
-    by_name = {r.strategy: r for r in fresh}
-    perfect = by_name["perfect"]
-    hands = perfect.hands_per_shoe.value
-    kind = "TC" if winner.trigger == "true" else "RC"
-    rule = "never bets" if count is None else f"bet 1 unit when {kind} >= {winner.threshold:g}"
-    summary = pl.DataFrame(
-        [
-            _figures("count", rule, by_name.get("count"), hands),
-            _figures("perfect", "bet 1 unit when the exact EV before the coup > 0", perfect, hands),
-        ]
-    )
-    sweep = winner.sweep().with_columns(set=pl.lit("search"))
-    if count is not None:
-        rows = [
-            {
-                "threshold": float(t),
-                "bet_frequency": by_name[f"t={t:g}"].bet_frequency.value,
-                "win_per_100_hands": by_name[f"t={t:g}"].units_per_100_hands_ev.value,
-                "set": "fresh",
-            }
-            for t in winner.grid
-        ]
-        sweep = pl.concat([sweep, pl.DataFrame(rows, schema=sweep.schema)])
-
-    # 4. the penetration sweep
-    pen_strategies = [s for s in strategies[:2] if s.name in ("count", "perfect")]
-    if cuts:
-        penetration = depth_sweep(
-            pen_strategies, cuts, n_pen, dealing, s_pen, rules, workers, progress, confidence
-        ).sort("strategy", "cut_card")
-    else:
-        penetration = pl.DataFrame(
-            schema={"cut_card": pl.Int64, "strategy": pl.String, "win_per_100_hands": pl.Float64}
-        )
-    stops = None
-    if count is not None and cuts:
-        mine = penetration.filter(pl.col("strategy") == "count").sort("cut_card")
-        paying = mine["win_per_100_hands"].to_numpy() >= min_win
-        if paying.any() and not paying.all():
-            stops = int(mine["cut_card"][int(np.argmin(paying))])
+    # 3. the fresh shoes; 4. the penetration sweep
+    results, totals, strategies = _fresh(b, count, winner, plan, dealing, rules, options)
+    summary = _summary_frame(b, count, results)
+    penetration, stops = _penetration(strategies, count, plan, dealing, rules, options)
 
     countable, verdict = _verdict(dealing, summary.row(0, named=True), min_win, confidence)
     eor = eor.with_columns(tag=pl.Series([int(t) for t in (count.tags if count else (0,) * 13)]))
@@ -310,20 +430,30 @@ def assess_bet(
     if ca is not None:
         frames["ca"] = ca
     frames.update(
-        {"eor": eor, "candidates": candidates, "sweep": sweep, "summary": summary, "penetration": penetration}
+        {
+            "eor": eor,
+            "candidates": candidates,
+            "sweep": _sweep_frame(winner, count, results),
+            "summary": summary,
+            "published": _published_frame(b, totals, results, confidence),
+            "penetration": penetration,
+        }
     )
+    reach = space.reach(eor_values)
     settings = {
         "dealing": _dealing_dict(dealing),
-        "shoes": shoes,
-        "penetration_shoes": n_pen if cuts else 0,
-        "seed": seed if isinstance(seed, int) else str(entropy),
+        "shoes": plan.shoes,
+        "penetration_shoes": plan.penetration_shoes if plan.cuts else 0,
+        "seed": plan.seed,
         "min_win": min_win,
         "confidence": confidence,
-        "search_space": space.describe(),
+        "search_space": space.describe(reach),
+        "tag_reach": reach,
         "candidates": candidates.height,
+        "wall_seconds": time.perf_counter() - started,
     }
-    results = {"perfect": perfect} | ({"count": by_name["count"]} if "count" in by_name else {})
-    return Assessment(b.name, frames, count, results, verdict, countable, stops, settings)
+    kept = {"perfect": results["perfect"]} | ({"count": results["count"]} if "count" in results else {})
+    return Assessment(b.name, frames, count, kept, verdict, countable, stops, settings)
 
 
 def _dealing_dict(d: Dealing) -> dict[str, object]:

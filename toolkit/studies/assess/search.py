@@ -3,10 +3,16 @@
 **The search space** (:class:`SearchSpace`).  The effects of removal of the
 bet by rank (:func:`toolkit.edges.eor.effect_of_removal`) are scaled so that the
 largest one in size becomes ``top`` for each ``top`` in :attr:`SearchSpace.tops`,
-rounded to integers (halves away from zero) and clipped to
-``-max_tag..+max_tag``; a top above ``max_tag`` saturates the cards that matter
-most.  Each of those tag sets is tried as it is and balanced (the tags of a
-deck summing to zero, by the fewest changes that cost least rounding error).
+rounded to integers (halves away from zero) and clipped to the *reach*
+``-reach..+reach``.  The reach is what the effects of removal call for
+(:func:`tag_reach`): the ratio of the largest effect to the median one, rounded
+up, so that a card that matters ten times as much as a typical card can be
+tagged ten times as large (the published 3 Giving 8 count tags the 8 as -8 and
+the other cards +1 or -3: E. Jacobson, "Baccarat Side Bets",
+advancedadvantageplay.com); at least 3 and at most :data:`MAX_REACH`, or
+:attr:`SearchSpace.max_tag` when it is given.  The tops run from 1 to the reach.
+Each of those tag sets is tried as it is and balanced (the tags of a deck
+summing to zero, by the fewest changes that cost least rounding error).
 Balanced tag sets are bet on the true count; unbalanced ones on the true and
 on the running count.  The published counts of the library for the bet
 (:data:`toolkit.counting.COUNT_SYSTEMS`) are added, and the all-zero count as
@@ -43,7 +49,14 @@ from toolkit.coup.cards import RANKS
 from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block
 
-__all__ = ["SearchSet", "SearchSpace", "candidate_tags", "search_counts", "threshold_grid"]
+__all__ = ["MAX_REACH", "SearchSet", "SearchSpace", "candidate_tags", "search_counts", "tag_reach", "threshold_grid"]
+
+#: The largest tag the search reaches when the effects of removal call for more (a count a person can keep).
+MAX_REACH = 16
+#: The reach when the effects of removal are nearly equal (the search's reach before it followed their ratios).
+MIN_REACH = 3
+#: The tops tried below 3 (and every integer from 3 to the reach).
+_LOW_TOPS = (1.0, 1.5, 2.0, 2.5)
 
 _NICE = (0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 2.5, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0)
 
@@ -55,9 +68,11 @@ class SearchSpace:
     Attributes
     ----------
     tops
-        The largest tag of each EOR-proportional candidate.
+        The largest tag of each EOR-proportional candidate (``None``: 1, 1.5, 2, 2.5 and every
+        integer from 3 to the reach).
     max_tag
-        Tags are clipped to ``-max_tag .. max_tag``.
+        Tags are clipped to ``-max_tag .. max_tag`` (``None``: the reach the effects of removal
+        call for, :func:`tag_reach`).
     local_passes
         Passes of the local search (one tag changed by one at a time).
     thresholds
@@ -67,15 +82,19 @@ class SearchSpace:
     'tags proportional to the effects of removal by rank, scaled '
     """
 
-    tops: tuple[float, ...] = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0)
-    max_tag: int = 3
+    tops: tuple[float, ...] | None = None
+    max_tag: int | None = None
     local_passes: int = 2
     thresholds: int = 40
 
     def __post_init__(self) -> None:
-        if not self.tops or any(not (isinstance(t, (int, float)) and t > 0 and math.isfinite(t)) for t in self.tops):
+        tops = self.tops
+        if tops is not None and (
+            not tops or any(not (isinstance(t, (int, float)) and t > 0 and math.isfinite(t)) for t in tops)
+        ):
             raise ValueError(f"SearchSpace.tops must be positive numbers, got {self.tops!r}")
-        positive_int(self.max_tag, "SearchSpace.max_tag")
+        if self.max_tag is not None:
+            positive_int(self.max_tag, "SearchSpace.max_tag")
         if isinstance(self.local_passes, bool) or not isinstance(self.local_passes, int) or self.local_passes < 0:
             raise ValueError(f"SearchSpace.local_passes must be an integer >= 0, got {self.local_passes!r}")
         positive_int(self.thresholds, "SearchSpace.thresholds")
@@ -83,12 +102,30 @@ class SearchSpace:
     def __repr__(self) -> str:
         return changed_fields(self)
 
-    def describe(self) -> str:
-        """The search space in one paragraph (for the report)."""
-        tops = ", ".join(f"{t:g}" for t in self.tops)
+    def reach(self, eor: np.ndarray) -> int:
+        """The largest tag tried for a bet of these effects of removal: ``max_tag``, else :func:`tag_reach`."""
+        return tag_reach(eor) if self.max_tag is None else self.max_tag
+
+    def tops_for(self, reach: int) -> tuple[float, ...]:
+        """The tops tried at this reach: those given, else 1, 1.5, 2, 2.5 and every integer from 3 to ``reach``.
+
+        >>> SearchSpace().tops_for(5)
+        (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0)
+        """
+        if self.tops is not None:
+            return tuple(float(t) for t in self.tops)
+        return (*_LOW_TOPS, *(float(t) for t in range(3, max(reach, 3) + 1)))
+
+    def describe(self, reach: int | None = None) -> str:
+        """The search space in one paragraph (for the report), at the reach of the bet assessed."""
+        how = "as the effects of removal call for" if self.max_tag is None else "as given"
+        if reach is None:
+            reach = MIN_REACH if self.max_tag is None else self.max_tag
+            how = "the ratio of the largest effect of removal to the median one" if self.max_tag is None else how
+        tops = ", ".join(f"{t:g}" for t in self.tops_for(reach))
         return (
             "tags proportional to the effects of removal by rank, scaled so that the largest is "
-            f"{tops} and rounded to integers in -{self.max_tag}..+{self.max_tag} (larger scalings clipped), each "
+            f"{tops} and rounded to integers in -{reach}..+{reach} (the reach, {how}; larger scalings clipped), each "
             "as it is and balanced (a deck's tags summing to zero); balanced counts bet on the true count, "
             "unbalanced ones on the true and on the running count; the library's published counts for the bet "
             f"and the all-zero count; then {self.local_passes} pass(es) of a hill climb changing one tag by one "
@@ -136,6 +173,34 @@ def search_block(block: Block, dealing: Dealing, bet: AnyBet) -> SearchSet:
 
 
 # ------------------------------------------------------------ the candidates
+def tag_reach(eor: np.ndarray) -> int:
+    """The largest tag the effects of removal call for: the largest effect over the median one, rounded up.
+
+    Tags proportional to the effects, the median card tagged about 1, need this reach to keep the
+    proportions of the cards that matter most; at least :data:`MIN_REACH`, at most :data:`MAX_REACH`.
+
+    >>> tag_reach(np.array([1, 1, -3, 1, 1, 2, 2, -9, 2, 1, 1, 1, 1]) * 1e-4)
+    9
+    >>> tag_reach(np.zeros(13))
+    3
+
+    Parameters
+    ----------
+    eor
+        The bet's 13 effects of removal by rank.
+
+    Returns
+    -------
+    int
+    """
+    size = np.abs(np.nan_to_num(np.asarray(eor, dtype=np.float64)))
+    size = size[size > 1e-12 * max(float(size.max(initial=0.0)), 1e-300)]
+    if not len(size):
+        return MIN_REACH
+    ratio = float(size.max() / np.median(size))
+    return int(min(max(math.ceil(ratio - 1e-9), MIN_REACH), MAX_REACH))
+
+
 def _round(x: np.ndarray) -> np.ndarray:
     return np.sign(x) * np.floor(np.abs(x) + 0.5)
 
@@ -180,7 +245,7 @@ def candidate_tags(eor: np.ndarray, space: SearchSpace = SearchSpace()) -> list[
 
     >>> eor = np.array([5, -9, -11, -27, -26, -47, -50, 26, 48, 9, 9, 9, 9]) * 1e-4
     >>> [(f, t, tags.tolist()) for f, t, tags in candidate_tags(eor, SearchSpace(tops=(2,)))][0]
-    ('eor', 2, [0, 0, 0, -1, -1, -2, -2, 1, 2, 0, 0, 0, 0])
+    ('eor', 2.0, [0, 0, 0, -1, -1, -2, -2, 1, 2, 0, 0, 0, 0])
 
     Parameters
     ----------
@@ -198,12 +263,13 @@ def candidate_tags(eor: np.ndarray, space: SearchSpace = SearchSpace()) -> list[
     if not top > 0:
         return []
     groups = _groups(eor)
+    reach = space.reach(eor)
     seen: set[tuple[int, ...]] = set()
     out = []
-    for t in space.tops:
+    for t in space.tops_for(reach):
         raw = eor / top * t
-        tags = np.clip(_round(raw), -space.max_tag, space.max_tag).astype(np.int64)
-        for family, candidate in (("eor", tags), ("eor balanced", _balance(tags, raw, groups, space.max_tag))):
+        tags = np.clip(_round(raw), -reach, reach).astype(np.int64)
+        for family, candidate in (("eor", tags), ("eor balanced", _balance(tags, raw, groups, reach))):
             if candidate is None or not candidate.any() or tuple(candidate) in seen:
                 continue
             seen.add(tuple(candidate))
@@ -288,11 +354,12 @@ def score_tags(tags: Sequence[int] | np.ndarray, trigger: str, data: SearchSet, 
     rc, tc = count_arrays(system, info.unseen, info.decks, info.burn_card, info.left)
     x = tc if trigger == "true" else rc.astype(np.float64)
     grid = threshold_grid(x, trigger, n_thresholds)
-    order = np.argsort(x, kind="stable")
-    xs = x[order]
-    tail = np.r_[np.cumsum(data.ev[order][::-1])[::-1], 0.0]  # tail[i]: EV summed over the i-th smallest onward
-    at = np.searchsorted(xs, grid, side="left")
-    return Score(system.tags, trigger, grid, tail[at], len(x) - at, data.hands, data.shoes)
+    # the hands bet at threshold grid[j] are those with x >= grid[j]: bin each hand by the thresholds it reaches
+    # (linear in the hands, no sort), then sum the bins from the top
+    reached = np.searchsorted(grid, x, side="right")
+    win = np.cumsum(np.bincount(reached, weights=data.ev, minlength=len(grid) + 1)[::-1])[::-1][1:]
+    bets = np.cumsum(np.bincount(reached, minlength=len(grid) + 1)[::-1])[::-1][1:]
+    return Score(system.tags, trigger, grid, win, bets, data.hands, data.shoes)
 
 
 def _triggers(tags: np.ndarray) -> tuple[str, ...]:
@@ -373,11 +440,12 @@ def search_counts(
         start = guided or published
         current = max(start, key=lambda s: s.win_per_100_hands) if start else None
         groups = _groups(eor)
+        reach = space.reach(eor)
         tried = {(s.tags, s.trigger) for s in scores}
         for k in range(space.local_passes):
             if current is None:
                 break
-            neighbours = _neighbours(current, groups, space.max_tag, tried)
+            neighbours = _neighbours(current, groups, reach, tried)
             bar.total += len(neighbours)
             bar.refresh()
             best = current

@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 
 from toolkit._check import integer, one_of, positive_int
-from toolkit.bets.paytable import Bet, get_bet, standard_bets
+from toolkit.bets.coup_bets import CoupBet
+from toolkit.bets.paytable import AnyBet, Bet, get_bet, standard_bets
 from toolkit.coup.options import LastHand
 from toolkit.coup.rules import Rules
 from toolkit.dealing.dealer import Dealing
@@ -216,7 +217,11 @@ class ThorpStudy:
     rules
         Pay rules of the panel (commission, tie payout); the tableau must be the dealing's.
     bets
-        Bets or names of standard bets; default: the whole standard panel.
+        Bets of either kind (pay tables or :class:`~toolkit.bets.coup_bets.CoupBet` side bets) or their
+        names (standard panel or side-bet catalogue); default: the whole standard panel.  Every bet is
+        priced by :func:`toolkit.bets.paytable.bet_expected_values`, each by its cheapest exact evaluator.  The
+        shoes are dealt by rank, so a bet on suits is priced suit-blind: every suit of a rank weighs
+        the same, from ``dealing.decks`` full decks (:func:`toolkit.coup.suits.suit_counts`).
     observers
         ``"unseen"`` (the perfect counter) and/or ``"remaining"``.
     jacobson_depths
@@ -235,7 +240,7 @@ class ThorpStudy:
     seed: SeedLike = None
     dealing: Dealing = field(default_factory=Dealing)
     rules: Rules = field(default_factory=Rules)
-    bets: tuple[Bet, ...] | None = None
+    bets: tuple[AnyBet, ...] | None = None
     observers: tuple[str, ...] = ("unseen",)
     jacobson_depths: tuple[int, ...] = JACOBSON_DEPTHS
     block_size: int = DEFAULT_BLOCK_SIZE
@@ -259,8 +264,10 @@ class ThorpStudy:
             else tuple(get_bet(b, self.rules) if isinstance(b, str) else b for b in self.bets)
         )
         for bet in bets:
-            if not isinstance(bet, Bet):
-                raise TypeError(f"ThorpStudy.bets holds {type(bet).__name__} {bet!r}; give Bets or panel names")
+            if not isinstance(bet, Bet | CoupBet):
+                raise TypeError(
+                    f"ThorpStudy.bets holds {type(bet).__name__} {bet!r}; give Bets, CoupBets or names of bets"
+                )
         names = [b.name for b in bets]
         if not bets or len(set(names)) != len(names):
             raise ValueError(f"ThorpStudy.bets must be a non-empty list of distinct bets, got {names}")
@@ -325,6 +332,7 @@ class ThorpStudy:
         }
 
 
-def _digest(bet: Bet) -> str:
-    """A short fingerprint of a bet's exact pay table."""
-    return hashlib.sha256(",".join(str(p) for p in bet.payoffs).encode()).hexdigest()[:16]
+def _digest(bet: AnyBet) -> str:
+    """A short fingerprint of a bet: its exact pay table, or a side bet's serialised payout expression."""
+    text = ",".join(str(p) for p in bet.payoffs) if isinstance(bet, Bet) else bet.expr.meta.serialize(format="json")
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

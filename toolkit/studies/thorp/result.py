@@ -26,7 +26,7 @@ import polars as pl
 
 from toolkit._stats import normal_quantile, ratio_interval, wilson_interval
 from toolkit.studies.thorp.design import DEFAULT_BUCKETS, REGIONS, ThorpStudy, bucket_edges
-from toolkit.studies.thorp.tally import Tally, evaluator
+from toolkit.studies.thorp.tally import Tally, block_spec, panel_values
 from toolkit.studies.thorp.theory import depth_one_in_a_million, linear_variance
 
 __all__ = ["DEFAULT_BUCKETS", "StudyResult"]
@@ -96,8 +96,7 @@ class StudyResult:
     @property
     def full_shoe_ev(self) -> np.ndarray:
         """The exact EV of each bet from the full shoe (the shift of the sums)."""
-        evaluate = evaluator(np.array([b.payoff_array for b in self.study.bets or ()]), self.study.dealing.tableau)
-        return evaluate(np.full((1, 13), 4 * self.study.dealing.decks))[0]
+        return panel_values(np.full((1, 13), 4 * self.study.dealing.decks), block_spec(self.study))[0]
 
     def _grid(self) -> pl.DataFrame:
         """Every (observer, bet, unseen) cell with hands, in long form."""

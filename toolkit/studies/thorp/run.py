@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
@@ -30,7 +31,7 @@ from toolkit.parallel import DEFAULT_BLOCK_SIZE, SeedLike, map_blocks
 from toolkit.studies.thorp.checkpoint import load_checkpoint, save_checkpoint
 from toolkit.studies.thorp.design import JACOBSON_DEPTHS, ThorpStudy
 from toolkit.studies.thorp.result import StudyResult
-from toolkit.studies.thorp.tally import block_spec, empty_tally, evaluator, tally_block
+from toolkit.studies.thorp.tally import block_spec, empty_tally, evaluator, panel_values, tally_block
 
 __all__ = ["jacobson_setting", "records_frame", "run_study"]
 
@@ -97,7 +98,7 @@ def run_study(
     fn = partial(tally_block, spec=spec, records=record_dir is not None)
     if scheduler is None and done < len(plan):
         # build the evaluators here: forked worker processes inherit them instead of each building its own
-        evaluator(spec.payoffs, spec.dealing.tableau)
+        panel_values(np.full((1, 13), 4 * spec.dealing.decks), spec)  # compiles the side bets' tables too
         evaluator(spec.jacobson_payoffs, spec.dealing.tableau)
     try:
         for output in map_blocks(fn, plan[done:], workers, scheduler, progress, "thorp study"):

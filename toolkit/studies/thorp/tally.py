@@ -33,13 +33,22 @@ import numba
 import numpy as np
 import polars as pl
 
-from toolkit.bets.paytable import get_plain_bet
+from toolkit.bets.paytable import AnyBet, Bet, bet_expected_values, get_plain_bet
 from toolkit.coup.rules import Tableau
 from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block
 from toolkit.studies.thorp.design import EDGE_EPSILON, REGIONS, ThorpStudy
 
-__all__ = ["BlockOutput", "BlockSpec", "Tally", "block_spec", "empty_tally", "evaluator", "tally_block"]
+__all__ = [
+    "BlockOutput",
+    "BlockSpec",
+    "Tally",
+    "block_spec",
+    "empty_tally",
+    "evaluator",
+    "panel_values",
+    "tally_block",
+]
 
 #: Per-shoe opportunity counts are histogrammed up to this (the last bin holds this many or more).
 _HIST_CAP = 64
@@ -47,10 +56,11 @@ _HIST_CAP = 64
 
 @dataclass(frozen=True)
 class BlockSpec:
-    """The light, picklable part of a study that a worker needs (pay tables as float arrays)."""
+    """The light, picklable part of a study that a worker needs: the dealing, the bets (a side bet travels
+    without its compiled tables, see :class:`~toolkit.bets.coup_bets.CoupBet`) and Jacobson's pay tables."""
 
     dealing: Dealing
-    payoffs: np.ndarray = field(repr=False)
+    bets: tuple[AnyBet, ...] = field(repr=False)
     jacobson_payoffs: np.ndarray = field(repr=False)
     observers: tuple[str, ...]
     jacobson_depths: tuple[int, ...]
@@ -59,7 +69,7 @@ class BlockSpec:
 
 
 def block_spec(study: ThorpStudy) -> BlockSpec:
-    """What a worker needs of ``study``: its dealing, pay tables (the panel's, Player's and Banker's) and names.
+    """What a worker needs of ``study``: its dealing, its bets, Player's and Banker's pay tables and the names.
 
     Parameters
     ----------
@@ -73,7 +83,7 @@ def block_spec(study: ThorpStudy) -> BlockSpec:
     jac = (get_plain_bet("player", study.rules), get_plain_bet("banker", study.rules))
     return BlockSpec(
         dealing=study.dealing,
-        payoffs=np.array([get_plain_bet(b, study.rules, "the Thorp study").payoff_array for b in study.bets or ()]),
+        bets=tuple(study.bets or ()),
         jacobson_payoffs=np.array([b.payoff_array for b in jac]),
         observers=study.observers,
         jacobson_depths=study.jacobson_depths,
@@ -87,6 +97,54 @@ def _evaluator_cached(payoff_bytes: bytes, shape: tuple[int, int], tableau: Tabl
     from toolkit.exact.engine import CompiledBets
 
     return CompiledBets(np.frombuffer(payoff_bytes).reshape(shape), tableau)
+
+
+def panel_values(shoes: np.ndarray, spec: BlockSpec, device: str = "cpu") -> np.ndarray:
+    """Exact expected values of the study's bets for ``(n, 13)`` shoes by rank: ``(n, bets)``.
+
+    One dispatcher for every bet, :func:`toolkit.bets.paytable.bet_expected_values` (the one the counting harness
+    and the replay use): pay tables in one pass of the batched engine (on ``device``), side bets each by
+    its cheapest exact evaluator (:attr:`toolkit.bets.coup_bets.CoupBet.evaluator`, on the CPU).  The shoes are
+    dealt by rank, so a bet on suits is priced suit-blind from ``spec.dealing.decks`` full decks.
+
+    Parameters
+    ----------
+    shoes
+        ``(n, 13)`` counts by rank.
+    spec
+        The study's block spec (:func:`block_spec`).
+    device
+        Where the pay tables are priced: ``"cpu"`` or ``"gpu"``.
+
+    Returns
+    -------
+    numpy.ndarray
+    """
+    dealing = spec.dealing
+    ranks = np.ascontiguousarray(shoes, dtype=np.int64)
+    bets = spec.bets  # a side bet arriving with a block shares the tables compiled for the first
+    out = np.empty((len(ranks), len(bets)))
+    for chunk, group in _chunked_groups(bets, len(ranks) if device == "gpu" else 0):
+        for start in range(0, len(ranks), chunk):
+            rows = slice(start, start + chunk)
+            out[rows, group] = bet_expected_values(
+                ranks[rows], [bets[i] for i in group], dealing.tableau, decks=dealing.decks, device=device
+            )
+    return out
+
+
+#: Shoes priced at a time: the pay tables' engine and the side bets' closed forms both work on arrays of all the
+#: shoes given, and stay in cache at these sizes (a block of 1,000 shoes holds about 80,000 coups; priced in one
+#: call, the side bets' arrays spill out of cache and cost five times as much).
+_PLAIN_CHUNK, _SIDE_CHUNK = 16_384, 4_096
+
+
+def _chunked_groups(bets: tuple[AnyBet, ...], whole: int = 0) -> list[tuple[int, list[int]]]:
+    """The bets' columns in two groups, each with the number of shoes priced at a time: pay tables, side bets
+    (``whole``: the pay tables' shoes all at once, as a GPU takes them in one transfer)."""
+    plain = [i for i, b in enumerate(bets) if isinstance(b, Bet)]
+    side = [i for i, b in enumerate(bets) if not isinstance(b, Bet)]
+    return [(n, g) for n, g in ((max(whole, 1) if whole else _PLAIN_CHUNK, plain), (_SIDE_CHUNK, side)) if g]
 
 
 def evaluator(payoffs: np.ndarray, tableau: Tableau):
@@ -283,13 +341,11 @@ def tally_block(block: Block, spec: BlockSpec, records: bool = False, coups: boo
             n_coups = len(dealt)
             t1 = time.perf_counter()
             seconds["deal"] += t1 - t0
-            evaluate = evaluator(spec.payoffs, dealing.tableau)
-            full = np.full((1, 13), 4 * dealing.decks)
-            ev0 = evaluate(full)[0]  # on the CPU, as StudyResult computes it
+            ev0 = panel_values(np.full((1, 13), 4 * dealing.decks), spec)[0]  # on the CPU, as StudyResult has it
             comps = {"unseen": dealt.unseen}
             if "remaining" in spec.observers:
                 comps["remaining"] = dealt.remaining()
-            evs = {o: evaluate(comps[o].astype(np.int64), device=spec.device) for o in spec.observers}
+            evs = {o: panel_values(comps[o], spec, spec.device) for o in spec.observers}
             t2 = time.perf_counter()
             seconds["ev"] += t2 - t1
             _tally_dealt(dealt, evs, ev0, spec, tally)
