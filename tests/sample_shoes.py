@@ -31,9 +31,9 @@ SEEDS = {
 
 def _bettors(records, rng: np.random.Generator) -> pl.DataFrame:
     """Three bettors: flat on Banker, at random on Banker or Player, and a Dragon 7 counter (big at TC >= 4)."""
-    from toolkit.records import replay
+    from toolkit.records import replay_records
 
-    frame = replay(records, systems=["dragon7"], bets=["banker"]).select("shoe", "coup", "tc_dragon7")
+    frame = replay_records(records, systems=["dragon7"], bets=["banker"]).select("shoe", "coup", "tc_dragon7")
     n = frame.height
     flat = frame.select(
         "shoe", "coup", pl.lit("seat1").alias("who"), pl.lit("banker").alias("bet"), pl.lit(10.0).alias("amount")

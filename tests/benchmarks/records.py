@@ -12,7 +12,7 @@ each: parsing, card codes, positions, rank counts and the numba kernel that rebu
 coups and the unseen composition before each.  The baseline reads the same CSV with the
 standard library and does the same work one row and one card at a time in Python, on the
 first ``--baseline-shoes`` shoes (its time is scaled to all shoes).  Both must find the same
-coups.  With ``--replay`` it also times :func:`toolkit.records.replay` (exact EVs of the 17
+coups.  With ``--replay`` it also times :func:`toolkit.records.replay_records` (exact EVs of the 17
 standard bets before every coup) on all the shoes.
 """
 
@@ -162,9 +162,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<44}{t:>10.2f}{args.shoes / t:>12,.0f}{t / t_csv:>10.1f}")
     print(f"the vectorised CSV ingest is {t_loop_all / t_csv:.0f}x faster than the per-row loop")
     if args.replay:
-        from toolkit.records import replay
+        from toolkit.records import replay_records
 
-        t_replay, frame = best_of(1, lambda: replay(from_csv, systems=["dragon7", "panda8"]))
+        t_replay, frame = best_of(1, lambda: replay_records(from_csv, systems=["dragon7", "panda8"]))
         print(f"replay with exact EVs of 17 bets: {t_replay:.1f} s, {frame.height / t_replay:,.0f} coups/s")
     return 0 if np.isfinite(t_csv) else 1
 

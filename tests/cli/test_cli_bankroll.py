@@ -82,12 +82,14 @@ def test_parse_ramp():
 
 
 def test_kelly_by_count_matches_the_library(capsys):
-    from toolkit.sizing import bankroll
+    from toolkit.sizing import bankroll_report
 
     code, out, err = run(capsys, *BASE, "--kelly", "0.5", "--kelly-by", "count", "--no-progress", "--format", "json")
     assert code == 0, err
     d = json.loads(out)
-    lib = bankroll("dragon7", bankroll=100, kelly=0.5, kelly_by="count", n_shoes=300, paths=100, seed=5, progress=False)
+    lib = bankroll_report(
+        "dragon7", bankroll=100, kelly=0.5, kelly_by="count", n_shoes=300, paths=100, seed=5, progress=False
+    )
     assert d["units_per_shoe"] == pytest.approx(lib.as_dict()["units_per_shoe"])
     assert d["risk_of_ruin"] == lib.as_dict()["risk_of_ruin"]
 

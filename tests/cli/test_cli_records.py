@@ -16,7 +16,7 @@ from cli_helpers import run
 from non_regular import non_regular
 from sample_shoes import SHOES
 
-from toolkit.records import read_records, replay
+from toolkit.records import read_records, replay_records
 
 MALFORMED = SHOES / "malformed"
 
@@ -99,7 +99,7 @@ def test_validate_header_option_overrides_the_file(capsys) -> None:
 
 def test_replay_table_json_and_parquet(capsys, tmp_path: Path) -> None:
     path = SHOES / "cards_observed.csv"
-    expected = replay(read_records(path), shoe=3, systems=["dragon7"], bets=["banker", "dragon7"])
+    expected = replay_records(read_records(path), shoe=3, systems=["dragon7"], bets=["banker", "dragon7"])
     args = ["replay", str(path), "--shoe", "3", "--system", "dragon7", "--bet", "banker", "--bet", "dragon7"]
     code, out, _ = run(capsys, *args)
     assert code == 0
@@ -142,7 +142,7 @@ def test_replay_matches_the_library_on_a_per_coup_file(capsys) -> None:
     code, out, _ = run(capsys, "replay", str(path), "--shoe", "2", "--format", "json")
     assert code == 0
     rows = json.loads(out)
-    frame = replay(read_records(path), shoe=2)
+    frame = replay_records(read_records(path), shoe=2)
     assert np.allclose([r["ev_tie"] for r in rows], frame["ev_tie"].to_numpy(), rtol=0, atol=0)
 
 

@@ -18,7 +18,7 @@ import polars as pl
 import pytest
 from cli_helpers import run
 
-from toolkit.records import read_records, replay, simulate_records
+from toolkit.records import read_records, replay_records, simulate_records
 
 ROOT = Path(__file__).resolve().parents[2]
 BETS = "banker,player,tie,dragon7,panda8"
@@ -49,7 +49,7 @@ def test_a_recorded_shoe_through_a_pipe_gives_replays_coups_counts_and_edges(mon
     events = [json.loads(line) for line in stdout.splitlines()]
     assert not [e for e in events if e["kind"] in ("error", "tableau")]
     coups = [e for e in events if e["kind"] == "coup"]
-    expected = replay(records, systems=SYSTEMS.split(","), bets=BETS.split(","))
+    expected = replay_records(records, systems=SYSTEMS.split(","), bets=BETS.split(","))
     assert len(coups) == expected.height
     assert [c["winner"] for c in coups] == expected["winner"].to_list()
     # after coup k the tracker shows the numbers before coup k + 1: replay's row k + 1
@@ -65,7 +65,7 @@ def test_a_recorded_shoe_through_a_pipe_gives_replays_coups_counts_and_edges(mon
     code, stdout, _ = run(capsys, "validate", str(out))
     assert code == 0
     assert "1 of 1 shoe(s) valid" in stdout
-    again = replay(read_records(out), systems=SYSTEMS.split(","), bets=BETS.split(","))
+    again = replay_records(read_records(out), systems=SYSTEMS.split(","), bets=BETS.split(","))
     for column in expected.columns:
         if column.startswith(("ev_", "tc_")):
             assert np.allclose(again[column].to_numpy(), expected[column].to_numpy(), rtol=0, atol=1e-12), column

@@ -12,7 +12,7 @@ from toolkit.counting import (
     PreCoup,
     Ramp,
     Strategy,
-    combine,
+    combine_strategies,
     count_strategy,
     get_count_system,
     perfect_strategy,
@@ -43,7 +43,7 @@ def test_strategies_are_frozen_values_with_clear_errors() -> None:
     assert s.name == "dragon7 TC >= 4"
     assert count_strategy("how_dragon7").name == "how_dragon7 RC >= 0 on dragon7"
     assert perfect_strategy("dragon7", "panda8").name == "perfect dragon7+panda8"
-    both = combine(count_strategy("dragon7"), count_strategy("panda8"))
+    both = combine_strategies(count_strategy("dragon7"), count_strategy("panda8"))
     assert len(both.plays) == 2
     with pytest.raises(ValueError, match="no published threshold"):
         count_strategy("thorp_natural9")

@@ -50,7 +50,14 @@ import math
 
 import pytest
 
-from toolkit.counting import Results, combine, count_strategy, get_count_system, perfect_strategy, run_strategies
+from toolkit.counting import (
+    Results,
+    combine_strategies,
+    count_strategy,
+    get_count_system,
+    perfect_strategy,
+    run_strategies,
+)
 from toolkit.dealing.dealer import Dealing
 
 #: Jacobson, "Co-card counting the Dragon and Panda side bets": 100 M shoes, units won per shoe.
@@ -130,7 +137,7 @@ def test_dragon7_and_panda8_reproduce_jacobson() -> None:
         count_strategy(get_count_system("dragon7").with_(divisor="unseen")),
         count_strategy(get_count_system("dragon7").with_(count_burn_card=False)),
         count_strategy(get_count_system("dragon7").with_(count_burn_card=False, divisor="unseen")),
-        combine(count_strategy("dragon7"), count_strategy("panda8")),
+        combine_strategies(count_strategy("dragon7"), count_strategy("panda8")),
     ]
     d7, p8, unseen, no_burn, neither, both = run_strategies(strategies, 400_000, seed=597, progress=False)
     assert abs(d7.units_per_shoe_ev.value - JACOBSON_DRAGON7) < published_tolerance(d7.units_per_shoe_ev, "dragon7")

@@ -12,7 +12,7 @@ from toolkit.coup.cards import Composition
 from toolkit.dealing.dealer import Dealing, deal
 from toolkit.edges.eor import effect_of_removal
 from toolkit.live import LiveShoe, Panel, ShoeSteps
-from toolkit.records import records_from_frame, replay, simulate_records
+from toolkit.records import records_from_frame, replay_records, simulate_records
 
 
 def test_the_panel_gives_the_engines_numbers():
@@ -78,7 +78,7 @@ def test_a_live_shoe_removes_adds_and_undoes():
 def test_the_steps_of_a_record_are_replays_rows():
     records = simulate_records(1, seed=4)
     steps = ShoeSteps(records, bets=["banker", "dragon7"], systems=["dragon7"])
-    frame = replay(records, systems=["dragon7"], bets=["banker", "dragon7"])
+    frame = replay_records(records, systems=["dragon7"], bets=["banker", "dragon7"])
     for k in (1, 10, steps.n_coups):
         step = steps.step(k)
         row = frame.row(k - 1, named=True)

@@ -11,7 +11,7 @@ import pytest
 from toolkit.coup.cards import RANKS
 from toolkit.live import Panel, Tracker
 from toolkit.live.tracker import RANK_KEYS
-from toolkit.records import ShoeHeader, read_records, replay, simulate_records, write_records
+from toolkit.records import ShoeHeader, read_records, replay_records, simulate_records, write_records
 
 SYSTEMS = ["dragon7", "panda8", "how_dragon7"]
 BETS = ["banker", "player", "tie", "dragon7", "panda8", "player_pair"]
@@ -50,13 +50,13 @@ def test_a_whole_recorded_shoe_typed_in_gives_the_replay(recorded, face_down, tm
     tracker = Tracker(panel=Panel.of(bets=BETS, systems=SYSTEMS))
     feedback = tracker.feed(keys_of(recorded, shoe, face_down))
     assert all(f.ok for f in feedback), [f for f in feedback if not f.ok][:3]
-    expected = replay(recorded, shoe=shoe, systems=SYSTEMS, bets=BETS)
+    expected = replay_records(recorded, shoe=shoe, systems=SYSTEMS, bets=BETS)
     assert_same_as_replay(tracker.frame(), expected)
     # the saved session is a record that reads back, validates and replays to the same numbers
     path = write_records(tracker.records(), tmp_path / "session.csv")
     back = read_records(path)
     assert back.report.ok
-    assert_same_as_replay(replay(back, systems=SYSTEMS, bets=BETS), expected)
+    assert_same_as_replay(replay_records(back, systems=SYSTEMS, bets=BETS), expected)
     burns = recorded.cards.filter((pl.col("shoe") == shoe) & (pl.col("role") == "burn")).height
     assert back.cards.filter(pl.col("role") == "burn").height == (burns if face_down else 1)
 

@@ -11,12 +11,12 @@ import polars as pl
 import pytest
 
 from toolkit.plots import plot_bankroll_fan, plot_risk_curve, plot_session_results
-from toolkit.sizing import bankroll
+from toolkit.sizing import bankroll_report
 
 
 @pytest.fixture(scope="module")
 def report():
-    return bankroll("dragon7", bankroll=150, n_shoes=400, paths=100, seed=2, progress=False)
+    return bankroll_report("dragon7", bankroll=150, n_shoes=400, paths=100, seed=2, progress=False)
 
 
 def test_fan_chart(report) -> None:

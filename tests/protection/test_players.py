@@ -11,7 +11,7 @@ import pytest
 from toolkit.counting import get_count_system
 from toolkit.protection import Counter, FlatBettor, Progression, RoadFollower, Team, simulate_table
 from toolkit.protection.players import table_coups
-from toolkit.records import replay, simulate_records
+from toolkit.records import replay_records, simulate_records
 
 
 @pytest.fixture(scope="module")
@@ -62,14 +62,14 @@ def test_road_followers_bet_the_streak_or_the_chop(coups):
 
 
 def test_a_perfect_counter_bets_exactly_at_its_trigger(coups):
-    frame = replay(simulate_records(6, seed=41), systems=["dragon7"], bets=["dragon7"])
+    frame = replay_records(simulate_records(6, seed=41), systems=["dragon7"], bets=["dragon7"])
     placed = _units(Counter("d", "dragon7", ramp={4: 5}, unit=2.0), coups)
     expected = np.where(frame["tc_dragon7"].to_numpy() >= 4, 10.0, np.nan)
     assert np.array_equal(placed["amount"].to_numpy(), expected, equal_nan=True)
 
 
 def test_a_counters_errors_change_its_bets_but_not_their_direction(coups):
-    frame = replay(simulate_records(6, seed=41), systems=["dragon7"])
+    frame = replay_records(simulate_records(6, seed=41), systems=["dragon7"])
     exact = frame["tc_dragon7"].to_numpy()
     noisy = Counter("d", "dragon7", miss_rate=0.2).true_count(coups, np.random.default_rng(3))
     assert not np.allclose(noisy, exact)
@@ -90,7 +90,7 @@ def test_a_flat_bettor_bets_at_its_rate(coups):
 
 def test_a_team_spotter_flat_bets_and_the_big_player_bets_on_the_signal():
     records = simulate_table(3, [Team("spotter", "big", units=50)], seed=5)
-    frame = replay(records, systems=["dragon7"])
+    frame = replay_records(records, systems=["dragon7"])
     bets = records.bets
     spotter = bets.filter(pl.col("who") == "spotter")
     assert spotter.height == frame.height

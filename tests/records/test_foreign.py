@@ -26,7 +26,7 @@ from foreign_writers import (
     write_silvestre_report,
 )
 
-from toolkit.records import read_records, replay
+from toolkit.records import read_records, replay_records
 from toolkit.records.read import before_first_problem
 
 TABLEAU_CODES = ("tableau", "truncated")
@@ -153,7 +153,7 @@ def test_lanlicyuen_csv_reads_its_shoes_from_the_cards_left(tmp_path):
     assert records.n_shoes == refills
     assert records.coups.height == 1500
     # exact edges: a full shoe (no burn) before the first coup of every shoe
-    first = replay(records, bets=["banker"]).filter(pl.col("coup") == 1)
+    first = replay_records(records, bets=["banker"]).filter(pl.col("coup") == 1)
     assert np.allclose(first["ev_banker"].to_numpy(), -0.0105791, atol=1e-7)
 
 
@@ -241,7 +241,7 @@ def test_a_set_aside_shoe_replays_up_to_its_first_bad_coup(halverson):
     assert part.coups["coup"].to_list() == list(range(1, first[shoe]))
     mine = [r for r in rows if str(r[13]) == shoe and r[9] < first[shoe]]
     assert part.coups["player"].to_list() == [[str(v) for v in _hands(r)[0]] for r in mine]
-    frame = replay(part, bets=["banker", "dragon7"])
+    frame = replay_records(part, bets=["banker", "dragon7"])
     assert frame.height == first[shoe] - 1
     with pytest.raises(ValueError, match="was not set aside"):
         before_first_problem(read_records(write_silvestre_report(csv_path.with_name("s.txt"), 1, seed=1)), "1")

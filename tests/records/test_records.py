@@ -33,7 +33,7 @@ from toolkit.records import (
     records_from_dealt,
     records_from_frame,
     records_from_orders,
-    replay,
+    replay_records,
     simulate_records,
     write_records,
 )
@@ -261,7 +261,7 @@ def test_records_are_rebuilt_under_the_tableau_of_their_header(tmp_path: Path) -
     records = records_from_dealt(dealt, header)
     assert records.report.ok, records.report.problems[:3]
     same_as_dealt(records, dealt)
-    frame = replay(records, bets=["banker"])
+    frame = replay_records(records, bets=["banker"])
     assert np.array_equal(
         frame["ev_banker"].to_numpy(), expected_values(dealt.unseen, [get_bet("banker")], tableau)[:, 0]
     )

@@ -25,7 +25,7 @@ from toolkit.records import (
     bet_edges,
     read_records,
     records_from_dealt,
-    replay,
+    replay_records,
     simulate_records,
     tracking_test,
     write_records,
@@ -51,7 +51,7 @@ def test_replay_of_a_recorded_shoe_equals_the_dealing_module(dealt, tmp_path: Pa
     records = records_from_dealt(dealt)
     records = records.observed() if view == "observed" else records
     path = write_records(records, tmp_path / f"shoes.{container}", layout=layout, roles=roles)
-    frame = replay(read_records(path), systems=["dragon7", "panda8", "how_dragon7"])
+    frame = replay_records(read_records(path), systems=["dragon7", "panda8", "how_dragon7"])
     assert frame.height == len(dealt)
     assert frame["coup"].to_list() == dealt.coup.tolist()
     assert np.array_equal(frame.select(UNSEEN).to_numpy(), dealt.unseen)
@@ -71,7 +71,7 @@ def test_replay_of_a_recorded_shoe_equals_the_dealing_module(dealt, tmp_path: Pa
 
 
 def test_replay_edges_are_the_exact_engines(dealt) -> None:
-    frame = replay(records_from_dealt(dealt), shoe=2, bets=["banker", "tie", "dragon7", "player_pair"])
+    frame = replay_records(records_from_dealt(dealt), shoe=2, bets=["banker", "tie", "dragon7", "player_pair"])
     assert frame["shoe"].unique().to_list() == [2]
     for row in frame.filter(pl.col("coup").is_in([1, 40])).iter_rows(named=True):
         shoe = Composition(tuple(row[c] for c in UNSEEN))
@@ -83,7 +83,7 @@ def test_replay_edges_are_the_exact_engines(dealt) -> None:
 
 def test_replay_uses_each_shoes_house_rules() -> None:
     records = read_records(SHOES / "coups_6decks.csv")
-    frame = replay(records, bets=["banker"])
+    frame = replay_records(records, bets=["banker"])
     full = frame.filter(pl.col("coup") == 1).row(0, named=True)
     shoe = Composition(tuple(full[c] for c in UNSEEN))
     commission_4 = bet_stats(get_bet("banker", records.header.rules), shoe).expected_value
@@ -93,14 +93,14 @@ def test_replay_uses_each_shoes_house_rules() -> None:
 
 def test_replay_refuses_outcome_only_records() -> None:
     with pytest.raises(ValueError, match="outcome-only"):
-        replay(read_records(SHOES / "roads.csv"))
+        replay_records(read_records(SHOES / "roads.csv"))
 
 
 def test_bet_edges_of_the_sample_bettors() -> None:
     records = read_records(SHOES / "coups_with_bets.jsonl")
     edges = bet_edges(records)
     assert edges.height == records.bets.height
-    frame = replay(records, bets=["banker", "dragon7", "player"])
+    frame = replay_records(records, bets=["banker", "dragon7", "player"])
     joined = edges.join(frame.select("shoe", "coup", "ev_banker", "ev_dragon7", "ev_player"), on=["shoe", "coup"])
     expected = (
         pl.when(pl.col("bet") == "banker")
@@ -118,7 +118,8 @@ def test_bet_edges_of_the_sample_bettors() -> None:
     assert flat["result"].to_list() == [pays[w] for w in flat["winner"]]
     # the Dragon 7 bets come with their published count, the Banker bets with none
     counted = edges.filter(pl.col("bet") == "dragon7").join(
-        replay(records, systems=["dragon7"], bets=["dragon7"]).select("shoe", "coup", "tc_dragon7"), on=["shoe", "coup"]
+        replay_records(records, systems=["dragon7"], bets=["dragon7"]).select("shoe", "coup", "tc_dragon7"),
+        on=["shoe", "coup"],
     )
     assert (counted["system"] == "dragon7").all()
     assert (counted["tc"] == counted["tc_dragon7"]).all()
@@ -133,7 +134,7 @@ def test_bet_edges_of_the_sample_bettors() -> None:
 @pytest.fixture(scope="module")
 def dragon_shoes():
     records = simulate_records(12, ShoeHeader(), seed=77)
-    frame = replay(records, systems=["dragon7"], bets=["dragon7", "banker"])
+    frame = replay_records(records, systems=["dragon7"], bets=["dragon7", "banker"])
     return records, frame
 
 

@@ -18,7 +18,7 @@ from toolkit.records import (
     randomness_tests,
     read_records,
     records_from_frame,
-    replay,
+    replay_records,
     simulate_records,
     write_records,
 )
@@ -56,8 +56,8 @@ def test_a_record_of_values_loads_as_its_own_level(pair):
 
 def test_replay_of_values_gives_the_edges_of_the_same_shoes_by_rank(pair):
     by_rank, by_value = pair
-    ranked = replay(by_rank, systems=["dragon7", "panda8"], bets=VALUE_BETS)
-    valued = replay(by_value, systems=["dragon7", "panda8"], bets=VALUE_BETS)
+    ranked = replay_records(by_rank, systems=["dragon7", "panda8"], bets=VALUE_BETS)
+    valued = replay_records(by_value, systems=["dragon7", "panda8"], bets=VALUE_BETS)
     for name in VALUE_BETS:
         assert np.allclose(ranked[f"ev_{name}"].to_numpy(), valued[f"ev_{name}"].to_numpy(), atol=1e-12), name
     for column in ("rc_dragon7", "tc_panda8", "cards_unseen", "cards_seen"):
@@ -71,15 +71,15 @@ def test_replay_of_values_gives_the_edges_of_the_same_shoes_by_rank(pair):
 def test_what_needs_ranks_is_refused_in_one_line(pair):
     _, by_value = pair
     for call, words in (
-        (lambda: replay(by_value, bets=["player_pair"]), "pays on pairs"),
-        (lambda: replay(by_value, bets=["perfect_pair"]), "ranks or suits"),
+        (lambda: replay_records(by_value, bets=["player_pair"]), "pays on pairs"),
+        (lambda: replay_records(by_value, bets=["perfect_pair"]), "ranks or suits"),
         (lambda: frequency_test(by_value, pairs=True), "pair frequency test"),
         (lambda: deck_mixing_test(by_value), "card order test"),
     ):
         with pytest.raises(ValueError, match=words) as err:
             call()
         assert "\n" not in str(err.value)
-    default = replay(by_value)
+    default = replay_records(by_value)
     assert "ev_player_pair" not in default.columns
     assert "ev_dragon7" in default.columns
 

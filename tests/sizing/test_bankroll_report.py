@@ -1,4 +1,4 @@
-"""bankroll(): flat, ramp and Kelly counters; the report's figures and frames; reproducibility."""
+"""bankroll_report(): flat, ramp and Kelly counters; the report's figures and frames; reproducibility."""
 
 from __future__ import annotations
 
@@ -9,18 +9,18 @@ import pytest
 
 import toolkit
 from toolkit.counting import Strategy
-from toolkit.sizing import BackCount, BankrollReport, Limits, bankroll, sized_strategy
+from toolkit.sizing import BackCount, BankrollReport, Limits, bankroll_report, sized_strategy
 
 KEYS = ("risk_of_ruin", "trip_risk", "p_goal")
 
 
 @pytest.fixture(scope="module")
 def flat():
-    return bankroll("dragon7", bankroll=300, n_shoes=1500, paths=600, seed=7, progress=False)
+    return bankroll_report("dragon7", bankroll=300, n_shoes=1500, paths=600, seed=7, progress=False)
 
 
 def test_top_level_name_is_the_function():
-    assert toolkit.bankroll is bankroll
+    assert toolkit.bankroll_report is bankroll_report
     assert isinstance(toolkit.BankrollReport, type)
 
 
@@ -52,25 +52,27 @@ def test_formula_and_simulation_agree_on_the_risk_of_ruin_roughly(flat):
 
 
 def test_same_seed_same_report():
-    a = bankroll("dragon7", bankroll=100, n_shoes=300, paths=200, seed=3, progress=False).as_dict()
-    b = bankroll("dragon7", bankroll=100, n_shoes=300, paths=200, seed=3, progress=False).as_dict()
+    a = bankroll_report("dragon7", bankroll=100, n_shoes=300, paths=200, seed=3, progress=False).as_dict()
+    b = bankroll_report("dragon7", bankroll=100, n_shoes=300, paths=200, seed=3, progress=False).as_dict()
     assert a == b
 
 
 def test_kelly_and_ramp_size_the_bets():
-    half = bankroll("dragon7", bankroll=1000, kelly=0.5, n_shoes=600, paths=300, seed=2, progress=False)
-    full = bankroll("dragon7", bankroll=1000, kelly=1.0, n_shoes=600, paths=300, seed=2, progress=False)
+    half = bankroll_report("dragon7", bankroll=1000, kelly=0.5, n_shoes=600, paths=300, seed=2, progress=False)
+    full = bankroll_report("dragon7", bankroll=1000, kelly=1.0, n_shoes=600, paths=300, seed=2, progress=False)
     # the same shoes: full Kelly stakes twice as much on every bet
     assert full.mean_bet == pytest.approx(2 * half.mean_bet)
     assert full.results.score.value == pytest.approx(half.results.score.value)
     assert half.risk["risk_of_ruin"]["formula"] < full.risk["risk_of_ruin"]["formula"]
-    ramp = bankroll("dragon7", bankroll=200, ramp={4: 1, 6: 2, 8: 4}, n_shoes=600, paths=300, seed=2, progress=False)
+    ramp = bankroll_report(
+        "dragon7", bankroll=200, ramp={4: 1, 6: 2, 8: 4}, n_shoes=600, paths=300, seed=2, progress=False
+    )
     assert ramp.mean_bet > 1
 
 
 def test_limits_reach_the_stakes():
     s = sized_strategy("dragon7", bankroll=1000, kelly=1.0, limits=Limits(table_min=1, table_max=3, chip=1))
-    rep = bankroll(strategy=s, bankroll=1000, n_shoes=400, paths=100, seed=1, progress=False)
+    rep = bankroll_report(strategy=s, bankroll=1000, n_shoes=400, paths=100, seed=1, progress=False)
     t = rep.results.totals
     assert 1 <= rep.mean_bet <= 3
     assert np.all(t.staked == np.round(t.staked))
@@ -92,7 +94,7 @@ def test_frames_for_the_pictures(flat):
 def test_back_counting_strategy_through_the_report():
     inner = sized_strategy("dragon7").plays[0]
     s = Strategy("wong", (BackCount(inner, "dragon7", entry_coup=30, entry=2.0, exit=0.0),))
-    rep = bankroll(strategy=s, bankroll=100, n_shoes=500, paths=100, seed=1, progress=False)
+    rep = bankroll_report(strategy=s, bankroll=100, n_shoes=500, paths=100, seed=1, progress=False)
     assert isinstance(rep, BankrollReport)
     assert rep.results.bets_per_shoe.value < 8
 
@@ -113,11 +115,11 @@ def test_back_counting_strategy_through_the_report():
 )
 def test_bad_arguments_are_refused(kwargs, match):
     with pytest.raises((ValueError, TypeError), match=match):
-        bankroll(**{"n_shoes": 10, "paths": 10, "progress": False, "seed": 1, **kwargs})
+        bankroll_report(**{"n_shoes": 10, "paths": 10, "progress": False, "seed": 1, **kwargs})
 
 
 def test_infinite_values_serialise():
-    rep = bankroll("dragon7", bankroll=100, n_shoes=200, paths=50, seed=1, progress=False)
+    rep = bankroll_report("dragon7", bankroll=100, n_shoes=200, paths=50, seed=1, progress=False)
     d = rep.as_dict()
     assert all(v is None or isinstance(v, (str, int, float, list, dict)) for v in d.values())
     assert not any(isinstance(v, float) and not math.isfinite(v) for v in d.values())
@@ -134,13 +136,13 @@ def test_kelly_by_count_is_a_ramp_rising_with_the_count():
     assert stakes[-1] > 3 * stakes[0]  # Kelly grows with the edge, about linearly in the count
     full = kelly_ramp("dragon7", 1000, 1.0, n_shoes=800, seed=3, min_coups=100)
     assert [u for _, u in full.steps] == pytest.approx([2 * u for u in stakes])
-    rep = bankroll(
+    rep = bankroll_report(
         "dragon7", bankroll=1000, kelly=0.5, kelly_by="count", n_shoes=300, paths=100, seed=1, progress=False
     )
     assert "Kelly by count" in rep.results.strategy
     assert abs(rep.results.lookahead_z) < 6
     with pytest.raises(ValueError, match="kelly_by"):
-        bankroll("dragon7", kelly=0.5, kelly_by="table", n_shoes=10, paths=10, progress=False)
+        bankroll_report("dragon7", kelly=0.5, kelly_by="table", n_shoes=10, paths=10, progress=False)
 
 
 def test_the_diffusion_figure_is_the_counting_results_risk_of_ruin(flat):
@@ -152,7 +154,7 @@ def test_a_losing_game_has_a_negative_score():
     from toolkit.sizing import SeatBet
 
     side = count_strategy("dragon7").plays[0]
-    rep = bankroll(strategy=Strategy("seated", (side, SeatBet("banker", 1.0))), bankroll=100, n_shoes=300,
+    rep = bankroll_report(strategy=Strategy("seated", (side, SeatBet("banker", 1.0))), bankroll=100, n_shoes=300,
                    paths=50, seed=1, progress=False)  # fmt: skip
     assert rep.mu < 0
     assert rep.as_dict()["score"] == pytest.approx(-rep.results.score.value)
@@ -164,13 +166,13 @@ def test_a_losing_game_has_a_negative_score():
 def test_a_trip_given_in_shoes_bounds_the_trip_risk():
     """Ruin within one shoe is part of ruin within forty: on the same simulated paths the trip risk can only grow."""
     kw = {"bankroll": 30, "n_shoes": 300, "paths": 300, "seed": 5, "progress": False}
-    short = bankroll("dragon7", trip_shoes=1, **kw)
-    long = bankroll("dragon7", trip_shoes=40, **kw)
+    short = bankroll_report("dragon7", trip_shoes=1, **kw)
+    long = bankroll_report("dragon7", trip_shoes=40, **kw)
     assert (short.shoes_per_session, long.shoes_per_session) == (1, 40)
     assert short.risk["trip_risk"]["simulated"] <= long.risk["trip_risk"]["simulated"]
     assert long.risk["trip_risk"]["simulated"] <= long.risk["risk_of_ruin"]["simulated"]
     with pytest.raises(ValueError, match="trip_shoes"):
-        bankroll("dragon7", trip_shoes=0, **kw)
+        bankroll_report("dragon7", trip_shoes=0, **kw)
 
 
 # ------------------------------------------------------------ the headline formula against simulation
@@ -187,7 +189,7 @@ def _tolerance(p: float, n: int = PATHS) -> float:
 
 @pytest.fixture(scope="module")
 def dragon7_half_kelly():
-    return bankroll("dragon7", bankroll=200, kelly=0.5, n_shoes=20_000, paths=PATHS, seed=1, progress=False)
+    return bankroll_report("dragon7", bankroll=200, kelly=0.5, n_shoes=20_000, paths=PATHS, seed=1, progress=False)
 
 
 def test_half_kelly_dragon7_leads_with_lundberg_which_the_simulation_confirms(dragon7_half_kelly):
@@ -202,7 +204,7 @@ def test_half_kelly_dragon7_leads_with_lundberg_which_the_simulation_confirms(dr
 
 
 def test_flat_dragon7_leads_with_the_exact_walk_which_the_simulation_confirms():
-    rep = bankroll("dragon7", bankroll=100, n_shoes=20_000, paths=PATHS, seed=2, progress=False)
+    rep = bankroll_report("dragon7", bankroll=100, n_shoes=20_000, paths=PATHS, seed=2, progress=False)
     for key in ("risk_of_ruin", "p_goal"):
         d = rep.risk[key]
         assert d["method"] == "exact walk"

@@ -8,6 +8,6 @@ import toolkit as bt
 
 
 def test_bankroll_report() -> None:
-    report = bt.bankroll(n_shoes=30, paths=50, progress=False, seed=1)
+    report = bt.bankroll_report(n_shoes=30, paths=50, progress=False, seed=1)
     _check(report, "BankrollReport 'dragon7 TC >= 4': bankroll 1,000")
     assert "risk of ruin" in repr(report)

@@ -7,7 +7,7 @@ import json
 import polars as pl
 from thorp_cases import SMALL
 
-from toolkit.studies import summary, verdicts
+from toolkit.studies import study_summary, study_verdicts
 from toolkit.studies.thorp.report import thorp_status
 
 
@@ -24,7 +24,7 @@ def test_thorp_claim_statuses() -> None:
 
 # ----------------------------------------------------------------- report
 def test_summary_has_what_scripts_need(plain) -> None:
-    data = json.loads(json.dumps(summary(plain)))
+    data = json.loads(json.dumps(study_summary(plain)))
     assert data["study"]["shoes"] == SMALL["shoes"]
     assert data["study"]["complete"]
     for bet in plain.study.bet_names:
@@ -37,7 +37,7 @@ def test_summary_has_what_scripts_need(plain) -> None:
 
 
 def test_verdicts_name_every_bet_with_numbers(plain) -> None:
-    table = verdicts(plain)
+    table = study_verdicts(plain)
     assert table["bet"].to_list() == list(plain.study.bet_names)
     banker = table.filter(pl.col("bet") == "banker")["verdict"].item()
     assert banker.startswith("Banker: ")

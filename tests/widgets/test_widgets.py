@@ -11,7 +11,7 @@ from toolkit.counting import count_arrays
 from toolkit.coup.cards import RANKS, Composition
 from toolkit.dealing.dealer import Dealing, deal
 from toolkit.edges.eor import effect_of_removal
-from toolkit.records import replay, simulate_records
+from toolkit.records import replay_records, simulate_records
 from toolkit.widgets import ShoeExplorer, ShoeStepper
 
 
@@ -103,7 +103,7 @@ def test_undo_and_reset():
 def test_the_stepper_shows_replays_numbers_and_steps_back_to_the_same_state():
     records = simulate_records(1, seed=6)
     st = ShoeStepper(records, bets=["banker", "player", "tie"], systems=["dragon7"])
-    frame = replay(records, bets=["banker", "player", "tie"], systems=["dragon7"])
+    frame = replay_records(records, bets=["banker", "player", "tie"], systems=["dragon7"])
     for _ in range(6):
         st.forward_button.click()
     assert st.step.coup == 7
@@ -141,7 +141,7 @@ def test_the_stepper_plots_the_recorded_bets_where_they_were_placed():
     assert st.plot_bets == ["banker", "tie"]
     st.go(3)
     shown = re.findall(r"data-who='([^']+)' data-bet='([^']+)' data-ev='([^']+)'", st.bets_html.value)
-    row = replay(records, bets=["banker", "tie"]).row(2, named=True)
+    row = replay_records(records, bets=["banker", "tie"]).row(2, named=True)
     assert shown == [("s1", "tie", repr(row["ev_tie"])), ("s2", "banker", repr(row["ev_banker"]))]
     assert len(re.findall(r"<circle data-coup", st.plot_html.value)) == 3
     st.go(2)

@@ -1,4 +1,4 @@
-"""Command ``baccarat bankroll``: bet sizing and the risks of a counter's bankroll (:func:`toolkit.sizing.bankroll`).
+"""Command ``baccarat bankroll``: bet sizing and a counter's bankroll risks (:func:`toolkit.sizing.bankroll_report`).
 
 Flat bets, a ramp of units by count (``--ramp 4:1,6:2,8:4``) or a fraction of
 Kelly (``--kelly 0.5``, several bets solved jointly with ``--bet a,b``), within
@@ -160,7 +160,7 @@ def bankroll(
     import numpy as np
 
     from toolkit.sizing import Limits, sized_strategy
-    from toolkit.sizing import bankroll as run_bankroll
+    from toolkit.sizing import bankroll_report as run_bankroll
     from toolkit.sizing.risk import MAX_PATHS
 
     check_run(shoes, workers)
@@ -215,7 +215,7 @@ def bankroll(
         try:
             strategy = sized_strategy(
                 systems[0], bets_[0], levels[0], bankroll_units, kelly, steps, units, limits, kelly_by.value,
-                seed=np.random.SeedSequence(s).spawn(3)[2], dealing=dealing,  # as toolkit.sizing.bankroll
+                seed=np.random.SeedSequence(s).spawn(3)[2], dealing=dealing,  # as toolkit.sizing.bankroll_report
             )  # fmt: skip
         except ValueError as err:
             fail(str(err))

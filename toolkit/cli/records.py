@@ -208,7 +208,7 @@ def replay(
     """
     from toolkit._files import RefusedFileError
     from toolkit.records import read_records
-    from toolkit.records import replay as replay_shoe
+    from toolkit.records import replay_records as replay_shoe
 
     out = None if out_text is None else output_path(out_text)
     if fmt == FileFormat.parquet and out is None:

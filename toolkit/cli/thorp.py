@@ -163,7 +163,7 @@ def thorp(
 ) -> None:
     """Do baccarat edges appear only in the last 5-20 cards? Exact edges before every coup of many shoes."""
     from toolkit.bets.paytable import standard_bets
-    from toolkit.studies import ThorpStudy, run_study, verdicts, write_outputs
+    from toolkit.studies import ThorpStudy, run_study, study_verdicts, write_outputs
 
     check_run(shoes, workers)
     check_scheduler(workers, scheduler)
@@ -237,7 +237,7 @@ def thorp(
         draw = save_study_figures
     paths = write_outputs(result, out, reproduce=True, figures=draw, counts=counts, deal_to_end=end)
     claims = result.claims().filter(observer=observers[0])
-    words = verdicts(result, observers[0]).select("bet", "thorp_claim")
+    words = study_verdicts(result, observers[0]).select("bet", "thorp_claim")
     table = claims.select(
         "bet", "positive_hands", "p_positive", "gain_per_shoe", "share_positive_last_20", "share_positive_beyond_50"
     ).join(words, on="bet")

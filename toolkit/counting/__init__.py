@@ -20,7 +20,7 @@ from toolkit.counting.strategies import (
     Play,
     Ramp,
     Strategy,
-    combine,
+    combine_strategies,
     count_strategy,
     perfect_strategy,
 )
@@ -42,7 +42,7 @@ __all__ = (
     "ShoeTotals",
     "Strategy",
     "betting_correlation",
-    "combine",
+    "combine_strategies",
     "compare_strategies",
     "count_arrays",
     "count_quality",

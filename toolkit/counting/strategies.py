@@ -10,7 +10,7 @@ Plays see only a :class:`~toolkit.counting.tallies.PreCoup`: the unseen
 composition, the cards left and the exposed burn card *before* each coup.  The
 harness that plays strategies through dealt shoes is :mod:`toolkit.counting.harness`.
 
->>> s = combine(count_strategy("dragon7"), perfect_strategy("panda8"))
+>>> s = combine_strategies(count_strategy("dragon7"), perfect_strategy("panda8"))
 >>> s.name, s.describe()
 ('dragon7 TC >= 4 + perfect panda8', 'dragon7 by dragon7 (TC >= 4: 1); panda8 when exact EV > 0')
 """
@@ -36,7 +36,7 @@ __all__ = [
     "Play",
     "Ramp",
     "Strategy",
-    "combine",
+    "combine_strategies",
     "count_strategy",
     "perfect_strategy",
 ]
@@ -338,7 +338,7 @@ def perfect_strategy(*bets: str | AnyBet, min_ev: float = 0.0, units: float = 1.
     return Strategy(label, tuple(PerfectPlay(b, min_ev, units) for b in bets))
 
 
-def combine(*strategies: Strategy, name: str | None = None) -> Strategy:
+def combine_strategies(*strategies: Strategy, name: str | None = None) -> Strategy:
     """One strategy placing the bets of all ``strategies`` side by side.
 
     Parameters
@@ -355,7 +355,7 @@ def combine(*strategies: Strategy, name: str | None = None) -> Strategy:
 
     Examples
     --------
-    >>> combine(count_strategy("dragon7"), count_strategy("panda8")).name
+    >>> combine_strategies(count_strategy("dragon7"), count_strategy("panda8")).name
     'dragon7 TC >= 4 + panda8 TC >= 11'
     """
     plays = tuple(p for s in strategies for p in s.plays)

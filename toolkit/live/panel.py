@@ -2,7 +2,7 @@
 
 A :class:`Panel` names what to show (bets, count systems, house rules, decks of
 the full shoe); :meth:`Panel.evaluate` turns one unseen composition into a
-:class:`Snapshot`, by the same engine calls as :func:`toolkit.records.replay`
+:class:`Snapshot`, by the same engine calls as :func:`toolkit.records.replay_records`
 (:func:`toolkit.exact.engine.expected_values` for the edges,
 :func:`toolkit.counting.count_arrays` for the counts), so a live shoe and its
 replayed record show the same numbers.  One evaluation of the standard panel

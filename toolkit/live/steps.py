@@ -1,7 +1,7 @@
 """A recorded or dealt shoe stepped coup by coup: what was known before each coup, what happened, and the bets placed.
 
 :class:`ShoeSteps` is the model behind :class:`toolkit.widgets.ShoeStepper`.
-Its numbers are :func:`toolkit.records.replay`'s (unseen composition, counts,
+Its numbers are :func:`toolkit.records.replay_records`'s (unseen composition, counts,
 exact edges before each coup, the outcome) and, when the record carries bets,
 :func:`toolkit.records.bet_edges`'s (each recorded bet with the edge it was
 placed at): the game-protection view, did the big bets come when the edge was
@@ -30,7 +30,7 @@ from toolkit.counting import CountSystem
 from toolkit.coup.cards import RANKS, Composition
 from toolkit.dealing.dealer import DealtShoes
 from toolkit.live.panel import resolve_systems
-from toolkit.records import Records, ShoeHeader, bet_edges, records_from_dealt, replay
+from toolkit.records import Records, ShoeHeader, bet_edges, records_from_dealt, replay_records
 
 __all__ = ["ShoeSteps", "Step"]
 
@@ -94,7 +94,7 @@ class ShoeSteps:
     shoe
         The shoe's id (default the first shoe); dealt shoes are numbered from 1.
     bets, systems
-        As in :func:`toolkit.records.replay` (default every standard bet, no count).
+        As in :func:`toolkit.records.replay_records` (default every standard bet, no count).
     header
         For dealt shoes: the header they are recorded under (the house rules of the edges).
     """
@@ -114,7 +114,7 @@ class ShoeSteps:
         self.records = records.select([shoe])
         self.shoe = self.records.shoe_ids[0]
         self.systems = resolve_systems(systems)
-        self.frame = replay(self.records, systems=self.systems, bets=bets)
+        self.frame = replay_records(self.records, systems=self.systems, bets=bets)
         if self.frame.height == 0:
             raise ValueError(f"shoe {self.shoe} has no coup")
         self.bet_names = [c[3:] for c in self.frame.columns if c.startswith("ev_")]

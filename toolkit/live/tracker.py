@@ -27,7 +27,7 @@ Money is in units staked, as everywhere in the toolkit: an expected value of
 Before every coup the tracker evaluates its :class:`~toolkit.live.panel.Panel`
 on the unseen cards (what a counter knows: the exposed burn card and the coups
 are seen, face-down burned cards not); :meth:`Tracker.frame` has the columns
-of :func:`toolkit.records.replay`, and :meth:`Tracker.records` the session as
+of :func:`toolkit.records.replay_records`, and :meth:`Tracker.records` the session as
 a card-level record that :func:`toolkit.records.write_records` saves and
 ``baccarat validate`` / ``baccarat replay`` read back.
 
@@ -252,7 +252,7 @@ class Tracker:
     def unseen(self) -> Composition:
         """The unseen cards now (the current coup's cards count as seen; face-down burned cards do not).
 
-        As in :func:`toolkit.records.replay`: the exposed burn card and the coups
+        As in :func:`toolkit.records.replay_records`: the exposed burn card and the coups
         are seen, the cards burned face down are unseen even when typed (typed,
         they go into the record as a dealer's log lists them).
         """
@@ -472,7 +472,7 @@ class Tracker:
 
     # ------------------------------------------------------------------ output
     def frame(self) -> pl.DataFrame:
-        """One row per finished coup, with the columns of :func:`toolkit.records.replay`."""
+        """One row per finished coup, with the columns of :func:`toolkit.records.replay_records`."""
         burn = self._state.burn_up
         rows = []
         for c in self._state.coups:

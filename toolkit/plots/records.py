@@ -33,7 +33,7 @@ WINNER_COLOURS = {"banker": "#c0392b", "player": "#2e6fd1", "tie": "#2e9d57"}
 def _one_shoe(frame: pl.DataFrame, what: str) -> None:
     if "shoe" in frame.columns and frame["shoe"].n_unique() > 1:
         raise ValueError(
-            f"{what} draws one shoe; the frame holds {frame['shoe'].n_unique()} (replay(records, shoe=...))"
+            f"{what} draws one shoe; the frame holds {frame['shoe'].n_unique()} (replay_records(records, shoe=...))"
         )
 
 
@@ -43,7 +43,7 @@ def plot_replay_edges(frame: pl.DataFrame, bets: Sequence[str] | None = None, ax
     Parameters
     ----------
     frame
-        From :func:`toolkit.records.replay.replay` for one shoe (``coup`` and ``ev_<bet>`` columns).
+        From :func:`toolkit.records.replay_records` for one shoe (``coup`` and ``ev_<bet>`` columns).
     bets
         The bets to draw (default every ``ev_`` column).
 
@@ -94,7 +94,7 @@ def plot_replay_counts(frame: pl.DataFrame, ax: Axes | None = None, which: str =
     _one_shoe(frame, "plot_replay_counts")
     columns = [c for c in frame.columns if c.startswith(f"{which}_")]
     if not columns:
-        raise ValueError("plot_replay_counts: the frame has no counts; replay(records, systems=[...])")
+        raise ValueError("plot_replay_counts: the frame has no counts; replay_records(records, systems=[...])")
     long = frame.select("coup", *columns).unpivot(index="coup", variable_name="system", value_name="count")
     data = long.with_columns(pl.col("system").str.strip_prefix(f"{which}_"))
     ax = axes_or_new(ax)

@@ -4,7 +4,7 @@
 amount`` per coup, see :mod:`toolkit.records.read`).  For each seat and each bet
 it placed, the coups considered are those of the shoes the seat played (it
 placed at least one bet there); at each, the exact edge of the bet before the
-coup (:func:`toolkit.records.replay`) and the seat's stake (0 where it did not
+coup (:func:`toolkit.records.replay_records`) and the seat's stake (0 where it did not
 bet).  Then:
 
 * **the test**: the statistic ``sum(stake * (edge - the shoe's mean edge))``,
@@ -50,7 +50,7 @@ from toolkit.parallel import SeedLike, as_generator
 from toolkit.protection.implied import fit_tags, implied_count
 from toolkit.protection.permutation import CORRECTIONS, PermutationTest, adjust, within_shoe_permutation
 from toolkit.protection.reference import Pool, centred_matrix, fresh_shoe_test, reference_shoes
-from toolkit.records import Records, ShoeHeader, bet_edges, replay
+from toolkit.records import Records, ShoeHeader, bet_edges, replay_records
 from toolkit.records.validation import Problem
 
 __all__ = ["METHODS", "NULLS", "SEAT_COLUMNS", "Detection", "coup_table", "detect_counters"]
@@ -196,7 +196,7 @@ def _check_choices(permutations: object, correction: str, method: str, null: str
 def coup_table(records: Records, bets: list[str]) -> pl.DataFrame:
     """Every coup with its unseen cards, decks, the library's true counts and the exact edge of each bet."""
     systems = [s.name for s in count_systems()]
-    frame = replay(records, systems=systems, bets=bets)
+    frame = replay_records(records, systems=systems, bets=bets)
     decks = pl.DataFrame(
         {
             "shoe": records.shoes["shoe"],

@@ -1,7 +1,7 @@
 """Simulated players, to calibrate detection and to make test records: counters, progressions, road followers.
 
 Each player is a frozen value that, given the coups of some shoes (a
-:func:`toolkit.records.replay` frame: the unseen cards and counts before each
+:func:`toolkit.records.replay_records` frame: the unseen cards and counts before each
 coup, then its outcome), places its bets: a frame ``shoe, coup, who, bet,
 amount``.  A player sees only what a player at the table sees: the counts
 before the coup and the outcomes of the coups before it.
@@ -37,7 +37,7 @@ import polars as pl
 from toolkit import RANKS
 from toolkit.counting import CountSystem, Ramp, count_arrays, get_count_system
 from toolkit.parallel import SeedLike, as_generator
-from toolkit.records import Records, ShoeHeader, replay, simulate_records
+from toolkit.records import Records, ShoeHeader, replay_records, simulate_records
 
 __all__ = ["PLAYER_KINDS", "Counter", "FlatBettor", "Player", "Progression", "RoadFollower", "Team", "simulate_table"]
 
@@ -399,7 +399,7 @@ def simulate_table(
 
 def table_coups(records: Records, bets: Sequence[str] = ()) -> pl.DataFrame:
     """The replay frame the players read: unseen cards, counts, outcomes, and the decks of each coup's shoe."""
-    frame = replay(records, bets=list(bets) or ["banker"])
+    frame = replay_records(records, bets=list(bets) or ["banker"])
     decks = pl.DataFrame(
         {"shoe": records.shoes["shoe"], "decks": [h.dealing.decks for h in records.headers]},
         schema={"shoe": records.shoes["shoe"].dtype, "decks": pl.Int64},

@@ -41,7 +41,7 @@ import numpy as np
 
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.protection.permutation import PermutationTest
-from toolkit.records import ShoeHeader, replay, simulate_records
+from toolkit.records import ShoeHeader, replay_records, simulate_records
 
 __all__ = ["Pool", "centred_matrix", "fresh_shoe_test", "reference_shoes"]
 
@@ -88,7 +88,7 @@ class Pool:
 def reference_shoes(header: ShoeHeader, bets: Sequence[str], n_shoes: int, seed: SeedLike = None) -> dict[str, Pool]:
     """The centred edges of ``n_shoes`` freshly shuffled shoes dealt by ``header``, by bet (a :class:`Pool` each)."""
     records = simulate_records(n_shoes, header, seed=as_generator(seed))
-    frame = replay(records, bets=list(bets))
+    frame = replay_records(records, bets=list(bets))
     shoe = np.searchsorted(records.shoes["shoe"].to_numpy(), frame["shoe"].to_numpy())
     coup = frame["coup"].to_numpy().astype(np.int64)
     length = int(coup.max()) if len(coup) else 1

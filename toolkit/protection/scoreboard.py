@@ -49,7 +49,7 @@ import polars as pl
 
 from toolkit import PUNTO_BANCO, Bet, Tableau, bet_expected_values, outcome_frame
 from toolkit.parallel import SeedLike, as_generator
-from toolkit.records import Records, replay
+from toolkit.records import Records, replay_records
 
 __all__ = ["SYMBOLS", "exact_posterior", "scoreboard_leak", "sis_posterior", "symbol_index", "symbol_probabilities"]
 
@@ -305,7 +305,7 @@ def scoreboard_leak(
         units won per shoe betting one unit whenever the fitted (or the exact) edge is positive, the
         scoreboard's share of the card counter's win, and the bets per shoe of each.
     """
-    frame = replay(records, bets=list(bets))
+    frame = replay_records(records, bets=list(bets))
     x = np.column_stack([np.ones(frame.height), _tallies(frame)])
     shoe_row = np.searchsorted(records.shoes["shoe"].to_numpy(), frame["shoe"].to_numpy())
     train, test = shoe_row < records.n_shoes // 2, shoe_row >= records.n_shoes // 2

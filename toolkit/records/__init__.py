@@ -32,7 +32,7 @@ from toolkit.records.randomness import (
     streak_test,
 )
 from toolkit.records.read import read_bets, read_records, records_from_frame
-from toolkit.records.replay import TrackingResult, bet_edges, replay, tracking_test
+from toolkit.records.replay import TrackingResult, bet_edges, replay_records, tracking_test
 from toolkit.records.roads import bead_plate, big_road, road_strings
 from toolkit.records.simulate import records_from_dealt, records_from_orders, simulate_records
 from toolkit.records.validation import Problem, RecordError, ValidationReport
@@ -63,7 +63,7 @@ __all__ = (
     "records_from_frame",
     "records_from_orders",
     "repeated_sequences",
-    "replay",
+    "replay_records",
     "road_strings",
     "runs_test",
     "simulate_records",

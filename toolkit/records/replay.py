@@ -14,7 +14,7 @@ among the coups where the same bet was placed (so a bettor who always stakes
 more on Banker than on Tie is not mistaken for a counter).
 
 >>> from toolkit.records.simulate import simulate_records
->>> frame = replay(simulate_records(1, seed=2), systems=["dragon7"], bets=["banker", "dragon7"])
+>>> frame = replay_records(simulate_records(1, seed=2), systems=["dragon7"], bets=["banker", "dragon7"])
 >>> frame.select("coup", "cards_unseen", pl.col("ev_banker").round(5)).head(2).rows()
 [(1, 415, -0.01069), (2, 409, -0.0107)]
 """
@@ -38,7 +38,7 @@ from toolkit.records.model import Records
 if TYPE_CHECKING:
     from toolkit.counting import CountSystem
 
-__all__ = ["TrackingResult", "bet_edges", "rank_reason", "replay", "tracking_test"]
+__all__ = ["TrackingResult", "bet_edges", "rank_reason", "replay_records", "tracking_test"]
 
 
 def _card_level(records: Records) -> None:
@@ -87,7 +87,7 @@ def _bets_for(records: Records, bets: Iterable[AnyBet | str] | None, row: int) -
     return chosen
 
 
-def replay(
+def replay_records(
     records: Records,
     shoe: object | None = None,
     systems: Iterable[str | CountSystem] = (),
@@ -124,7 +124,7 @@ def replay(
     Examples
     --------
     >>> from toolkit.records.simulate import simulate_records
-    >>> frame = replay(simulate_records(1, seed=1), shoe=1, systems=["dragon7"])
+    >>> frame = replay_records(simulate_records(1, seed=1), shoe=1, systems=["dragon7"])
     >>> [c for c in frame.columns if c.startswith("tc_")]
     ['tc_dragon7']
     """
@@ -230,7 +230,7 @@ def bet_edges(records: Records) -> pl.DataFrame:
     for system in count_systems():
         if system.bet is not None and system.bet in names:
             systems.setdefault(system.bet, system.name)
-    frame = replay(records, systems=sorted(set(systems.values())), bets=names)
+    frame = replay_records(records, systems=sorted(set(systems.values())), bets=names)
     long = pl.concat(
         [
             frame.select(

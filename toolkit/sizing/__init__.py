@@ -27,7 +27,7 @@ from toolkit.sizing.plays import (
     kelly_ramp,
     kelly_strategy,
 )
-from toolkit.sizing.report import BankrollReport, bankroll, probability_text, sized_strategy
+from toolkit.sizing.report import BankrollReport, bankroll_report, probability_text, sized_strategy
 from toolkit.sizing.risk import (
     SimulatedRisk,
     adjustment_coefficient,
@@ -59,8 +59,8 @@ __all__ = (
     "SeatBet",
     "SimulatedRisk",
     "adjustment_coefficient",
-    "bankroll",
     "bankroll_paths",
+    "bankroll_report",
     "gamblers_ruin",
     "goal_diffusion",
     "goal_lundberg",

@@ -71,7 +71,7 @@ from toolkit.sizing.risk import (
     trip_ruin_lundberg,
 )
 
-__all__ = ["METHODS", "NEGLIGIBLE", "BankrollReport", "bankroll", "probability_text", "sized_strategy"]
+__all__ = ["METHODS", "NEGLIGIBLE", "BankrollReport", "bankroll_report", "probability_text", "sized_strategy"]
 
 #: A probability below this is shown as ``< 1e-12`` (a float keeps no meaning there for a bankroll).
 NEGLIGIBLE = 1e-12
@@ -530,7 +530,7 @@ def _plain(v: object) -> object:
     return v
 
 
-def bankroll(
+def bankroll_report(
     system: CountSystem | str = "dragon7",
     bet: str | Bet | None = None,
     threshold: float | None = None,
@@ -595,7 +595,7 @@ def bankroll(
 
     Examples
     --------
-    >>> rep = bankroll("dragon7", bankroll=200, n_shoes=400, paths=200, seed=1, progress=False)
+    >>> rep = bankroll_report("dragon7", bankroll=200, n_shoes=400, paths=200, seed=1, progress=False)
     >>> sorted(rep.risk), round(rep.mean_bet, 3)
     (['p_goal', 'risk_of_ruin', 'trip_risk'], 1.0)
     """

@@ -16,8 +16,8 @@ from toolkit.studies.thorp import (
     reproduce_providers,
     reproduce_table,
     run_study,
-    summary,
-    verdicts,
+    study_summary,
+    study_verdicts,
     write_outputs,
 )
 
@@ -37,7 +37,7 @@ __all__ = (
     "reproduce_providers",
     "reproduce_table",
     "run_study",
-    "summary",
-    "verdicts",
+    "study_summary",
+    "study_verdicts",
     "write_outputs",
 )

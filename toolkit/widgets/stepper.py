@@ -8,7 +8,7 @@ before it (positive edges highlighted), the recorded bets of the coup with the
 edge each was placed at, and a small plot of each bet's edge so far with the
 recorded bets as circles (their area the stake): the game-protection view, did
 the big bets come when the edge was there?  The numbers are
-:func:`toolkit.records.replay`'s and :func:`toolkit.records.bet_edges`'s.
+:func:`toolkit.records.replay_records`'s and :func:`toolkit.records.bet_edges`'s.
 
 >>> from toolkit.records import simulate_records
 >>> st = ShoeStepper(simulate_records(1, seed=2), bets=["banker", "tie"], systems=["dragon7"])

@@ -22,7 +22,7 @@ The modules, each using only those above it:
   :mod:`toolkit.plots`, passed in by the caller).
 
 >>> result = run_study(ThorpStudy(shoes=20, seed=1, bets=("banker", "player")), progress=False)
->>> verdicts(result)["bet"].to_list()
+>>> study_verdicts(result)["bet"].to_list()
 ['banker', 'player']
 """
 
@@ -30,7 +30,7 @@ from toolkit.studies.thorp.checkpoint import checkpoint_seed
 from toolkit.studies.thorp.design import ThorpStudy, deal_to_end, depth_bucket
 from toolkit.studies.thorp.markdown import answer, markdown_report, published_markdown
 from toolkit.studies.thorp.outputs import write_outputs
-from toolkit.studies.thorp.report import summary, verdicts
+from toolkit.studies.thorp.report import study_summary, study_verdicts
 from toolkit.studies.thorp.reproduce import count_providers, reproduce_providers, reproduce_table
 from toolkit.studies.thorp.result import StudyResult
 from toolkit.studies.thorp.run import jacobson_setting, records_frame, run_study
@@ -52,7 +52,7 @@ __all__ = (
     "reproduce_providers",
     "reproduce_table",
     "run_study",
-    "summary",
-    "verdicts",
+    "study_summary",
+    "study_verdicts",
     "write_outputs",
 )

@@ -25,7 +25,7 @@ from typing import Any
 import polars as pl
 
 from toolkit.studies.thorp._text import bet_group, bet_label, by_family, complement, in_words, one_in, pct
-from toolkit.studies.thorp.report import ALMOST_ALWAYS, smallest_depths, thorp_status, verdicts
+from toolkit.studies.thorp.report import ALMOST_ALWAYS, smallest_depths, study_verdicts, thorp_status
 from toolkit.studies.thorp.result import StudyResult
 
 __all__ = [
@@ -385,7 +385,7 @@ def markdown_report(
     True
     """
     study = result.study
-    words = verdicts(result, study.observers[0])
+    words = study_verdicts(result, study.observers[0])
     claims = result.claims().filter(pl.col("observer") == study.observers[0])
     who = (
         "the cards a perfect counter has not seen (burned cards stay unseen)"

@@ -25,7 +25,7 @@ import polars as pl
 
 from toolkit._files import atomic_write, refuse_symlink
 from toolkit.studies.thorp.markdown import markdown_report, published_markdown
-from toolkit.studies.thorp.report import summary, verdicts
+from toolkit.studies.thorp.report import study_summary, study_verdicts
 from toolkit.studies.thorp.reproduce import reproduce_table
 from toolkit.studies.thorp.result import StudyResult
 
@@ -98,7 +98,7 @@ def write_outputs(
         "by_bucket": result.by_bucket(),
         "cumulative": result.cumulative(),
         "claims": result.claims().join(
-            pl.concat([verdicts(result, o).with_columns(observer=pl.lit(o)) for o in result.study.observers]),
+            pl.concat([study_verdicts(result, o).with_columns(observer=pl.lit(o)) for o in result.study.observers]),
             on=["observer", "bet"],
             how="left",
         ),
@@ -119,7 +119,9 @@ def write_outputs(
         atomic_write(folder / "tables" / f"{name}.csv", frame.write_csv)
         paths[name] = folder / "tables" / f"{name}.parquet"
     paths["summary"] = folder / "summary.json"
-    atomic_write(paths["summary"], json.dumps(summary(result, deal_to_end), indent=2, default=_json_default) + "\n")
+    atomic_write(
+        paths["summary"], json.dumps(study_summary(result, deal_to_end), indent=2, default=_json_default) + "\n"
+    )
     table = None
     if reproduce:
         table = reproduce_table(result, jacobson, counts)

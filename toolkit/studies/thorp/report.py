@@ -26,7 +26,7 @@ The criteria, stated once:
 
 >>> from toolkit.studies import ThorpStudy, run_study
 >>> result = run_study(ThorpStudy(shoes=30, seed=2, bets=("banker", "player")), progress=False)
->>> banker = summary(result)["bets"]["banker"]
+>>> banker = study_summary(result)["bets"]["banker"]
 >>> banker["hands"] == result.n_hands, "share_positive_within_last_20" in banker, "18" in banker["p_positive"]
 (True, True, True)
 """
@@ -43,7 +43,7 @@ from toolkit.studies.thorp._text import bet_group, bet_label, complement, one_in
 from toolkit.studies.thorp.design import REGIONS, smallest_depth
 from toolkit.studies.thorp.result import StudyResult
 
-__all__ = ["ALMOST_ALWAYS", "smallest_depths", "summary", "thorp_status", "verdicts"]
+__all__ = ["ALMOST_ALWAYS", "smallest_depths", "study_summary", "study_verdicts", "thorp_status"]
 
 #: Thorp's "almost always": the share of edges the last 20 cards must hold.
 ALMOST_ALWAYS = 0.9
@@ -110,7 +110,7 @@ def _verdict_text(row: Mapping[str, Any], status: str) -> str:
     return text + claim
 
 
-def verdicts(result: StudyResult, observer: str = "unseen") -> pl.DataFrame:
+def study_verdicts(result: StudyResult, observer: str = "unseen") -> pl.DataFrame:
     """One row per bet: ``bet, label, group, thorp_claim`` (status) and ``verdict`` (a sentence with its numbers).
 
     Parameters
@@ -128,7 +128,7 @@ def verdicts(result: StudyResult, observer: str = "unseen") -> pl.DataFrame:
     Examples
     --------
     >>> from toolkit.studies import ThorpStudy, run_study
-    >>> table = verdicts(run_study(ThorpStudy(shoes=20, seed=1, bets=("banker",)), progress=False))
+    >>> table = study_verdicts(run_study(ThorpStudy(shoes=20, seed=1, bets=("banker",)), progress=False))
     >>> table["label"].to_list()
     ['Banker']
     """
@@ -155,7 +155,7 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def summary(result: StudyResult, deal_to_end: StudyResult | None = None) -> dict[str, Any]:
+def study_summary(result: StudyResult, deal_to_end: StudyResult | None = None) -> dict[str, Any]:
     """Everything a script needs, JSON-able.
 
     ``bets`` (the perfect counter, observer ``unseen``) maps each bet to
@@ -185,7 +185,7 @@ def summary(result: StudyResult, deal_to_end: StudyResult | None = None) -> dict
     Examples
     --------
     >>> from toolkit.studies import ThorpStudy, run_study
-    >>> out = summary(run_study(ThorpStudy(shoes=20, seed=1, bets=("banker", "player")), progress=False))
+    >>> out = study_summary(run_study(ThorpStudy(shoes=20, seed=1, bets=("banker", "player")), progress=False))
     >>> out["smallest_depth"]["unseen"] >= 7, "deal_to_end" in out
     (True, False)
     """
@@ -207,7 +207,7 @@ def summary(result: StudyResult, deal_to_end: StudyResult | None = None) -> dict
     by_unseen = result.by_unseen()
     for observer in study.observers:
         claims = result.claims().filter(pl.col("observer") == observer)
-        words = {r["bet"]: r for r in verdicts(result, observer).to_dicts()}
+        words = {r["bet"]: r for r in study_verdicts(result, observer).to_dicts()}
         bets: dict[str, Any] = {}
         for row in claims.to_dicts():
             bet = row["bet"]
@@ -237,7 +237,7 @@ def summary(result: StudyResult, deal_to_end: StudyResult | None = None) -> dict
             for bet in study.bet_names
         }
     if deal_to_end is not None:
-        out["deal_to_end"] = summary(deal_to_end)
+        out["deal_to_end"] = study_summary(deal_to_end)
         # its run time sits with the others: everything but timing_seconds repeats exactly
         out["timing_seconds"]["deal_to_end"] = out["deal_to_end"].pop("timing_seconds")
     return out
