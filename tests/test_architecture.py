@@ -265,3 +265,48 @@ def test_no_names_of_internal_documents():
         f"{p.relative_to(ROOT)}: {m.group(0)!r}" for p in tests for m in FORBIDDEN_IN_TESTS.finditer(p.read_text())
     ]
     assert not hits, hits
+
+
+def _calls(path: Path) -> set[str]:
+    """The names a module calls (``f(...)`` and ``x.f(...)``)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call):
+            func = node.func
+            names.add(func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", ""))
+    return names
+
+
+def test_one_coup_step_deals_every_coup():
+    """The tableau's decisions are made in one place: the coup step of ``toolkit/coup/step.py``.
+
+    The dealing kernel, the rebuilding of recorded shoes, the coup-by-coup diagnosis and the live tracker all
+    call it; nothing else reads the tableau's draw tables or decides a burn or the end of a shoe by itself.
+    """
+    step = PACKAGE / "coup" / "step.py"
+    for module in ("dealing/dealer.py", "records/_rebuild.py", "records/_diagnose.py", "protection/scoreboard.py"):
+        calls = _calls(PACKAGE / module)
+        assert {"coup_layout", "coup_layouts"} & calls, f"{module} does not deal with the coup step"
+    assert "next_slot" in _calls(PACKAGE / "live" / "tracker.py")
+    rules = {"coup_layout", "coup_layouts", "burn_count", "face_down_count", "may_start", "cut_card_after"}
+    defined = {node.name for node in ast.walk(ast.parse(step.read_text())) if isinstance(node, ast.FunctionDef)}
+    for path in PACKAGE.rglob("*.py"):
+        if path == step:
+            continue
+        tree = ast.parse(path.read_text())
+        defines = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)} & rules
+        assert not defines, f"{path.relative_to(ROOT)} defines {sorted(defines)} again"
+        text = path.read_text()
+        # the tableau's tables are read only through Tables.of (the coup step's masks) or by the exact engine's walk
+        reads = re.findall(r"\b(?:tableau|tab|rules\.tableau)\.(?:player|banker)\s*\[", text)
+        walk = path.parent.name in ("exact", "games") or path.name in ("rules.py", "fields.py")
+        assert not reads or walk, f"{path.relative_to(ROOT)} reads the tableau's tables itself: {reads[:2]}"
+    assert rules <= defined
+
+
+def test_kernels_take_few_positional_arguments():
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and any("jit" in ast.unparse(d) for d in node.decorator_list):
+                n = len(node.args.posonlyargs) + len(node.args.args)
+                assert n <= 12 or node.name == "_tally_coups", f"{path.relative_to(ROOT)}:{node.name} takes {n}"

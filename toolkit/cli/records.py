@@ -303,6 +303,8 @@ def convert(
     Exit 0 when every shoe was written, 1 when some were set aside (baccarat validate says why),
     2 when the file cannot be read.
     """
+    import polars as pl
+
     from toolkit._files import RefusedFileError
     from toolkit.records import LAYOUTS, read_records, write_records
 

@@ -63,6 +63,7 @@ __all__ = [
     "burn_count",
     "coup_buffers",
     "coup_layout",
+    "coup_layouts",
     "cut_card_after",
     "enough_cards",
     "face_down_count",
@@ -194,6 +195,20 @@ def coup_layout(p1: int, b1: int, p2: int, b2: int, fifth: int, tables: Tables) 
     if tables.player >> player_total & 1:
         return BOTH_DRAW if tables.banker[banker_total] >> fifth & 1 else PLAYER_DRAWS
     return BANKER_DRAWS if tables.banker[banker_total] >> PLAYER_STOOD & 1 else FOUR_CARDS
+
+
+@numba.njit(cache=True)
+def coup_layouts(
+    p1: np.ndarray, b1: np.ndarray, p2: np.ndarray, b2: np.ndarray, p3: np.ndarray, tables: Tables
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
+    """Many coups at once (arrays of values in dealing order): each one's :func:`coup_layout` and two-card totals."""
+    layout = np.empty(len(p1), np.int64)
+    player_total = np.empty(len(p1), np.int64)
+    banker_total = np.empty(len(p1), np.int64)
+    for i in range(len(p1)):
+        layout[i] = coup_layout(p1[i], b1[i], p2[i], b2[i], p3[i], tables)
+        player_total[i], banker_total[i] = hand_totals(p1[i], b1[i], p2[i], b2[i])
+    return layout, player_total, banker_total
 
 
 def next_slot(values: list[int] | tuple[int, ...], tables: Tables) -> int:

@@ -48,6 +48,16 @@ import numpy as np
 import polars as pl
 
 from toolkit import PUNTO_BANCO, Bet, Tableau, bet_expected_values, outcome_frame
+from toolkit.coup.step import (
+    BANKER_DRAWS,
+    BOTH_DRAW,
+    PLAYER_DRAWS,
+    Tables,
+    coup_layout,
+    coup_layouts,
+    hand_totals,
+    is_natural,
+)
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.records import Records, replay_records
 
@@ -107,16 +117,22 @@ def _coups(comp: tuple[int, ...], tableau: Tableau) -> Iterable[tuple[tuple[int,
 
 
 def _third_cards(player, banker, left, n, q, comp, tableau, draw):
-    pt, bt = sum(_VALUE[c] for c in player) % 10, sum(_VALUE[c] for c in banker) % 10
-    natural = pt >= 8 or bt >= 8
+    masks = Tables.of(tableau)
+    first = (_VALUE[player[0]], _VALUE[banker[0]], _VALUE[player[1]], _VALUE[banker[1]])
+    pt, bt = hand_totals(*first)
+    natural = bool(is_natural(pt, bt))
     pair = (player[0] == player[1], banker[0] == banker[1])
+
+    def banker_draws(hand: tuple[int, ...]) -> bool:  # by the coup step, given Player's hand
+        layout = coup_layout(*first, _VALUE[hand[2]] if len(hand) == 3 else 0, masks)  # type: ignore[call-arg]
+        return layout in ((BOTH_DRAW,) if len(hand) == 3 else (BANKER_DRAWS,))
+
     options = [(player, banker, left, q)]
-    if not natural and tableau.player[pt]:
+    if coup_layout(*first, 0, masks) in (PLAYER_DRAWS, BOTH_DRAW):
         options = [((*player, r), banker, c, q * w) for r, w, c in draw(left, n)]
     out = []
     for hand, bank, c, w in options:
-        third = _VALUE[hand[2]] if len(hand) == 3 else 10
-        if not natural and tableau.banker[bt][third]:
+        if banker_draws(hand):
             out += [(hand, (*bank, r), c2, w * w2) for r, w2, c2 in draw(c, n - (len(hand) - 2))]
         else:
             out.append((hand, bank, c, w))
@@ -186,13 +202,10 @@ def _deal(left: np.ndarray, gen: np.random.Generator, tableau: Tableau) -> tuple
         cards[:, j] = np.argmax(cum > u[:, None], axis=1)
         left[rows, cards[:, j]] -= 1
     v = _VALUES[cards]
-    pt, bt = (v[:, 0] + v[:, 2]) % 10, (v[:, 1] + v[:, 3]) % 10
+    layout, pt, bt = coup_layouts(v[:, 0], v[:, 1], v[:, 2], v[:, 3], v[:, 4], Tables.of(tableau))
     natural = (pt >= 8) | (bt >= 8)
-    player_table = np.array(tableau.player)
-    banker_table = np.array(tableau.banker)
-    p_draws = ~natural & player_table[pt]
-    third = np.where(p_draws, v[:, 4], 10)
-    b_draws = ~natural & banker_table[bt, third]
+    p_draws = np.isin(layout, (PLAYER_DRAWS, BOTH_DRAW))
+    b_draws = np.isin(layout, (BANKER_DRAWS, BOTH_DRAW))
     b_card = np.where(p_draws, 5, 4)
     pt_final = np.where(p_draws, (pt + v[:, 4]) % 10, pt)
     bt_final = np.where(b_draws, (bt + v[rows, b_card]) % 10, bt)

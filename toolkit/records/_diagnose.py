@@ -12,13 +12,12 @@ fault for the summary (``"Banker stood on 5 after Player stood"``).
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import polars as pl
 
 from toolkit.coup.cards import RANK_VALUES
 from toolkit.coup.rules import Tableau
-from toolkit.coup.step import BANKER_DRAWS, BOTH_DRAW, PLAYER_DRAWS, Tables, coup_layout, hand_totals
+from toolkit.coup.step import BANKER_DRAWS, BOTH_DRAW, PLAYER_DRAWS, Tables, coup_layouts
 from toolkit.records._rebuild import AFTER_NATURAL, EXTRA_B3, EXTRA_P3, MISSING_B3, MISSING_P3, TRUNCATED
 from toolkit.records.validation import Checker, kernel_message
 
@@ -44,20 +43,6 @@ def _hands(cards: pl.DataFrame) -> pl.DataFrame:
     return per_coup.with_columns(last.alias("last")).filter(sized & pl.col("coup").is_not_null())
 
 
-@numba.njit(cache=True)
-def _layouts(
-    p1: np.ndarray, b1: np.ndarray, p2: np.ndarray, b2: np.ndarray, p3: np.ndarray, tables: Tables
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # pragma: no cover - compiled
-    """Per coup: the coup step's layout (:func:`~toolkit.coup.step.coup_layout`) and the two-card totals."""
-    layout = np.empty(len(p1), np.int64)
-    player_total = np.empty(len(p1), np.int64)
-    banker_total = np.empty(len(p1), np.int64)
-    for i in range(len(p1)):
-        layout[i] = coup_layout(p1[i], b1[i], p2[i], b2[i], p3[i], tables)
-        player_total[i], banker_total[i] = hand_totals(p1[i], b1[i], p2[i], b2[i])
-    return layout, player_total, banker_total
-
-
 def _decide(hands: pl.DataFrame, tableau: Tableau) -> dict[str, np.ndarray]:
     """The kernel's decisions for every coup: the problem code (0: none) and the card where it shows."""
     values = np.array(RANK_VALUES, np.int64)
@@ -66,7 +51,9 @@ def _decide(hands: pl.DataFrame, tableau: Tableau) -> dict[str, np.ndarray]:
         return values[hands[side].list.get(k, null_on_oob=True).fill_null(0).to_numpy()]
 
     n_p, n_b = hands["np"].to_numpy(), hands["nb"].to_numpy()
-    layout, pt, bt = _layouts(card("p", 0), card("b", 0), card("p", 1), card("b", 1), card("p", 2), Tables.of(tableau))
+    layout, pt, bt = coup_layouts(
+        card("p", 0), card("b", 0), card("p", 1), card("b", 1), card("p", 2), Tables.of(tableau)
+    )
     natural = (pt >= 8) | (bt >= 8)
     p_draws = np.isin(layout, (PLAYER_DRAWS, BOTH_DRAW))
     third = np.where(p_draws & (n_p == 3), card("p", 2), -1)
