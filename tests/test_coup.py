@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from loop_dealer import VALUES, deal_shoe
@@ -39,15 +41,23 @@ from toolkit.coup.options import (
 )
 from toolkit.coup.rules import PUNTO_BANCO
 from toolkit.coup.step import (
-    banker_draws,
+    BANKER_DRAWS,
+    BOTH_DRAW,
+    FOUR_CARDS,
+    LAYOUT_CARDS,
+    LAYOUT_SLOTS,
+    PLAYER_DRAWS,
+    Tables,
     burn_count,
+    coup_layout,
+    coup_layouts,
     cut_card_after,
     enough_cards,
     face_down_count,
     face_down_listed,
     is_natural,
     may_start,
-    player_draws,
+    next_slot,
 )
 from toolkit.dealing.dealer import Dealing, shuffled_shoes
 
@@ -75,18 +85,30 @@ def test_face_down_cards_are_listed_by_the_hidden_burn_rule() -> None:
 
 
 # ------------------------------------------------------------------ tableau step
-def test_tableau_step_matches_the_rulebook() -> None:
-    player = np.array(PUNTO_BANCO.player, dtype=np.bool_)
-    banker = np.array(PUNTO_BANCO.banker, dtype=np.bool_)
-    for pt in range(10):
-        for bt in range(10):
-            natural = pt >= 8 or bt >= 8
-            assert is_natural(pt, bt) == natural
-            p_draws = not natural and rulebook_player_draws(pt)
-            assert player_draws(pt, bt, player) == p_draws
-            for third in [None, *range(10)] if p_draws else [None]:
-                expected = not natural and rulebook_banker_draws(bt, third)
-                assert banker_draws(pt, bt, -1 if third is None else third, banker) == expected, (pt, bt, third)
+def test_the_coup_step_matches_the_rulebook_for_every_coup() -> None:
+    """coup_layout and next_slot against the rulebook's tableau (tests/loop_dealer.py), for every first five values."""
+    masks = Tables.of(PUNTO_BANCO)
+    for p1, b1, p2, b2, fifth in itertools.product(range(10), repeat=5):
+        pt, bt = (p1 + p2) % 10, (b1 + b2) % 10
+        natural = pt >= 8 or bt >= 8
+        assert is_natural(pt, bt) == natural
+        p_draws = not natural and rulebook_player_draws(pt)
+        b_draws = not natural and rulebook_banker_draws(bt, fifth if p_draws else None)
+        expected = [[FOUR_CARDS, BANKER_DRAWS], [PLAYER_DRAWS, BOTH_DRAW]][p_draws][b_draws]
+        assert coup_layout(p1, b1, p2, b2, fifth, masks) == expected, (p1, b1, p2, b2, fifth)
+        slots = [next_slot([p1, b1, p2, b2, fifth, 0][:n], masks) for n in range(7)]
+        assert slots[: LAYOUT_CARDS[expected]] == list(LAYOUT_SLOTS[expected][: LAYOUT_CARDS[expected]])
+        assert slots[LAYOUT_CARDS[expected]] == -1
+
+
+def test_the_many_coups_form_is_the_one_coup_form() -> None:
+    rng = np.random.default_rng(3)
+    values = rng.integers(0, 10, size=(5, 500))
+    masks = Tables.of(PUNTO_BANCO)
+    layout, pt, bt = coup_layouts(*values, masks)
+    assert list(layout) == [coup_layout(*column, masks) for column in values.T]
+    assert list(pt) == list((values[0] + values[2]) % 10)
+    assert list(bt) == list((values[1] + values[3]) % 10)
 
 
 # ------------------------------------------------------------------ end of the shoe

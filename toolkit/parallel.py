@@ -371,12 +371,16 @@ def _exit_with_parent(parent: int) -> None:  # pragma: no cover - runs in the wo
     """Worker initializer: end this worker when the process that started it dies (even by SIGKILL).
 
     On Linux the kernel sends SIGKILL when the parent goes (``prctl(PR_SET_PDEATHSIG)``);
-    everywhere a daemon thread also checks the parent every half second.
+    everywhere a daemon thread also checks the parent every half second. Ctrl-C reaches the whole
+    process group: a worker then ends at once and silently (the parent says the one line), instead
+    of printing a traceback from wherever the interrupt found it.
     """
+    import signal
+
+    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
     if sys.platform.startswith("linux"):
         try:
             import ctypes
-            import signal
 
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1

@@ -148,8 +148,20 @@ def card_value(card: str | int) -> int:
 
 
 def hand_total(ranks: Iterable[int]) -> int:
-    """A hand's total: its cards' values (rank indices, :data:`RANK_VALUES`) modulo ten.
+    """A hand's total: its cards' values (:data:`RANK_VALUES`) modulo ten.
 
+    Parameters
+    ----------
+    ranks
+        The hand's cards, as rank indices 0..12.
+
+    Returns
+    -------
+    int
+        The total, 0..9.
+
+    Examples
+    --------
     >>> hand_total([RANKS.index("9"), RANKS.index("4"), RANKS.index("7")])
     0
     """

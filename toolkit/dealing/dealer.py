@@ -458,7 +458,22 @@ def deal_block(shoes: np.ndarray, dealing: Dealing = Dealing(), first_shoe: int 
 
 
 def dealt_shoes(coups: CoupRows, per_shoe: ShoeRows, count: int, first_shoe: int = 0) -> DealtShoes:
-    """The first ``count`` coups a dealing kernel wrote, as :class:`DealtShoes` (shoe ids from ``first_shoe``)."""
+    """The first ``count`` coups a dealing kernel wrote, as :class:`DealtShoes`.
+
+    Parameters
+    ----------
+    coups, per_shoe
+        The kernel's per-coup and per-shoe arrays (:func:`toolkit.coup.step.coup_buffers`).
+    count
+        How many coups it wrote.
+    first_shoe
+        The id of the first shoe (the kernel numbers them from 0).
+
+    Returns
+    -------
+    DealtShoes
+        The coups, shoe ids shifted by ``first_shoe``.
+    """
     dealt = {k: getattr(coups, k)[:count] for k in COUP_FIELDS}
     dealt["shoe"] = dealt["shoe"] + first_shoe
     return DealtShoes(**dealt, **per_shoe._asdict(), first_shoe=first_shoe)
