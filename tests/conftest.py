@@ -38,3 +38,39 @@ def reference_panel():
     from reference_enumerator import standard_payouts
 
     return standard_payouts()
+
+
+#: Subpackages whose caches of compiled bets and solved games are dropped after each test module (the
+#: exact engine's walk tables stay: every module needs them and they are small).
+_CACHED = (
+    "toolkit.bets",
+    "toolkit.exact.engine",
+    "toolkit.games",
+    "toolkit.protection",
+    "toolkit.studies",
+    "toolkit.sizing",
+)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _drop_caches_after_the_module():
+    """Keep each worker's memory flat over the suite: what one module compiled is not held by the next."""
+    yield
+    import contextlib
+    import ctypes
+    import gc
+    import sys
+
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith(_CACHED):
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear) and getattr(value, "__module__", None) == name:
+                clear()
+    arrived = getattr(sys.modules.get("toolkit.bets.coup_bets"), "_ARRIVED", None)
+    if arrived is not None:
+        arrived.clear()
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):  # hand the freed memory back to the system
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
