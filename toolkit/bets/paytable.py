@@ -49,7 +49,7 @@ from toolkit.coup.cards import CompositionLike
 from toolkit.coup.outcome import N_CLASSES, Outcome, outcome_frame, outcomes
 from toolkit.coup.rules import PUNTO_BANCO, Rules, Tableau, as_fraction
 from toolkit.coup.suits import SuitedShoe
-from toolkit.exact.engine import distribution, expected_values
+from toolkit.exact.engine import Distribution, distribution, expected_values
 
 __all__ = [
     "AnyBet",
@@ -536,19 +536,26 @@ def bet_stats(
         raise TypeError(f"bet must be a Bet, a CoupBet or a bet name, got {type(bet).__name__} {bet!r}")
     if not isinstance(tableau, Tableau):
         raise TypeError(f"tableau must be a Tableau, got {type(tableau).__name__} {tableau!r}")
-    zero: Any = Fraction(0) if exact else 0.0
-    payouts: dict[Any, Any] = {}
     if isinstance(shoe, SuitedShoe) and isinstance(bet, Bet):
         shoe = shoe.ranks  # a pay table sees ranks only
     if isinstance(bet, CoupBet):
-        payouts = coup_distribution(bet, shoe, tableau, exact=exact, decks=decks)
-    else:
-        p = distribution(shoe, tableau, exact=exact)
-        for prob, pay in zip(p, bet.payoffs, strict=True):
-            if prob:
-                key = pay if exact else float(pay)
-                payouts[key] = payouts.get(key, zero) + prob
-        payouts = dict(sorted(payouts.items()))
+        return _stats(bet, coup_distribution(bet, shoe, tableau, exact=exact, decks=decks), exact)
+    return _stats(bet, _pay_table_payouts(bet, distribution(shoe, tableau, exact=exact), exact), exact)
+
+
+def _pay_table_payouts(bet: Bet, p: Distribution, exact: bool) -> dict[Any, Any]:
+    """A pay table's payouts and their probabilities, from the distribution ``p`` of the outcome classes."""
+    zero: Any = Fraction(0) if exact else 0.0
+    payouts: dict[Any, Any] = {}
+    for prob, pay in zip(p, bet.payoffs, strict=True):
+        if prob:
+            key = pay if exact else float(pay)
+            payouts[key] = payouts.get(key, zero) + prob
+    return dict(sorted(payouts.items()))
+
+
+def _stats(bet: AnyBet, payouts: dict[Any, Any], exact: bool) -> BetStats:
+    zero: Any = Fraction(0) if exact else 0.0
     ev = sum((k * v for k, v in payouts.items()), zero)
     # centred, not E[X^2] - E[X]^2: a bet whose payout is certain has SD 0, not the root of a rounding error
     variance = sum((v * (k - ev) ** 2 for k, v in payouts.items()), zero)
@@ -594,8 +601,15 @@ def edge_table(
     if wrong:
         raise TypeError(f"bets must be Bets or bet names, got {type(wrong[0]).__name__} {wrong[0]!r}")
     rows = []
+    classes = None  # the distribution of the next coup, computed once for every pay table
     for bet in bets:
-        s = bet_stats(bet, shoe, rules.tableau, exact=exact)
+        if isinstance(bet, Bet):
+            if classes is None:
+                ranks = shoe.ranks if isinstance(shoe, SuitedShoe) else shoe
+                classes = distribution(ranks, rules.tableau, exact=exact)
+            s = _stats(bet, _pay_table_payouts(bet, classes, exact), exact)
+        else:
+            s = bet_stats(bet, shoe, rules.tableau, exact=exact)
         rows.append(
             {
                 "bet": bet.name,
