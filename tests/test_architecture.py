@@ -151,6 +151,58 @@ def test_modules_are_readable_in_one_sitting(module):
     assert lines <= MAX_LINES, f"{module} has {lines} lines (at most {MAX_LINES})"
 
 
+#: The longest a function may be, decorators left out (``toolkit/cli`` is held to its own limit by its tests).
+MAX_FUNCTION_LINES = 100
+#: The most positional parameters a compiled kernel may take: more means a grouping (a record type) is missing.
+MAX_KERNEL_PARAMETERS = 12
+#: The decorators that compile a function (the last part of the decorator's dotted name).
+COMPILERS = {"njit", "jit"}
+
+
+def _functions(path: Path) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    tree = ast.parse(path.read_text())
+    return [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
+def _outside_cli() -> list[str]:
+    return sorted(m for m, p in MODULES.items() if "cli" not in p.relative_to(PACKAGE).parts)
+
+
+def _compiled(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for decorator in function.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+        if name in COMPILERS:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("module", _outside_cli())
+def test_functions_are_short(module):
+    long = [
+        f"{f.name} (line {f.lineno}): {n} lines"
+        for f in _functions(MODULES[module])
+        if (n := (f.end_lineno or f.lineno) - f.lineno + 1) > MAX_FUNCTION_LINES
+    ]
+    assert not long, f"{module} has functions over {MAX_FUNCTION_LINES} lines: {long}"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_kernels_take_a_few_grouped_inputs(module):
+    wide = [
+        f"{f.name} (line {f.lineno}): {n} positional parameters"
+        for f in _functions(MODULES[module])
+        if _compiled(f) and (n := len(f.args.posonlyargs) + len(f.args.args)) > MAX_KERNEL_PARAMETERS
+    ]
+    assert not wide, f"{module} has kernels over {MAX_KERNEL_PARAMETERS} positional parameters: {wide}"
+
+
+def test_the_function_checks_see_the_compiled_kernels():
+    kernels = [f.name for f in _functions(MODULES["toolkit.studies.thorp.tally"]) if _compiled(f)]
+    assert "_tally_coups" in kernels
+    assert any(_compiled(f) for m in MODULES.values() for f in _functions(m) if f.name.endswith("kernel"))
+
+
 def _top_level_imports() -> dict[str, tuple[str, str]]:
     """The names that ``toolkit/__init__.py`` imports for type checkers, and where each comes from."""
     tree = ast.parse((PACKAGE / "__init__.py").read_text())

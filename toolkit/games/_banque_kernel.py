@@ -39,6 +39,78 @@ def _result(banker, player):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def _third_cards(counts, total, replacement, p_right, p_left, y, tr, tl, tb, w, table):  # pragma: no cover - compiled
+    """Add one deal's weight ``w`` into ``table``, over the three third cards, and restore ``counts``.
+
+    ``p_right``/``p_left``: the two hands' probabilities of drawing; ``y``:
+    Banker's hand; ``tr``, ``tl``, ``tb``: the right, left and Banker totals.
+    """
+    # right hand: columns 0..9 (drew that card), 10 stood, 11 natural
+    for rc in range(12):
+        if tr >= 8:
+            if rc != 11:
+                continue
+            wr = 1.0
+            fr = tr
+        elif rc == 11:
+            continue
+        elif rc == 10:
+            wr = 1.0 - p_right
+            fr = tr
+        else:
+            if total < 1:
+                continue
+            wr = p_right * counts[rc] / total
+            fr = (tr + rc) % 10
+        if wr == 0.0:
+            continue
+        if rc < 10 and not replacement:
+            counts[rc] -= 1
+            total -= 1
+        for lc in range(12):
+            if tl >= 8:
+                if lc != 11:
+                    continue
+                wl = 1.0
+                fl = tl
+            elif lc == 11:
+                continue
+            elif lc == 10:
+                wl = 1.0 - p_left
+                fl = tl
+            else:
+                if total < 1:
+                    continue
+                wl = p_left * counts[lc] / total
+                fl = (tl + lc) % 10
+            if wl == 0.0:
+                continue
+            if lc < 10 and not replacement:
+                counts[lc] -= 1
+                total -= 1
+            base = w * wr * wl
+            # Banker stands
+            res_r = 1 if tr >= 8 else _result(tb, fr)
+            res_l = 1 if tl >= 8 else _result(tb, fl)
+            table[y, rc, lc, 0, res_r, res_l] += base
+            # Banker draws
+            if total >= 1:
+                for e in range(10):
+                    if counts[e] == 0:
+                        continue
+                    fb = (tb + e) % 10
+                    res_r = 1 if tr >= 8 else _result(fb, fr)
+                    res_l = 1 if tl >= 8 else _result(fb, fl)
+                    table[y, rc, lc, 1, res_r, res_l] += base * counts[e] / total
+            if lc < 10 and not replacement:
+                counts[lc] += 1
+                total += 1
+        if rc < 10 and not replacement:
+            counts[rc] += 1
+            total += 1
+
+
+@numba.njit(cache=True)
 def enumerate_banque(n, replacement, hands, totals, right, left, table, settled):  # pragma: no cover - compiled
     """Add every banque deal's weight into ``table`` and ``settled`` (see :class:`toolkit.games.banque.BanqueTable`).
 
@@ -83,69 +155,7 @@ def enumerate_banque(n, replacement, hands, totals, right, left, table, settled)
                     counts[yi] -= 1
                     counts[yj] -= 1
                     total -= 2
-                # right hand: columns 0..9 (drew that card), 10 stood, 11 natural
-                for rc in range(12):
-                    if tr >= 8:
-                        if rc != 11:
-                            continue
-                        wr = 1.0
-                        fr = tr
-                    elif rc == 11:
-                        continue
-                    elif rc == 10:
-                        wr = 1.0 - right[r]
-                        fr = tr
-                    else:
-                        if total < 1:
-                            continue
-                        wr = right[r] * counts[rc] / total
-                        fr = (tr + rc) % 10
-                    if wr == 0.0:
-                        continue
-                    if rc < 10 and not replacement:
-                        counts[rc] -= 1
-                        total -= 1
-                    for lc in range(12):
-                        if tl >= 8:
-                            if lc != 11:
-                                continue
-                            wl = 1.0
-                            fl = tl
-                        elif lc == 11:
-                            continue
-                        elif lc == 10:
-                            wl = 1.0 - left[lh]
-                            fl = tl
-                        else:
-                            if total < 1:
-                                continue
-                            wl = left[lh] * counts[lc] / total
-                            fl = (tl + lc) % 10
-                        if wl == 0.0:
-                            continue
-                        if lc < 10 and not replacement:
-                            counts[lc] -= 1
-                            total -= 1
-                        base = w * wr * wl
-                        # Banker stands
-                        res_r = 1 if tr >= 8 else _result(tb, fr)
-                        res_l = 1 if tl >= 8 else _result(tb, fl)
-                        table[y, rc, lc, 0, res_r, res_l] += base
-                        # Banker draws
-                        if total >= 1:
-                            for e in range(10):
-                                if counts[e] == 0:
-                                    continue
-                                fb = (tb + e) % 10
-                                res_r = 1 if tr >= 8 else _result(fb, fr)
-                                res_l = 1 if tl >= 8 else _result(fb, fl)
-                                table[y, rc, lc, 1, res_r, res_l] += base * counts[e] / total
-                        if lc < 10 and not replacement:
-                            counts[lc] += 1
-                            total += 1
-                    if rc < 10 and not replacement:
-                        counts[rc] += 1
-                        total += 1
+                _third_cards(counts, total, replacement, right[r], left[lh], y, tr, tl, tb, w, table)
                 if not replacement:
                     counts[yi] += 1
                     counts[yj] += 1

@@ -325,17 +325,7 @@ def load(
     frame = raw.frame.rename({c: c.strip().lower() for c in raw.frame.columns if c != "line"})
     layout = next((name for name, cols in LAYOUTS.items() if all(c in frame.columns for c in cols)), None)
     if layout is None:
-        found = ", ".join(c for c in frame.columns if c != "line")
-        return fatal(
-            source,
-            UnreadableError(
-                "missing_column",
-                f"unrecognised columns ({found}): expected shoe, position, card[, role] (cards); "
-                "shoe, coup, player, banker (per coup); or shoe, road (bead road)",
-                1,
-            ),
-            strict,
-        )
+        return fatal(source, _unrecognised(frame), strict)
     checker = Checker(source)
     data_columns = [c for c in frame.columns if c != "line"]
     frame = frame.filter(~pl.all_horizontal(pl.col(c).is_null() for c in data_columns))  # blank lines
@@ -389,12 +379,7 @@ def load(
         )
         coups = _coups_frame(rows["canon"], result, dealt_order, spelling == "values")
         if layout == "coups":
-            if "winner" in frame.columns:
-                dealt_rows = frame.filter(pl.col("shoe").is_in(dealt_order))
-                check_winners(dealt_rows.select("shoe", "coup", "line", "winner"), coups, checker)
-            if bets.height:
-                known = [b.name for b in standard_bets(file_header.rules)]
-                check_bets(bets, coups.filter(~pl.col("shoe").is_in(list(checker.bad_shoes))), known, checker)
+            _check_told_outcomes(frame, bets, coups, dealt_order, file_header, checker)
         bad = checker.bad_shoes
         if any(s in bad for s in dealt_order):  # set aside after the rebuild (winners, bets)
             dealt = _select_dealt(dealt, [i for i, s in enumerate(dealt_order) if s not in bad])
@@ -406,6 +391,34 @@ def load(
     records = _assemble(kind, layout, file_header, headers, order, good, raw_rows, cards, coups, dealt, bets, checker)
     said = [s for s in (read_as, _SPELLING_SAID.get(spelling, "")) if s]
     return replace(records, read_as="; ".join(said))
+
+
+def _unrecognised(frame: pl.DataFrame) -> UnreadableError:
+    """The error for a file whose columns match no layout, naming the columns it has."""
+    found = ", ".join(c for c in frame.columns if c != "line")
+    return UnreadableError(
+        "missing_column",
+        f"unrecognised columns ({found}): expected shoe, position, card[, role] (cards); "
+        "shoe, coup, player, banker (per coup); or shoe, road (bead road)",
+        1,
+    )
+
+
+def _check_told_outcomes(
+    frame: pl.DataFrame,
+    bets: pl.DataFrame,
+    coups: pl.DataFrame,
+    dealt_order: list[str],
+    file_header: ShoeHeader,
+    checker: Checker,
+) -> None:
+    """Check a per-coup file's own winners and bet results against the coups rebuilt from its cards."""
+    if "winner" in frame.columns:
+        dealt_rows = frame.filter(pl.col("shoe").is_in(dealt_order))
+        check_winners(dealt_rows.select("shoe", "coup", "line", "winner"), coups, checker)
+    if bets.height:
+        known = [b.name for b in standard_bets(file_header.rules)]
+        check_bets(bets, coups.filter(~pl.col("shoe").is_in(list(checker.bad_shoes))), known, checker)
 
 
 _SPELLING_SAID = {"values": "cards as values 0-9 (0: a ten or a face)", "numbers": "cards as rank numbers 1-13"}

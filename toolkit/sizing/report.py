@@ -605,15 +605,7 @@ def bankroll_report(
         raise ValueError(f"goal ({g:g}) must exceed the bankroll ({b:g})")
     hours = positive(hours_per_session, "hours_per_session")
     rate = positive(hands_per_hour, "hands_per_hour")
-    n_shoes = positive_int(n_shoes, "n_shoes")
-    if n_shoes < 2:
-        raise ValueError(f"n_shoes must be at least 2 (a standard deviation needs two shoes), got {n_shoes}")
-    paths = positive_int(paths, "paths")
-    if paths > MAX_PATHS:
-        raise ValueError(f"paths must be at most {MAX_PATHS:,}, got {paths:,}")
-    trip_n = None if trip_shoes is None else positive_int(trip_shoes, "trip_shoes")
-    if not 0 < positive(confidence, "confidence") < 1:
-        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+    n_shoes, paths, trip_n = _run_sizes(n_shoes, paths, trip_shoes, confidence)
     root = as_seed_sequence(seed)
     shoes_seed, paths_seed, ramp_seed = root.spawn(3)
     if strategy is None:
@@ -626,9 +618,30 @@ def bankroll_report(
         [strategy], n_shoes, dealing, shoes_seed, workers=workers, progress=progress, confidence=confidence
     )
     report = BankrollReport(res, b, g, rate, hours, {}, root, trip_n, paths)
-    mu, sigma = report.mu, report.sigma
-    if not sigma > 0:
+    if not report.sigma > 0:
         raise ValueError(f"strategy {res.strategy!r} placed no bets in {n_shoes} shoes: nothing to size")
+    _add_risks(report, paths_seed, confidence, progress)
+    return report
+
+
+def _run_sizes(n_shoes: int, paths: int, trip_shoes: int | None, confidence: float) -> tuple[int, int, int | None]:
+    """``n_shoes``, ``paths`` and ``trip_shoes`` checked, and ``confidence`` checked to lie in (0, 1)."""
+    n_shoes = positive_int(n_shoes, "n_shoes")
+    if n_shoes < 2:
+        raise ValueError(f"n_shoes must be at least 2 (a standard deviation needs two shoes), got {n_shoes}")
+    paths = positive_int(paths, "paths")
+    if paths > MAX_PATHS:
+        raise ValueError(f"paths must be at most {MAX_PATHS:,}, got {paths:,}")
+    trip_n = None if trip_shoes is None else positive_int(trip_shoes, "trip_shoes")
+    if not 0 < positive(confidence, "confidence") < 1:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+    return n_shoes, paths, trip_n
+
+
+def _add_risks(report: BankrollReport, paths_seed: np.random.SeedSequence, confidence: float, progress: bool) -> None:
+    """Fill ``report.risk``: ruin, trip risk and the goal, by the best formula, diffusion and simulation."""
+    b, g, paths = report.bankroll, report.goal, report.paths_simulated
+    mu, sigma = report.mu, report.sigma
     trip, law = report.shoes_per_session, report.law()
     sim = simulate_risk(law[0], b, law[1], goal=g, trip=trip, paths=paths, seed=paths_seed,
                         confidence=confidence, progress=progress, weights=law[2])  # fmt: skip
@@ -639,4 +652,3 @@ def bankroll_report(
     trip_risk["shoes"] = trip
     goal_risk = _figure(best["p_goal"], goal_diffusion(mu, sigma, b, g), sim.goal)
     report.risk.update({"risk_of_ruin": ror, "trip_risk": trip_risk, "p_goal": goal_risk})
-    return report

@@ -119,6 +119,31 @@ def _is_exact(x: object) -> bool:
     return isinstance(x, (int, Fraction))
 
 
+def _banker_info_sets(banker_sees: str) -> tuple[np.ndarray, list[int], list[int], list[int]]:
+    """Banker's information sets: the set of each (hand, column), and each set's total, column and hand.
+
+    A set's hand is -1 when Banker sees only his total.
+    """
+    totals = HAND_TOTALS
+    info = np.full((55, 11), -1)
+    keys: dict[tuple, int] = {}
+    info_total: list[int] = []
+    info_col: list[int] = []
+    info_hand: list[int] = []
+    for y in range(55):
+        if not totals[y] <= 7:
+            continue
+        for col in range(11):
+            key = (int(totals[y]), col) if banker_sees == "total" else (y, col)
+            if key not in keys:
+                keys[key] = len(keys)
+                info_total.append(int(totals[y]))
+                info_col.append(col)
+                info_hand.append(-1 if banker_sees == "total" else y)
+            info[y, col] = keys[key]
+    return info, info_total, info_col, info_hand
+
+
 def build_game(
     table: ChemTable,
     player_sees: str,
@@ -136,22 +161,8 @@ def build_game(
     for k, x in enumerate(free_hands):
         player_var[x] = 0 if player_sees == "total" else k
 
-    # Banker's information sets
-    info = np.full((55, 11), -1)
-    keys: dict[tuple, int] = {}
-    info_total, info_col, info_hand = [], [], []
-    for y in range(55):
-        if not non_natural[y]:
-            continue
-        for col in range(11):
-            key = (int(totals[y]), col) if banker_sees == "total" else (y, col)
-            if key not in keys:
-                keys[key] = len(keys)
-                info_total.append(int(totals[y]))
-                info_col.append(col)
-                info_hand.append(-1 if banker_sees == "total" else y)
-            info[y, col] = keys[key]
-    n_info = len(keys)
+    info, info_total, info_col, info_hand = _banker_info_sets(banker_sees)
+    n_info = len(info_total)
     forced = np.array([int(tableau.banker[t][c]) for t, c in zip(info_total, info_col, strict=True)])
     if banker_options is None:
         free = np.ones(n_info, dtype=bool)

@@ -348,6 +348,24 @@ def _penetration(
     return penetration, stops
 
 
+def _settings(
+    dealing: Dealing, plan: _Plan, space: SearchSpace, eor_values: np.ndarray, options: dict[str, Any], candidates: int
+) -> dict[str, Any]:
+    """The settings an assessment records (its run time is added by the caller, last)."""
+    reach = space.reach(eor_values)
+    return {
+        "dealing": _dealing_dict(dealing),
+        "shoes": plan.shoes,
+        "penetration_shoes": plan.penetration_shoes if plan.cuts else 0,
+        "seed": plan.seed,
+        "min_win": options["min_win"],
+        "confidence": options["confidence"],
+        "search_space": space.describe(reach),
+        "tag_reach": reach,
+        "candidates": candidates,
+    }
+
+
 def assess_bet(
     bet: AnyBet | str,
     dealing: Dealing = Dealing(),
@@ -439,19 +457,8 @@ def assess_bet(
             "penetration": penetration,
         }
     )
-    reach = space.reach(eor_values)
-    settings = {
-        "dealing": _dealing_dict(dealing),
-        "shoes": plan.shoes,
-        "penetration_shoes": plan.penetration_shoes if plan.cuts else 0,
-        "seed": plan.seed,
-        "min_win": min_win,
-        "confidence": confidence,
-        "search_space": space.describe(reach),
-        "tag_reach": reach,
-        "candidates": candidates.height,
-        "wall_seconds": time.perf_counter() - started,
-    }
+    settings = _settings(dealing, plan, space, eor_values, options, candidates.height)
+    settings["wall_seconds"] = time.perf_counter() - started
     kept = {"perfect": results["perfect"]} | ({"count": results["count"]} if "count" in results else {})
     return Assessment(b.name, frames, count, kept, verdict, countable, stops, settings)
 

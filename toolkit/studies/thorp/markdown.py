@@ -348,6 +348,141 @@ def published_markdown(reproduce: pl.DataFrame) -> str:
     )
 
 
+def _numbers_section(result: StudyResult, claims: pl.DataFrame, deal_to_end: StudyResult | None) -> list[str]:
+    """The first observer's numbers, the baseline and the depth note (and the deal-to-end comparison)."""
+    observer = result.study.observers[0]
+    who = (
+        "the cards a perfect counter has not seen (burned cards stay unseen)"
+        if observer == "unseen"
+        else "the cards left in the shoe (an observer who also saw the burned cards)"
+    )
+    lines = ["", "## The numbers", "", _setting(result, who), "", _md_table(_numbers_table(claims)), ""]
+    lines += [
+        f"Baseline: {pct(claims['share_hands_last_20'][0])} of all hands are dealt with 20 or fewer cards unseen, "
+        f"{pct(complement(claims['share_hands_beyond_50'][0]))} with 50 or fewer. Intervals are 95 %, with shoes "
+        "as the independent unit: the shares by the delta method, P(edge) as edges per shoe over hands per shoe, "
+        'the gain per shoe as a normal interval. *Thorp\'s claim* reads "almost always" as at least '
+        f"{ALMOST_ALWAYS:.0%} of the edges (criteria: `toolkit.studies.thorp.report`).",
+        "",
+        _depth_note(result, observer),
+    ]
+    if deal_to_end is not None:
+        lines += ["", *_comparison(result, deal_to_end, observer)]
+    return lines
+
+
+def _verdict_section(result: StudyResult) -> list[str]:
+    """The verdicts bet by bet, grouped by family, then each further observer's numbers."""
+    study = result.study
+    words = study_verdicts(result, study.observers[0])
+    lines = ["", "## Verdict, bet by bet", ""]
+    said = {r["bet"]: r for r in words.to_dicts()}
+    ordered = by_family(list(said))
+    for group in dict.fromkeys(bet_group(b) for b in ordered):
+        lines += [f"**{group}**", ""]
+        lines += [f"- {said[b]['verdict']}" for b in ordered if bet_group(b) == group]
+        lines.append("")
+    for observer in study.observers[1:]:
+        other = result.claims().filter(pl.col("observer") == observer)
+        lines += [
+            "",
+            f"### The {observer} observer",
+            "",
+            "A stronger, hypothetical observer who also saw the burned cards: expectations from the cards left in "
+            f"the shoe, depths in cards left (the smallest reached: {smallest_depths(result)[observer]}). Same "
+            "shoes, same hands.",
+            "",
+            _md_table(_numbers_table(other)),
+            "",
+            f"Baseline: {pct(other['share_hands_last_20'][0])} of all hands are dealt with 20 or fewer cards left.",
+        ]
+    return lines
+
+
+def _jacobson_section(result: StudyResult) -> list[str]:
+    """Jacobson's fixed-depth table, and his claim about hands beyond 50 cards when it applies."""
+    study = result.study
+    jac = pl.DataFrame(
+        [
+            {
+                "unseen": r["unseen"],
+                "bet": bet_label(r["bet"]),
+                "P(EV > 0)": pct(r["p_positive"], 2),
+                "95 % CI": f"{pct(r['p_low'], 2)} - {pct(r['p_high'], 2)}",
+                "mean edge when positive": pct(r["mean_positive_ev"], 2),
+            }
+            for r in result.jacobson().to_dicts()
+        ]
+    )
+    lines = [
+        "",
+        "## Jacobson's computer-perfect setting",
+        "",
+        f"Exact Player and Banker edges with a fixed number of unseen cards (the last cards of each of the "
+        f"{result.n_shoes:,} shoes; Jacobson used 100,000).",
+        "",
+        _md_table(jac),
+    ]
+    if "unseen" in study.observers and {"player", "banker"} <= set(study.bet_names):
+        beyond = result.beyond(50)
+        lines += [
+            "",
+            "Jacobson: *beyond 50 cards, effectively no player edge on either wager.* In this run: "
+            + "; ".join(
+                f"{bet_label(r['bet'])} {r['positive']:,} edges in {r['hands']:,} hands dealt with more than 50 unseen "
+                f"cards ({one_in(r['rate'])})"
+                for r in beyond.to_dicts()
+            )
+            + ".",
+        ]
+    return lines
+
+
+def _theorem_section(result: StudyResult) -> list[str]:
+    """Observed over predicted variance of the exact EV by depth (Thorp and Walden's theorem)."""
+    var = result.variance_by_bucket()
+    shown = [
+        b for b in ("banker", "player", "tie", "natural9", "dragon7", "player_pair") if b in result.study.bet_names
+    ]
+    wide = (
+        var.filter(pl.col("bet").is_in(shown))
+        .with_columns(pl.col("ratio").round(2))
+        .pivot(on="bet", index=["bucket", "unseen_low"], values="ratio")
+        .sort("unseen_low", descending=True)
+        .drop("unseen_low")
+    )
+    return [
+        "",
+        "## The fundamental theorem",
+        "",
+        "Thorp and Walden (1973): the spread of expectations grows as the shoe is depleted. The linear "
+        "(effect-of-removal) prediction of the variance of the exact EV with n cards left is "
+        "(N - n) / (n (N - 1)) (N - 1)^2 sum_c p_c EOR_c^2 (derivation: `toolkit.studies.linear_variance`). "
+        "Observed variance / predicted, by cards unseen (1 = the linear picture is exact; the pair bets have "
+        "no first-order spread, so no ratio):",
+        "",
+        _md_table(wide),
+        "",
+        "The linear picture holds to a few per cent deep in the shoe and fails in the last few dozen cards, "
+        "exactly where the edges are.",
+    ]
+
+
+def _run_time(result: StudyResult, deal_to_end: StudyResult | None) -> list[str]:
+    """The closing line on wall and worker seconds (nothing when the run was not timed)."""
+    t = result.seconds
+    if not result.wall_seconds:
+        return []
+    return [
+        "",
+        f"Run time {result.wall_seconds:.1f} s for {result.coups_this_run:,} coups this run "
+        f"(worker seconds: dealing {t.get('deal', 0):.1f}, exact EVs {t.get('ev', 0):.1f}, "
+        f"aggregation {t.get('aggregate', 0):.1f}, Jacobson's setting {t.get('jacobson', 0):.1f})"
+        + (f"; dealt to the end {deal_to_end.wall_seconds:.1f} s" if deal_to_end is not None else "")
+        + ".",
+    ]
+
+
 def markdown_report(
     result: StudyResult,
     reproduce: pl.DataFrame | None = None,
@@ -385,13 +520,7 @@ def markdown_report(
     True
     """
     study = result.study
-    words = study_verdicts(result, study.observers[0])
     claims = result.claims().filter(pl.col("observer") == study.observers[0])
-    who = (
-        "the cards a perfect counter has not seen (burned cards stay unseen)"
-        if study.observers[0] == "unseen"
-        else "the cards left in the shoe (an observer who also saw the burned cards)"
-    )
     lines = ["# Do baccarat edges appear only in the last 5-20 cards?", "", answer(result, deal_to_end)]
     pictures = dict(figures or {})
     first = next((t for t, path in pictures.items() if Path(path).stem == ANSWER_FIGURE), None)
@@ -399,97 +528,11 @@ def markdown_report(
         lines += ["", f"![{first}]({pictures.pop(first)})"]
     if not result.complete:
         lines += ["", f"**Partial run:** {result.blocks_done} of {study.n_blocks} blocks."]
-    lines += ["", "## The numbers", "", _setting(result, who), "", _md_table(_numbers_table(claims)), ""]
-    lines += [
-        f"Baseline: {pct(claims['share_hands_last_20'][0])} of all hands are dealt with 20 or fewer cards unseen, "
-        f"{pct(complement(claims['share_hands_beyond_50'][0]))} with 50 or fewer. Intervals are 95 %, with shoes "
-        "as the independent unit: the shares by the delta method, P(edge) as edges per shoe over hands per shoe, "
-        'the gain per shoe as a normal interval. *Thorp\'s claim* reads "almost always" as at least '
-        f"{ALMOST_ALWAYS:.0%} of the edges (criteria: `toolkit.studies.thorp.report`).",
-        "",
-        _depth_note(result, study.observers[0]),
-    ]
-    if deal_to_end is not None:
-        lines += ["", *_comparison(result, deal_to_end, study.observers[0])]
-    lines += ["", "## Verdict, bet by bet", ""]
-    said = {r["bet"]: r for r in words.to_dicts()}
-    ordered = by_family(list(said))
-    for group in dict.fromkeys(bet_group(b) for b in ordered):
-        lines += [f"**{group}**", ""]
-        lines += [f"- {said[b]['verdict']}" for b in ordered if bet_group(b) == group]
-        lines.append("")
-    for observer in study.observers[1:]:
-        other = result.claims().filter(pl.col("observer") == observer)
-        lines += [
-            "",
-            f"### The {observer} observer",
-            "",
-            "A stronger, hypothetical observer who also saw the burned cards: expectations from the cards left in "
-            f"the shoe, depths in cards left (the smallest reached: {smallest_depths(result)[observer]}). Same "
-            "shoes, same hands.",
-            "",
-            _md_table(_numbers_table(other)),
-            "",
-            f"Baseline: {pct(other['share_hands_last_20'][0])} of all hands are dealt with 20 or fewer cards left.",
-        ]
-    jac = pl.DataFrame(
-        [
-            {
-                "unseen": r["unseen"],
-                "bet": bet_label(r["bet"]),
-                "P(EV > 0)": pct(r["p_positive"], 2),
-                "95 % CI": f"{pct(r['p_low'], 2)} - {pct(r['p_high'], 2)}",
-                "mean edge when positive": pct(r["mean_positive_ev"], 2),
-            }
-            for r in result.jacobson().to_dicts()
-        ]
-    )
-    lines += [
-        "",
-        "## Jacobson's computer-perfect setting",
-        "",
-        f"Exact Player and Banker edges with a fixed number of unseen cards (the last cards of each of the "
-        f"{result.n_shoes:,} shoes; Jacobson used 100,000).",
-        "",
-        _md_table(jac),
-    ]
-    if "unseen" in study.observers and {"player", "banker"} <= set(study.bet_names):
-        beyond = result.beyond(50)
-        lines += [
-            "",
-            "Jacobson: *beyond 50 cards, effectively no player edge on either wager.* In this run: "
-            + "; ".join(
-                f"{bet_label(r['bet'])} {r['positive']:,} edges in {r['hands']:,} hands dealt with more than 50 unseen "
-                f"cards ({one_in(r['rate'])})"
-                for r in beyond.to_dicts()
-            )
-            + ".",
-        ]
+    lines += _numbers_section(result, claims, deal_to_end)
+    lines += _verdict_section(result)
+    lines += _jacobson_section(result)
     if "unseen" in study.observers:
-        var = result.variance_by_bucket()
-        shown = [b for b in ("banker", "player", "tie", "natural9", "dragon7", "player_pair") if b in study.bet_names]
-        wide = (
-            var.filter(pl.col("bet").is_in(shown))
-            .with_columns(pl.col("ratio").round(2))
-            .pivot(on="bet", index=["bucket", "unseen_low"], values="ratio")
-            .sort("unseen_low", descending=True)
-            .drop("unseen_low")
-        )
-        lines += [
-            "",
-            "## The fundamental theorem",
-            "",
-            "Thorp and Walden (1973): the spread of expectations grows as the shoe is depleted. The linear "
-            "(effect-of-removal) prediction of the variance of the exact EV with n cards left is "
-            "(N - n) / (n (N - 1)) (N - 1)^2 sum_c p_c EOR_c^2 (derivation: `toolkit.studies.linear_variance`). "
-            "Observed variance / predicted, by cards unseen (1 = the linear picture is exact; the pair bets have "
-            "no first-order spread, so no ratio):",
-            "",
-            _md_table(wide),
-            "",
-            "The linear picture holds to a few per cent deep in the shoe and fails in the last few dozen cards, "
-            "exactly where the edges are.",
-        ]
+        lines += _theorem_section(result)
     if pictures:
         lines += ["", "## Figures", ""]
         for title, path in pictures.items():
@@ -498,14 +541,5 @@ def markdown_report(
     if reproduce is not None:
         where = f" The table, figure by figure, is in `{published}`." if published else ""
         lines += ["", "## Published figures, reproduced", "", published_summary(reproduce) + where]
-    t = result.seconds
-    if result.wall_seconds:
-        lines += [
-            "",
-            f"Run time {result.wall_seconds:.1f} s for {result.coups_this_run:,} coups this run "
-            f"(worker seconds: dealing {t.get('deal', 0):.1f}, exact EVs {t.get('ev', 0):.1f}, "
-            f"aggregation {t.get('aggregate', 0):.1f}, Jacobson's setting {t.get('jacobson', 0):.1f})"
-            + (f"; dealt to the end {deal_to_end.wall_seconds:.1f} s" if deal_to_end is not None else "")
-            + ".",
-        ]
+    lines += _run_time(result, deal_to_end)
     return "\n".join(lines) + "\n"

@@ -49,95 +49,119 @@ def reproduce_providers(result: StudyResult | None = None, jacobson: pl.DataFram
     dict
         Figure name to a function of the published row returning a :class:`toolkit.edges.reference.Reproduced`.
     """
-    from toolkit.edges.reference import Reproduced
-
     providers: dict[str, Any] = {}
     jac = jacobson if jacobson is not None else (result.jacobson() if result is not None else None)
     if jac is not None:
-        for depth in jac["unseen"].unique().to_list():
-            rows = {r["bet"]: r for r in jac.filter(pl.col("unseen") == depth).to_dicts()}
-
-            def provide(row: dict[str, Any], rows: dict[str, Any] = rows) -> Reproduced:
-                parts = [
-                    f"P({bet_label(b)} EV > 0) = {pct(r['p_positive'], 2)} "
-                    f"[{pct(r['p_low'], 2)}, {pct(r['p_high'], 2)}], mean edge when positive "
-                    f"+{pct(r['mean_positive_ev'], 2)}"
-                    for b, r in rows.items()
-                ]
-                samples = next(iter(rows.values()))["samples"]
-                return Reproduced("; ".join(parts), None, f"{samples:,} shoes, exact EVs of the last cards")
-
-            providers[f"jacobson_perfect_{depth}"] = provide
+        providers.update(_jacobson_providers(jac))
     if result is None or "unseen" not in result.study.observers:
         return providers
     names = result.study.bet_names
     claims = {r["bet"]: r for r in result.claims().filter(pl.col("observer") == "unseen").to_dicts()}
-    hands = result.tally.arrays["hands"][result.study.observers.index("unseen")]
-
     if {"player", "banker"} <= set(names):
-        beyond = {r["bet"]: r for r in result.beyond(50).to_dicts()}
-
-        def beyond_50(row: dict[str, Any]) -> Reproduced:
-            text = "; ".join(
-                f"{bet_label(b)}: {r['positive']:,} edges in {r['hands']:,} hands beyond 50 unseen cards "
-                f"({one_in(r['rate'])}), deepest at {claims[b]['deepest_edge']} cards"
-                for b, r in beyond.items()
-            )
-            ok = all(r["rate_high"] is not None and r["rate_high"] < EFFECTIVELY_NONE for r in beyond.values())
-            return Reproduced(
-                text, ok, f"criterion: under 1 in {1 / EFFECTIVELY_NONE:,.0f} hands; {result.n_shoes:,} shoes"
-            )
-
-        def min_18(row: dict[str, Any]) -> Reproduced:
-            share = hands[:18].sum() / hands.sum()
-            d = result.study.dealing
-            return Reproduced(
-                f"{pct(share, 2)} of hands dealt with fewer than 18 unseen cards",
-                None,
-                f"cut card {d.cut_card}, burn {d.burn}, last hand {d.last_hand}",
-            )
-
-        def thorp_1984(row: dict[str, Any]) -> Reproduced:
-            parts = []
-            ok = True
-            for b in ("banker", "player"):
-                c = claims[b]
-                ok = ok and thorp_status(c) == "holds"
-                parts.append(
-                    f"{bet_label(b)}: edges in {one_in(c['p_positive'])}, +{pct(c['mean_positive_ev'], 2)} on "
-                    f"average; {pct(c['share_positive_last_20'], 0)} of them within the last 20 unseen cards "
-                    f"(where {pct(c['share_hands_last_20'])} of hands are dealt), "
-                    f"{pct(complement(c['share_positive_beyond_50']), 0)} within the last 50"
-                )
-            return Reproduced(
-                "; ".join(parts), ok, f"'almost always' read as at least {ALMOST_ALWAYS:.0%}; {result.n_shoes:,} shoes"
-            )
-
-        providers["jacobson_perfect_beyond_50"] = beyond_50
-        providers["jacobson_perfect_min_18"] = min_18
-        providers["thorp_1984_last_cards"] = thorp_1984
-
+        providers.update(_last_cards_providers(result, claims))
     if {"tie", "natural8", "natural9"} <= set(names):
-        variance = result.variance_by_bucket()
+        providers.update(_spread_providers(result, claims))
+    return providers
 
-        def thorp_walden(row: dict[str, Any]) -> Reproduced:
-            enough = variance.filter(pl.col("hands") >= 100).sort("unseen_low")  # buckets with a usable SD
-            banker = enough.filter(pl.col("bet") == names[0])
-            if banker.height < 2:
-                return Reproduced("too few hands per depth to compare spreads", None, f"{result.n_shoes:,} shoes")
-            grows = True
-            for bet in names:
-                v = enough.filter(pl.col("bet") == bet)
-                grows = grows and v.height >= 2 and v["sd_ev"][0] > v["sd_ev"][-1]
-            tie, n8, n9 = (claims[b]["gain_per_shoe"] for b in ("tie", "natural8", "natural9"))
-            text = (
-                f"SD of the {bet_label(names[0])} EV: {pct(banker['sd_ev'][-1], 3)} with {banker['bucket'][-1]} "
-                f"cards unseen, {pct(banker['sd_ev'][0], 3)} with {banker['bucket'][0]}; perfect bettor's gain "
-                f"per shoe: Tie {tie:.4f}, natural 8 {n8:.3f}, natural 9 {n9:.3f} units"
+
+def _jacobson_providers(jac: pl.DataFrame) -> dict[str, Any]:
+    """One provider per depth of Jacobson's setting: P(EV > 0) and the mean edge of each bet."""
+    from toolkit.edges.reference import Reproduced
+
+    providers: dict[str, Any] = {}
+    for depth in jac["unseen"].unique().to_list():
+        rows = {r["bet"]: r for r in jac.filter(pl.col("unseen") == depth).to_dicts()}
+
+        def provide(row: dict[str, Any], rows: dict[str, Any] = rows) -> Reproduced:
+            parts = [
+                f"P({bet_label(b)} EV > 0) = {pct(r['p_positive'], 2)} "
+                f"[{pct(r['p_low'], 2)}, {pct(r['p_high'], 2)}], mean edge when positive "
+                f"+{pct(r['mean_positive_ev'], 2)}"
+                for b, r in rows.items()
+            ]
+            samples = next(iter(rows.values()))["samples"]
+            return Reproduced("; ".join(parts), None, f"{samples:,} shoes, exact EVs of the last cards")
+
+        providers[f"jacobson_perfect_{depth}"] = provide
+    return providers
+
+
+def _last_cards_providers(result: StudyResult, claims: dict[str, Any]) -> dict[str, Any]:
+    """Jacobson's "beyond 50 cards" and "fewer than 18", and Thorp's 1984 claim, from the unseen observer."""
+    from toolkit.edges.reference import Reproduced
+
+    hands = result.tally.arrays["hands"][result.study.observers.index("unseen")]
+    providers: dict[str, Any] = {}
+    beyond = {r["bet"]: r for r in result.beyond(50).to_dicts()}
+
+    def beyond_50(row: dict[str, Any]) -> Reproduced:
+        text = "; ".join(
+            f"{bet_label(b)}: {r['positive']:,} edges in {r['hands']:,} hands beyond 50 unseen cards "
+            f"({one_in(r['rate'])}), deepest at {claims[b]['deepest_edge']} cards"
+            for b, r in beyond.items()
+        )
+        ok = all(r["rate_high"] is not None and r["rate_high"] < EFFECTIVELY_NONE for r in beyond.values())
+        return Reproduced(
+            text, ok, f"criterion: under 1 in {1 / EFFECTIVELY_NONE:,.0f} hands; {result.n_shoes:,} shoes"
+        )
+
+    def min_18(row: dict[str, Any]) -> Reproduced:
+        share = hands[:18].sum() / hands.sum()
+        d = result.study.dealing
+        return Reproduced(
+            f"{pct(share, 2)} of hands dealt with fewer than 18 unseen cards",
+            None,
+            f"cut card {d.cut_card}, burn {d.burn}, last hand {d.last_hand}",
+        )
+
+    def thorp_1984(row: dict[str, Any]) -> Reproduced:
+        parts = []
+        ok = True
+        for b in ("banker", "player"):
+            c = claims[b]
+            ok = ok and thorp_status(c) == "holds"
+            parts.append(
+                f"{bet_label(b)}: edges in {one_in(c['p_positive'])}, +{pct(c['mean_positive_ev'], 2)} on "
+                f"average; {pct(c['share_positive_last_20'], 0)} of them within the last 20 unseen cards "
+                f"(where {pct(c['share_hands_last_20'])} of hands are dealt), "
+                f"{pct(complement(c['share_positive_beyond_50']), 0)} within the last 50"
             )
-            return Reproduced(text, bool(grows and tie < 0.1 * min(n8, n9)), f"{result.n_shoes:,} shoes")
+        return Reproduced(
+            "; ".join(parts), ok, f"'almost always' read as at least {ALMOST_ALWAYS:.0%}; {result.n_shoes:,} shoes"
+        )
 
-        providers["thorp_walden_1973_spread"] = thorp_walden
+    providers["jacobson_perfect_beyond_50"] = beyond_50
+    providers["jacobson_perfect_min_18"] = min_18
+    providers["thorp_1984_last_cards"] = thorp_1984
+    return providers
+
+
+def _spread_providers(result: StudyResult, claims: dict[str, Any]) -> dict[str, Any]:
+    """Thorp and Walden's growing spread of the EV and the perfect bettor's gain per shoe."""
+    from toolkit.edges.reference import Reproduced
+
+    names = result.study.bet_names
+    providers: dict[str, Any] = {}
+    variance = result.variance_by_bucket()
+
+    def thorp_walden(row: dict[str, Any]) -> Reproduced:
+        enough = variance.filter(pl.col("hands") >= 100).sort("unseen_low")  # buckets with a usable SD
+        banker = enough.filter(pl.col("bet") == names[0])
+        if banker.height < 2:
+            return Reproduced("too few hands per depth to compare spreads", None, f"{result.n_shoes:,} shoes")
+        grows = True
+        for bet in names:
+            v = enough.filter(pl.col("bet") == bet)
+            grows = grows and v.height >= 2 and v["sd_ev"][0] > v["sd_ev"][-1]
+        tie, n8, n9 = (claims[b]["gain_per_shoe"] for b in ("tie", "natural8", "natural9"))
+        text = (
+            f"SD of the {bet_label(names[0])} EV: {pct(banker['sd_ev'][-1], 3)} with {banker['bucket'][-1]} "
+            f"cards unseen, {pct(banker['sd_ev'][0], 3)} with {banker['bucket'][0]}; perfect bettor's gain "
+            f"per shoe: Tie {tie:.4f}, natural 8 {n8:.3f}, natural 9 {n9:.3f} units"
+        )
+        return Reproduced(text, bool(grows and tie < 0.1 * min(n8, n9)), f"{result.n_shoes:,} shoes")
+
+    providers["thorp_walden_1973_spread"] = thorp_walden
     return providers
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -245,10 +245,26 @@ def empty_tally(study: ThorpStudy) -> Tally:
     return Tally.empty(len(study.observers), len(study.bet_names), study.dealing.cards + 1, len(study.jacobson_depths))
 
 
+class _DepthSums(NamedTuple):
+    """One observer's sums by bet and depth (each ``(bets, depths)``), which :func:`_tally_coups` adds to."""
+
+    positive: np.ndarray
+    sum_dev: np.ndarray
+    sum_dev2: np.ndarray
+    sum_gain: np.ndarray
+    max_ev: np.ndarray
+
+
 @numba.njit(cache=True)
-def _tally_coups(
-    ev, depth, shoe, ev0, in_region, positive, sum_dev, sum_dev2, sum_gain, max_ev, shoe_opp, shoe_gain, eps
-):  # pragma: no cover - compiled
+def _tally_coups(ev, depth, shoe, ev0, in_region, sums, shoe_opp, shoe_gain, eps):  # pragma: no cover - compiled
+    # read the arrays out of the tuple once: each read inside the loop would cost a reference count
+    positive, sum_dev, sum_dev2, sum_gain, max_ev = (
+        sums.positive,
+        sums.sum_dev,
+        sums.sum_dev2,
+        sums.sum_gain,
+        sums.max_ev,
+    )
     n, nb = ev.shape
     nr = in_region.shape[1]
     for i in range(n):
@@ -376,11 +392,7 @@ def _tally_dealt(dealt, evs: dict[str, np.ndarray], ev0: np.ndarray, spec: Block
             local,
             ev0,
             in_region,
-            a["positive"][o],
-            a["sum_dev"][o],
-            a["sum_dev2"][o],
-            a["sum_gain"][o],
-            a["max_ev"][o],
+            _DepthSums(a["positive"][o], a["sum_dev"][o], a["sum_dev2"][o], a["sum_gain"][o], a["max_ev"][o]),
             shoe_opp,
             shoe_gain,
             EDGE_EPSILON,
