@@ -15,31 +15,27 @@ from __future__ import annotations
 
 import math
 from enum import Enum
+from typing import TYPE_CHECKING
 
 import typer
 
 from toolkit.cli._common import (
-    BURN_ACE,
-    BURN_CARDS,
-    BURN_OPTION,
-    COUPS,
-    CUT_CARD,
-    DECKS,
     FORMAT_OPTION,
-    LAST_HAND_OPTION,
     PROGRESS,
     SEED_OPTION,
     SHOES_OPTION,
     WORKERS,
     OutputFormat,
     check_run,
-    dealing_from_options,
     emit,
     fail,
     say,
     seed_or_fresh,
+    with_dealing,
 )
-from toolkit.coup.options import Burn, LastHand
+
+if TYPE_CHECKING:
+    from toolkit.dealing.dealer import Dealing
 
 __all__ = ["KellyBy", "bankroll", "parse_ramp", "register"]
 
@@ -107,7 +103,9 @@ def _positive(value: float | None, where: str) -> None:
         fail(f"{where} must be a positive number, got {value:g}")
 
 
+@with_dealing
 def bankroll(
+    *,
     system: str = typer.Option(..., "--system", help="Count system, or several separated by commas (one per bet)."),
     bet: str | None = typer.Option(None, "--bet", help="Bet (default: the system's own); several, with --kelly."),
     threshold: str | None = typer.Option(None, "--threshold", "-t", help="Bet when the count is at least X (per bet)."),
@@ -136,13 +134,7 @@ def bankroll(
     ),
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
-    decks: int = DECKS,
-    burn: Burn = BURN_OPTION,
-    burn_ace: int = BURN_ACE,
-    burn_cards: int = BURN_CARDS,
-    cut_card: int = CUT_CARD,
-    last_hand: LastHand = LAST_HAND_OPTION,
-    coups: int | None = COUPS,
+    dealing: Dealing,
     confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
     workers: int | None = WORKERS,
     progress: bool = PROGRESS,
@@ -187,7 +179,6 @@ def bankroll(
     _positive(hands_per_hour, "--hands-per-hour")
     if not 0 < confidence < 1:
         fail(f"--confidence must be between 0 and 1, got {confidence}")
-    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
     systems, bets, limits_ = _names(system, "--system"), _names(bet, "--bet"), _thresholds(threshold)
     n = max(len(systems), len(bets), len(limits_), 1)
     if n > 1 and kelly is None:

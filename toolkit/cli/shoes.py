@@ -9,18 +9,12 @@ from __future__ import annotations
 
 import math
 from enum import Enum
+from typing import TYPE_CHECKING
 
 import typer
 
 from toolkit.cli._common import (
-    BURN_ACE,
-    BURN_CARDS,
-    BURN_OPTION,
-    COUPS,
-    CUT_CARD,
-    DECKS,
     FORMAT_OPTION,
-    LAST_HAND_OPTION,
     MAX_COUNT_SHOES,
     PROGRESS,
     SCHEDULER,
@@ -30,15 +24,18 @@ from toolkit.cli._common import (
     OutputFormat,
     check_run,
     check_scheduler,
-    dealing_from_options,
+    dealing_payload,
     distinct,
     emit,
     fail,
     output_path,
     say,
     seed_or_fresh,
+    with_dealing,
 )
-from toolkit.coup.options import Burn, LastHand
+
+if TYPE_CHECKING:
+    from toolkit.dealing.dealer import Dealing
 
 __all__ = ["register"]
 
@@ -96,19 +93,15 @@ def _file_header(dealing) -> bytes:
     return json.dumps({"header": ShoeHeader.from_dealing(dealing).as_dict()}).encode()
 
 
+@with_dealing
 def simulate(
+    *,
     out_text: str = typer.Option(
         ..., "--out", "-o", help="Parquet file to write the coups to (written whole, then renamed into place)."
     ),
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
-    decks: int = DECKS,
-    burn: Burn = BURN_OPTION,
-    burn_ace: int = BURN_ACE,
-    burn_cards: int = BURN_CARDS,
-    cut_card: int = CUT_CARD,
-    last_hand: LastHand = LAST_HAND_OPTION,
-    coups: int | None = COUPS,
+    dealing: Dealing,
     compositions: bool = typer.Option(
         True, "--compositions/--no-compositions", help="Write unseen_A..unseen_K (the composition before each coup)."
     ),
@@ -136,7 +129,6 @@ def simulate(
     if players is not None:
         from toolkit.cli.detect import simulate_players
 
-        dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
         simulate_players(players, out_text, shoes, seed, dealing, workers, scheduler)
         return
     from functools import partial
@@ -149,7 +141,6 @@ def simulate(
 
     check_run(shoes, workers)
     check_scheduler(workers, scheduler)
-    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
     systems: tuple = ()
     if counts:
         try:
@@ -185,7 +176,9 @@ def simulate(
     say(f"wrote {rows} coups of {shoes} shoes to {out} (seed {s})")
 
 
+@with_dealing
 def count(
+    *,
     system: str | None = typer.Option(
         None, "--system", help="Count system (dragon7, panda8, thorp_natural9, ten_count, how_dragon7) or 'perfect'."
     ),
@@ -211,13 +204,7 @@ def count(
     bankroll: float | None = typer.Option(None, "--bankroll", help="Bankroll in units, for the risk of ruin."),
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
-    decks: int = DECKS,
-    burn: Burn = BURN_OPTION,
-    burn_ace: int = BURN_ACE,
-    burn_cards: int = BURN_CARDS,
-    cut_card: int = CUT_CARD,
-    last_hand: LastHand = LAST_HAND_OPTION,
-    coups: int | None = COUPS,
+    dealing: Dealing,
     confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
     workers: int | None = WORKERS,
     scheduler: str | None = SCHEDULER,
@@ -246,7 +233,6 @@ def count(
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if bankroll is not None and not bankroll > 0:
         fail(f"--bankroll must be positive, got {bankroll}")
-    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
     convention: dict[str, object]
     given = [o for o, v in (("--system", system), ("--tags", tags), ("--system-file", system_file)) if v is not None]
     if len(given) != 1:
@@ -295,7 +281,7 @@ def count(
             shoes,
             dealing,
             s,
-            rules=Rules(decks=decks),
+            rules=Rules(decks=dealing.decks),
             workers=workers,
             scheduler=scheduler,
             progress=progress,
@@ -311,15 +297,7 @@ def count(
         "threshold": threshold if system == "perfect" else convention.get("threshold"),
         "seed": s,
         "convention": convention,
-        "dealing": {
-            "decks": dealing.decks,
-            "burn": dealing.burn,
-            "burn_ace": dealing.burn_ace,
-            "burn_cards": dealing.burn_cards,
-            "cut_card": dealing.cut_card,
-            "last_hand": dealing.last_hand,
-            "coups": dealing.coups,
-        },
+        "dealing": dealing_payload(dealing),
     }
     if fmt == OutputFormat.table:
         say(f"{res.strategy}: {res.shoes} shoes, seed {s}; {strategy.describe()}")

@@ -12,33 +12,30 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from toolkit.cli._bets import BET_FILE_OPTION, BET_OPTION, bets_from_options
 from toolkit.cli._common import (
     ARGS,
-    BURN_ACE,
-    BURN_CARDS,
-    BURN_OPTION,
-    CUT_CARD,
-    DECKS,
     FORMAT_OPTION,
-    LAST_HAND_OPTION,
     MAX_COUNT_SHOES,
     PROGRESS,
     SCHEDULER,
     OutputFormat,
     check_run,
     check_scheduler,
-    dealing_from_options,
     emit,
     fail,
     output_path,
     say,
     seed_or_fresh,
+    with_dealing,
 )
-from toolkit.coup.options import Burn, LastHand
+
+if TYPE_CHECKING:
+    from toolkit.dealing.dealer import Dealing
 
 __all__ = ["register"]
 
@@ -112,18 +109,15 @@ def _seed(seed: int | None, out: Path, resume: bool) -> int:
     return seed_or_fresh(None)
 
 
+@with_dealing(coups=False)
 def thorp(
+    *,
     shoes: int = typer.Option(DEFAULT_SHOES, "--shoes", "-n", help="Number of shoes to deal."),
     seed: int | None = typer.Option(
         None, "--seed", "-s", help="Seed (default: the resumed run's, else fresh and printed)."
     ),
     out_text: str = typer.Option("thorp-out", "--out", "-o", help="Folder for the tables, figures and report."),
-    decks: int = DECKS,
-    burn: Burn = BURN_OPTION,
-    burn_ace: int = BURN_ACE,
-    burn_cards: int = BURN_CARDS,
-    cut_card: int = CUT_CARD,
-    last_hand: LastHand = LAST_HAND_OPTION,
+    dealing: Dealing,
     observer: Observer = typer.Option(
         Observer.unseen,
         "--observer",
@@ -179,7 +173,6 @@ def thorp(
     out = output_path(out_text)
     if out.exists() and not out.is_dir():
         fail(f"--out {str(out)!r} is a file; it must name a folder")
-    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand)
     if not resume:
         _clear_earlier_run(out)
     observers = ("unseen", "remaining") if observer == Observer.both else (observer.value,)
