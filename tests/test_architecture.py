@@ -203,6 +203,62 @@ def test_the_function_checks_see_the_compiled_kernels():
     assert any(_compiled(f) for m in MODULES.values() for f in _functions(m) if f.name.endswith("kernel"))
 
 
+def _functions_under(package: str) -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """Every function (nested ones too) of the modules under ``package``, with its module's name."""
+    return [
+        (module, node)
+        for module, path in MODULES.items()
+        if module == package or module.startswith(package + ".")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+
+
+def test_command_line_functions_are_readable_at_a_glance():
+    long = [
+        f"{module}.{node.name}: {node.end_lineno - node.lineno + 1} lines"
+        for module, node in _functions_under("toolkit.cli")
+        if node.end_lineno is not None and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+    ]
+    assert not long, f"functions over {MAX_FUNCTION_LINES} lines (split them into named helpers): {long}"
+
+
+#: The dealing options, declared once in toolkit/cli/_common.py and given to a command by ``with_dealing``.
+DEALING_FLAGS = {"--burn", "--burn-ace", "--burn-cards", "--cut-card", "--last-hand", "--coups"}
+DEALING_PARAMETERS = {"burn", "burn_ace", "burn_cards", "cut_card", "last_hand", "coups"}
+DEALING_CONSTANTS = {"DECKS", "BURN_OPTION", "BURN_ACE", "BURN_CARDS", "CUT_CARD", "LAST_HAND_OPTION", "COUPS"}
+#: ``track`` follows a live shoe and deals nothing: its burn settings are words of the shoe header it writes.
+LIVE_SHOE = {"toolkit.cli.track": {"--burn", "--burn-ace", "--burn-cards", "burn", "burn_ace", "burn_cards"}}
+
+
+def _typer_option(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "Option"
+
+
+def test_the_dealing_options_are_declared_once():
+    found = []
+    for module, path in MODULES.items():
+        if not module.startswith("toolkit.cli.") or module == "toolkit.cli._common":
+            continue
+        allowed = LIVE_SHOE.get(module, set())
+        for node in ast.walk(ast.parse(path.read_text())):
+            if _typer_option(node):
+                flags = {a.value for a in node.args if isinstance(a, ast.Constant)}
+                found += [f"{module}: typer option {f}" for f in sorted((flags & DEALING_FLAGS) - allowed)]
+            if isinstance(node, ast.FunctionDef):
+                args = node.args.args + node.args.kwonlyargs
+                defaults = [None] * (len(node.args.args) - len(node.args.defaults)) + node.args.defaults
+                for arg, default in zip(args, [*defaults, *node.args.kw_defaults], strict=True):
+                    named = isinstance(default, ast.Name) and default.id in DEALING_CONSTANTS
+                    option = _typer_option(default) and arg.arg in DEALING_PARAMETERS - allowed
+                    if named or option:
+                        found.append(f"{module}.{node.name}: parameter {arg.arg}")
+            used = node.id if isinstance(node, ast.Name) else node.name if isinstance(node, ast.alias) else None
+            if used in DEALING_CONSTANTS:
+                found.append(f"{module}: uses {used}")
+    assert not found, f"dealing options declared outside toolkit/cli/_common.py (use @with_dealing): {found}"
+
+
 def _top_level_imports() -> dict[str, tuple[str, str]]:
     """The names that ``toolkit/__init__.py`` imports for type checkers, and where each comes from."""
     tree = ast.parse((PACKAGE / "__init__.py").read_text())
@@ -354,11 +410,3 @@ def test_one_coup_step_deals_every_coup():
         walk = {"exact", "games"} & set(path.parts) or path.name in ("rules.py", "fields.py")  # walks, other games
         assert not reads or walk, f"{path.relative_to(ROOT)} reads the tableau's tables itself: {reads[:2]}"
     assert rules <= defined
-
-
-def test_kernels_take_few_positional_arguments():
-    for path in PACKAGE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.FunctionDef) and any("jit" in ast.unparse(d) for d in node.decorator_list):
-                n = len(node.args.posonlyargs) + len(node.args.args)
-                assert n <= 12 or node.name == "_tally_coups", f"{path.relative_to(ROOT)}:{node.name} takes {n}"

@@ -113,7 +113,7 @@ def test_arguments_are_checked_before_the_seed_line_and_before_any_work(capsys, 
     def no_work(*args, **kwargs):
         raise AssertionError("the run started before its arguments were checked")
 
-    monkeypatch.setattr(toolkit.sizing, "bankroll", no_work)
+    monkeypatch.setattr(toolkit.sizing, "bankroll_report", no_work)
     code, out, err = run(capsys, *NO_SEED, *extra)
     assert code == 2
     assert err.count("\n") == 1  # the error alone: no seed line before it

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast, overload
 
 import typer
 
@@ -15,6 +17,8 @@ from toolkit.coup.options import Burn, LastHand
 
 if TYPE_CHECKING:
     import polars as pl
+
+    from toolkit.dealing.dealer import Dealing
 
 
 class OutputFormat(str, Enum):
@@ -171,7 +175,7 @@ def write_out(out: Path, data: Any) -> None:
         fail(f"--out: cannot write {str(out)!r}: {lines[0]}")
 
 
-# ------------------------------------------------------------- dealing options (simulate, count, thorp)
+# ------------------------------------------------ dealing options (every command that deals: with_dealing)
 SHOES_OPTION = typer.Option(10_000, "--shoes", "-n", help="Number of shoes to deal.")
 SEED_OPTION = typer.Option(None, "--seed", "-s", help="Seed (same seed, same shoes, whatever the workers).")
 DECKS = typer.Option(8, "--decks", "-d", help="Decks in the shoe.")
@@ -194,7 +198,7 @@ PROGRESS = typer.Option(True, "--progress/--no-progress", help="Progress bar on 
 
 def dealing_from_options(
     decks: int, burn: Burn, burn_ace: int, burn_cards: int, cut_card: int, last_hand: LastHand, coups: int | None = None
-):
+) -> Dealing:
     """The :class:`~toolkit.dealing.dealer.Dealing` named by the dealing options (bad values: one line, exit 2)."""
     from toolkit.dealing.dealer import Dealing
 
@@ -217,6 +221,60 @@ def dealing_from_options(
     except (ValueError, TypeError) as err:
         fail(str(err))
     raise AssertionError("unreachable")
+
+
+#: The dealing options of every command that deals, in their order in ``--help``: (name, type, typer option).
+DEALING_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
+    ("decks", int, DECKS),
+    ("burn", Burn, BURN_OPTION),
+    ("burn_ace", int, BURN_ACE),
+    ("burn_cards", int, BURN_CARDS),
+    ("cut_card", int, CUT_CARD),
+    ("last_hand", LastHand, LAST_HAND_OPTION),
+    ("coups", int | None, COUPS),
+)
+
+Command = Callable[..., None]
+
+
+@overload
+def with_dealing(command: Command, *, coups: bool = True) -> Command: ...
+@overload
+def with_dealing(command: None = None, *, coups: bool = True) -> Callable[[Command], Command]: ...
+def with_dealing(command: Command | None = None, *, coups: bool = True) -> Command | Callable[[Command], Command]:
+    """Give a command the dealing options in place of its keyword-only ``dealing`` parameter.
+
+    The command declares ``dealing: Dealing`` where the options are to appear in ``--help``; the
+    wrapper typer sees takes ``--decks``, ``--burn``, ``--burn-ace``, ``--burn-cards``, ``--cut-card``,
+    ``--last-hand`` and (unless ``coups=False``) ``--coups`` there instead, and calls the command
+    with the :class:`~toolkit.dealing.dealer.Dealing` they name (:func:`dealing_from_options`).
+    """
+    if command is None:
+        return functools.partial(with_dealing, coups=coups)
+    options = [o for o in DEALING_OPTIONS if coups or o[0] != "coups"]
+    names = [name for name, _, _ in options]
+    signature = inspect.signature(command)
+    params = list(signature.parameters.values())
+    at = [p.name for p in params].index("dealing")
+    if params[at].kind is not inspect.Parameter.KEYWORD_ONLY:
+        raise TypeError(f"{command.__name__}: the dealing parameter must be keyword-only (after a bare *)")
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=o, annotation=t) for name, t, o in options]
+
+    @functools.wraps(command)
+    def wrapper(**kwargs: Any) -> None:
+        given = {name: kwargs.pop(name) for name in names}
+        command(**kwargs, dealing=dealing_from_options(**given))
+
+    wrapper.__signature__ = signature.replace(parameters=[*params[:at], *added, *params[at + 1 :]])  # type: ignore[attr-defined]
+    # typer resolves the annotations with typing.get_type_hints (the command's globals, through __wrapped__)
+    hints = {k: v for k, v in command.__annotations__.items() if k != "dealing"}
+    wrapper.__annotations__ = {**hints, **{name: t for name, t, _ in options}}
+    return wrapper
+
+
+def dealing_payload(dealing: Dealing) -> dict[str, object]:
+    """The dealing options of a run, as a command's JSON output writes them (the option names, without dashes)."""
+    return {name: getattr(dealing, name) for name, _, _ in DEALING_OPTIONS}
 
 
 def seed_or_fresh(seed: int | None) -> int:

@@ -280,27 +280,15 @@ def render_table(
     excluded_8d
     house_edge_8d              1.05790   1.05791
     """
-    from rich import box
     from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
 
     width = terminal_width() if width is None else width
     labels = dict(labels or {})
     formats = dict(formats or {})
     names = frame.columns
-    cells: dict[str, list[str]] = {}
-    for name in names:
-        fn = formats.get(name)
-        cells[name] = [fn(v) for v in frame[name].to_list()] if fn is not None else format_column(frame[name])
+    cells = {name: _cells(frame[name], formats.get(name)) for name in names}
     heads = {name: labels.get(name, name) for name in names}
-    need = {name: min(_min_width([heads[name], *cells[name]]), width) for name in names}
-    fill = {name: max(need[name], _max_width(cells[name])) for name in names}
-    want = {name: max(fill[name], _max_width([heads[name]])) for name in names}
-    for name in names:  # short cells (a hand of cards, a number) are never wrapped: a column holds them whole
-        longest = _max_width(cells[name]) if cells[name] else 0
-        if longest <= SHORT and want[name] <= width:
-            need[name] = max(need[name], longest)
+    need, fill, want = _column_widths(names, heads, cells, width)
     if frame.height == 1 and len(names) > 2 and sum(want.values()) + _overhead(len(names)) > width:
         return render_table(
             pl.DataFrame({"quantity": [heads[n] for n in names], "value": [cells[n][0] for n in names]}),
@@ -310,19 +298,11 @@ def render_table(
     keys = max(0, min(keys, len(names) - 1)) if len(names) > 1 else 0
     broken: set[str] = set()
     if not _fits(names, need, width):  # identifiers wrap after their underscores before the table is cut
-        for name in names[:keys] if breakable is None else breakable:
-            if name in cells and not _numeric(frame.schema[name]):
-                broken.add(name)
-                pieces = [p for text in cells[name] for p in _pieces(text)]
-                excess = sum(need[n] for n in names) + _overhead(len(names)) - width
-                least = max(_min_width([heads[name]]), _max_width(pieces or ["-"]))
-                need[name] = max(least, need[name] - max(excess, 0))  # no narrower than the table needs
-    shown = list(names)
-    for name in optional:  # then the optional columns go, first named first
-        if _fits(shown, need, width):
-            break
-        if name in shown[keys:]:
-            shown.remove(name)
+        candidates = names[:keys] if breakable is None else breakable
+        ordered = [n for n in candidates if n in cells and not _numeric(frame.schema[n])]
+        _narrow(names, ordered, cells, heads, need, width)
+        broken = set(ordered)
+    shown = _without_optional(names, optional, keys, need, width)
     left_out = [n for n in names if n not in shown]
     key_cols = shown[:keys]
     groups = _groups(shown[keys:], key_cols, need, set(together), width)
@@ -335,17 +315,9 @@ def render_table(
     for i, group in enumerate(groups):
         columns = key_cols + group
         sizes = _widths([need[n] for n in columns], [fill[n] for n in columns], [want[n] for n in columns], width)
-        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
-        for name, size in zip(columns, sizes, strict=True):
-            right = _numeric(frame.schema[name])
-            table.add_column(Text(heads[name]), justify="right" if right else "left", overflow="fold", width=size)
-        sized = dict(zip(columns, sizes, strict=True))
-        for row in range(frame.height):
-            texts = (_break(cells[n][row], sized[n]) if n in broken else cells[n][row] for n in columns)
-            table.add_row(*(Text(t) for t in texts))
         if i:
             buffer.write("\n")
-        console.print(table)
+        console.print(_table(frame, dict(zip(columns, sizes, strict=True)), heads, cells, broken))
     if left_out:
         buffer.write(
             wrap(
@@ -355,6 +327,76 @@ def render_table(
             + "\n"
         )
     return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
+
+
+def _column_widths(
+    names: Sequence[str], heads: Mapping[str, str], cells: Mapping[str, list[str]], width: int
+) -> tuple[dict[str, int], dict[str, int], dict[str, int]]:
+    """Each column's least width (its longest word), the width of its longest cell and of its header too."""
+    need = {name: min(_min_width([heads[name], *cells[name]]), width) for name in names}
+    fill = {name: max(need[name], _max_width(cells[name])) for name in names}
+    want = {name: max(fill[name], _max_width([heads[name]])) for name in names}
+    for name in names:  # short cells (a hand of cards, a number) are never wrapped: a column holds them whole
+        longest = _max_width(cells[name]) if cells[name] else 0
+        if longest <= SHORT and want[name] <= width:
+            need[name] = max(need[name], longest)
+    return need, fill, want
+
+
+def _cells(column: pl.Series, fn: Callable[[Any], str] | None) -> list[str]:
+    """The text of a column's cells: by ``fn`` when given, else as :func:`format_column` writes them."""
+    return [fn(v) for v in column.to_list()] if fn is not None else format_column(column)
+
+
+def _narrow(
+    names: Sequence[str],
+    broken: Sequence[str],
+    cells: Mapping[str, list[str]],
+    heads: Mapping[str, str],
+    need: dict[str, int],
+    width: int,
+) -> None:
+    """Let the ``broken`` columns wrap after the underscores of their identifiers: their least widths in ``need``."""
+    for name in broken:
+        pieces = [p for text in cells[name] for p in _pieces(text)]
+        excess = sum(need[n] for n in names) + _overhead(len(names)) - width
+        least = max(_min_width([heads[name]]), _max_width(pieces or ["-"]))
+        need[name] = max(least, need[name] - max(excess, 0))  # no narrower than the table needs
+
+
+def _without_optional(
+    names: Sequence[str], optional: Sequence[str], keys: int, need: Mapping[str, int], width: int
+) -> list[str]:
+    """The columns shown: the ``optional`` ones left out, first named first, until the rest fit ``width``."""
+    shown = list(names)
+    for name in optional:
+        if _fits(shown, need, width):
+            break
+        if name in shown[keys:]:
+            shown.remove(name)
+    return shown
+
+
+def _table(
+    frame: pl.DataFrame,
+    sized: Mapping[str, int],
+    heads: Mapping[str, str],
+    cells: Mapping[str, list[str]],
+    broken: set[str],
+) -> Any:
+    """One rich table of the columns in ``sized`` (name: width), numbers to the right, identifiers broken."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+    for name, size in sized.items():
+        right = _numeric(frame.schema[name])
+        table.add_column(Text(heads[name]), justify="right" if right else "left", overflow="fold", width=size)
+    for row in range(frame.height):
+        texts = (_break(cells[n][row], sized[n]) if n in broken else cells[n][row] for n in sized)
+        table.add_row(*(Text(t) for t in texts))
+    return table
 
 
 # ----------------------------------------------------------------------------------------------- files

@@ -17,26 +17,18 @@ import typer
 from toolkit._check import whole_number
 from toolkit.cli._bets import one_bet
 from toolkit.cli._common import (
-    BURN_ACE,
-    BURN_CARDS,
-    BURN_OPTION,
-    COUPS,
-    CUT_CARD,
-    DECKS,
     FORMAT_OPTION,
-    LAST_HAND_OPTION,
     PROGRESS,
     WORKERS,
     OutputFormat,
     check_run,
-    dealing_from_options,
     emit,
     fail,
     output_path,
     say,
     seed_or_fresh,
+    with_dealing,
 )
-from toolkit.coup.options import Burn, LastHand
 
 if TYPE_CHECKING:
     from toolkit.bets.paytable import AnyBet
@@ -76,7 +68,9 @@ def _cut_cards(text: str | None, dealing: Dealing) -> tuple[int, ...] | None:
     return cuts
 
 
+@with_dealing
 def assess(
+    *,
     bets: list[str] = typer.Option(
         [], "--bet", help="The side bet to assess, by name (standard panel or side-bet catalogue)."
     ),
@@ -90,13 +84,7 @@ def assess(
         "with it; the command says how long before it starts).",
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (same seed, same assessment)."),
-    decks: int = DECKS,
-    burn: Burn = BURN_OPTION,
-    burn_ace: int = BURN_ACE,
-    burn_cards: int = BURN_CARDS,
-    cut_card: int = CUT_CARD,
-    last_hand: LastHand = LAST_HAND_OPTION,
-    coups: int | None = COUPS,
+    dealing: Dealing,
     cut_cards: str | None = typer.Option(
         None, "--cut-cards", help="Cut-card positions of the penetration sweep (default 14,26,52,78,104,156)."
     ),
@@ -121,8 +109,7 @@ def assess(
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if min_win < 0:
         fail(f"--min-win must be 0 or more, got {min_win}")
-    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
-    rules = Rules(decks=decks)
+    rules = Rules(decks=dealing.decks)
     bet, bet_file = one_bet(bets, bet_files)
     try:
         chosen = get_bet(bet, rules) if bet is not None else bet_from_file(str(bet_file))

@@ -15,31 +15,27 @@ from __future__ import annotations
 
 import math
 from enum import Enum
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from toolkit.cli._common import (
-    BURN_ACE,
-    BURN_CARDS,
-    BURN_OPTION,
-    COUPS,
-    CUT_CARD,
-    DECKS,
     FORMAT_OPTION,
-    LAST_HAND_OPTION,
     PROGRESS,
     SEED_OPTION,
     SHOES_OPTION,
     WORKERS,
     OutputFormat,
     check_run,
-    dealing_from_options,
     emit,
     fail,
     say,
     seed_or_fresh,
+    with_dealing,
 )
-from toolkit.coup.options import Burn, LastHand
+
+if TYPE_CHECKING:
+    from toolkit.dealing.dealer import Dealing
 
 __all__ = ["KellyBy", "bankroll", "parse_ramp", "register"]
 
@@ -107,7 +103,9 @@ def _positive(value: float | None, where: str) -> None:
         fail(f"{where} must be a positive number, got {value:g}")
 
 
+@with_dealing
 def bankroll(
+    *,
     system: str = typer.Option(..., "--system", help="Count system, or several separated by commas (one per bet)."),
     bet: str | None = typer.Option(None, "--bet", help="Bet (default: the system's own); several, with --kelly."),
     threshold: str | None = typer.Option(None, "--threshold", "-t", help="Bet when the count is at least X (per bet)."),
@@ -136,13 +134,7 @@ def bankroll(
     ),
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
-    decks: int = DECKS,
-    burn: Burn = BURN_OPTION,
-    burn_ace: int = BURN_ACE,
-    burn_cards: int = BURN_CARDS,
-    cut_card: int = CUT_CARD,
-    last_hand: LastHand = LAST_HAND_OPTION,
-    coups: int | None = COUPS,
+    dealing: Dealing,
     confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
     workers: int | None = WORKERS,
     progress: bool = PROGRESS,
@@ -161,45 +153,13 @@ def bankroll(
 
     from toolkit.sizing import Limits, sized_strategy
     from toolkit.sizing import bankroll_report as run_bankroll
-    from toolkit.sizing.risk import MAX_PATHS
 
-    check_run(shoes, workers)
-    if shoes < 2:
-        fail(f"--shoes must be at least 2 (a standard deviation needs two shoes), got {shoes}")
-    if paths < 1:
-        fail(f"--paths must be at least 1, got {paths}")
-    if paths > MAX_PATHS:
-        fail(f"--paths must be at most {MAX_PATHS:,} (each path takes microseconds a shoe), got {paths:,}")
-    if trip_shoes is not None and trip_shoes < 1:
-        fail(f"--trip-shoes must be at least 1, got {trip_shoes}")
-    if seed is not None and seed < 0:
-        fail(f"--seed must be a non-negative integer, got {seed}")
-    _positive(bankroll_units, "--bankroll")
-    _positive(goal, "--goal")
-    if goal is not None and goal <= bankroll_units:
-        fail(f"--goal ({goal:g}) must exceed --bankroll ({bankroll_units:g})")
-    if kelly is not None and not 0 < kelly <= 1:
-        fail(f"--kelly must be a fraction of Kelly in (0, 1], got {kelly:g}")
-    if kelly is not None and ramp is not None:
-        fail("give --kelly or --ramp, not both")
-    _positive(units, "--units")
-    _positive(hours_per_session, "--hours-per-session")
-    _positive(hands_per_hour, "--hands-per-hour")
-    if not 0 < confidence < 1:
-        fail(f"--confidence must be between 0 and 1, got {confidence}")
-    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
-    systems, bets, limits_ = _names(system, "--system"), _names(bet, "--bet"), _thresholds(threshold)
-    n = max(len(systems), len(bets), len(limits_), 1)
-    if n > 1 and kelly is None:
-        fail("several bets need --kelly (their stakes are solved jointly)")
-    if n > 1 and kelly_by == KellyBy.by_count:
-        fail("--kelly-by count sizes one bet; several bets are solved jointly at each shoe (--kelly-by shoe)")
-    for where, values in (("--system", systems), ("--bet", bets), ("--threshold", limits_)):
-        if len(values) not in (0, 1, n):
-            fail(f"{where} names {len(values)} values for {n} bets")
-    systems = systems * n if len(systems) == 1 else systems
-    bets_: list[str | None] = list(bets * n if len(bets) == 1 else bets) or [None] * n
-    levels = limits_ * n if len(limits_) == 1 else limits_ or [None] * n
+    _check_numbers(
+        shoes, paths, trip_shoes, seed, bankroll_units, goal, kelly, ramp, units, hours_per_session, hands_per_hour,
+        confidence, workers,
+    )  # fmt: skip
+    systems, bets_, levels = _per_bet(system, bet, threshold, kelly, kelly_by)
+    n = len(systems)
     try:
         top = math.inf if table_max is None else table_max
         limits = Limits(table_min, top, chip) if (table_min or chip or table_max is not None) else None
@@ -239,24 +199,86 @@ def bankroll(
         fail(str(err))
     payload = {**report.as_dict(), "seed": s}
     if fmt == OutputFormat.table:
-        r = report.results
-        say(f"{strategy.describe()}: {r.shoes:,} shoes dealt, seed {s}")
-        say(
-            f"bankroll {bankroll_units:g} units, goal {report.goal:g}; "
-            + (
-                f"trip {trip_shoes} shoes"
-                if trip_shoes is not None
-                else f"session {hours_per_session:g} h at {hands_per_hour:g} hands/h = {report.shoes_per_session} shoes"
-            )
-        )
-        risks, figures, legend = report.tables()
-        labels = {"interval": f"{confidence:.0%} interval"}
-        emit(risks, fmt, labels=labels, keys=1)
-        emit(figures, fmt, labels=labels, keys=1)
-        for line in legend:
-            say(line)
+        _show(report, strategy.describe(), s, trip_shoes, hours_per_session, hands_per_hour, confidence)
     else:
         emit(report.frame(), fmt, payload)
+
+
+def _check_numbers(
+    shoes: int, paths: int, trip_shoes: int | None, seed: int | None, bankroll: float, goal: float | None,
+    kelly: float | None, ramp: str | None, units: float, hours_per_session: float, hands_per_hour: float,
+    confidence: float, workers: int | None,
+) -> None:  # fmt: skip
+    """Refuse a number out of range (one line, exit 2), before anything is dealt or the seed line is printed."""
+    from toolkit.sizing.risk import MAX_PATHS
+
+    check_run(shoes, workers)
+    if shoes < 2:
+        fail(f"--shoes must be at least 2 (a standard deviation needs two shoes), got {shoes}")
+    if paths < 1:
+        fail(f"--paths must be at least 1, got {paths}")
+    if paths > MAX_PATHS:
+        fail(f"--paths must be at most {MAX_PATHS:,} (each path takes microseconds a shoe), got {paths:,}")
+    if trip_shoes is not None and trip_shoes < 1:
+        fail(f"--trip-shoes must be at least 1, got {trip_shoes}")
+    if seed is not None and seed < 0:
+        fail(f"--seed must be a non-negative integer, got {seed}")
+    _positive(bankroll, "--bankroll")
+    _positive(goal, "--goal")
+    if goal is not None and goal <= bankroll:
+        fail(f"--goal ({goal:g}) must exceed --bankroll ({bankroll:g})")
+    if kelly is not None and not 0 < kelly <= 1:
+        fail(f"--kelly must be a fraction of Kelly in (0, 1], got {kelly:g}")
+    if kelly is not None and ramp is not None:
+        fail("give --kelly or --ramp, not both")
+    _positive(units, "--units")
+    _positive(hours_per_session, "--hours-per-session")
+    _positive(hands_per_hour, "--hands-per-hour")
+    if not 0 < confidence < 1:
+        fail(f"--confidence must be between 0 and 1, got {confidence}")
+
+
+def _per_bet(
+    system: str, bet: str | None, threshold: str | None, kelly: float | None, kelly_by: KellyBy
+) -> tuple[list[str], list[str | None], list[float | None]]:
+    """The count system, bet and threshold of each bet (one given for all, or one per bet)."""
+    systems, bets, limits_ = _names(system, "--system"), _names(bet, "--bet"), _thresholds(threshold)
+    n = max(len(systems), len(bets), len(limits_), 1)
+    if n > 1 and kelly is None:
+        fail("several bets need --kelly (their stakes are solved jointly)")
+    if n > 1 and kelly_by == KellyBy.by_count:
+        fail("--kelly-by count sizes one bet; several bets are solved jointly at each shoe (--kelly-by shoe)")
+    for where, values in (("--system", systems), ("--bet", bets), ("--threshold", limits_)):
+        if len(values) not in (0, 1, n):
+            fail(f"{where} names {len(values)} values for {n} bets")
+    systems = systems * n if len(systems) == 1 else systems
+    bets_: list[str | None] = list(bets * n if len(bets) == 1 else bets) or [None] * n
+    levels = limits_ * n if len(limits_) == 1 else limits_ or [None] * n
+    return systems, bets_, levels
+
+
+def _show(
+    report: Any, described: str, seed: int, trip_shoes: int | None, hours_per_session: float,
+    hands_per_hour: float, confidence: float,
+) -> None:  # fmt: skip
+    """``bankroll``'s table output: the strategy and the trip, the risks, the figures and the legend."""
+    bankroll_units = report.bankroll
+    r = report.results
+    say(f"{described}: {r.shoes:,} shoes dealt, seed {seed}")
+    say(
+        f"bankroll {bankroll_units:g} units, goal {report.goal:g}; "
+        + (
+            f"trip {trip_shoes} shoes"
+            if trip_shoes is not None
+            else f"session {hours_per_session:g} h at {hands_per_hour:g} hands/h = {report.shoes_per_session} shoes"
+        )
+    )
+    risks, figures, legend = report.tables()
+    labels = {"interval": f"{confidence:.0%} interval"}
+    emit(risks, OutputFormat.table, labels=labels, keys=1)
+    emit(figures, OutputFormat.table, labels=labels, keys=1)
+    for line in legend:
+        say(line)
 
 
 def _joint(

@@ -8,19 +8,14 @@ reports what it wins, with confidence intervals and the convention used.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from enum import Enum
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from toolkit.cli._common import (
-    BURN_ACE,
-    BURN_CARDS,
-    BURN_OPTION,
-    COUPS,
-    CUT_CARD,
-    DECKS,
     FORMAT_OPTION,
-    LAST_HAND_OPTION,
     MAX_COUNT_SHOES,
     PROGRESS,
     SCHEDULER,
@@ -30,15 +25,20 @@ from toolkit.cli._common import (
     OutputFormat,
     check_run,
     check_scheduler,
-    dealing_from_options,
+    dealing_payload,
     distinct,
     emit,
     fail,
     output_path,
     say,
     seed_or_fresh,
+    with_dealing,
 )
-from toolkit.coup.options import Burn, LastHand
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from toolkit.dealing.dealer import Dealing
 
 __all__ = ["register"]
 
@@ -96,19 +96,15 @@ def _file_header(dealing) -> bytes:
     return json.dumps({"header": ShoeHeader.from_dealing(dealing).as_dict()}).encode()
 
 
+@with_dealing
 def simulate(
+    *,
     out_text: str = typer.Option(
         ..., "--out", "-o", help="Parquet file to write the coups to (written whole, then renamed into place)."
     ),
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
-    decks: int = DECKS,
-    burn: Burn = BURN_OPTION,
-    burn_ace: int = BURN_ACE,
-    burn_cards: int = BURN_CARDS,
-    cut_card: int = CUT_CARD,
-    last_hand: LastHand = LAST_HAND_OPTION,
-    coups: int | None = COUPS,
+    dealing: Dealing,
     compositions: bool = typer.Option(
         True, "--compositions/--no-compositions", help="Write unseen_A..unseen_K (the composition before each coup)."
     ),
@@ -136,7 +132,6 @@ def simulate(
     if players is not None:
         from toolkit.cli.detect import simulate_players
 
-        dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
         simulate_players(players, out_text, shoes, seed, dealing, workers, scheduler)
         return
     from functools import partial
@@ -149,7 +144,6 @@ def simulate(
 
     check_run(shoes, workers)
     check_scheduler(workers, scheduler)
-    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
     systems: tuple = ()
     if counts:
         try:
@@ -185,7 +179,9 @@ def simulate(
     say(f"wrote {rows} coups of {shoes} shoes to {out} (seed {s})")
 
 
+@with_dealing
 def count(
+    *,
     system: str | None = typer.Option(
         None, "--system", help="Count system (dragon7, panda8, thorp_natural9, ten_count, how_dragon7) or 'perfect'."
     ),
@@ -211,13 +207,7 @@ def count(
     bankroll: float | None = typer.Option(None, "--bankroll", help="Bankroll in units, for the risk of ruin."),
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
-    decks: int = DECKS,
-    burn: Burn = BURN_OPTION,
-    burn_ace: int = BURN_ACE,
-    burn_cards: int = BURN_CARDS,
-    cut_card: int = CUT_CARD,
-    last_hand: LastHand = LAST_HAND_OPTION,
-    coups: int | None = COUPS,
+    dealing: Dealing,
     confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
     workers: int | None = WORKERS,
     scheduler: str | None = SCHEDULER,
@@ -225,19 +215,7 @@ def count(
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
     """What a counter wins: play a count (or computer-perfect play) through simulated shoes."""
-    import polars as pl
-
-    from toolkit.bets.paytable import get_bet
-    from toolkit.counting import (
-        LookAheadError,
-        count_strategy,
-        custom_count,
-        get_count_system,
-        parse_tags,
-        perfect_strategy,
-        read_count_system,
-        run_strategies,
-    )
+    from toolkit.counting import LookAheadError, run_strategies
     from toolkit.coup.rules import Rules
 
     check_run(shoes, workers, MAX_COUNT_SHOES)
@@ -246,48 +224,18 @@ def count(
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if bankroll is not None and not bankroll > 0:
         fail(f"--bankroll must be positive, got {bankroll}")
-    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand, coups)
-    convention: dict[str, object]
-    given = [o for o, v in (("--system", system), ("--tags", tags), ("--system-file", system_file)) if v is not None]
-    if len(given) != 1:
-        fail("give one of --system, --tags or --system-file" + (f" (got {' and '.join(given)})" if given else ""))
-    try:
-        if bet is not None:
-            get_bet(bet)
-        if system == "perfect":
-            if bet is None:
-                fail("--system perfect needs --bet (the bet to play when its exact EV is positive)")
-            strategy = perfect_strategy(bet, min_ev=0.0 if threshold is None else threshold)
-            convention = {"name": "perfect", "rule": f"bet {bet} when its exact EV before the coup > {threshold or 0}"}
-        else:
-            if tags is not None:
-                if bet is None or threshold is None:
-                    fail("--tags needs --bet (the bet to place) and --threshold (bet when the count is at least T)")
-                cs = custom_count(parse_tags(tags), bet=bet)
-            elif system_file is not None:
-                cs = read_count_system(system_file)
-            else:
-                cs = get_count_system(str(system))
-            changes = {
-                k: v
-                for k, v in (
-                    ("divisor", divisor.value if divisor else None),
-                    ("rounding", rounding.value if rounding else None),
-                    ("count_burn_card", count_burn_card),
-                    ("trigger", count_kind.value if count_kind else None),
-                    ("threshold", threshold),
-                )
-                if v is not None
-            }
-            cs = cs.with_(**changes) if changes else cs
-            if cs.threshold is None:
-                fail(f"count system {cs.name!r} has no published threshold; give --threshold")
-            if cs.bet is None and bet is None:
-                fail(f"count system {cs.name!r} names no bet; give --bet")
-            strategy = count_strategy(cs, bet=bet)
-            convention = cs.describe()
-    except (ValueError, TypeError) as err:
-        fail(str(err))
+    changes = {
+        k: v
+        for k, v in (
+            ("divisor", divisor.value if divisor else None),
+            ("rounding", rounding.value if rounding else None),
+            ("count_burn_card", count_burn_card),
+            ("trigger", count_kind.value if count_kind else None),
+            ("threshold", threshold),
+        )
+        if v is not None
+    }
+    strategy, convention = _strategy(system, tags, system_file, bet, threshold, changes)
     s = seed_or_fresh(seed)
     try:
         (res,) = run_strategies(
@@ -295,7 +243,7 @@ def count(
             shoes,
             dealing,
             s,
-            rules=Rules(decks=decks),
+            rules=Rules(decks=dealing.decks),
             workers=workers,
             scheduler=scheduler,
             progress=progress,
@@ -311,47 +259,95 @@ def count(
         "threshold": threshold if system == "perfect" else convention.get("threshold"),
         "seed": s,
         "convention": convention,
-        "dealing": {
-            "decks": dealing.decks,
-            "burn": dealing.burn,
-            "burn_ace": dealing.burn_ace,
-            "burn_cards": dealing.burn_cards,
-            "cut_card": dealing.cut_card,
-            "last_hand": dealing.last_hand,
-            "coups": dealing.coups,
-        },
+        "dealing": dealing_payload(dealing),
     }
     if fmt == OutputFormat.table:
-        say(f"{res.strategy}: {res.shoes} shoes, seed {s}; {strategy.describe()}")
-        say(
-            f"units per shoe {res.units_per_shoe.value:+.4f} realised, {res.units_per_shoe_ev.value:+.4f} expected "
-            f"({confidence:.0%} CI {res.units_per_shoe_ev.low:+.4f} .. {res.units_per_shoe_ev.high:+.4f})"
-        )
-        if res.note is not None:
-            say(f"note: {res.note}")
-        frame = res.frame().drop("strategy")
-        if bankroll is not None:
-            ror = res.risk_of_ruin(bankroll)
-            frame = pl.concat(
-                [
-                    frame,
-                    pl.DataFrame(
-                        [
-                            {
-                                "metric": "risk_of_ruin",
-                                "per": f"bankroll {bankroll:g}",
-                                "value": ror.value,
-                                "se": ror.se,
-                                "ci_low": ror.low,
-                                "ci_high": ror.high,
-                            }
-                        ]
-                    ),
-                ]
-            )
-        emit(frame, fmt, keys=2, labels=RESULT_LABELS)
+        _say_result(res, strategy, s, confidence)
+        emit(_result_frame(res, bankroll), fmt, keys=2, labels=RESULT_LABELS)
     else:
         emit(res.frame(), fmt, payload)
+
+
+def _strategy(
+    system: str | None,
+    tags: str | None,
+    system_file: str | None,
+    bet: str | None,
+    threshold: float | None,
+    changes: Mapping[str, object],
+) -> tuple[Any, dict[str, object]]:
+    """The strategy ``count`` plays and the convention it reports: perfect play, or a count with ``changes``."""
+    from toolkit.bets.paytable import get_bet
+    from toolkit.counting import count_strategy, perfect_strategy
+
+    given = [o for o, v in (("--system", system), ("--tags", tags), ("--system-file", system_file)) if v is not None]
+    if len(given) != 1:
+        fail("give one of --system, --tags or --system-file" + (f" (got {' and '.join(given)})" if given else ""))
+    try:
+        if bet is not None:
+            get_bet(bet)
+        if system == "perfect":
+            if bet is None:
+                fail("--system perfect needs --bet (the bet to play when its exact EV is positive)")
+            strategy = perfect_strategy(bet, min_ev=0.0 if threshold is None else threshold)
+            return strategy, {
+                "name": "perfect",
+                "rule": f"bet {bet} when its exact EV before the coup > {threshold or 0}",
+            }
+        cs = _count_system(system, tags, system_file, bet, threshold)
+        cs = cs.with_(**changes) if changes else cs
+        if cs.threshold is None:
+            fail(f"count system {cs.name!r} has no published threshold; give --threshold")
+        if cs.bet is None and bet is None:
+            fail(f"count system {cs.name!r} names no bet; give --bet")
+        return count_strategy(cs, bet=bet), cs.describe()
+    except (ValueError, TypeError) as err:
+        fail(str(err))
+
+
+def _count_system(
+    system: str | None, tags: str | None, system_file: str | None, bet: str | None, threshold: float | None
+):
+    """The count system named by ``--tags``, ``--system-file`` or ``--system`` (before the options that change it)."""
+    from toolkit.counting import custom_count, get_count_system, parse_tags, read_count_system
+
+    if tags is not None:
+        if bet is None or threshold is None:
+            fail("--tags needs --bet (the bet to place) and --threshold (bet when the count is at least T)")
+        return custom_count(parse_tags(tags), bet=bet)
+    if system_file is not None:
+        return read_count_system(system_file)
+    return get_count_system(str(system))
+
+
+def _say_result(res: Any, strategy: Any, seed: int, confidence: float) -> None:
+    """The lines above ``count``'s table: the strategy, the seed and the units won per shoe."""
+    say(f"{res.strategy}: {res.shoes} shoes, seed {seed}; {strategy.describe()}")
+    say(
+        f"units per shoe {res.units_per_shoe.value:+.4f} realised, {res.units_per_shoe_ev.value:+.4f} expected "
+        f"({confidence:.0%} CI {res.units_per_shoe_ev.low:+.4f} .. {res.units_per_shoe_ev.high:+.4f})"
+    )
+    if res.note is not None:
+        say(f"note: {res.note}")
+
+
+def _result_frame(res: Any, bankroll: float | None) -> pl.DataFrame:
+    """``count``'s table: the result's metrics, and the risk of ruin of ``--bankroll`` when given."""
+    import polars as pl
+
+    frame = res.frame().drop("strategy")
+    if bankroll is None:
+        return frame
+    ror = res.risk_of_ruin(bankroll)
+    row = {
+        "metric": "risk_of_ruin",
+        "per": f"bankroll {bankroll:g}",
+        "value": ror.value,
+        "se": ror.se,
+        "ci_low": ror.low,
+        "ci_high": ror.high,
+    }
+    return pl.concat([frame, pl.DataFrame([row])])
 
 
 def register(app: typer.Typer) -> None:

@@ -12,33 +12,33 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from toolkit.cli._bets import BET_FILE_OPTION, BET_OPTION, bets_from_options
 from toolkit.cli._common import (
     ARGS,
-    BURN_ACE,
-    BURN_CARDS,
-    BURN_OPTION,
-    CUT_CARD,
-    DECKS,
     FORMAT_OPTION,
-    LAST_HAND_OPTION,
     MAX_COUNT_SHOES,
     PROGRESS,
     SCHEDULER,
     OutputFormat,
     check_run,
     check_scheduler,
-    dealing_from_options,
     emit,
     fail,
     output_path,
     say,
     seed_or_fresh,
+    with_dealing,
 )
-from toolkit.coup.options import Burn, LastHand
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from toolkit.dealing.dealer import Dealing
+    from toolkit.studies import StudyResult, ThorpStudy
 
 __all__ = ["register"]
 
@@ -112,18 +112,15 @@ def _seed(seed: int | None, out: Path, resume: bool) -> int:
     return seed_or_fresh(None)
 
 
+@with_dealing(coups=False)
 def thorp(
+    *,
     shoes: int = typer.Option(DEFAULT_SHOES, "--shoes", "-n", help="Number of shoes to deal."),
     seed: int | None = typer.Option(
         None, "--seed", "-s", help="Seed (default: the resumed run's, else fresh and printed)."
     ),
     out_text: str = typer.Option("thorp-out", "--out", "-o", help="Folder for the tables, figures and report."),
-    decks: int = DECKS,
-    burn: Burn = BURN_OPTION,
-    burn_ace: int = BURN_ACE,
-    burn_cards: int = BURN_CARDS,
-    cut_card: int = CUT_CARD,
-    last_hand: LastHand = LAST_HAND_OPTION,
+    dealing: Dealing,
     observer: Observer = typer.Option(
         Observer.unseen,
         "--observer",
@@ -163,7 +160,7 @@ def thorp(
 ) -> None:
     """Do baccarat edges appear only in the last 5-20 cards? Exact edges before every coup of many shoes."""
     from toolkit.bets.paytable import standard_bets
-    from toolkit.studies import ThorpStudy, run_study, study_verdicts, write_outputs
+    from toolkit.studies import ThorpStudy, write_outputs
 
     check_run(shoes, workers)
     check_scheduler(workers, scheduler)
@@ -179,7 +176,6 @@ def thorp(
     out = output_path(out_text)
     if out.exists() and not out.is_dir():
         fail(f"--out {str(out)!r} is a file; it must name a folder")
-    dealing = dealing_from_options(decks, burn, burn_ace, burn_cards, cut_card, last_hand)
     if not resume:
         _clear_earlier_run(out)
     observers = ("unseen", "remaining") if observer == Observer.both else (observer.value,)
@@ -189,42 +185,8 @@ def thorp(
     study = ThorpStudy(
         shoes=shoes, seed=chosen_seed, dealing=dealing, observers=observers, device=device.value, bets=panel
     )
-    try:
-        result = run_study(
-            study,
-            workers=workers,
-            scheduler=scheduler,
-            progress=progress,
-            checkpoint=out,
-            resume=resume,
-            records=out / "records" if records else None,
-        )
-    except KeyboardInterrupt:
-        again = _resume_command(out, chosen_seed)
-        saved = out / "checkpoint.npz"
-        if saved.is_file():
-            fail(f"interrupted; the finished blocks are saved in {saved}: resume with {again}", 130)
-        fail(f"interrupted before a block was finished (nothing saved): start again with {again}", 130)
-    end = None
-    if end_shoes:
-        try:
-            end = run_study(
-                study.dealt_to_end(end_shoes),
-                workers=workers,
-                scheduler=scheduler,
-                progress=progress,
-                checkpoint=out / DEAL_TO_END,
-                resume=resume,
-            )
-        except KeyboardInterrupt:
-            again = _resume_command(out, chosen_seed)
-            fail(
-                f"interrupted in the deal-to-end run; the finished blocks are saved in {out / 'checkpoint.npz'} "
-                f"and {out / DEAL_TO_END / 'checkpoint.npz'}: resume with {again}",
-                130,
-            )
-        except ValueError as err:  # a checkpoint of another study in the subfolder
-            fail(str(err))
+    result = _run_main(study, chosen_seed, out, resume, records, workers, scheduler, progress)
+    end = _run_to_end(study, chosen_seed, end_shoes, out, resume, workers, scheduler, progress) if end_shoes else None
     counts = None
     if count_shoes:
         from toolkit.studies import count_providers
@@ -236,11 +198,7 @@ def thorp(
 
         draw = save_study_figures
     paths = write_outputs(result, out, reproduce=True, figures=draw, counts=counts, deal_to_end=end)
-    claims = result.claims().filter(observer=observers[0])
-    words = study_verdicts(result, observers[0]).select("bet", "thorp_claim")
-    table = claims.select(
-        "bet", "positive_hands", "p_positive", "gain_per_shoe", "share_positive_last_20", "share_positive_beyond_50"
-    ).join(words, on="bet")
+    table = _claims_table(result, observers[0])
     if fmt == OutputFormat.table:
         say(
             f"{result.n_shoes:,} shoes, {result.n_hands:,} hands, seed {study.seed}: edges seen by the "
@@ -252,6 +210,83 @@ def thorp(
         counted = f"{count_shoes:,} shoes for the published count results" if count_shoes else "no count shoes"
         say(f"also: {also}; {counted} (--deal-to-end-shoes, --count-shoes)")
         typer.echo(f"report: {paths['report']}")  # a path is never wrapped
+
+
+def _claims_table(result: StudyResult, observer: str) -> pl.DataFrame:
+    """What ``thorp`` shows: each bet's edges as ``observer`` sees them, and the verdict on Thorp's claim."""
+    from toolkit.studies import study_verdicts
+
+    claims = result.claims().filter(observer=observer)
+    words = study_verdicts(result, observer).select("bet", "thorp_claim")
+    return claims.select(
+        "bet", "positive_hands", "p_positive", "gain_per_shoe", "share_positive_last_20", "share_positive_beyond_50"
+    ).join(words, on="bet")
+
+
+def _run_main(
+    study: ThorpStudy,
+    seed: int,
+    out: Path,
+    resume: bool,
+    records: bool,
+    workers: int | None,
+    scheduler: str | None,
+    progress: bool,
+) -> StudyResult:
+    """The study's run, checkpointed in ``out``; interrupted: one line saying how to resume it (with ``seed``)."""
+    from toolkit.studies import run_study
+
+    try:
+        return run_study(
+            study,
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+            checkpoint=out,
+            resume=resume,
+            records=out / "records" if records else None,
+        )
+    except KeyboardInterrupt:
+        again = _resume_command(out, seed)
+        saved = out / "checkpoint.npz"
+        if saved.is_file():
+            fail(f"interrupted; the finished blocks are saved in {saved}: resume with {again}", 130)
+        fail(f"interrupted before a block was finished (nothing saved): start again with {again}", 130)
+    raise AssertionError("unreachable")
+
+
+def _run_to_end(
+    study: ThorpStudy,
+    seed: int,
+    end_shoes: int,
+    out: Path,
+    resume: bool,
+    workers: int | None,
+    scheduler: str | None,
+    progress: bool,
+) -> StudyResult:
+    """The deal-to-end run of ``end_shoes`` shoes, checkpointed in ``out``'s subfolder."""
+    from toolkit.studies import run_study
+
+    try:
+        return run_study(
+            study.dealt_to_end(end_shoes),
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+            checkpoint=out / DEAL_TO_END,
+            resume=resume,
+        )
+    except KeyboardInterrupt:
+        again = _resume_command(out, seed)
+        fail(
+            f"interrupted in the deal-to-end run; the finished blocks are saved in {out / 'checkpoint.npz'} "
+            f"and {out / DEAL_TO_END / 'checkpoint.npz'}: resume with {again}",
+            130,
+        )
+    except ValueError as err:  # a checkpoint of another study in the subfolder
+        fail(str(err))
+    raise AssertionError("unreachable")
 
 
 #: What a run writes in its folder (the earlier run's are removed by ``--no-resume``).
