@@ -62,6 +62,8 @@ _SUIT_SCHEMES: dict[str, np.ndarray] = {
     "suit": np.arange(4, dtype=np.int64),
 }
 _UNIT = 2.0**-53
+#: Shoes evaluated at a time: larger blocks spill the (shoes, terms) arrays out of cache and cost several times as much.
+_SHOES_AT_ONCE = 2048
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,9 @@ class PatternBet:
 
     def __call__(self, ranks: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Expectations ``(B,)`` and their rounding bounds for ``(B, 13)`` ranks and ``(B, 13, 4)`` suit weights."""
-        step = max(1, 2_000_000 // max(len(self.coef), 1))  # shoes per block: the (shoes, terms) products stay small
+        step = max(
+            1, min(_SHOES_AT_ONCE, 2_000_000 // max(len(self.coef), 1))
+        )  # the (shoes, terms) arrays stay in cache
         if len(ranks) > step:
             parts = [self(ranks[i : i + step], weights[i : i + step]) for i in range(0, len(ranks), step)]
             return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
