@@ -109,49 +109,52 @@ def _fault(faults: Faults, s: int, code: int, card: int, start: int, coup: int) 
 
 @numba.njit(cache=True)
 def _burn(
-    rec: Recorded, rules: ShoeRules, s: int, n_cards: int, per_shoe: ShoeRows, faults: Faults
-) -> tuple[int, bool]:
-    """The burn of shoe ``s`` by its header's rule: ``(burn rows in the record, listed)``; -1 rows on a fault."""
-    a, b = rec.offsets[s], rec.offsets[s + 1]
-    mode = rules.burn_mode[s]
-    if rec.has_roles:
+    ranks: np.ndarray,
+    roles: np.ndarray,
+    has_roles: bool,
+    a: int,
+    b: int,
+    n_cards: int,
+    mode: int,
+    burn_ace: int,
+    burn_fixed: int,
+    hidden: int,
+) -> tuple[int, bool, int, int, int, int]:  # pragma: no cover - compiled
+    """The burn of the shoe in ``ranks[a:b]`` by its header's rule.
+
+    Returns ``(burn rows in the record, listed, exposed card or -1, cards burned face down, error code,
+    card of the error)``; the rows are -1 on an error. Scalars in and out: a call that passes arrays in tuples
+    pays numba a reference count for each, and this runs once a shoe.
+    """
+    if has_roles:
         nb = 0
-        while a + nb < b and rec.roles[a + nb] == 0:
+        while a + nb < b and roles[a + nb] == 0:
             nb += 1
         if mode == BURN_STANDARD and nb > 0:
-            fd = burn_count(rec.ranks[a], rules.burn_ace[s])
+            fd = burn_count(ranks[a], burn_ace)
             if nb != 1 and nb != 1 + fd:
-                _fault(faults, s, BURN_COUNT, a + nb - 1, a, 0)
-                return -1, False
-            per_shoe.burn_card[s] = rec.ranks[a]
-            per_shoe.burned[s] = fd
-            return nb, nb > 1
+                return -1, False, -1, 0, BURN_COUNT, a + nb - 1
+            return nb, nb > 1, ranks[a], fd, OK, -1
         if mode == BURN_FIXED:
-            if nb != 0 and nb != rules.burn_fixed[s]:
-                _fault(faults, s, BURN_COUNT, a + nb - 1, a, 0)
-                return -1, False
-            per_shoe.burned[s] = rules.burn_fixed[s]
-            return nb, nb > 0
+            if nb not in (0, burn_fixed):
+                return -1, False, -1, 0, BURN_COUNT, a + nb - 1
+            return nb, nb > 0, -1, burn_fixed, OK, -1
         if mode == BURN_NONE and nb > 0:
-            _fault(faults, s, BURN_COUNT, a, a, 0)
-            return -1, False
-        return nb, False
-    rows = 0
-    listed = False
+            return -1, False, -1, 0, BURN_COUNT, a
+        return nb, False, -1, 0, OK, -1
+    rows, listed, up, face_down = 0, False, -1, 0
     if mode == BURN_STANDARD and b > a:
-        fd = burn_count(rec.ranks[a], rules.burn_ace[s])
-        listed = face_down_listed(rules.hidden[s], b - a == n_cards)
-        per_shoe.burn_card[s] = rec.ranks[a]
-        per_shoe.burned[s] = fd
-        rows = 1 + (fd if listed else 0)
+        face_down = burn_count(ranks[a], burn_ace)
+        listed = face_down_listed(hidden, b - a == n_cards)
+        up = ranks[a]
+        rows = 1 + (face_down if listed else 0)
     elif mode == BURN_FIXED:
-        listed = face_down_listed(rules.hidden[s], b - a == n_cards)
-        per_shoe.burned[s] = rules.burn_fixed[s]
-        rows = rules.burn_fixed[s] if listed else 0
+        listed = face_down_listed(hidden, b - a == n_cards)
+        face_down = burn_fixed
+        rows = burn_fixed if listed else 0
     if a + rows > b:
-        _fault(faults, s, TRUNCATED, b - 1, a, 0)
-        return -1, False
-    return rows, listed
+        return -1, False, -1, 0, TRUNCATED, b - 1
+    return rows, listed, up, face_down, OK, -1
 
 
 #: The recorded role a card must have in each slot (1 Player, 2 Banker).
@@ -178,6 +181,8 @@ def _take_coup(
         return 0, start, TRUNCATED, end - 1
     p1, b1, p2, b2 = VALUES[ranks[start]], VALUES[ranks[start + 1]], VALUES[ranks[start + 2]], VALUES[ranks[start + 3]]
     layout = coup_layout(p1, b1, p2, b2, VALUES[ranks[start + 4]] if start + 4 < end else 0, tables)
+    if not (has_roles or has_coups) and start + LAYOUT_CARDS[layout] < end:
+        return layout, start + LAYOUT_CARDS[layout], OK, -1  # bare cards, not the last coup: nothing to check
     pos = start
     for k in range(LAYOUT_CARDS[layout]):
         slot = LAYOUT_SLOTS[layout, k]
@@ -205,15 +210,26 @@ def _take_coup(
 
 
 @numba.njit(cache=True)
+def _first_dealt(roles: np.ndarray, start: int, end: int) -> int:  # pragma: no cover - compiled
+    """The first card of ``roles[start:end]`` recorded as dealt after the undealt cards began, or -1."""
+    for i in range(start, end):
+        if roles[i] != 3:
+            return i
+    return -1
+
+
+@numba.njit(cache=True)
 def _rebuild_kernel(
     rec: Recorded, rules: ShoeRules, tables: Tables, coups: CoupRows, per_shoe: ShoeRows, placed: Placed, faults: Faults
 ) -> int:  # pragma: no cover - compiled
-    """Deal the recorded cards of every shoe by its rules; returns the coups written (those of good shoes)."""
-    ranks, roles, coup_ids, offsets, has_roles, has_coups = (
-        rec  # locals: a field read in a loop costs a reference count
-    )
+    """Deal the recorded cards of every shoe by its rules; returns the coups written (those of good shoes).
+
+    The tuples are unpacked once: a field read out of a tuple in a loop costs numba a reference count.
+    """
+    ranks, roles, coup_ids, offsets, has_roles, has_coups = rec
     card_coup, card_slot, coup_first = placed
     burn_card, burned, burned_ranks = per_shoe
+    f_code, f_card, f_start, f_coup = faults
     c_shoe, c_coup, c_start, c_cards, c_seen, c_left, c_unseen_count, c_unseen = coups
     out = 0
     row = np.empty(6, np.int8)
@@ -224,13 +240,15 @@ def _rebuild_kernel(
         last_mode = rules.last_mode[s]
         counts = np.full(13, 4 * rules.decks[s], np.int64)
         burned_ranks[s, :] = 0
-        _fault(faults, s, OK, -1, -1, 0)
-        burn_card[s] = -1
-        burned[s] = 0
+        f_code[s], f_card[s], f_start[s], f_coup[s] = OK, -1, -1, 0
         card_coup[a:b] = -1
         card_slot[a:b] = SLOT_UNDEALT
-        burn_rows, listed = _burn(rec, rules, s, n_cards, per_shoe, faults)
+        mode = rules.burn_mode[s]
+        header = (mode, rules.burn_ace[s], rules.burn_fixed[s], rules.hidden[s])
+        burn_rows, listed, up, face_down, code, where = _burn(ranks, roles, has_roles, a, b, n_cards, *header)
+        burn_card[s], burned[s] = up, face_down
         if burn_rows < 0:
+            f_code[s], f_card[s], f_start[s] = code, where, a
             continue
         seen = 0
         if burn_card[s] >= 0:
@@ -244,7 +262,7 @@ def _rebuild_kernel(
             card_coup[i] = 0
         pos = a + burn_rows
         omitted = 0 if listed else burned[s]
-        complete = (not has_roles) and b - a == n_cards and (listed or rules.burn_mode[s] == BURN_NONE)
+        complete = (not has_roles) and b - a == n_cards and (listed or mode == BURN_NONE)
         cut_pos = n_cards - rules.cut_card[s]
         last = False
         coup = 0
@@ -289,13 +307,10 @@ def _rebuild_kernel(
                 stop, last = cut_card_after(in_shoe, pos - a + omitted, cut_pos, last, last_mode)
                 if stop:
                     break
-        if not bad and has_roles:
-            for i in range(pos, b):
-                if roles[i] != 3:
-                    _fault(faults, s, AFTER_UNDEALT, i, i, coup)
-                    bad = True
-                    break
-        if bad:
+        late = _first_dealt(roles, pos, b) if has_roles and not bad else -1
+        if late >= 0:
+            f_code[s], f_card[s], f_start[s], f_coup[s] = AFTER_UNDEALT, late, late, coup
+        if bad or late >= 0:
             out = shoe_out
     return out
 
