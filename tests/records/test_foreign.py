@@ -25,6 +25,7 @@ from foreign_writers import (
     write_lanlicyuen_csv,
     write_silvestre_report,
 )
+from loop_dealer import banker_draws  # the rulebook's tableau, written without the toolkit
 
 from toolkit.records import read_records, replay_records
 from toolkit.records.read import before_first_problem
@@ -33,16 +34,6 @@ TABLEAU_CODES = ("tableau", "truncated")
 
 
 # ------------------------------------------------------------------ the independent checker
-def banker_draws(total: int, third: int | None) -> bool:
-    if third is None:
-        return total <= 5
-    return (
-        total <= 2
-        or (total == 3 and third != 8)
-        or (total == 4 and 2 <= third <= 7)
-        or (total == 5 and 4 <= third <= 7)
-        or (total == 6 and third in (6, 7))
-    )
 
 
 def coup_fault(player: list[int], banker: list[int]) -> str | None:
