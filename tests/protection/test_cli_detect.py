@@ -112,7 +112,7 @@ def test_bad_bets_are_located_and_nothing_else_is_lost(capsys, record, tmp_path:
     assert located == [(n + 2, "1", 3, "bad_bet"), (n + 3, "1", 4, "bad_bet"), (n + 4, "1", last + 1, "bad_bet")]
     assert "unknown bet 'dragon8'" in err
     assert "is not a positive number" in err
-    assert "not in the record" in err
+    assert f"bet on coup {last + 1}, after the last coup of shoe 1 (coup {last})" in err
     (seat,) = payload["seats"]
     assert seat["who"] == "seat9"
     assert seat["bets"] == n  # every good bet, on every shoe
@@ -151,14 +151,21 @@ def test_a_record_without_bets_or_cards_is_refused(capsys, tmp_path: Path) -> No
     assert "cannot open the file" in err
 
 
-def test_a_bad_bet_inside_the_record_is_located_and_its_shoe_set_aside(capsys, record, tmp_path: Path) -> None:
-    """Bets carried in the record itself are checked by the reader, which sets a shoe with a bad bet aside."""
+def test_a_bad_bet_inside_the_record_is_located_and_only_that_bet_left_out(capsys, record, tmp_path: Path) -> None:
+    """Bets carried in the record itself are checked by the reader: a bad one is a problem of its line, and
+    its shoe loads with every other bet (the coup's cards are good)."""
     from toolkit.records import read_records
 
-    text = write_records(read_records(record), tmp_path / "t.csv", layout="coups").read_text().splitlines()
+    good = read_records(record)
+    text = write_records(good, tmp_path / "t.csv", layout="coups").read_text().splitlines()
     at = next(i for i, line in enumerate(text) if "seat1:banker:" in line)
     text[at] = text[at].replace("seat1:banker:", "seat1:dragon9:", 1)
     (tmp_path / "bad.csv").write_text("\n".join(text) + "\n")
+    loaded = read_records(tmp_path / "bad.csv")
+    assert loaded.n_shoes == good.n_shoes and loaded.coups.height == good.coups.height
+    assert loaded.bets.height == good.bets.height - 1
+    (rejected,) = loaded.report.rejected.iter_rows(named=True)
+    assert rejected["bet"] == "dragon9" and rejected["line"] == at + 1
     code, out, err = run(capsys, "detect", str(tmp_path / "bad.csv"), "-f", "json", "--seed", "1", "--reference", "300")
     assert code == 0
     payload = json.loads(out)
@@ -167,4 +174,4 @@ def test_a_bad_bet_inside_the_record_is_located_and_its_shoe_set_aside(capsys, r
     assert problem["line"] == at + 1
     assert "unknown bet 'dragon9'" in err
     seats = {s["who"]: s for s in payload["seats"]}
-    assert seats["seat1"]["shoes"] == 9  # the other nine shoes
+    assert seats["seat1"]["shoes"] == 10  # every shoe, less one bet

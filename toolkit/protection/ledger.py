@@ -27,9 +27,7 @@ from pathlib import Path
 
 import polars as pl
 
-from toolkit import standard_bets
-from toolkit.records import Records, ShoeHeader, ValidationReport, read_bets, read_records
-from toolkit.records.validation import Checker, check_bets
+from toolkit.records import Records, ShoeHeader, read_bets, read_records
 
 __all__ = ["attach_bets", "read_table"]
 
@@ -59,23 +57,8 @@ def attach_bets(records: Records, bets: pl.DataFrame, source: str = "<bets>") ->
     table = table.with_columns(
         pl.col("line").cast(pl.Int64), *(pl.col(c).cast(pl.String) for c in ("shoe", "coup", "who", "bet", "amount"))
     )
-    checker = Checker(source)
-    known = [b.name for b in standard_bets(records.header.rules)]
-    check_bets(table, records.coups.with_columns(pl.col("shoe").cast(pl.String)), known, checker)
-    bad = sorted({p.line for p in checker.problems if p.line is not None})
-    good = table.filter(~pl.col("line").is_in(bad))
-    out = replace(records, bets=records.bets.clear()).with_bets(good)
-    report = records.report
-    rejected = table.filter(pl.col("line").is_in(bad)).with_columns(pl.lit(source).alias("file"))
-    return replace(
-        out,
-        report=ValidationReport(
-            report.problems + tuple(checker.problems),
-            pl.concat([report.rejected, rejected], how="diagonal_relaxed"),
-            report.n_shoes,
-            report.n_valid,
-        ),
-    )
+    out = replace(records, bets=records.bets.clear(), source=source).with_bets(table)
+    return replace(out, source=records.source)
 
 
 def read_table(

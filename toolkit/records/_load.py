@@ -379,7 +379,7 @@ def load(
         )
         coups = _coups_frame(rows["canon"], result, dealt_order, spelling == "values")
         if layout == "coups":
-            _check_told_outcomes(frame, bets, coups, dealt_order, file_header, checker)
+            bets = _check_told_outcomes(frame, bets, coups, dealt_order, file_header, checker)
         bad = checker.bad_shoes
         if any(s in bad for s in dealt_order):  # set aside after the rebuild (winners, bets)
             dealt = _select_dealt(dealt, [i for i, s in enumerate(dealt_order) if s not in bad])
@@ -411,14 +411,15 @@ def _check_told_outcomes(
     dealt_order: list[str],
     file_header: ShoeHeader,
     checker: Checker,
-) -> None:
-    """Check a per-coup file's own winners and bet results against the coups rebuilt from its cards."""
+) -> pl.DataFrame:
+    """Check a per-coup file's own winners and bets against the coups rebuilt from its cards; the good bets."""
     if "winner" in frame.columns:
         dealt_rows = frame.filter(pl.col("shoe").is_in(dealt_order))
         check_winners(dealt_rows.select("shoe", "coup", "line", "winner"), coups, checker)
     if bets.height:
         known = [b.name for b in standard_bets(file_header.rules)]
-        check_bets(bets, coups.filter(~pl.col("shoe").is_in(list(checker.bad_shoes))), known, checker)
+        return check_bets(bets, coups.filter(~pl.col("shoe").is_in(list(checker.bad_shoes))), known, checker)
+    return bets
 
 
 _SPELLING_SAID = {"values": "cards as values 0-9 (0: a ten or a face)", "numbers": "cards as rank numbers 1-13"}
@@ -508,6 +509,8 @@ def _assemble(
     shoes = pl.DataFrame({"shoe": good, "coups": n_coups, "cards_seen": seen, "burn_card": burn}, schema=_SHOES_SCHEMA)
     rejected = raw_rows.filter(~keep).with_columns(pl.lit(checker.source).alias("file"))
     rejected = rejected.select("file", "line", *[c for c in rejected.columns if c not in ("file", "line")])
+    if checker.left_out:
+        rejected = pl.concat([rejected, checker.rejected_frame()], how="diagonal_relaxed")
     problems = tuple(sorted(checker.problems, key=lambda p: (not p.fatal, p.line if p.line is not None else 0)))
     return Records(
         kind=kind,

@@ -202,40 +202,34 @@ class Records:
     def with_bets(self, bets: pl.DataFrame, strict: bool = False) -> Records:
         """These records with a table of bets (``shoe, coup, who, bet, amount``) attached and checked.
 
-        Shoes with a bad bet are set aside like any invalid shoe.
+        A bad bet (an unknown bet, an amount that is not positive, a coup not in the record) is a
+        located problem of its row: that bet is left out (its row goes to the report's ``rejected``),
+        and its shoe keeps its other bets.
         """
         table = bets if "line" in bets.columns else bets.with_row_index("line", offset=1)
         table = table.with_columns(pl.col("line").cast(pl.Int64), pl.col("shoe").cast(pl.String))
         checker = Checker(self.source)
         known = [b.name for b in standard_bets(self.header.rules)]
-        check_bets(table, self.coups.with_columns(pl.col("shoe").cast(pl.String)), known, checker)
+        good = check_bets(table, self.coups.with_columns(pl.col("shoe").cast(pl.String)), known, checker)
         if strict and checker.problems:
             raise RecordError(first_problem(checker.problems))
-        bad = checker.bad_shoes
-        table = table.filter(~pl.col("shoe").is_in(list(bad))).select(
+        kept = good.select(
             "shoe",
             pl.col("coup").cast(pl.String).str.strip_chars().cast(pl.Int64),
             "who",
             "bet",
             pl.col("amount").cast(pl.String).str.strip_chars().cast(pl.Float64),
         )
-        out = replace(self, bets=_cast_shoe(table, self.shoes["shoe"].dtype))
-        rejected = self.report.rejected
-        if bad:
-            out = out.select([s for s in out.shoe_ids if str(s) not in bad])
-            # the rows of the shoes set aside, as loaded (no file lines: they may come from another file)
-            rows = self.cards if self.cards is not None else self.coups.select("shoe", "coup", "winner")
-            dropped = rows.filter(pl.col("shoe").cast(pl.String).is_in(list(bad))).with_columns(
-                pl.lit(self.source).alias("file"),
-                pl.lit(None, pl.Int64).alias("line"),
-                pl.all().exclude("line").cast(pl.String),
-            )
-            rejected = pl.concat([rejected, dropped], how="diagonal_relaxed")
+        out = replace(self, bets=_cast_shoe(kept, self.shoes["shoe"].dtype))
+        rejected = checker.rejected_frame()
         report = self.report
         return replace(
             out,
             report=ValidationReport(
-                report.problems + tuple(checker.problems), rejected, report.n_shoes, report.n_valid - len(bad)
+                report.problems + tuple(checker.problems),
+                pl.concat([report.rejected, rejected], how="diagonal_relaxed") if rejected.height else report.rejected,
+                report.n_shoes,
+                report.n_valid,
             ),
         )
 

@@ -33,8 +33,9 @@ Problem codes
 ``winner_mismatch``
     A per-coup record whose winner disagrees with its cards.
 ``bad_bet``, ``bad_road``
-    A bet that names no known bet, coup or amount; a bead road symbol that is
-    not ``B``, ``P``, ``T`` or a pair mark.
+    A bet that names no known bet, coup or amount (or a coup after the shoe's last); a
+    bead road symbol that is not ``B``, ``P``, ``T`` or a pair mark.  A bad bet is a
+    problem of its row only: that bet is left out, its shoe loads with its other bets.
 ``duplicate_shoe``, ``too_many_coups``
     A bead road given to one shoe in two separate blocks of rows; a road with more
     coups than its shoe can hold (:func:`toolkit.records._road.max_coups`).
@@ -404,10 +405,24 @@ class Checker:
 
     source: str
     problems: list[Problem] = field(default_factory=list)
+    #: Indexes in ``problems`` of the problems of one row only (a bad bet): their shoes still load.
+    row_problems: set[int] = field(default_factory=set)
+    #: The rows left out for a problem of their own (bad bets, as read): they go to the report's ``rejected``.
+    left_out: list[pl.DataFrame] = field(default_factory=list)
 
     def add(
-        self, line: Any, shoe: Any, coup: Any, code: str, message: str, fatal: bool = False, kind: str | None = None
+        self,
+        line: Any,
+        shoe: Any,
+        coup: Any,
+        code: str,
+        message: str,
+        fatal: bool = False,
+        kind: str | None = None,
+        row_only: bool = False,
     ) -> None:
+        if row_only:
+            self.row_problems.add(len(self.problems))
         self.problems.append(
             Problem(
                 self.source,
@@ -421,18 +436,31 @@ class Checker:
             )
         )
 
-    def add_rows(self, frame: pl.DataFrame, code: str, message: str, coup: str | None = None) -> None:
+    def add_rows(
+        self, frame: pl.DataFrame, code: str, message: str, coup: str | None = None, row_only: bool = False
+    ) -> None:
         """One problem per row of ``frame`` (columns ``line``, ``shoe`` and ``coup`` if named).
 
-        ``message`` is a template filled from each row's columns (``"unknown card '{card}'"``).
+        ``message`` is a template filled from each row's columns (``"unknown card '{card}'"``);
+        ``row_only``: the problem concerns that row alone, and does not set its shoe aside.
         """
         for row in frame.iter_rows(named=True):
-            self.add(row["line"], row["shoe"], row[coup] if coup else None, code, message.format(**row))
+            self.add(
+                row["line"], row["shoe"], row[coup] if coup else None, code, message.format(**row), row_only=row_only
+            )
+
+    def rejected_frame(self) -> pl.DataFrame:
+        """The rows left out for their own problems, as text, with ``file`` and ``line`` first (may be empty)."""
+        if not self.left_out:
+            return pl.DataFrame(schema={"file": pl.String, "line": pl.Int64})
+        rows = pl.concat(self.left_out, how="diagonal_relaxed")
+        rows = rows.with_columns(pl.lit(self.source).alias("file"), pl.all().exclude("line").cast(pl.String))
+        return rows.select("file", "line", *[c for c in rows.columns if c not in ("file", "line")])
 
     @property
     def bad_shoes(self) -> set[str]:
-        """Shoes with a problem so far."""
-        return {p.shoe for p in self.problems if p.shoe is not None}
+        """Shoes with a problem so far that sets them aside (a bad bet does not)."""
+        return {p.shoe for i, p in enumerate(self.problems) if p.shoe is not None and i not in self.row_problems}
 
 
 def canonical_card(card: object) -> str:
@@ -622,34 +650,38 @@ def parse_road(text: str) -> tuple[list[tuple[str, bool, bool]], list[str]]:
     return coups, errors
 
 
-def check_bets(bets: pl.DataFrame, coups: pl.DataFrame, known: Sequence[str], checker: Checker) -> None:
-    """Bets (``shoe, coup, who, bet, amount, line`` as text) against the known bet names and the coups recorded."""
-    frame = bets.with_columns(
+def check_bets(bets: pl.DataFrame, coups: pl.DataFrame, known: Sequence[str], checker: Checker) -> pl.DataFrame:
+    """Bets (``shoe, coup, who, bet, amount, line`` as text) against the known bet names and the coups recorded.
+
+    A bad bet is a problem of its own row (code ``bad_bet``): it is reported with its line and left out,
+    and its shoe loads with every other bet.  Returns the good rows of ``bets``.
+    """
+    frame = bets.with_row_index("_row").with_columns(
         pl.col("shoe").cast(pl.String),
         pl.col("amount").cast(pl.String),
         pl.col("coup").cast(pl.String).str.strip_chars().cast(pl.Int64, strict=False),
         pl.col("bet").fill_null("").alias("_bet"),
         pl.col("amount").cast(pl.String).fill_null("").alias("_amount"),
     )
-    checker.add_rows(
-        frame.filter(pl.col("bet").is_null() | ~pl.col("bet").is_in(list(known))),
-        "bad_bet",
-        f"unknown bet '{{_bet}}'; known bets: {', '.join(known)}",
-        "coup",
-    )
     amount = pl.col("amount").str.strip_chars().cast(pl.Float64, strict=False)
-    checker.add_rows(
-        frame.filter(amount.is_null() | ~amount.is_finite() | (amount <= 0)),
-        "bad_bet",
-        "bet amount '{_amount}' is not a positive number",
-        "coup",
-    )
-    checker.add_rows(
-        frame.filter(pl.col("who").is_null() | (pl.col("who").str.strip_chars() == "")),
-        "bad_bet",
-        "a bet needs a bettor ('who')",
-        "coup",
-    )
+    last = coups.group_by(pl.col("shoe").cast(pl.String)).agg(pl.col("coup").cast(pl.Int64).max().alias("_last"))
     have = coups.select(pl.col("shoe").cast(pl.String), pl.col("coup").cast(pl.Int64), pl.lit(True).alias("_ok"))
-    orphan = frame.join(have, on=["shoe", "coup"], how="left").filter(pl.col("_ok").is_null())
-    checker.add_rows(orphan, "bad_bet", "bet on a coup that is not in the record (or was set aside)", "coup")
+    frame = frame.join(have, on=["shoe", "coup"], how="left").join(last, on="shoe", how="left").sort("_row")
+    after = pl.col("_last").is_not_null() & (pl.col("coup") > pl.col("_last"))
+    unknown = f"unknown bet '{{_bet}}'; known bets: {', '.join(known)}"
+    checks = (
+        (pl.col("bet").is_null() | ~pl.col("bet").is_in(list(known)), unknown),
+        (amount.is_null() | ~amount.is_finite() | (amount <= 0), "bet amount '{_amount}' is not a positive number"),
+        (pl.col("who").is_null() | (pl.col("who").str.strip_chars() == ""), "a bet needs a bettor ('who')"),
+        (pl.col("_ok").is_null() & after, "bet on coup {coup}, after the last coup of shoe {shoe} (coup {_last})"),
+        (pl.col("_ok").is_null() & ~after, "bet on a coup that is not in the record (or was set aside)"),
+    )
+    bad = pl.lit(False)
+    for condition, message in checks:
+        checker.add_rows(frame.filter(condition.fill_null(True)), "bad_bet", message, "coup", row_only=True)
+        bad = bad | condition.fill_null(True)
+    good = pl.col("_row").is_in(frame.filter(~bad)["_row"].implode())
+    rows = bets.with_row_index("_row")
+    if rows.height:
+        checker.left_out.append(rows.filter(~good).drop("_row"))
+    return rows.filter(good).drop("_row")
