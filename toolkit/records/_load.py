@@ -68,6 +68,8 @@ def _params(headers: Sequence[ShoeHeader]) -> dict[str, np.ndarray]:
 
     Shoes share header objects (most share the file's), so each distinct one is read once.
     """
+    if len(headers) > 1 and len({id(h) for h in headers}) == 1:  # one header for every shoe
+        return {k: np.repeat(v, len(headers)) for k, v in _params(headers[:1]).items()}
     distinct: dict[int, int] = {}
     ordered: list[ShoeHeader] = []
     which = np.empty(len(headers), np.int64)
@@ -192,8 +194,12 @@ def _rebuild_rows(
     if any(h.rules.tableau != tableau for h in {id(h): h for h in headers}.values()):
         raise ValueError("the shoes of one record share the tableau of its header")
     sizes = rows.group_by("shoe", maintain_order=True).len()
-    size_of = dict(zip(sizes["shoe"].to_list(), sizes["len"].to_list(), strict=True))
-    offsets = np.concatenate([[0], np.cumsum([size_of.get(s, 0) for s in order])]).astype(np.int64)
+    if sizes["shoe"].to_list() == order:
+        counts = sizes["len"].to_numpy()
+    else:  # a shoe without rows
+        ids = pl.DataFrame({"shoe": pl.Series(order, dtype=pl.String)})
+        counts = ids.join(sizes, on="shoe", how="left", maintain_order="left")["len"].fill_null(0).to_numpy()
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     ranks = rows["rank"].to_numpy()
     roles = rows["role"].replace_strict(ROLE_CODE, return_dtype=pl.Int8).to_numpy() if has_roles else None
     coup_ids = rows["coup"].fill_null(-1).to_numpy() if has_coups else None
@@ -340,10 +346,17 @@ def load(
     line_problems(raw, frame, checker)
     sections = section_headers(raw, frame, order, base, over, file_header, checker)
     own = shoe_headers(raw, sections, checker)
-    headers = {s: own.get(s, sections.get(s, file_header)) for s in order}
-    limits = pl.DataFrame(
-        {"shoe": pl.Series(order, dtype=pl.String), "decks": [headers[s].dealing.decks for s in order]}
+    if own or len(sections) < len(order):
+        headers = {s: own.get(s, sections.get(s, file_header)) for s in order}
+    else:  # the header sections' (the file's for a file without any): no per-shoe work
+        headers = sections
+    distinct = {id(h): h for h in headers.values()}
+    decks = (
+        [headers[s].dealing.decks for s in order]
+        if len(distinct) > 1
+        else [next(iter(distinct.values())).dealing.decks] * len(order)
     )
+    limits = pl.DataFrame({"shoe": pl.Series(order, dtype=pl.String), "decks": decks})
     cards = dealt = None
     bets = pl.DataFrame()
     spelling = told or "ranks"
@@ -414,7 +427,7 @@ def _check_told_outcomes(
 ) -> pl.DataFrame:
     """Check a per-coup file's own winners and bets against the coups rebuilt from its cards; the good bets."""
     if "winner" in frame.columns:
-        dealt_rows = frame.filter(pl.col("shoe").is_in(dealt_order))
+        dealt_rows = frame if len(dealt_order) == frame["shoe"].n_unique() else frame.filter(_among(dealt_order))
         check_winners(dealt_rows.select("shoe", "coup", "line", "winner"), coups, checker)
     if bets.height:
         known = [b.name for b in standard_bets(file_header.rules)]
@@ -443,6 +456,11 @@ def _zeros_unseen(dealt: DealtShoes) -> None:
     zero, others = VALUE_TO_RANK[0], [r for r in ZERO_RANKS if r != VALUE_TO_RANK[0]]
     dealt.unseen[:, zero] = dealt.unseen[:, list(ZERO_RANKS)].sum(axis=1)
     dealt.unseen[:, others] = 0
+
+
+def _among(ids: list[str]) -> pl.Expr:
+    """Rows of the shoes ``ids`` (a Series, not a list: a long Python list is slow to convert)."""
+    return pl.col("shoe").is_in(pl.Series(ids, dtype=pl.String).implode())
 
 
 def _int_ids(ids: list[str]) -> bool:
@@ -479,7 +497,7 @@ def _assemble(
     checker: Checker,
 ) -> Records:
     dtype: pl.DataType = pl.Int64() if _int_ids(order) else pl.String()
-    keep = pl.col("shoe").is_in(good)
+    keep = pl.lit(True) if len(good) == len(order) else _among(good)
     coups = coups.select(list(_COUPS_SCHEMA)).cast(_COUPS_SCHEMA).filter(keep)
     if cards is not None:
         cards = cards.filter(keep)
