@@ -13,7 +13,9 @@ coups and the unseen composition before each.  The baseline reads the same CSV w
 standard library and does the same work one row and one card at a time in Python, on the
 first ``--baseline-shoes`` shoes (its time is scaled to all shoes).  Both must find the same
 coups.  With ``--replay`` it also times :func:`toolkit.records.replay_records` (exact EVs of the 17
-standard bets before every coup) on all the shoes.
+standard bets before every coup) on all the shoes.  With ``--foreign N`` it also runs the scaling
+figures of the foreign layouts (``foreign_records.py``: ``N`` hands of each of the five public
+formats read without options, and ``N`` single-coup shoes against the same coups in long shoes).
 """
 
 from __future__ import annotations
@@ -126,7 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline-shoes", type=int, default=300)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--replay", action="store_true", help="also time the replay of every shoe")
+    parser.add_argument("--foreign", type=int, metavar="HANDS", help="also time HANDS hands of each foreign layout")
     args = parser.parse_args(argv)
+    if args.foreign:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from foreign_records import main as foreign_main
+
+        foreign_main(["--hands", str(args.foreign), "--repeats", str(args.repeats)])
 
     start = time.perf_counter()
     records = simulate_records(args.shoes, seed=1, suits=True).observed()
