@@ -249,3 +249,24 @@ def test_coup_lines_without_column_names_read_as_a_report(tmp_path):
     assert records.n_shoes == 2
     assert "coup lines without column names" in records.read_as
     assert records.coups.equals(read_records(tmp_path / "report.txt").coups)
+
+
+def test_a_long_form_shoe_without_coup_numbers_replays_up_to_its_first_bad_coup():
+    """Cards with roles but no coup numbers: the coups before the first bad one are rebuilt from the cards."""
+    from toolkit.records import records_from_frame, simulate_records
+
+    recs = simulate_records(2, seed=3).observed()
+    frame = recs.cards.select("shoe", "position", "card", "role")
+    wrong = (pl.col("shoe") == 1) & (pl.col("position") == 40)
+    broken = records_from_frame(
+        frame.with_columns(pl.when(wrong).then(pl.lit("burn")).otherwise(pl.col("role")).alias("role")), recs.header
+    )
+    (problem,) = broken.report.problems
+    assert broken.shoe_ids == [2]
+    assert problem.line == 40
+    assert problem.coup is not None
+    part = before_first_problem(broken, 1)
+    assert part.report.ok
+    assert part.coups["coup"].to_list() == list(range(1, problem.coup))
+    dealt = recs.coups.filter(pl.col("shoe") == 1).head(problem.coup - 1)
+    assert part.coups.select("player", "banker").equals(dealt.select("player", "banker"))

@@ -283,7 +283,8 @@ def before_first_problem(records: Records, shoe: object) -> Records:
 
     The rows come from ``records.report.rejected`` (as read) and are checked again under the
     file's header; a shoe whose first problem names no coup (a bad header, a line that cannot be
-    read), or one in the long form without coup numbers, raises :class:`ValueError` saying why.
+    read) raises :class:`ValueError` saying why.  In the long form without coup numbers, the coups
+    are those the tableau rebuilds from the cards written before the line of the first problem.
 
     Parameters
     ----------
@@ -310,8 +311,10 @@ def before_first_problem(records: Records, shoe: object) -> Records:
         raise ValueError(f"shoe {shoe!r} was not set aside in {records.source}")
     first = min(mine, key=lambda p: (p.coup is None, p.coup or 0, p.line or 0))
     rows = records.report.rejected.filter(pl.col("shoe").cast(pl.String) == str(shoe))
-    if first.coup is None or "coup" not in rows.columns:
+    if first.coup is None:
         raise ValueError(f"shoe {shoe}'s first problem is not in a coup ({first}): there is no good part to replay")
+    if "coup" not in rows.columns:
+        return _long_form_before(records, rows, first.coup, first.line, shoe)
     kept = rows.filter(pl.col("coup").cast(pl.String).str.strip_chars().cast(pl.Int64, strict=False) < first.coup)
     if kept.is_empty():
         raise ValueError(f"shoe {shoe}'s first problem is in its first coup ({first}): there is no good part to replay")
@@ -319,6 +322,23 @@ def before_first_problem(records: Records, shoe: object) -> Records:
     if part.report.problems:
         raise ValueError(f"shoe {shoe} before coup {first.coup}: {part.report.problems[0]}")
     return part
+
+
+def _long_form_before(records: Records, rows: pl.DataFrame, coup: int, line: int | None, shoe: object) -> Records:
+    """The coups before ``coup`` of a long-form shoe without coup numbers (the cards before ``line``, rebuilt)."""
+    if line is None:
+        raise ValueError(f"shoe {shoe}'s first problem has no line: the cards before it cannot be told apart")
+    prefix = rows.filter(pl.col("line") < line).drop("file")
+    # the cards before the problem may end inside a coup: drop a few from the end until they load (a coup has
+    # at most six cards), then keep the coups before the bad one
+    for drop in range(min(7, prefix.height + 1)):
+        part = records_from_frame(prefix.head(prefix.height - drop), records.header, source=records.source)
+        if part.report.ok and part.cards is not None:
+            cards = part.cards.filter(pl.col("coup").is_null() | (pl.col("coup") < coup))
+            if cards.filter(pl.col("coup").is_not_null()).is_empty():
+                break
+            return records_from_frame(cards, part.header, source=records.source)
+    raise ValueError(f"shoe {shoe}'s first problem is in its first coup (coup {coup}): there is no good part to replay")
 
 
 def read_bets(path: str | Path) -> pl.DataFrame:
