@@ -209,6 +209,16 @@ def test_shoes_inferred_from_blank_lines_and_overridden(tmp_path):
     assert "no column 'dealer' for the shoes" in str(missing.report.problems[0])
 
 
+def test_shoes_inferred_from_a_burn_recorded_on_their_first_hand(tmp_path):
+    path = tmp_path / "burns.csv"
+    path.write_text("hand,burn,p1,p2,b1,b2\n1,7,9,K,6,K\n2,,9,K,6,K\n3,,9,K,6,K\n4,3,9,K,6,K\n5,,9,K,6,K\n")
+    records = read_records(path, header="burn=none")
+    assert records.report.ok, records.report
+    assert records.coups.group_by("shoe", maintain_order=True).len()["len"].to_list() == [3, 2]
+    assert '"burn" records a burn' in records.read_as
+    assert "not read" not in records.read_as
+
+
 def test_bad_cells_are_located_and_the_good_shoes_kept(tmp_path):
     path = tmp_path / "mixed.csv"
     path.write_text("shoe,pcard1,pcard2,pcard3,bcard1,bcard2,bcard3,outcome\n1,9,0,,6,0,,player win\n2,9,Z,,6,0,,P\n")

@@ -79,6 +79,15 @@ def test_a_layout_sets_the_spelling_and_the_shoe_boundary(tmp_path):
     assert records.n_shoes == 2
     one = read_records(record, header="burn=none", layout={**layout, "shoes": {"boundary": "one"}})
     assert one.report.problems[0].code == "duplicate_coup"  # coup 1 twice in the one shoe
+    burns = tmp_path / "burns.csv"
+    burns.write_text("Burned,p1,p2,b1,b2\n5,9,8,6,1\n,9,8,6,1\n2,9,8,6,1\n")
+    told = {
+        "columns": {"burn": "Burned", "player": ["p1", "p2"], "banker": ["b1", "b2"]},
+        "shoes": {"boundary": "burn"},
+    }
+    by_burn = read_records(burns, header="burn=none", layout=told)
+    assert by_burn.report.ok, by_burn.report
+    assert by_burn.n_shoes == 2
 
 
 def test_a_column_the_file_lacks_is_the_records_problem(files):
@@ -98,6 +107,7 @@ def test_a_column_the_file_lacks_is_the_records_problem(files):
         ("[columns]\nplayer = ['P1']\nbanker = ['B1', 'B2']\n", "lists 1 column(s)"),
         ("[cards]\nspelling = 'suits'\n", "spelling must be one of ranks, values, numbers"),
         ("[shoes]\nboundary = 'column'\n", "needs [columns] shoe"),
+        ("[shoes]\nboundary = 'burn'\n", "needs [columns] burn"),
         ("[shoes]\nboundary = 7\n", "boundary must be one of"),
         ("[winners]\nplayer = []\n", "[winners] player must be a text or a list"),
         ("columns = 3\n", "[columns] must be a table"),

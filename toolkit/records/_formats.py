@@ -13,8 +13,8 @@ one of the record's own layouts, finds in their columns
   ``rounds``, ``index``, ...).
 
 Without a shoe column the shoes are inferred (:func:`infer_shoes`): a new shoe begins where the
-hand numbers restart, where the cards left jump up, or after a blank line; else the file is one
-shoe.  What was recognised is said in one line (the ``read as`` of
+hand numbers restart, where the cards left jump up, at a row that records a burn (a ``burn`` column
+filled only on the first hand of a shoe), or after a blank line; else the file is one shoe.  What was recognised is said in one line (the ``read as`` of
 :class:`~toolkit.records.model.Records`).
 """
 
@@ -35,6 +35,7 @@ _OWN = (("shoe", "position", "card"), ("shoe", "coup", "player", "banker"), ("sh
 _SHOE = re.compile(r"^shoe(_?(number|no|num|nr|id|index|idx))?$")
 _COUP = re.compile(r"^(coup|hand|round|game|index|idx|no|number)s?(_?(no|number|num|nr|id|index|idx))?$")
 _LEFT = re.compile(r"^(shoe_)?(cards_(left|remaining)|remaining(_cards)?|left)$")
+_BURN = re.compile(r"^(burn|burns|burned|burnt)(_?(card|cards))?$")
 _WINNER = re.compile(r"^(winner|winning_(hand|side)|outcome|result|game_result|win|won)$")
 _SIDES = {"player": r"(p|player|punto|pl)", "banker": r"(b|banker|banco|bk|bnk)"}
 _HAND_CELL = {side: re.compile(rf"^{pat}_?(cards|hand|hands|card_list)?$") for side, pat in _SIDES.items()}
@@ -221,7 +222,7 @@ def recognise(raw: Raw, reading: Reading = Reading(), blank_lines: Sequence[int]
     else:
         result = raw.with_frame(out.select("shoe", "coup", "player", "banker", *(["winner"] if winner else []), "line"))
     shoe_col = None if reading.one_shoe else shoe_given or ("shoe" if "shoe" in frame.columns else _find(names, _SHOE))
-    used = _used(positions, cells, winner, coup, shoe_col) | {_find(names, _LEFT)}
+    used = _used(positions, cells, winner, coup, shoe_col) | {_find(names, _LEFT), _find(names, _BURN)}
     ignored = [c for c in frame.columns if c != "line" and c not in used]
     if ignored:
         shown = ", ".join(repr(c) for c in ignored[:3]) + (
@@ -263,21 +264,28 @@ def _shoes(
         ids = frame[column].cast(pl.String).str.strip_chars().str.replace(r"^(\d+)\.0+$", "${1}")
         return ids, f"shoes from {column!r}"
     left = _find(names, _LEFT)
+    burn = _find(names, _BURN)
     allowed = reading.signals
     if allowed is not None:
         coup = coup if "restart" in allowed else None
         left = left if "cards_left" in allowed else None
+        burn = burn if "burn" in allowed else None
         blank_lines = blank_lines if "blank_line" in allowed else ()
-    return infer_shoes(frame, coup, left, blank_lines)
+    return infer_shoes(frame, coup, left, blank_lines, burn)
 
 
 def infer_shoes(
-    frame: pl.DataFrame, coup: str | None, left: str | None, blank_lines: Sequence[int] = ()
+    frame: pl.DataFrame,
+    coup: str | None,
+    left: str | None,
+    blank_lines: Sequence[int] = (),
+    burn: str | None = None,
 ) -> tuple[list[str], str]:
     """Shoe ids ``1, 2, ...`` for rows with no shoe column, and how they were told.
 
     A new shoe begins where the hand numbers restart (a number no larger than the one
-    before), where the cards left jump up (the shoe was refilled), or after a blank line.
+    before), where the cards left jump up (the shoe was refilled), at a row whose ``burn``
+    column is filled (the burn is recorded on a shoe's first hand only), or after a blank line.
 
     >>> rows = pl.DataFrame({"hand": ["1", "2", "3", "1", "2"], "line": [2, 3, 4, 5, 6]})
     >>> infer_shoes(rows, "hand", None)
@@ -296,6 +304,13 @@ def infer_shoes(
         if jump.any():
             starts |= jump
             why.append(f'"{column}" {words}')
+    if burn is not None and n:
+        told = frame[burn].cast(pl.String).str.strip_chars().fill_null("")
+        burned = (told != "").to_numpy() & ~told.str.to_lowercase().is_in(list(NO_CARD)).to_numpy()
+        burned[0] = False  # the first row begins the first shoe anyway
+        if burned.any():
+            starts |= burned
+            why.append(f'"{burn}" records a burn')
     if len(blank_lines) and n:
         lines = frame["line"].to_numpy()
         after = np.searchsorted(np.sort(np.asarray(blank_lines)), lines)

@@ -11,6 +11,7 @@ takes (a regular file, UTF-8); every key is optional::
     player = ["P1", "P2", "P3"]      # a column a card, in dealing order...
     banker = "Banker hand"           # ...or one column holding the hand ("K 9", "[\\"K\\", \\"9\\"]", "K-9")
     cards_left = "Remaining"         # cards left in the shoe (a jump up starts a new shoe)
+    burn = "Burn"                    # filled on a shoe's first hand only (a filled cell starts a new shoe)
 
     [cards]
     spelling = "values"              # ranks (A 2..10 J Q K, T), values (0-9, 0 = ten or face), numbers (1-13)
@@ -22,7 +23,7 @@ takes (a regular file, UTF-8); every key is optional::
     tie = ["Egalite"]
 
     [shoes]
-    boundary = "restart"             # column, restart (the coup numbers restart), cards_left, blank_line, one
+    boundary = "restart"             # column, restart (the coup numbers restart), cards_left, burn, blank_line, one
 
 Errors name the file and the key (:class:`ValueError`); columns the file names but the record
 lacks are the record's problem, naming the column.
@@ -47,9 +48,9 @@ __all__ = ["BOUNDARIES", "MAX_LAYOUT_BYTES", "Layout", "apply_layout", "as_layou
 #: The most bytes a layout file may hold.
 MAX_LAYOUT_BYTES = 64 * 2**10
 #: How a layout says where a shoe begins.
-BOUNDARIES = ("column", "restart", "cards_left", "blank_line", "one")
+BOUNDARIES = ("column", "restart", "cards_left", "burn", "blank_line", "one")
 _SECTIONS = {
-    "columns": ("shoe", "coup", "winner", "player", "banker", "cards_left"),
+    "columns": ("shoe", "coup", "winner", "player", "banker", "cards_left", "burn"),
     "cards": ("spelling", "none"),
     "winners": ("player", "banker", "tie"),
     "shoes": ("boundary",),
@@ -121,6 +122,8 @@ def as_layout(data: Mapping[str, object], source: str = "<layout>") -> Layout:
         raise ValueError(f"{source}: [shoes] boundary = 'column' needs [columns] shoe")
     if boundary == "cards_left" and "cards_left" not in columns:
         raise ValueError(f"{source}: [shoes] boundary = 'cards_left' needs [columns] cards_left")
+    if boundary == "burn" and "burn" not in columns:
+        raise ValueError(f"{source}: [shoes] boundary = 'burn' needs [columns] burn")
     return Layout(columns, spelling, none, winners, boundary, source)
 
 
@@ -185,7 +188,7 @@ def apply_layout(raw: Raw, layout: Layout, reading: Reading, blank_lines: list[i
     renamed = raw.with_frame(frame.select(picked))
     if layout.boundary == "one":
         reading = Reading(one_shoe=True)
-    elif layout.boundary in ("restart", "cards_left", "blank_line"):
+    elif layout.boundary in ("restart", "cards_left", "burn", "blank_line"):
         reading = Reading(reading.one_shoe, reading.shoe_column, (layout.boundary,))
     recognised, said = recognise(renamed, reading, blank_lines)
     told = [f"{what} from {_named(layout.columns[key])}" for key, what in _TOLD if key in layout.columns]
