@@ -162,10 +162,12 @@ def test_a_bad_bet_inside_the_record_is_located_and_only_that_bet_left_out(capsy
     text[at] = text[at].replace("seat1:banker:", "seat1:dragon9:", 1)
     (tmp_path / "bad.csv").write_text("\n".join(text) + "\n")
     loaded = read_records(tmp_path / "bad.csv")
-    assert loaded.n_shoes == good.n_shoes and loaded.coups.height == good.coups.height
+    assert loaded.n_shoes == good.n_shoes
+    assert loaded.coups.height == good.coups.height
     assert loaded.bets.height == good.bets.height - 1
     (rejected,) = loaded.report.rejected.iter_rows(named=True)
-    assert rejected["bet"] == "dragon9" and rejected["line"] == at + 1
+    assert rejected["bet"] == "dragon9"
+    assert rejected["line"] == at + 1
     code, out, err = run(capsys, "detect", str(tmp_path / "bad.csv"), "-f", "json", "--seed", "1", "--reference", "300")
     assert code == 0
     payload = json.loads(out)

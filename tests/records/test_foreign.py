@@ -280,3 +280,32 @@ def test_a_long_form_shoe_without_coup_numbers_replays_up_to_its_first_bad_coup(
     assert part.coups["coup"].to_list() == list(range(1, problem.coup))
     dealt = recs.coups.filter(pl.col("shoe") == 1).head(problem.coup - 1)
     assert part.coups.select("player", "banker").equals(dealt.select("player", "banker"))
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("1,9,K,,6,K,\n2,4,4,,5,5,\n", "coup, p1, p2, p3, b1, b2, b3"),
+        ("9,K,,6,K,\n4,4,,5,5,\n", "p1, p2, p3, b1, b2, b3"),
+        ("1,1,9 K,6 K,P\n1,2,4 4,5 5,P\n", "shoe, coup, player, banker, winner"),
+        ("P;9 K;6 K\nP;4 4;5 5\n", "winner, player, banker"),
+        ("1\t9\tK\t\t6\tK\t\n", "coup, p1, p2, p3, b1, b2, b3"),
+    ],
+)
+def test_a_csv_without_column_names_reads_by_the_shape_of_its_rows(tmp_path, text, names):
+    path = tmp_path / "rows.csv"
+    path.write_text(text)
+    records = read_records(path, header="burn=none")
+    assert records.report.ok, records.report
+    assert records.read_as.startswith(f"no column names: read as {names}")
+    assert records.coups["player"].to_list()[:2] == [["9", "K"], ["4", "4"]][: records.coups.height]
+
+
+def test_a_csv_without_column_names_keeps_its_line_numbers_and_refuses_an_ambiguous_shape(tmp_path):
+    path = tmp_path / "rows.csv"
+    path.write_text("".join(f"{c},9,K,,6,K,\n" for c in range(1, 11)) + "11,9,K,,6,K,Z\n")
+    (problem,) = read_records(path, header="burn=none").report.problems
+    assert problem.line == 11
+    assert problem.code == "unknown_card"
+    path.write_text("9,K,6,K\n")  # four cards: two a hand, or a hand of three and one? not told
+    assert read_records(path).report.fatal

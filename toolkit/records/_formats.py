@@ -14,7 +14,8 @@ one of the record's own layouts, finds in their columns
 
 Without a shoe column the shoes are inferred (:func:`infer_shoes`): a new shoe begins where the
 hand numbers restart, where the cards left jump up, at a row that records a burn (a ``burn`` column
-filled only on the first hand of a shoe), or after a blank line; else the file is one shoe.  What was recognised is said in one line (the ``read as`` of
+filled only on the first hand of a shoe), or after a blank line; else the file is one shoe.
+What was recognised is said in one line (the ``read as`` of
 :class:`~toolkit.records.model.Records`).
 """
 

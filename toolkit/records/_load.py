@@ -197,8 +197,8 @@ def _rebuild_rows(
     if sizes["shoe"].to_list() == order:
         counts = sizes["len"].to_numpy()
     else:  # a shoe without rows
-        ids = pl.DataFrame({"shoe": pl.Series(order, dtype=pl.String)})
-        counts = ids.join(sizes, on="shoe", how="left", maintain_order="left")["len"].fill_null(0).to_numpy()
+        every = pl.DataFrame({"shoe": pl.Series(order, dtype=pl.String)})
+        counts = every.join(sizes, on="shoe", how="left", maintain_order="left")["len"].fill_null(0).to_numpy()
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     ranks = rows["rank"].to_numpy()
     roles = rows["role"].replace_strict(ROLE_CODE, return_dtype=pl.Int8).to_numpy() if has_roles else None

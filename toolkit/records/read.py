@@ -89,12 +89,14 @@ are integers in ``shoe``, ``position`` and ``coup``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
 
 from toolkit._files import read_limited
 from toolkit.records._formats import Reading, recognise
+from toolkit.records._headerless import delimiter_of, headerless_names
 from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container
 from toolkit.records._layout import Layout, apply_layout, as_layout, read_layout
 from toolkit.records._load import HeaderArg, caller_header, fatal, load
@@ -246,6 +248,15 @@ def read_records(
 LayoutArg = str | Path | Mapping[str, object] | Layout | None
 
 
+def _shifted(raw: Raw, by: int) -> Raw:
+    """``raw`` with every line number moved by ``by`` (rows read under a column-name line the file lacks)."""
+    frame = raw.frame.with_columns(pl.col("line") + by)
+    problems = [replace(p, line=p.line + by) if p.line is not None else p for p in raw.problems]
+    lines = {k: (v + by if v is not None else None) for k, v in raw.meta_lines.items()}
+    sections = [replace(s, line=s.line + by) for s in raw.sections]
+    return Raw(frame, raw.meta, raw.shoe_meta, lines, sections, problems)
+
+
 def _layout(layout: LayoutArg) -> Layout | None:
     if layout is None or isinstance(layout, Layout):
         return layout
@@ -271,6 +282,14 @@ def _rows(path: Path, data: bytes, reading: Reading, layout: Layout | None) -> t
             recognised, said = recognise(raw, reading)
             return recognised, "; ".join(s for s in (told, said) if s), None
         blank = [i for i, line in enumerate(text.split("\n"), start=1) if not line.strip()]
+        names = headerless_names(text) if layout is None else None
+        if names is not None:  # no column names: the shape of the rows names them
+            raw = _shifted(read_container((delimiter_of(text).join(names) + "\n" + text).encode()), -1)
+            if note is not None:
+                raw.problems.insert(0, note)
+            recognised, said = recognise(raw, reading, blank)
+            told = "no column names: read as " + ", ".join(names)
+            return recognised, "; ".join(s for s in (told, said) if s), None
     if layout is not None:
         raw, said = apply_layout(read_container(data), layout, reading, blank)
     else:
