@@ -12,10 +12,10 @@ import reference_enumerator as ref
 from hypothesis import given, settings
 from strategies import compositions, scaled, small_compositions
 
-from toolkit.bets.paytable import Bet, BetStats, bet_stats, edge_table, get_bet, panel_expected_values, standard_bets
+from toolkit.bets.paytable import Bet, BetStats, bet_stats, edge_table, get_bet, standard_bets
+from toolkit.bets.pricing import expected_values
 from toolkit.coup.outcome import N_CLASSES, outcomes
 from toolkit.coup.rules import Rules
-from toolkit.exact.engine import expected_values
 
 TOL = 1e-12
 PANEL_NAMES = [
@@ -108,7 +108,7 @@ def test_pay_rule_spot_checks(name, coup, pays, reference_panel):
 def test_house_rules_change_banker_and_tie(commission, tie):
     rules = Rules(commission=commission, tie_pays=tie)
     shoe = ref.full_shoe(1)
-    ev = panel_expected_values(np.array([shoe]), rules=rules)[0]
+    ev = expected_values(np.array([shoe]), rules=rules)[0]
     names = [bet.name for bet in standard_bets(rules)]
     assert ev[names.index("banker")] == pytest.approx(
         ref.expected_value(ref.banker_pays(commission), shoe, False), abs=TOL
@@ -246,9 +246,15 @@ def test_edge_table_matches_bet_stats(panel):
         assert row["description"] == bet.description
 
 
-def test_panel_expected_values_is_the_panel(panel):
+def test_expected_values_prices_the_panel_by_default_and_bets_by_name(panel):
+    from toolkit.exact.engine import paytable_expected_values
+
     shoes = np.array([ref.full_shoe(1), (3, 0, 2, 5, 4, 1, 0, 3, 3, 2, 0, 0, 4)])
-    assert np.array_equal(panel_expected_values(shoes), expected_values(shoes, panel))
+    assert np.array_equal(expected_values(shoes), paytable_expected_values(shoes, panel))
+    names = [b.name for b in panel]
+    assert np.array_equal(expected_values(shoes, names), expected_values(shoes, panel))
+    with pytest.raises(TypeError, match="bets must be Bets, CoupBets or bet names"):
+        expected_values(shoes, [3])
 
 
 def test_bad_python_calls_name_the_argument():

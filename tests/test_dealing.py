@@ -22,10 +22,10 @@ from polars.testing import assert_frame_equal
 from threadpoolctl import threadpool_limits
 
 from toolkit.bets.paytable import Bet
+from toolkit.bets.pricing import expected_values
 from toolkit.coup.cards import RANKS
 from toolkit.coup.outcome import outcome_frame
 from toolkit.dealing.dealer import MAX_DECKS, Dealing, deal, deal_block, shuffled_shoes
-from toolkit.exact.engine import expected_values
 
 CONFIGS = [
     Dealing(),

@@ -34,9 +34,9 @@ from toolkit.exact.engine import (
     combination_counts,
     compiled_bets,
     distribution,
-    expected_values,
     main_probabilities,
     pair_probabilities,
+    paytable_expected_values,
     zero_pair_probabilities,
 )
 
@@ -151,7 +151,7 @@ def test_zero_pair_probabilities_are_the_chance_two_zero_cards_match(shoe):
 def test_float_distribution_and_panel_agree_with_oracle(shoe, panel, reference_panel):
     oracle = oracle_mapping(shoe, exact=False)
     assert max_abs_difference(engine_mapping(shoe, exact=False), oracle) < TOL
-    ev = expected_values(np.array([shoe]), panel)[0]
+    ev = paytable_expected_values(np.array([shoe]), panel)[0]
     for bet, value in zip(panel, ev, strict=True):
         assert value == pytest.approx(expected_value(reference_panel[bet.name], shoe, exact=False), abs=TOL), bet.name
 
@@ -161,7 +161,7 @@ def test_full_shoes_agree_with_oracle(decks, panel, reference_panel):
     shoe = full_shoe(decks)
     oracle = oracle_mapping(shoe, exact=False)
     assert max_abs_difference(engine_mapping(shoe, exact=False), oracle) < TOL
-    ev = expected_values(np.array([shoe]), panel)[0]
+    ev = paytable_expected_values(np.array([shoe]), panel)[0]
     for bet, value in zip(panel, ev, strict=True):
         assert value == pytest.approx(expected_value(reference_panel[bet.name], shoe, exact=False), abs=TOL), bet.name
 
@@ -171,7 +171,7 @@ def test_depleted_eight_deck_shoe_agrees_with_oracle(panel, reference_panel):
     shoe = (32, 32, 32, 5, 3, 2, 9, 32, 32, 32, 20, 0, 31)
     oracle = oracle_mapping(shoe, exact=False)
     assert max_abs_difference(engine_mapping(shoe, exact=False), oracle) < TOL
-    ev = expected_values(np.array([shoe]), panel)[0]
+    ev = paytable_expected_values(np.array([shoe]), panel)[0]
     for bet, value in zip(panel, ev, strict=True):
         assert value == pytest.approx(expected_value(reference_panel[bet.name], shoe, exact=False), abs=TOL), bet.name
 
@@ -193,7 +193,7 @@ def test_float_path_equals_exact_path(shoe):
 @given(shoes=rank_batches(max_size=4))
 @settings(max_examples=scaled(8), deadline=None)
 def test_batch_expected_values_equal_exact_bet_stats(shoes, panel):
-    ev = expected_values(shoes, panel)
+    ev = paytable_expected_values(shoes, panel)
     assert ev.shape == (len(shoes), len(panel))
     for row, shoe in zip(ev, shoes, strict=True):
         for value, bet in zip(row, panel, strict=True):
@@ -204,9 +204,9 @@ def test_batch_expected_values_equal_exact_bet_stats(shoes, panel):
 @settings(max_examples=scaled(5), deadline=None)
 def test_batch_rows_do_not_depend_on_their_neighbours(shoes, panel):
     # the batched kernel works in blocks of shoes; each row must equal the shoe evaluated alone
-    ev = expected_values(shoes, panel)
+    ev = paytable_expected_values(shoes, panel)
     for i in (0, 31, 32, len(shoes) - 1):
-        assert np.allclose(ev[i], expected_values(shoes[i : i + 1], panel)[0], rtol=0, atol=1e-14)
+        assert np.allclose(ev[i], paytable_expected_values(shoes[i : i + 1], panel)[0], rtol=0, atol=1e-14)
 
 
 def test_rows_across_kernel_blocks_equal_single_shoes(panel):
@@ -215,9 +215,9 @@ def test_rows_across_kernel_blocks_equal_single_shoes(panel):
     full = np.full(13, 32)
     n = 2 * LANES + 45
     shoes = np.array([rng.multivariate_hypergeometric(full, k) for k in rng.integers(6, 417, size=n)])
-    ev = expected_values(shoes, panel, exact_signs=False)
+    ev = paytable_expected_values(shoes, panel, exact_signs=False)
     for i in (0, LANES - 1, LANES, 2 * LANES - 1, 2 * LANES, n - 1):
-        assert np.allclose(ev[i], expected_values(shoes[i : i + 1], panel, exact_signs=False)[0], rtol=0, atol=1e-14)
+        assert np.allclose(ev[i], paytable_expected_values(shoes[i : i + 1], panel, exact_signs=False)[0], rtol=0, atol=1e-14)
 
 
 def test_the_walk_visits_every_weighted_multiset_after_its_parent(panel):
@@ -241,8 +241,8 @@ def test_the_walk_visits_every_weighted_multiset_after_its_parent(panel):
 def test_value_and_rank_inputs_agree_for_non_pair_bets(shoes, panel):
     values = np.concatenate([shoes[:, 9:].sum(axis=1, keepdims=True), shoes[:, :9]], axis=1)
     assert values.shape == (len(shoes), 10)
-    by_rank = expected_values(shoes, panel)
-    by_value = expected_values(values, panel)
+    by_rank = paytable_expected_values(shoes, panel)
+    by_value = paytable_expected_values(values, panel)
     for i, bet in enumerate(panel):
         if bet.name not in PAIR_BETS:
             assert np.max(np.abs(by_rank[:, i] - by_value[:, i])) < TOL, bet.name
@@ -253,7 +253,7 @@ def test_value_input_splits_zero_cards_evenly_for_pair_bets(panel):
     ranks = as_rank_matrix(values)
     assert ranks[0, 9:].tolist() == [2, 2, 2, 1]
     assert ranks[1, 9:].tolist() == [32, 32, 32, 32]
-    assert np.array_equal(expected_values(values, panel), expected_values(ranks, panel))
+    assert np.array_equal(paytable_expected_values(values, panel), paytable_expected_values(ranks, panel))
 
 
 def test_pair_bets_see_ranks_not_values(reference_panel):
@@ -262,7 +262,7 @@ def test_pair_bets_see_ranks_not_values(reference_panel):
 
     tens_only = (2, 2, 2, 2, 2, 2, 2, 2, 2, 8, 0, 0, 0)
     mixed = (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2)
-    ev = expected_values(np.array([tens_only, mixed]), [get_bet("player_pair"), get_bet("banker")])
+    ev = paytable_expected_values(np.array([tens_only, mixed]), [get_bet("player_pair"), get_bet("banker")])
     assert ev[0, 0] > ev[1, 0]
     assert ev[0, 1] == pytest.approx(ev[1, 1], abs=TOL)
     for row, shoe in zip(ev, (tens_only, mixed), strict=True):
@@ -298,7 +298,7 @@ def mixed_pair_bets():
 @example(shoe=(1, 0, 0, 0, 0, 1, 0, 0, 0, 2, 2, 1, 1))
 def test_bets_mixing_pairs_and_totals_agree_with_oracle(shoe):
     bets = mixed_pair_bets()
-    ev = expected_values(np.array([shoe]), bets)[0]
+    ev = paytable_expected_values(np.array([shoe]), bets)[0]
     for value, bet, fn in zip(ev, bets, MIXED_PAIR_BETS, strict=True):
         assert value == pytest.approx(expected_value(fn, shoe, exact=False), abs=TOL), bet.name
         if sum(shoe) <= 20:
@@ -345,7 +345,7 @@ def test_fewer_than_six_cards_is_refused(cards):
     with pytest.raises(ValueError, match="may need six"):
         combination_counts(shoe)
     with pytest.raises(ValueError, match=r"shoe 1 .*may need six"):
-        expected_values(np.array([[4] * 13, shoe]), [])
+        paytable_expected_values(np.array([[4] * 13, shoe]), [])
 
 
 def test_negative_counts_are_refused():

@@ -17,11 +17,12 @@ from reference_enumerator import expected_value, standard_payouts
 from strategies import compositions, partial_shoes, scaled, small_compositions
 
 from toolkit.bets.paytable import Bet, get_bet, standard_bets
+from toolkit.bets.pricing import expected_values
 from toolkit.coup.rules import PUNTO_BANCO
 from toolkit.exact._exact_sign import ExactBets, as_exact, slow_general
 from toolkit.exact._kernels import pair_split
 from toolkit.exact._tables import coup_table, multisets
-from toolkit.exact.engine import CompiledBets, compiled_bets, distribution, expected_values
+from toolkit.exact.engine import CompiledBets, compiled_bets, distribution
 
 #: Shoes whose exact expectation of the named bet is 0, found by searching random small shoes
 #: (6-20 cards of one deck) and random depleted 8-deck shoes; the float path gives them noise.

@@ -9,11 +9,12 @@ import polars as pl
 import pytest
 
 from toolkit.bets.paytable import get_bet
+from toolkit.bets.pricing import expected_values
 from toolkit.coup.cards import Composition
 from toolkit.coup.outcome import N_CLASSES
 from toolkit.coup.rules import PUNTO_BANCO
-from toolkit.exact.engine import combination_counts, distribution, expected_values
-from toolkit.exact.frames import combination_counts_frame, distribution_frame, expected_values_frame
+from toolkit.exact.engine import combination_counts, distribution
+from toolkit.exact.frames import combination_counts_frame, distribution_frame
 
 
 @pytest.mark.parametrize("shoe", [8, 1, Composition.from_decks(6).remove("5", "5", "9")])
@@ -36,21 +37,21 @@ def test_distribution_frame_exact() -> None:
     assert sum(tie) == sum(q for q, w in zip(p, frame["winner"], strict=True) if w == "tie")
 
 
-def test_expected_values_frame_matches_the_array() -> None:
+def test_expected_values_as_a_frame_matches_the_array() -> None:
     bets = [get_bet(n) for n in ("banker", "player", "tie", "dragon7")]
     rng = np.random.default_rng(5)
     shoes = rng.integers(2, 32, size=(20, 13))
     ev = expected_values(shoes, bets)
-    frame = expected_values_frame(shoes, bets)
+    frame = expected_values(shoes, bets, frame=True)
     assert frame.columns == ["shoe", "cards", "banker", "player", "tie", "dragon7"]
     np.testing.assert_array_equal(frame.select("banker", "player", "tie", "dragon7").to_numpy(), ev)
     np.testing.assert_array_equal(frame["cards"].to_numpy(), shoes.sum(axis=1))
     assert frame["shoe"].to_list() == list(range(20))
 
 
-def test_expected_values_frame_needs_distinct_names() -> None:
+def test_expected_values_as_a_frame_needs_distinct_names() -> None:
     with pytest.raises(ValueError, match="distinct names"):
-        expected_values_frame([8], [get_bet("tie"), get_bet("tie")])
+        expected_values([8], [get_bet("tie"), get_bet("tie")], frame=True)
 
 
 @pytest.mark.parametrize("shoe", [1, 8])

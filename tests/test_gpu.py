@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from toolkit.bets.paytable import get_bet, standard_bets
-from toolkit.exact.engine import expected_values
+from toolkit.bets.pricing import expected_values
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,7 +26,7 @@ SIMULATED = """
 import json
 import numpy as np
 from toolkit.bets.paytable import Bet, standard_bets
-from toolkit.exact.engine import expected_values
+from toolkit.bets.pricing import expected_values
 
 def both_pairs_and_tie(c):
     return 200 if c.player_pair and c.banker_pair and c.player_total == c.banker_total else -1

@@ -45,7 +45,6 @@ if _TYPE_CHECKING:
         BetStats,
         CATable,
         CoupBet,
-        bet_expected_values,
         bet_from_file,
         bet_names,
         bet_stats,
@@ -53,12 +52,10 @@ if _TYPE_CHECKING:
         ca_table,
         coup_distribution,
         edge_table,
+        expected_values,
         get_bet,
         make_bet,
         standard_bets,
-    )
-    from toolkit.bets.paytable import (
-        panel_expected_values,
     )
     from toolkit.counting import (
         COUNT_SYSTEMS,
@@ -131,8 +128,6 @@ if _TYPE_CHECKING:
         combination_counts_frame,
         distribution,
         distribution_frame,
-        expected_values,
-        expected_values_frame,
         main_probabilities,
         zero_pair_probabilities,
     )
@@ -291,7 +286,6 @@ __all__ = (
     "banque_value",
     "bead_plate",
     "bet_edges",
-    "bet_expected_values",
     "bet_from_file",
     "bet_names",
     "bet_stats",
@@ -332,7 +326,6 @@ __all__ = (
     "eor_count",
     "eor_matrix",
     "expected_values",
-    "expected_values_frame",
     "frequency_test",
     "get_bet",
     "get_count_system",
@@ -350,7 +343,6 @@ __all__ = (
     "outcome_frame",
     "outcomes",
     "pair_probabilities",
-    "panel_expected_values",
     "parse_card",
     "parse_cards",
     "penetration_sweep",

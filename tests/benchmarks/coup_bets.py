@@ -14,8 +14,8 @@ Run from the repository root (not collected by pytest)::
     across hands, the third card's value), and of three bets written as in files, as a ratio to the
     standard panel's seventeen bets together, with the evaluator each compiles to (value events,
     prefix patterns or position table).  Target: each at most 3x.
-(c) The standard panel through ``bet_expected_values`` (the dispatcher every command now calls)
-    against ``engine.expected_values`` directly: the price of the dispatch (target: ratio 1.00).
+(c) The standard panel through ``toolkit.expected_values`` (the one pricing function every command calls)
+    against the engine's ``paytable_expected_values`` directly: the price of the dispatch (target: ratio 1.00).
 
 Ratios within one run are the figures: the machine may be shared.
 """
@@ -36,7 +36,7 @@ import polars as pl  # noqa: E402
 
 import toolkit as bt  # noqa: E402
 from toolkit.bets.coup_bets import CoupBet, coup_expected_values  # noqa: E402
-from toolkit.exact.engine import expected_values  # noqa: E402
+from toolkit.exact.engine import paytable_expected_values  # noqa: E402
 
 #: Three bets as a user writes them in files: a third card's suit, both hands' ranks, totals and winner.
 FILE_BETS = (
@@ -74,29 +74,29 @@ def main() -> None:
     panel = bt.standard_bets()
     pair = bt.get_bet("player_pair")
     rich_pair = CoupBet("player_pair_rich", pl.when(pl.col("player_pair")).then(11).otherwise(-1))
-    for warm in (lambda: expected_values(s[:4], [pair]), lambda: coup_expected_values(s[:4], rich_pair)):
+    for warm in (lambda: paytable_expected_values(s[:4], [pair]), lambda: coup_expected_values(s[:4], rich_pair)):
         warm()
-    assert np.allclose(expected_values(s, [pair])[:, 0], coup_expected_values(s, rich_pair), atol=1e-12)
+    assert np.allclose(paytable_expected_values(s, [pair])[:, 0], coup_expected_values(s, rich_pair), atol=1e-12)
 
-    t_fast = best(lambda: expected_values(s, [pair]), args.repeats)
+    t_fast = best(lambda: paytable_expected_values(s, [pair]), args.repeats)
     t_rich = best(lambda: coup_expected_values(s, rich_pair), args.repeats)
     print(f"(a) Player Pair: rich engine / pair trick = {t_rich / t_fast:.1f} (time ratio, {args.shoes} shoes)")
 
-    t_panel = best(lambda: expected_values(s, panel), args.repeats)
+    t_panel = best(lambda: paytable_expected_values(s, panel), args.repeats)
     rich = [b for b in (bt.get_bet(n) for n in bt.catalogue.catalogue_names()) if isinstance(b, CoupBet)]
     rich += [bt.make_bet(name, rows) for name, rows in FILE_BETS]
     for bet in rich:
-        bt.bet_expected_values(s[:4], [bet])
-        t = best(lambda bet=bet: bt.bet_expected_values(s, [bet]), args.repeats)
+        bt.expected_values(s[:4], [bet])
+        t = best(lambda bet=bet: bt.expected_values(s, [bet]), args.repeats)
         evaluator = bet.evaluator if isinstance(bet, CoupBet) else "the panel's engine"
         print(
             f"(b) {bet.name} [{evaluator}]: {t / t_panel:.2f} x the standard panel's 17 bets "
             f"({t / args.shoes * 1e3:.3f} ms a shoe)"
         )
 
-    t_direct = best(lambda: expected_values(s, panel), args.repeats)
-    t_dispatch = best(lambda: bt.bet_expected_values(s, panel), args.repeats)
-    print(f"(c) standard panel: bet_expected_values / expected_values = {t_dispatch / t_direct:.3f}")
+    t_direct = best(lambda: paytable_expected_values(s, panel), args.repeats)
+    t_dispatch = best(lambda: bt.expected_values(s, panel), args.repeats)
+    print(f"(c) standard panel: expected_values / the engine's paytable_expected_values = {t_dispatch / t_direct:.3f}")
 
 
 if __name__ == "__main__":

@@ -48,9 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the 
 from loop_dealer import deal_shoe  # noqa: E402
 
 from toolkit.bets.paytable import get_bet  # noqa: E402
+from toolkit.bets.pricing import expected_values  # noqa: E402
 from toolkit.counting import count_strategy, get_count_system, perfect_strategy, play  # noqa: E402
 from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes  # noqa: E402
-from toolkit.exact.engine import expected_values  # noqa: E402
 
 
 def best_of(repeats: int, fn) -> tuple[float, object]:

@@ -43,8 +43,8 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 from toolkit.bets.paytable import get_bet, standard_bets  # noqa: E402
+from toolkit.bets.pricing import expected_values  # noqa: E402
 from toolkit.dealing.dealer import Dealing, deal  # noqa: E402
-from toolkit.exact.engine import expected_values  # noqa: E402
 from toolkit.studies import ThorpStudy, run_study  # noqa: E402
 
 TARGET_SECONDS = 600  # one million shoes

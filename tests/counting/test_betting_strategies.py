@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from toolkit.bets.paytable import get_bet
+from toolkit.bets.pricing import expected_values
 from toolkit.counting import (
     CountPlay,
     PerfectPlay,
@@ -19,7 +20,6 @@ from toolkit.counting import (
 )
 from toolkit.coup.rules import Rules
 from toolkit.dealing.dealer import deal
-from toolkit.exact.engine import expected_values
 
 
 def test_ramp_is_a_step_function_of_the_count() -> None:

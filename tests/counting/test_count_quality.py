@@ -66,7 +66,7 @@ def test_ten_count_never_makes_the_tie_favourable_on_average() -> None:
     move it by at most a few points), at both ends of the count.
     """
     from toolkit.bets.paytable import get_bet
-    from toolkit.exact.engine import expected_values
+    from toolkit.bets.pricing import expected_values
 
     dealt = deal(300, seed=8, progress=False)
     _, tc = counts("ten_count", dealt)

@@ -22,9 +22,9 @@ from sample_shoes import SEEDS, SHOES, write_samples
 from strategies import RANKS, recorded_cards, shoe_dealings
 
 from toolkit.bets.paytable import get_bet
+from toolkit.bets.pricing import expected_values
 from toolkit.coup.rules import PUNTO_BANCO, Rules
 from toolkit.dealing.dealer import Dealing, deal, deal_block, shuffled_shoes
-from toolkit.exact.engine import expected_values
 from toolkit.records import (
     RecordError,
     Records,

@@ -16,10 +16,10 @@ from sample_shoes import SHOES
 from scipy import stats
 
 from toolkit.bets.paytable import bet_stats, get_bet, standard_bets
+from toolkit.bets.pricing import expected_values
 from toolkit.counting import counts
 from toolkit.coup.cards import RANKS, Composition
 from toolkit.dealing.dealer import Dealing, deal
-from toolkit.exact.engine import expected_values
 from toolkit.records import (
     ShoeHeader,
     bet_edges,

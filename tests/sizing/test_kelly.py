@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.optimize
 
-from toolkit.exact.engine import expected_values
+from toolkit.bets.pricing import expected_values
 from toolkit.sizing import growth_rate, kelly_fractions, kelly_stakes, outcome_probabilities, payout_outcomes
 
 

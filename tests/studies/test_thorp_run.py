@@ -14,7 +14,7 @@ import pytest
 from thorp_cases import SMALL
 
 from toolkit.bets.paytable import get_bet
-from toolkit.exact.engine import expected_values
+from toolkit.bets.pricing import expected_values
 from toolkit.studies import ThorpStudy, checkpoint_seed, jacobson_setting, run_study
 from toolkit.studies.thorp.design import EDGE_EPSILON
 

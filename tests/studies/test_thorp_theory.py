@@ -8,8 +8,8 @@ import pytest
 
 from toolkit._stats import wilson_interval
 from toolkit.bets.paytable import get_bet
+from toolkit.bets.pricing import expected_values
 from toolkit.coup.cards import RANKS, Composition
-from toolkit.exact.engine import expected_values
 from toolkit.studies import linear_variance
 from toolkit.studies.thorp.theory import depth_one_in_a_million
 

@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 from toolkit.bets.paytable import get_bet
+from toolkit.bets.pricing import expected_values
 from toolkit.coup.cards import Composition
-from toolkit.exact.engine import expected_values
 
 ROOT = Path(__file__).resolve().parents[2]
 BETS = ["banker", "player", "tie", "dragon7"]

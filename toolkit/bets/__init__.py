@@ -1,4 +1,5 @@
-"""Bets as pay tables: the bet and its statistics, side bets on any card of the coup and their compiled
+"""Bets as pay tables: the bet and its statistics, the one function that prices bets on shoes
+(:func:`expected_values`), side bets on any card of the coup and their compiled
 evaluators, bet files (TOML), the catalogue of real side bets and the combinatorial-analysis table.
 """
 
@@ -24,7 +25,6 @@ from toolkit.bets.conditions import (
 from toolkit.bets.coup_bets import (
     CoupBet,
     coup_distribution,
-    coup_expected_values,
     coup_payouts,
 )
 from toolkit.bets.files import (
@@ -38,7 +38,6 @@ from toolkit.bets.paytable import (
     AnyBet,
     Bet,
     BetStats,
-    bet_expected_values,
     bet_from_file,
     bet_names,
     bet_payouts,
@@ -49,6 +48,7 @@ from toolkit.bets.paytable import (
     make_bet,
     standard_bets,
 )
+from toolkit.bets.pricing import expected_values
 
 __all__ = [
     "CATALOGUE",
@@ -64,7 +64,6 @@ __all__ = [
     "CATable",
     "ConditionError",
     "CoupBet",
-    "bet_expected_values",
     "bet_from_file",
     "bet_names",
     "bet_payouts",
@@ -75,9 +74,9 @@ __all__ = [
     "catalogue_spec",
     "condition",
     "coup_distribution",
-    "coup_expected_values",
     "coup_payouts",
     "edge_table",
+    "expected_values",
     "get_bet",
     "get_plain_bet",
     "make_bet",

@@ -43,19 +43,18 @@ import polars as pl
 
 from toolkit._check import check_bet_text, payout
 from toolkit.bets.catalogue import catalogue_names, catalogue_spec
-from toolkit.bets.coup_bets import CoupBet, coup_distribution, coup_expected_values, coup_payouts
+from toolkit.bets.coup_bets import CoupBet, coup_distribution, coup_payouts
 from toolkit.bets.files import BetSpec, pay_table, read_bet_file
 from toolkit.coup.cards import CompositionLike
 from toolkit.coup.outcome import N_CLASSES, Outcome, outcome_frame, outcomes
 from toolkit.coup.rules import PUNTO_BANCO, Rules, Tableau, as_fraction
 from toolkit.coup.suits import SuitedShoe
-from toolkit.exact.engine import Distribution, distribution, expected_values
+from toolkit.exact.engine import Distribution, distribution
 
 __all__ = [
     "AnyBet",
     "Bet",
     "BetStats",
-    "bet_expected_values",
     "bet_from_file",
     "bet_names",
     "bet_payouts",
@@ -621,71 +620,3 @@ def edge_table(
             }
         )
     return pl.DataFrame(rows)
-
-
-def panel_expected_values(shoes, bets: Sequence[AnyBet] | None = None, rules: Rules = Rules()) -> np.ndarray:
-    """Batched float EVs of ``bets`` (default: the standard panel) for many shoes.
-
-    Parameters
-    ----------
-    shoes
-        ``(B, 13)`` counts by rank, ``(B, 10)`` by value, or a sequence of shoes.
-    bets
-        Bets of either kind (default: the standard panel of ``rules``).
-    rules
-        House rules and tableau.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``(B, len(bets))`` expected values per unit.
-    """
-    bets = standard_bets(rules) if bets is None else tuple(bets)
-    return bet_expected_values(shoes, bets, rules.tableau)
-
-
-def bet_expected_values(
-    shoes, bets: Sequence[AnyBet], tableau: Tableau = PUNTO_BANCO, *, decks: int | None = None, **options: Any
-) -> np.ndarray:
-    """Float expected values of bets of either kind for many shoes: ``(B, len(bets))``.
-
-    Pay tables go through the batched engine (:func:`toolkit.exact.engine.expected_values`,
-    ``options`` passed on); bets over coup fields through their compiled tables
-    (:func:`toolkit.bets.coup_bets.coup_expected_values`).
-
-    Parameters
-    ----------
-    shoes
-        ``(B, 13)`` counts by rank, ``(B, 10)`` by value, or a sequence of shoes.
-    bets
-        Bets of either kind.
-    tableau
-        Drawing rules.
-    decks
-        For bets on suits: the full decks the shoes' suits come from (suit-blind,
-        see :func:`toolkit.coup.suits.suit_counts`).
-    **options
-        Passed to :func:`toolkit.exact.engine.expected_values` (``exact_signs``, ``device``).
-
-    Returns
-    -------
-    numpy.ndarray
-        ``(B, len(bets))`` expected values per unit.
-    """
-    bets = tuple(bets)
-    plain = [i for i, b in enumerate(bets) if isinstance(b, Bet)]
-    rich = [i for i, b in enumerate(bets) if isinstance(b, CoupBet)]
-    if len(plain) + len(rich) != len(bets):
-        wrong = next(b for b in bets if not isinstance(b, Bet | CoupBet))
-        raise TypeError(f"bets must be Bets or CoupBets, got {type(wrong).__name__} {wrong!r}")
-    if not rich:
-        return expected_values(shoes, bets, tableau, **options)
-    from toolkit.exact.engine import as_rank_matrix
-
-    ranks = as_rank_matrix(shoes)
-    out = np.empty((ranks.shape[0], len(bets)))
-    if plain:
-        out[:, plain] = expected_values(ranks, [bets[i] for i in plain], tableau, **options)
-    for i in rich:
-        out[:, i] = coup_expected_values(ranks, bets[i], tableau, decks=decks)  # type: ignore[arg-type]
-    return out

@@ -229,10 +229,10 @@ class PreCoup:
         return self._cache[key]
 
     def _values(self, unseen: np.ndarray, bet: AnyBet) -> np.ndarray:
-        from toolkit.bets.paytable import bet_expected_values
+        from toolkit.bets.pricing import expected_values
 
         decks = int(np.max(self.decks)) if len(self.decks) else None
-        return bet_expected_values(unseen, [bet], self.tableau, decks=decks)[:, 0]
+        return expected_values(unseen, [bet], self.tableau, decks=decks)[:, 0]
 
     def expected_values_at(self, bet: AnyBet, rows: np.ndarray) -> np.ndarray:
         """Exact expected value of ``bet`` before the coups ``rows`` (reuses the cache when filled)."""

@@ -30,9 +30,9 @@ import numpy as np
 import polars as pl
 
 from toolkit.bets.paytable import Bet, edge_table, get_plain_bet
+from toolkit.bets.pricing import expected_values
 from toolkit.coup.cards import Composition, CompositionLike
 from toolkit.coup.rules import Rules
-from toolkit.exact.engine import expected_values
 
 __all__ = ["MAIN_VARIANTS", "depletion_by_value", "edges_by_decks", "random_depletion"]
 

@@ -22,7 +22,8 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from toolkit.bets.paytable import AnyBet, Bet, bet_expected_values, bet_stats, get_bet, standard_bets  # noqa: F401 (get_bet: the examples)
+from toolkit.bets.paytable import AnyBet, Bet, bet_stats, get_bet, standard_bets  # noqa: F401 (get_bet: the examples)
+from toolkit.bets.pricing import expected_values
 from toolkit.coup.cards import RANKS, ZERO_RANKS, Composition, CompositionLike
 from toolkit.coup.rules import Rules
 from toolkit.coup.suits import blind_decks
@@ -109,7 +110,7 @@ def effect_of_removal(
                 ]
             )
     else:
-        ev = bet_expected_values(np.array([s.by_rank for s in shoes]), bets, rules.tableau, decks=decks).tolist()
+        ev = expected_values(np.array([s.by_rank for s in shoes]), bets, rules.tableau, decks=decks).tolist()
     base = ev[0]
     by_rank = {i: [e - b for e, b in zip(ev[k + 1], base, strict=True)] for k, (i, _) in enumerate(removals)}
 

@@ -10,14 +10,13 @@ from toolkit.exact.engine import (
     class_probabilities,
     combination_counts,
     distribution,
-    expected_values,
     main_probabilities,
+    paytable_expected_values,
     zero_pair_probabilities,
 )
 from toolkit.exact.frames import (
     combination_counts_frame,
     distribution_frame,
-    expected_values_frame,
 )
 
 __all__ = [
@@ -28,8 +27,7 @@ __all__ = [
     "combination_counts_frame",
     "distribution",
     "distribution_frame",
-    "expected_values",
-    "expected_values_frame",
     "main_probabilities",
+    "paytable_expected_values",
     "zero_pair_probabilities",
 ]

@@ -1,6 +1,6 @@
 """The engine's walk of the multiset trie on a CUDA GPU (optional: the ``gpu`` extra).
 
-``expected_values(shoes, bets, device="gpu")`` sends the shoes' counts by value
+``paytable_expected_values(shoes, bets, device="gpu")`` sends the shoes' counts by value
 to the GPU, runs :func:`walk_kernel` with one thread per shoe and brings back
 the event columns; everything else (pair-only bets, zero-pair odds, exact
 signs) is the CPU code of :mod:`toolkit.exact.engine`, so both devices return the

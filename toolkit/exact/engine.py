@@ -9,7 +9,7 @@ Two paths share the tables of :mod:`toolkit.exact._tables`:
 * :func:`distribution` (float) evaluates the same polynomial in float64: a
   numba kernel builds the 8,008 normalised falling-factorial products of the
   shoe, dotted with the table.
-* :func:`expected_values` (many shoes at once) merges the outcome classes on
+* :func:`paytable_expected_values` (many shoes at once) merges the outcome classes on
   which every bet pays the same into events and walks the multiset trie once
   per block of shoes (:mod:`toolkit.exact._kernels`); by default every expectation
   within the float path's error bound of zero is settled exactly
@@ -52,8 +52,8 @@ __all__ = [
     "class_probabilities",
     "combination_counts",
     "distribution",
-    "expected_values",
     "main_probabilities",
+    "paytable_expected_values",
     "zero_pair_probabilities",
 ]
 
@@ -590,7 +590,7 @@ class CompiledBets:
         self.bounds[self.pair_only] = pair_bounds(self.pair_payoffs)
 
     def __call__(self, ranks: np.ndarray, exact_signs: bool = True, device: str = "cpu") -> np.ndarray:
-        """``(B, n_bets)`` expectations for ``(B, 13)`` int64 counts by rank (see :func:`expected_values`)."""
+        """``(B, n_bets)`` expectations for ``(B, 13)`` int64 counts by rank (see :func:`paytable_expected_values`)."""
         out = np.empty((ranks.shape[0], self.n_bets))
         if len(self.pair_only):
             out[:, self.pair_only] = pair_probabilities(ranks) @ self.pair_payoffs.T
@@ -634,10 +634,13 @@ def compiled_bets(bets: tuple, tableau: Tableau = PUNTO_BANCO) -> CompiledBets:
     return CompiledBets(payoffs, tableau, [bet.payoffs for bet in bets])
 
 
-def expected_values(
+def paytable_expected_values(
     shoes, bets, tableau: Tableau = PUNTO_BANCO, *, exact_signs: bool = True, device: str = "cpu"
 ) -> np.ndarray:
-    """Expected value per unit of every bet for many shoes at once (float64).
+    """Expected value per unit of every pay-table bet for many shoes at once (float64): the batched engine.
+
+    The evaluator of pay-table bets behind :func:`toolkit.bets.pricing.expected_values`, the one
+    public way to price bets of any kind.
 
     Parameters
     ----------
@@ -672,7 +675,7 @@ def expected_values(
     --------
     >>> from toolkit.bets.paytable import get_bet
     >>> shoe = (0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 2, 2)  # 5, 7, 9 and four zero-valued cards
-    >>> expected_values([shoe], [get_bet("player")])[0, 0]
+    >>> paytable_expected_values([shoe], [get_bet("player")])[0, 0]
     np.float64(0.0)
     """
     ranks = as_rank_matrix(shoes)

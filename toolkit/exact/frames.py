@@ -11,14 +11,13 @@ True
 
 from __future__ import annotations
 
-import numpy as np
 import polars as pl
 
 from toolkit.coup.cards import CompositionLike
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
-from toolkit.exact.engine import as_rank_matrix, combination_counts, distribution, expected_values
+from toolkit.exact.engine import combination_counts, distribution
 
-__all__ = ["combination_counts_frame", "distribution_frame", "expected_values_frame"]
+__all__ = ["combination_counts_frame", "distribution_frame"]
 
 
 def distribution_frame(
@@ -55,51 +54,6 @@ def distribution_frame(
     [0.458597, 0.446247, 0.095156]
     """
     return distribution(shoe, tableau, exact=exact).frame(drop_zero)
-
-
-def expected_values_frame(
-    shoes, bets, tableau: Tableau = PUNTO_BANCO, *, exact_signs: bool = True, device: str = "cpu"
-) -> pl.DataFrame:
-    """:func:`expected_values` as a polars frame: one row per shoe, one column per bet, named by the bet.
-
-    Parameters
-    ----------
-    shoes
-        ``(B, 13)`` counts by rank, ``(B, 10)`` counts by value, or a sequence
-        of composition-like values (each at least six cards).
-    bets
-        A sequence of :class:`toolkit.bets.paytable.Bet` (their names become the columns).
-    tableau
-        Drawing rules.
-    exact_signs, device
-        As for :func:`expected_values`.
-
-    Returns
-    -------
-    polars.DataFrame
-        ``shoe`` (the row of ``shoes``, from 0), ``cards`` (cards in the shoe),
-        then the expected value per unit staked of each bet.
-
-    See Also
-    --------
-    expected_values : the same values as a ``(B, len(bets))`` array (fast).
-
-    Examples
-    --------
-    >>> from toolkit.bets.paytable import get_bet
-    >>> frame = expected_values_frame([8, 1], [get_bet("banker"), get_bet("tie")])
-    >>> frame.columns, frame["banker"].round(5).to_list()
-    (['shoe', 'cards', 'banker', 'tie'], [-0.01058, -0.01012])
-    """
-    bets = tuple(bets)
-    names = [getattr(b, "name", str(b)) for b in bets]
-    if len(set(names)) != len(names):
-        raise ValueError(f"bets must have distinct names to name the columns, got {names}")
-    ranks = as_rank_matrix(shoes)
-    ev = expected_values(ranks, bets, tableau, exact_signs=exact_signs, device=device)
-    columns = {"shoe": np.arange(len(ranks), dtype=np.int64), "cards": ranks.sum(axis=1)}
-    columns.update({name: ev[:, i] for i, name in enumerate(names)})
-    return pl.DataFrame(columns)
 
 
 def combination_counts_frame(shoe: CompositionLike = 8, tableau: Tableau = PUNTO_BANCO) -> pl.DataFrame:

@@ -3,7 +3,7 @@
 A :class:`Panel` names what to show (bets, count systems, house rules, decks of
 the full shoe); :meth:`Panel.evaluate` turns one unseen composition into a
 :class:`Snapshot`, by the same engine calls as :func:`toolkit.records.replay_records`
-(:func:`toolkit.exact.engine.expected_values` for the edges,
+(:func:`toolkit.bets.pricing.expected_values` for the edges,
 :func:`toolkit.counting.count_arrays` for the counts), so a live shoe and its
 replayed record show the same numbers.  One evaluation of the standard panel
 takes about a millisecond once the engine is compiled.
@@ -23,7 +23,8 @@ import numpy as np
 import polars as pl
 
 from toolkit._show import html_table, text_table
-from toolkit.bets.paytable import AnyBet, Bet, bet_expected_values, get_bet, standard_bets
+from toolkit.bets.paytable import AnyBet, Bet, get_bet, standard_bets
+from toolkit.bets.pricing import expected_values
 from toolkit.counting import CountSystem, count_arrays, get_count_system
 from toolkit.coup.cards import MIN_COUP_CARDS, RANKS, Composition, CompositionLike
 from toolkit.coup.rules import Rules
@@ -212,7 +213,7 @@ class Panel:
         comp = Composition.from_any(composition)
         if comp.total < MIN_COUP_CARDS:
             return dict.fromkeys(self.bet_names)
-        ev = bet_expected_values(np.array([comp.by_rank]), self.bets, self.rules.tableau)[0]
+        ev = expected_values(np.array([comp.by_rank]), self.bets, self.rules.tableau)[0]
         return {name: float(v) for name, v in zip(self.bet_names, ev, strict=True)}
 
     def counts(

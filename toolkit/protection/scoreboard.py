@@ -47,7 +47,7 @@ from functools import cache
 import numpy as np
 import polars as pl
 
-from toolkit import PUNTO_BANCO, Bet, Tableau, bet_expected_values, outcome_frame
+from toolkit import PUNTO_BANCO, Bet, Tableau, expected_values, outcome_frame
 from toolkit.coup.step import (
     BANKER_DRAWS,
     BOTH_DRAW,
@@ -96,7 +96,7 @@ def _symbol_bets() -> tuple[Bet, ...]:
 
 def symbol_probabilities(unseen: np.ndarray, tableau: Tableau = PUNTO_BANCO) -> np.ndarray:
     """``(n, 24)``: the probability of each symbol of the next coup, for each of ``n`` compositions by rank."""
-    return bet_expected_values(np.atleast_2d(unseen), _symbol_bets(), tableau)
+    return expected_values(np.atleast_2d(unseen), _symbol_bets(), tableau)
 
 
 # --------------------------------------------------------------------------- exact, small shoes

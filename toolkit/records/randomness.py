@@ -48,7 +48,7 @@ import polars as pl
 from scipy import stats
 
 from toolkit.bets.paytable import Bet
-from toolkit.exact.engine import expected_values
+from toolkit.bets.pricing import expected_values
 from toolkit.parallel import SeedLike
 from toolkit.records._calibrate import TestResult, _against_baseline, _baseline, baseline
 from toolkit.records.model import Records

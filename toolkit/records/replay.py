@@ -5,7 +5,7 @@ cards seen, the composition of the unseen cards (what a perfect counter knows:
 the exposed burn card and every earlier coup are seen, the cards burned face
 down are not), the running and true counts of any count systems
 (:mod:`toolkit.counting.systems`), and the exact expected value of every bet for that
-composition (:func:`toolkit.exact.engine.expected_values`); after it, the outcome.
+composition (:func:`toolkit.bets.pricing.expected_values`); after it, the outcome.
 
 :func:`bet_edges` attaches to each recorded bet the exact edge it was placed
 at, and :func:`tracking_test` asks whether a bettor's stakes follow the edge
@@ -29,7 +29,8 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
-from toolkit.bets.paytable import AnyBet, Bet, bet_expected_values, bet_payouts, get_bet, standard_bets
+from toolkit.bets.paytable import AnyBet, Bet, bet_payouts, get_bet, standard_bets
+from toolkit.bets.pricing import expected_values
 from toolkit.coup.cards import MIN_COUP_CARDS, RANKS, VALUE_TO_RANK, ZERO_RANKS
 from toolkit.coup.outcome import class_index
 from toolkit.parallel import SeedLike, as_generator
@@ -193,7 +194,7 @@ def _ev_columns(records: Records, bets: Iterable[Bet | str] | None) -> list[pl.S
         assert out is not None
         mask = np.isin(dealt.shoe, rows) & (dealt.unseen.sum(axis=1) >= MIN_COUP_CARDS)
         if mask.any():
-            out[mask] = bet_expected_values(dealt.unseen[mask], panel, records.headers[rows[0]].rules.tableau)
+            out[mask] = expected_values(dealt.unseen[mask], panel, records.headers[rows[0]].rules.tableau)
     if names is None or out is None:
         names = [b.name for b in _bets_for(records, bets, 0)] if records.headers else []
         out = np.zeros((0, len(names)))

@@ -50,10 +50,11 @@ from itertools import combinations
 import numpy as np
 
 from toolkit.bets.paytable import Bet
+from toolkit.bets.pricing import expected_values
 from toolkit.counting.systems import resolve_bet
 from toolkit.coup.cards import CompositionLike
 from toolkit.coup.rules import PUNTO_BANCO, Rules, Tableau
-from toolkit.exact.engine import as_rank_matrix, expected_values
+from toolkit.exact.engine import as_rank_matrix
 
 __all__ = [
     "PayoutOutcomes",
@@ -141,7 +142,7 @@ def outcome_probabilities(outcomes: PayoutOutcomes, shoes, tableau: Tableau = PU
     outcomes
         The joint payouts (:func:`payout_outcomes`).
     shoes
-        ``(n, 13)`` counts by rank or composition-like values, as :func:`toolkit.exact.engine.expected_values` takes.
+        ``(n, 13)`` counts by rank or composition-like values, as :func:`toolkit.bets.pricing.expected_values` takes.
     tableau
         Drawing rules.
 

@@ -219,7 +219,7 @@ class ThorpStudy:
     bets
         Bets of either kind (pay tables or :class:`~toolkit.bets.coup_bets.CoupBet` side bets) or their
         names (standard panel or side-bet catalogue); default: the whole standard panel.  Every bet is
-        priced by :func:`toolkit.bets.paytable.bet_expected_values`, each by its cheapest exact evaluator.  The
+        priced by :func:`toolkit.bets.pricing.expected_values`, each by its cheapest exact evaluator.  The
         shoes are dealt by rank, so a bet on suits is priced suit-blind: every suit of a rank weighs
         the same, from ``dealing.decks`` full decks (:func:`toolkit.coup.suits.suit_counts`).
     observers
@@ -231,7 +231,7 @@ class ThorpStudy:
         Shoes per block (part of what a seed means: keep it fixed to compare runs).
     device
         Where the expectations are computed: ``"cpu"`` or ``"gpu"`` (a CUDA GPU,
-        the ``gpu`` extra; see :func:`toolkit.exact.engine.expected_values`).  Not part
+        the ``gpu`` extra; see :func:`toolkit.bets.pricing.expected_values`).  Not part
         of :meth:`fingerprint`: both devices give the same results within the
         engine's error bound, with exact signs, so a run may resume on the other.
     """

@@ -33,7 +33,8 @@ import numba
 import numpy as np
 import polars as pl
 
-from toolkit.bets.paytable import AnyBet, Bet, bet_expected_values, get_plain_bet
+from toolkit.bets.paytable import AnyBet, Bet, get_plain_bet
+from toolkit.bets.pricing import expected_values
 from toolkit.coup.rules import Tableau
 from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block
@@ -102,7 +103,7 @@ def _evaluator_cached(payoff_bytes: bytes, shape: tuple[int, int], tableau: Tabl
 def panel_values(shoes: np.ndarray, spec: BlockSpec, device: str = "cpu") -> np.ndarray:
     """Exact expected values of the study's bets for ``(n, 13)`` shoes by rank: ``(n, bets)``.
 
-    One dispatcher for every bet, :func:`toolkit.bets.paytable.bet_expected_values` (the one the counting harness
+    One dispatcher for every bet, :func:`toolkit.bets.pricing.expected_values` (the one the counting harness
     and the replay use): pay tables in one pass of the batched engine (on ``device``), side bets each by
     its cheapest exact evaluator (:attr:`toolkit.bets.coup_bets.CoupBet.evaluator`, on the CPU).  The shoes are
     dealt by rank, so a bet on suits is priced suit-blind from ``spec.dealing.decks`` full decks.
@@ -127,7 +128,7 @@ def panel_values(shoes: np.ndarray, spec: BlockSpec, device: str = "cpu") -> np.
     for chunk, group in _chunked_groups(bets, len(ranks) if device == "gpu" else 0):
         for start in range(0, len(ranks), chunk):
             rows = slice(start, start + chunk)
-            out[rows, group] = bet_expected_values(
+            out[rows, group] = expected_values(
                 ranks[rows], [bets[i] for i in group], dealing.tableau, decks=dealing.decks, device=device
             )
     return out
