@@ -15,7 +15,7 @@ import pytest
 from toolkit._check import MAX_PAYOUT, payout, plain_text, whole_number
 from toolkit.bets.coup_bets import CoupBet
 from toolkit.bets.files import _decode, read_bet_file
-from toolkit.bets.paytable import Bet, bet_stats, make_bet
+from toolkit.bets.paytable import PayTable, bet_stats, make_bet
 from toolkit.counting.custom import MAX_TAG, parse_tags
 from toolkit.coup.cards import Composition
 from toolkit.coup.suits import SuitedShoe
@@ -51,7 +51,7 @@ def _assess(**options):
         (lambda: make_bet("suited", [("player_suited_pair", 25)], description="x\x1b[2J"), ValueError, "description"),
         (lambda: make_bet("x", [("winner = 'tie'", 1e308)]), ValueError, "a payout must lie within"),
         (lambda: make_bet("x", TIE, default=-1e7), ValueError, "default: a payout must lie within"),
-        (lambda: Bet.from_function("x", lambda o: 10**7), ValueError, "bet 'x': a payout must lie within"),
+        (lambda: PayTable.from_function("x", lambda o: 10**7), ValueError, "bet 'x': a payout must lie within"),
         (lambda: Composition.from_any("3_2,32,32,32,32,32,32,32,32,128"), ValueError, "written in digits"),
         (lambda: parse_tags("0,0,0,0,0,0,0,0,0," + str(2**63)), ValueError, "tag 10 must lie within"),
     ],

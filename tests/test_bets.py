@@ -12,7 +12,7 @@ import reference_enumerator as ref
 from hypothesis import given, settings
 from strategies import compositions, scaled, small_compositions
 
-from toolkit.bets.paytable import Bet, BetStats, bet_stats, edge_table, get_bet, standard_bets
+from toolkit.bets.paytable import BetStats, PayTable, bet_stats, edge_table, get_bet, standard_bets
 from toolkit.bets.pricing import expected_values
 from toolkit.coup.outcome import N_CLASSES, outcomes
 from toolkit.coup.rules import Rules
@@ -133,15 +133,15 @@ def player_wins_by_three_cards(o) -> object:
 
 
 def test_from_expr_and_from_function_equal_the_oracle():
-    lucky6_expr = Bet.from_expr(
+    lucky6_expr = PayTable.from_expr(
         "banker_six",
         pl.when((pl.col("winner") == "banker") & (pl.col("banker_total") == 6)).then(12).otherwise(-1),
     )
-    lucky6_fn = Bet.from_function("banker_six", banker_six_pays_12)
+    lucky6_fn = PayTable.from_function("banker_six", banker_six_pays_12)
     assert lucky6_expr.payoffs == lucky6_fn.payoffs
     assert lucky6_expr == lucky6_fn
-    pair_fn = Bet.from_function("pp3", player_wins_by_three_cards)
-    pair_expr = Bet.from_expr(
+    pair_fn = PayTable.from_function("pp3", player_wins_by_three_cards)
+    pair_expr = PayTable.from_expr(
         "pp3",
         pl.when((pl.col("winner") == "player") & (pl.col("player_cards") == 3)).then(1.5).otherwise(-1),
     )
@@ -155,12 +155,12 @@ def test_from_expr_and_from_function_equal_the_oracle():
 
 
 def test_numpy_payouts_are_accepted():
-    bet = Bet.from_function("half_on_banker", lambda o: np.float64(0.5) if o.winner == "banker" else np.int64(-1))
+    bet = PayTable.from_function("half_on_banker", lambda o: np.float64(0.5) if o.winner == "banker" else np.int64(-1))
     assert set(bet.payoffs) == {Fraction(1, 2), Fraction(-1)}
 
 
 def test_from_table_first_matching_row_pays():
-    bet = Bet.from_table(
+    bet = PayTable.from_table(
         "banker_by_total",
         [(lambda o: o.winner == "banker" and o.banker_total == 9, 2), (lambda o: o.winner == "banker", 1)],
         otherwise=-1,
@@ -177,13 +177,13 @@ def test_from_table_first_matching_row_pays():
 
 def test_bad_bets_are_refused():
     with pytest.raises(ValueError, match="non-empty name"):
-        Bet("", (Fraction(0),) * N_CLASSES)
+        PayTable("", (Fraction(0),) * N_CLASSES)
     with pytest.raises(ValueError, match="expected 1600 payouts"):
-        Bet("short", (Fraction(0),) * 10)
+        PayTable("short", (Fraction(0),) * 10)
     with pytest.raises(ValueError, match="below -1"):
-        Bet.from_function("greedy", lambda o: -2)
+        PayTable.from_function("greedy", lambda o: -2)
     with pytest.raises(ValueError, match="without a payout"):
-        Bet.from_expr("partial", pl.when(pl.col("winner") == "tie").then(8))
+        PayTable.from_expr("partial", pl.when(pl.col("winner") == "tie").then(8))
 
 
 # ---------------------------------------------------------------- bet statistics
@@ -261,19 +261,19 @@ def test_bad_python_calls_name_the_argument():
     import polars as pl
     import pytest
 
-    from toolkit.bets.paytable import Bet, bet_stats, edge_table, get_bet
+    from toolkit.bets.paytable import PayTable, bet_stats, edge_table, get_bet
 
     assert bet_stats("banker", 8) == bet_stats(get_bet("banker"), 8)
-    with pytest.raises(TypeError, match="bet must be a Bet, a CoupBet or a bet name, got int 3"):
+    with pytest.raises(TypeError, match="bet must be a Bet or a bet name, got int 3"):
         bet_stats(3, 8)
     with pytest.raises(ValueError, match="unknown bet 'bankr'"):
         bet_stats("bankr", 8)
     with pytest.raises(TypeError, match="rules must be a Rules, got str 'x'"):
         edge_table(8, rules="x")
     with pytest.raises(ValueError, match=r"unknown column, 'nope'; the columns are class, player_total"):
-        Bet.from_expr("x", pl.col("nope"))
+        PayTable.from_expr("x", pl.col("nope"))
     with pytest.raises(TypeError, match="expr must be a polars expression"):
-        Bet.from_expr("x", "player_total")
+        PayTable.from_expr("x", "player_total")
 
 
 def test_effects_of_removal_of_a_huge_shoe_are_exact():
@@ -292,3 +292,44 @@ def test_effects_of_removal_of_a_huge_shoe_are_exact():
         / (small.filter(pl.col("card") == "4")["eor"].item() * (EXACT_ABOVE // 13))
     )
     assert abs(ratio - 1) < 1e-5
+
+
+def test_every_bet_is_one_kind_with_its_evaluator_chosen_when_built(tmp_path):
+    """However a bet is written, it is a Bet; the payout's fields choose the evaluator."""
+    import polars as pl
+
+    from toolkit import Bet, CoupBet, bet_from_file, get_bet, make_bet
+    from toolkit.bets.paytable import PayTable
+
+    tie = pl.when(pl.col("winner") == "tie").then(8).otherwise(-1)
+    suited = [("player_suited_pair", 25)]
+    built = {
+        "expr": Bet.from_expr("tie8", tie),
+        "rows": Bet.from_rows("tie8_rows", [("winner = 'tie'", 8)]),
+        "function": Bet.from_function("tie8_fn", lambda o: 8 if o.winner == "tie" else -1),
+        "table": Bet.from_table("tie8_table", [(lambda o: o.winner == "tie", 8)]),
+        "name": Bet.named("tie"),
+        "suited": Bet.from_rows("suited", suited),
+        "suited_expr": Bet.from_expr("suited_expr", pl.when(pl.col("player_suited_pair")).then(25).otherwise(-1)),
+    }
+    assert all(isinstance(b, Bet) for b in built.values())
+    kinds = {k: type(b) for k, b in built.items()}
+    assert kinds == {
+        **dict.fromkeys(("expr", "rows", "function", "table", "name"), PayTable),
+        "suited": CoupBet,
+        "suited_expr": CoupBet,
+    }
+    assert {b.evaluator for k, b in built.items() if kinds[k] is PayTable} == {"pay table"}
+    assert built["suited"].evaluator in ("value events", "prefix patterns", "position table")
+    # the same payout written four ways prices the same, and the same as the panel's Tie
+    evs = expected_values([8, 2], [built[k] for k in ("expr", "rows", "function", "table", "name")])
+    assert np.array_equal(evs, np.repeat(evs[:, :1], 5, axis=1))
+    assert isinstance(get_bet("perfect_pair"), Bet)
+    assert type(make_bet("suited", suited)) is CoupBet
+    path = tmp_path / "tie.toml"
+    path.write_text('name = "tie8_file"\n[[pays]]\nwhen = "winner = \'tie\'"\npays = 8\n')
+    from_file = Bet.from_file(str(path))
+    assert type(from_file) is PayTable
+    assert from_file.payoffs == bet_from_file(str(path)).payoffs == built["expr"].payoffs
+    with pytest.raises(TypeError):
+        Bet()  # the kind is chosen by a constructor

@@ -11,7 +11,7 @@ import pytest
 from toolkit.bets.ca import ca_summary, ca_table
 from toolkit.bets.catalogue import catalogue_names
 from toolkit.bets.coup_bets import CoupBet
-from toolkit.bets.paytable import Bet, bet_from_file, bet_names, bet_stats, get_bet, make_bet
+from toolkit.bets.paytable import PayTable, bet_from_file, bet_names, bet_stats, get_bet, make_bet
 from toolkit.coup.suits import SuitedShoe
 from toolkit.edges.reference import compare_published, load_reference
 
@@ -103,7 +103,7 @@ def test_ca_on_a_52_card_shoe() -> None:
 
 
 def test_make_bet_takes_the_fast_engine_when_it_can() -> None:
-    assert isinstance(make_bet("t", [("winner = 'tie' AND player_total = 6", 45)]), Bet)
+    assert isinstance(make_bet("t", [("winner = 'tie' AND player_total = 6", 45)]), PayTable)
     assert isinstance(make_bet("s", [("banker_1_suit = 'h'", 3)]), CoupBet)
 
 

@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from toolkit.bets.coup_bets import CoupBet, coup_distribution, coup_expected_values
-from toolkit.bets.paytable import Bet, bet_stats, get_bet, make_bet
+from toolkit.bets.paytable import PayTable, bet_stats, get_bet, make_bet
 from toolkit.coup.rules import PUNTO_BANCO
 from toolkit.coup.suits import CARDS, SuitedShoe
 
@@ -29,7 +29,7 @@ def _suited(shoe: dict[str, int]) -> SuitedShoe:
     return SuitedShoe(tuple(shoe.get(c, 0) for c in CARDS))
 
 
-def _ev(bet: CoupBet | Bet, shoe: dict[str, int]) -> Fraction:
+def _ev(bet: CoupBet | PayTable, shoe: dict[str, int]) -> Fraction:
     return bet_stats(bet, _suited(shoe) if isinstance(bet, CoupBet) else _suited(shoe).ranks).exact_expected_value
 
 
@@ -123,7 +123,7 @@ def test_a_bet_on_class_fields_is_the_same_as_its_pay_table() -> None:
     """The same rule through the rich engine and through the 1,600-class engine gives the same fraction."""
     expr = pl.when(pl.col("player_pair") & (pl.col("winner") == "banker")).then(11).otherwise(-1)
     rich, plain = CoupBet("pp_b", expr), make_bet("pp_b", expr)
-    assert isinstance(plain, Bet)
+    assert isinstance(plain, PayTable)
     for shoe in (8, [1, 4, 0, 3, 2, 5, 1, 0, 2, 3, 1, 2, 4], [0] * 9 + [3, 2, 1, 2]):
         assert bet_stats(rich, shoe).exact_expected_value == bet_stats(plain, shoe).exact_expected_value
 

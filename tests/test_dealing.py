@@ -21,7 +21,7 @@ from loop_dealer import VALUES, banker_draws, deal_shoe, player_draws
 from polars.testing import assert_frame_equal
 from threadpoolctl import threadpool_limits
 
-from toolkit.bets.paytable import Bet
+from toolkit.bets.paytable import PayTable
 from toolkit.bets.pricing import expected_values
 from toolkit.coup.cards import RANKS
 from toolkit.coup.outcome import outcome_frame
@@ -238,9 +238,9 @@ def test_same_seed_same_shoes_and_results_on_dask() -> None:
     assert np.array_equal(local_result.totals.ev, remote_result.totals.ev)
 
 
-def _indicator(name: str, expr: pl.Expr) -> Bet:
+def _indicator(name: str, expr: pl.Expr) -> PayTable:
     """A 'bet' paying 1 when the event happens and 0 otherwise: its EV is the event's probability."""
-    return Bet.from_expr(name, pl.when(expr).then(1).otherwise(0))
+    return PayTable.from_expr(name, pl.when(expr).then(1).otherwise(0))
 
 
 EVENTS = {

@@ -217,7 +217,9 @@ def test_rows_across_kernel_blocks_equal_single_shoes(panel):
     shoes = np.array([rng.multivariate_hypergeometric(full, k) for k in rng.integers(6, 417, size=n)])
     ev = paytable_expected_values(shoes, panel, exact_signs=False)
     for i in (0, LANES - 1, LANES, 2 * LANES - 1, 2 * LANES, n - 1):
-        assert np.allclose(ev[i], paytable_expected_values(shoes[i : i + 1], panel, exact_signs=False)[0], rtol=0, atol=1e-14)
+        assert np.allclose(
+            ev[i], paytable_expected_values(shoes[i : i + 1], panel, exact_signs=False)[0], rtol=0, atol=1e-14
+        )
 
 
 def test_the_walk_visits_every_weighted_multiset_after_its_parent(panel):
@@ -287,9 +289,9 @@ MIXED_PAIR_BETS = (both_pairs_and_tie, player_pair_and_player_wins, banker_pair_
 
 
 def mixed_pair_bets():
-    from toolkit.bets.paytable import Bet
+    from toolkit.bets.paytable import PayTable
 
-    return [Bet.from_function(fn.__name__, fn) for fn in MIXED_PAIR_BETS]
+    return [PayTable.from_function(fn.__name__, fn) for fn in MIXED_PAIR_BETS]
 
 
 @given(shoe=st.one_of(SMALL_SHOES, small_compositions(ranks=(9, 10, 11, 12, 0, 4)), partial_shoes(max_decks=2)))

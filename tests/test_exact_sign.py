@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from reference_enumerator import expected_value, standard_payouts
 from strategies import compositions, partial_shoes, scaled, small_compositions
 
-from toolkit.bets.paytable import Bet, get_bet, standard_bets
+from toolkit.bets.paytable import PayTable, get_bet, standard_bets
 from toolkit.bets.pricing import expected_values
 from toolkit.coup.rules import PUNTO_BANCO
 from toolkit.exact._exact_sign import ExactBets, as_exact, slow_general
@@ -69,8 +69,8 @@ def banker_pair_or_three_cards(c) -> object:
     return Fraction(3, 7) if c.banker_pair or c.banker_cards == 3 else Fraction(-1, 3)
 
 
-def mixed_bets() -> list[Bet]:
-    return [Bet.from_function(fn.__name__, fn) for fn in (both_pairs_and_tie, banker_pair_or_three_cards)]
+def mixed_bets() -> list[PayTable]:
+    return [PayTable.from_function(fn.__name__, fn) for fn in (both_pairs_and_tie, banker_pair_or_three_cards)]
 
 
 SHOES = st.one_of(small_compositions(), small_compositions(max_distinct=3), partial_shoes(max_decks=8), compositions())

@@ -25,13 +25,13 @@ ROOT = Path(__file__).resolve().parents[1]
 SIMULATED = """
 import json
 import numpy as np
-from toolkit.bets.paytable import Bet, standard_bets
+from toolkit.bets.paytable import PayTable, standard_bets
 from toolkit.bets.pricing import expected_values
 
 def both_pairs_and_tie(c):
     return 200 if c.player_pair and c.banker_pair and c.player_total == c.banker_total else -1
 
-bets = [*standard_bets(), Bet.from_function("both_pairs_and_tie", both_pairs_and_tie)]
+bets = [*standard_bets(), PayTable.from_function("both_pairs_and_tie", both_pairs_and_tie)]
 shoes = np.array([
     (0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 2, 2),  # Player EV exactly 0
     (0,) * 9 + (2, 2, 1, 1),

@@ -115,5 +115,5 @@ def test_resolve_bet_takes_a_bet_or_a_name_under_the_rules() -> None:
     assert resolve_bet("banker", no_commission) == get_bet("banker", no_commission)
     with pytest.raises(ValueError, match="unknown bet"):
         resolve_bet("roulette")
-    with pytest.raises(TypeError, match="a bet is a name, a Bet or a CoupBet"):
+    with pytest.raises(TypeError, match="a bet is a name or a Bet"):
         resolve_bet(3)  # type: ignore[arg-type]

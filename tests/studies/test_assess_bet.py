@@ -188,9 +188,9 @@ def test_bad_arguments_are_refused() -> None:
 
 
 def test_a_bet_no_count_can_beat_gets_a_count_that_never_bets(tmp_path) -> None:
-    from toolkit.bets.paytable import Bet
+    from toolkit.bets.paytable import PayTable
 
-    always_loses = Bet.from_function("always_loses", lambda o: -1, "loses every coup")
+    always_loses = PayTable.from_function("always_loses", lambda o: -1, "loses every coup")
     a = assess_bet(always_loses, shoes=40, seed=1, cut_cards=(), workers=1, progress=False)
     assert a.count is None
     assert a.frames["candidates"]["family"].to_list() == ["zero"]

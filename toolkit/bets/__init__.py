@@ -1,10 +1,11 @@
-"""Bets as pay tables: the bet and its statistics, the one function that prices bets on shoes
-(:func:`expected_values`), side bets on any card of the coup and their compiled
-evaluators, bet files (TOML), the catalogue of real side bets and the combinatorial-analysis table.
+"""Bets: the one bet type (:class:`Bet`: a pay table, or a bet on any card of the coup with its compiled
+evaluator) and its statistics, the one function that prices bets on shoes (:func:`expected_values`), bet
+files (TOML), the catalogue of real side bets and the combinatorial-analysis table.
 """
 
 from __future__ import annotations
 
+from toolkit.bets.base import Bet
 from toolkit.bets.ca import (
     CATable,
     ca_summary,
@@ -35,9 +36,8 @@ from toolkit.bets.files import (
     read_bet_file,
 )
 from toolkit.bets.paytable import (
-    AnyBet,
-    Bet,
     BetStats,
+    PayTable,
     bet_from_file,
     bet_names,
     bet_payouts,
@@ -57,13 +57,13 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_LITERAL",
     "MAX_PAY_ROWS",
-    "AnyBet",
     "Bet",
     "BetSpec",
     "BetStats",
     "CATable",
     "ConditionError",
     "CoupBet",
+    "PayTable",
     "bet_from_file",
     "bet_names",
     "bet_payouts",

@@ -23,8 +23,8 @@ from typing import Any
 
 import polars as pl
 
-from toolkit.bets.coup_bets import CoupBet
-from toolkit.bets.paytable import AnyBet, Bet, bet_stats, get_bet
+from toolkit.bets.base import Bet
+from toolkit.bets.paytable import bet_stats, get_bet
 from toolkit.coup.cards import CompositionLike
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.coup.suits import SuitedShoe
@@ -75,7 +75,7 @@ class CATable:
         )
 
 
-def _label(bet: AnyBet, pays: Fraction, wins: int) -> str:
+def _label(bet: Bet, pays: Fraction, wins: int) -> str:
     """The event's name: the pay-table row it comes from, else what the bet does."""
     rows = [condition for condition, value in bet.events if value == pays]
     if rows:
@@ -92,7 +92,7 @@ def _show(pays: Fraction) -> int | float:
 
 
 def ca_summary(
-    bet: AnyBet | str, shoe: CompositionLike | SuitedShoe = 8, tableau: Tableau = PUNTO_BANCO, decks: int | None = None
+    bet: Bet | str, shoe: CompositionLike | SuitedShoe = 8, tableau: Tableau = PUNTO_BANCO, decks: int | None = None
 ) -> CATable:
     """The combinatorial analysis of ``bet`` on ``shoe``: rows and summary.
 
@@ -106,8 +106,8 @@ def ca_summary(
     CATable
     """
     bet = get_bet(bet) if isinstance(bet, str) else bet
-    if not isinstance(bet, Bet | CoupBet):
-        raise TypeError(f"bet must be a Bet, a CoupBet or a bet name, got {type(bet).__name__} {bet!r}")
+    if not isinstance(bet, Bet):
+        raise TypeError(f"bet must be a Bet or a bet name, got {type(bet).__name__} {bet!r}")
     stats = bet_stats(bet, shoe, tableau, exact=True, decks=decks)  # type: ignore[arg-type]
     n = _total(shoe)
     total = perm(n, 6)
@@ -150,7 +150,7 @@ def _total(shoe: object) -> int:
 
 
 def ca_table(
-    bet: AnyBet | str, shoe: CompositionLike | SuitedShoe = 8, tableau: Tableau = PUNTO_BANCO, decks: int | None = None
+    bet: Bet | str, shoe: CompositionLike | SuitedShoe = 8, tableau: Tableau = PUNTO_BANCO, decks: int | None = None
 ) -> pl.DataFrame:
     """The combinatorial-analysis table of a bet as a polars frame.
 

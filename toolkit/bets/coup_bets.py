@@ -52,6 +52,7 @@ import polars as pl
 from toolkit._check import check_bet_text
 from toolkit.bets._position_table import Table, compile_table, prefix_payouts, row_frame
 from toolkit.bets._prefix_patterns import PatternBet, compile_patterns
+from toolkit.bets.base import Bet
 from toolkit.bets.fields import (
     CLASS_FIELDS,
     COLOUR,
@@ -79,8 +80,12 @@ _ARRIVED: dict[tuple[str, str], dict] = {}
 
 
 @dataclass(frozen=True, eq=False)
-class CoupBet:
-    """A bet: a name, a payout expression over the coup fields, and a description.
+class CoupBet(Bet):
+    """A bet over the coup fields (suits, ranks, third cards): a name, a payout expression and a description.
+
+    A :class:`~toolkit.bets.base.Bet` whose evaluator is chosen when it is compiled (:attr:`evaluator`);
+    :meth:`Bet.from_expr <toolkit.bets.base.Bet.from_expr>` and :meth:`Bet.from_rows
+    <toolkit.bets.base.Bet.from_rows>` build one when the payout names more than the outcome classes.
 
     Parameters
     ----------

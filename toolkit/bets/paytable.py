@@ -1,16 +1,16 @@
-"""Bets as pay tables over the outcome classes, and their statistics.
+"""Bets as pay tables over the outcome classes, and the statistics of bets of either kind.
 
-A :class:`Bet` is a name and a payout (in units, to one; -1 a loss, 0 a push)
-for each of the 1,600 outcome classes of :mod:`toolkit.coup.outcome`.  Payouts are
-exact rationals, so the exact engine gives exact expectations; each lies within
--1 .. 1,000,000 to one (:data:`toolkit._check.MAX_PAYOUT`), and a bet's name and
+A :class:`PayTable` (a :class:`~toolkit.bets.base.Bet` whose evaluator is the exact engine)
+is a name and a payout (in units, to one; -1 a loss, 0 a push) for each of the 1,600 outcome
+classes of :mod:`toolkit.coup.outcome`.  Payouts are exact rationals, so the exact engine gives
+exact expectations; each lies within -1 .. 1,000,000 to one (:data:`toolkit._check.MAX_PAYOUT`), and a bet's name and
 description hold no control characters (they reach tables).
 
 Build your own with a function of an :class:`~toolkit.coup.outcome.Outcome`, or a
 polars expression over :func:`~toolkit.coup.outcome.outcome_frame`:
 
 >>> import polars as pl
->>> lucky6 = Bet.from_expr(
+>>> lucky6 = PayTable.from_expr(
 ...     "banker_six", pl.when((pl.col("winner") == "banker") & (pl.col("banker_total") == 6))
 ...     .then(12).otherwise(-1))
 >>> round(bet_stats(lucky6, 8).house_edge, 4)
@@ -42,6 +42,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import check_bet_text, payout
+from toolkit.bets.base import Bet
 from toolkit.bets.catalogue import catalogue_names, catalogue_spec
 from toolkit.bets.coup_bets import CoupBet, coup_distribution, coup_payouts
 from toolkit.bets.files import BetSpec, pay_table, read_bet_file
@@ -52,9 +53,8 @@ from toolkit.coup.suits import SuitedShoe
 from toolkit.exact.engine import Distribution, distribution
 
 __all__ = [
-    "AnyBet",
-    "Bet",
     "BetStats",
+    "PayTable",
     "bet_from_file",
     "bet_names",
     "bet_payouts",
@@ -68,8 +68,12 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class Bet:
-    """A bet: a name, a description and an exact payout for each outcome class.
+class PayTable(Bet):
+    """A bet as a pay table: a name, a description and an exact payout for each outcome class.
+
+    Priced by the batched exact engine (its :attr:`evaluator` is ``"pay table"``); build one with
+    :meth:`Bet.from_expr <toolkit.bets.base.Bet.from_expr>` and the other constructors of :class:`Bet`,
+    which choose this kind whenever the payout names only outcome-class fields.
 
     Attributes
     ----------
@@ -107,13 +111,18 @@ class Bet:
     def __hash__(self) -> int:
         return self._hash
 
+    @property
+    def evaluator(self) -> str:
+        """``"pay table"``: the batched exact engine prices it."""
+        return "pay table"
+
     @classmethod
-    def from_function(cls, name: str, payout: Callable[[Outcome], object], description: str = "") -> Bet:
+    def from_function(cls, name: str, payout: Callable[[Outcome], object], description: str = "") -> PayTable:
         """From ``payout(outcome) -> units``, called once per outcome class."""
         return cls(name, tuple(as_fraction(payout(o)) for o in outcomes()), description)
 
     @classmethod
-    def from_expr(cls, name: str, expr: pl.Expr, description: str = "") -> Bet:
+    def from_expr(cls, name: str, expr: pl.Expr, description: str = "") -> PayTable:
         """From a polars expression evaluated over :func:`~toolkit.coup.outcome.outcome_frame`."""
         if not isinstance(expr, pl.Expr):
             raise TypeError(f"bet {name!r}: expr must be a polars expression, got {type(expr).__name__} {expr!r}")
@@ -140,7 +149,7 @@ class Bet:
         rules: Sequence[tuple[Callable[[Outcome], bool], object]],
         otherwise: object = -1,
         description: str = "",
-    ) -> Bet:
+    ) -> PayTable:
         """From a pay table: ``[(condition, payout), ...]``; the first matching row pays, else ``otherwise``."""
 
         def payout(o: Outcome) -> object:
@@ -179,7 +188,7 @@ def _dragon_bonus(side: str) -> Callable[[Outcome], object]:
 
 
 @lru_cache(maxsize=8)
-def standard_bets(rules: Rules = Rules()) -> tuple[Bet, ...]:
+def standard_bets(rules: Rules = Rules()) -> tuple[PayTable, ...]:
     """The standard panel of bets under ``rules`` (commission and tie payout).
 
     Parameters
@@ -189,7 +198,7 @@ def standard_bets(rules: Rules = Rules()) -> tuple[Bet, ...]:
 
     Returns
     -------
-    tuple of Bet
+    tuple of PayTable
         Banker, Player, Tie (8:1 and 9:1), Super 6, EZ Banker, Dragon 7, Panda 8,
         the pairs, the naturals, Dragon Bonus, Big and Small.
 
@@ -259,16 +268,12 @@ def standard_bets(rules: Rules = Rules()) -> tuple[Bet, ...]:
         ("big", lambda o: Fraction(54, 100) if o.cards_dealt >= 5 else -1, "five or six cards dealt: 0.54:1"),
         ("small", lambda o: Fraction(3, 2) if o.cards_dealt == 4 else -1, "four cards dealt: 1.5:1"),
     ]
-    return tuple(Bet.from_function(name, fn, desc) for name, fn, desc in specs)
-
-
-#: A bet of either kind: a pay table over the outcome classes, or a payout over the coup fields.
-AnyBet = Bet | CoupBet
+    return tuple(PayTable.from_function(name, fn, desc) for name, fn, desc in specs)
 
 
 def make_bet(
     name: str, payout: pl.Expr | Sequence[tuple[str, object]], default: object = -1, description: str = ""
-) -> AnyBet:
+) -> Bet:
     """A bet from a payout expression or a pay table over the coup fields (:data:`toolkit.bets.fields.FIELDS`).
 
     Parameters
@@ -286,7 +291,7 @@ def make_bet(
 
     Returns
     -------
-    Bet or CoupBet
+    PayTable or CoupBet
         A :class:`Bet` (fast engine) when the payout names only outcome-class
         fields, else a :class:`~toolkit.bets.coup_bets.CoupBet`.
 
@@ -306,15 +311,15 @@ def make_bet(
     bet = CoupBet(name, expr, description, events=events)
     if not bet.class_level:
         return bet
-    plain = Bet.from_expr(name, expr, description)
-    return Bet(plain.name, plain.payoffs, plain.description, events=events)
+    plain = PayTable.from_expr(name, expr, description)
+    return PayTable(plain.name, plain.payoffs, plain.description, events=events)
 
 
-def _from_spec(spec: BetSpec) -> AnyBet:
+def _from_spec(spec: BetSpec) -> Bet:
     return make_bet(spec.name, spec.rows or spec.expr, spec.default, description=spec.description)
 
 
-def bet_from_file(path: str) -> AnyBet:
+def bet_from_file(path: str) -> Bet:
     """A bet defined in a TOML file (see :mod:`toolkit.bets.files`); errors name the file and the row.
 
     Parameters
@@ -326,7 +331,7 @@ def bet_from_file(path: str) -> AnyBet:
 
     Returns
     -------
-    Bet or CoupBet
+    PayTable or CoupBet
         A pay table when the conditions name only outcome-class fields.
     """
     return _from_spec(read_bet_file(path))
@@ -351,11 +356,11 @@ def bet_names(rules: Rules = Rules()) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=64)
-def _catalogue_bet(name: str) -> AnyBet:
+def _catalogue_bet(name: str) -> Bet:
     return _from_spec(catalogue_spec(name))
 
 
-def get_plain_bet(name: str | Bet, rules: Rules = Rules(), where: str = "this") -> Bet:
+def get_plain_bet(name: str | PayTable, rules: Rules = Rules(), where: str = "this") -> PayTable:
     """A bet that is a pay table over the outcome classes (the fast engine), by name; a bet on coup fields is refused.
 
     For the places that need pay tables: the known-card study, the million-shoe study's kernel.
@@ -371,10 +376,10 @@ def get_plain_bet(name: str | Bet, rules: Rules = Rules(), where: str = "this") 
 
     Returns
     -------
-    Bet
+    PayTable
     """
-    bet = name if isinstance(name, Bet) else get_bet(name, rules)
-    if not isinstance(bet, Bet):
+    bet = name if isinstance(name, PayTable) else get_bet(name, rules)
+    if not isinstance(bet, PayTable):
         raise ValueError(
             f"bet {bet.name!r} looks at suits or card positions: {where} takes bets that are pay tables over "
             "the outcome classes (totals, winner, cards per hand, pairs)"
@@ -383,7 +388,7 @@ def get_plain_bet(name: str | Bet, rules: Rules = Rules(), where: str = "this") 
 
 
 def bet_payouts(
-    bet: AnyBet, classes: np.ndarray, cards: np.ndarray | None, decks: int = 8, seed: Any = None
+    bet: Bet, classes: np.ndarray, cards: np.ndarray | None, decks: int = 8, seed: Any = None
 ) -> np.ndarray:
     """What one unit on ``bet`` paid on dealt coups: its pay table at their outcome ``classes``, or its payout
     over their ``cards`` (``(n, 6)`` rank indices by position, see :func:`toolkit.bets.coup_bets.coup_payouts`).
@@ -405,14 +410,15 @@ def bet_payouts(
     -------
     numpy.ndarray
     """
-    if isinstance(bet, Bet):
+    if isinstance(bet, PayTable):
         return bet.payoff_array[np.asarray(classes)]
     if cards is None:
         raise ValueError(f"bet {bet.name!r} looks at the coup's cards: give them")
+    assert isinstance(bet, CoupBet)  # the other kind of Bet
     return coup_payouts(bet, cards, decks=decks, seed=seed)
 
 
-def get_bet(name: str, rules: Rules = Rules()) -> AnyBet:
+def get_bet(name: str, rules: Rules = Rules()) -> Bet:
     """A bet of the standard panel or of the side-bet catalogue (:mod:`toolkit.bets.catalogue`) by name.
 
     Parameters
@@ -424,7 +430,7 @@ def get_bet(name: str, rules: Rules = Rules()) -> AnyBet:
 
     Returns
     -------
-    Bet or CoupBet
+    PayTable or CoupBet
 
     >>> get_bet("dragon7").description
     'Banker wins with a three-card 7: pays 40:1'
@@ -501,7 +507,7 @@ class BetStats:
 
 
 def bet_stats(
-    bet: AnyBet | str,
+    bet: Bet | str,
     shoe: CompositionLike = 8,
     tableau: Tableau = PUNTO_BANCO,
     exact: bool = True,
@@ -531,18 +537,19 @@ def bet_stats(
     """
     if isinstance(bet, str):
         bet = get_bet(bet)
-    if not isinstance(bet, Bet | CoupBet):
-        raise TypeError(f"bet must be a Bet, a CoupBet or a bet name, got {type(bet).__name__} {bet!r}")
+    if not isinstance(bet, Bet):
+        raise TypeError(f"bet must be a Bet or a bet name, got {type(bet).__name__} {bet!r}")
     if not isinstance(tableau, Tableau):
         raise TypeError(f"tableau must be a Tableau, got {type(tableau).__name__} {tableau!r}")
-    if isinstance(shoe, SuitedShoe) and isinstance(bet, Bet):
+    if isinstance(shoe, SuitedShoe) and isinstance(bet, PayTable):
         shoe = shoe.ranks  # a pay table sees ranks only
     if isinstance(bet, CoupBet):
         return _stats(bet, coup_distribution(bet, shoe, tableau, exact=exact, decks=decks), exact)
+    assert isinstance(bet, PayTable)  # the other kind of Bet
     return _stats(bet, _pay_table_payouts(bet, distribution(shoe, tableau, exact=exact), exact), exact)
 
 
-def _pay_table_payouts(bet: Bet, p: Distribution, exact: bool) -> dict[Any, Any]:
+def _pay_table_payouts(bet: PayTable, p: Distribution, exact: bool) -> dict[Any, Any]:
     """A pay table's payouts and their probabilities, from the distribution ``p`` of the outcome classes."""
     zero: Any = Fraction(0) if exact else 0.0
     payouts: dict[Any, Any] = {}
@@ -553,7 +560,7 @@ def _pay_table_payouts(bet: Bet, p: Distribution, exact: bool) -> dict[Any, Any]
     return dict(sorted(payouts.items()))
 
 
-def _stats(bet: AnyBet, payouts: dict[Any, Any], exact: bool) -> BetStats:
+def _stats(bet: Bet, payouts: dict[Any, Any], exact: bool) -> BetStats:
     zero: Any = Fraction(0) if exact else 0.0
     ev = sum((k * v for k, v in payouts.items()), zero)
     # centred, not E[X^2] - E[X]^2: a bet whose payout is certain has SD 0, not the root of a rounding error
@@ -570,7 +577,7 @@ def _stats(bet: AnyBet, payouts: dict[Any, Any], exact: bool) -> BetStats:
 
 
 def edge_table(
-    shoe: CompositionLike = 8, bets: Iterable[AnyBet | str] | None = None, rules: Rules = Rules(), exact: bool = True
+    shoe: CompositionLike = 8, bets: Iterable[Bet | str] | None = None, rules: Rules = Rules(), exact: bool = True
 ) -> pl.DataFrame:
     """One row per bet: expected value, house edge, standard deviation, hit frequency.
 
@@ -596,13 +603,13 @@ def edge_table(
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules, got {type(rules).__name__} {rules!r}")
     bets = standard_bets(rules) if bets is None else tuple(get_bet(b, rules) if isinstance(b, str) else b for b in bets)
-    wrong = [b for b in bets if not isinstance(b, Bet | CoupBet)]
+    wrong = [b for b in bets if not isinstance(b, Bet)]
     if wrong:
         raise TypeError(f"bets must be Bets or bet names, got {type(wrong[0]).__name__} {wrong[0]!r}")
     rows = []
     classes = None  # the distribution of the next coup, computed once for every pay table
     for bet in bets:
-        if isinstance(bet, Bet):
+        if isinstance(bet, PayTable):
             if classes is None:
                 ranks = shoe.ranks if isinstance(shoe, SuitedShoe) else shoe
                 classes = distribution(ranks, rules.tableau, exact=exact)
@@ -620,3 +627,12 @@ def edge_table(
             }
         )
     return pl.DataFrame(rows)
+
+
+def _named(name: str, rules: Rules | None = None) -> Bet:
+    return get_bet(name, Rules() if rules is None else rules)
+
+
+Bet._builders.update(
+    rows=make_bet, function=PayTable.from_function, table=PayTable.from_table, file=bet_from_file, name=_named
+)

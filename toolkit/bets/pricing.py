@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from toolkit.bets.base import Bet
 from toolkit.bets.coup_bets import CoupBet, coup_expected_values
-from toolkit.bets.paytable import AnyBet, Bet, get_bet, standard_bets
+from toolkit.bets.paytable import PayTable, get_bet, standard_bets
 from toolkit.coup.rules import Rules, Tableau
 from toolkit.exact.engine import as_rank_matrix, paytable_expected_values
 
@@ -32,7 +33,7 @@ __all__ = ["expected_values"]
 
 def expected_values(
     shoes,
-    bets: Sequence[AnyBet | str] | None = None,
+    bets: Sequence[Bet | str] | None = None,
     tableau: Tableau | None = None,
     *,
     rules: Rules | None = None,
@@ -81,10 +82,10 @@ def expected_values(
     tableau = rules.tableau if tableau is None else tableau
     named = (get_bet(b, rules) if isinstance(b, str) else b for b in bets) if bets is not None else ()
     chosen = standard_bets(rules) if bets is None else tuple(named)
-    plain = [i for i, b in enumerate(chosen) if isinstance(b, Bet)]
+    plain = [i for i, b in enumerate(chosen) if isinstance(b, PayTable)]
     rich = [i for i, b in enumerate(chosen) if isinstance(b, CoupBet)]
     if len(plain) + len(rich) != len(chosen):
-        wrong = next(b for b in chosen if not isinstance(b, Bet | CoupBet))
+        wrong = next(b for b in chosen if not isinstance(b, Bet))
         raise TypeError(f"bets must be Bets, CoupBets or bet names, got {type(wrong).__name__} {wrong!r}")
     names = [b.name for b in chosen]
     if frame and len(set(names)) != len(names):

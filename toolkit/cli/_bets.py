@@ -12,7 +12,7 @@ from toolkit._check import whole_number
 from toolkit.cli._common import fail, shoe_from_options
 
 if TYPE_CHECKING:
-    from toolkit.bets.paytable import AnyBet
+    from toolkit.bets.base import Bet
     from toolkit.coup.rules import Rules
 
 __all__ = ["BET_FILE_OPTION", "BET_OPTION", "SHOE_52_OPTION", "bets_from_options", "one_bet", "shoe_for_bets"]
@@ -35,7 +35,7 @@ BET_FILE_OPTION = typer.Option(
 
 def bets_from_options(
     names: list[str], files: list[Path], rules: Rules | None = None, panel: Iterable[str] = ()
-) -> list[AnyBet]:
+) -> list[Bet]:
     """The bets named by ``--bet`` and defined by ``--bet-file`` (a bad one: one line, exit 2).
 
     Every bet's name must be its own: two bets of one name, or a bet named like one of ``panel``
@@ -45,7 +45,7 @@ def bets_from_options(
     from toolkit.coup.rules import Rules as _Rules
 
     rules = _Rules() if rules is None else rules
-    given: list[tuple[AnyBet, str]] = []
+    given: list[tuple[Bet, str]] = []
     for name in names:
         for part in (p.strip() for p in name.split(",")):
             if not part:

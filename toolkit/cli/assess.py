@@ -31,7 +31,7 @@ from toolkit.cli._common import (
 )
 
 if TYPE_CHECKING:
-    from toolkit.bets.paytable import AnyBet
+    from toolkit.bets.base import Bet
     from toolkit.coup.rules import Rules
     from toolkit.dealing.dealer import Dealing
 
@@ -154,7 +154,7 @@ def assess(
 
 
 def _say_how_long(
-    bet: AnyBet, dealing: Dealing, shoes: int, cuts: tuple[int, ...] | None, rules: Rules, workers: int | None
+    bet: Bet, dealing: Dealing, shoes: int, cuts: tuple[int, ...] | None, rules: Rules, workers: int | None
 ) -> None:
     """One line on stderr before the work starts: the shoes of each step and the time a timed pilot predicts."""
     from toolkit.studies.assess import estimate_assessment

@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from toolkit.bets.paytable import AnyBet, Bet, bet_payouts
+from toolkit.bets.base import Bet
+from toolkit.bets.paytable import PayTable, bet_payouts
 from toolkit.counting.results import Results, ShoeTotals, summarize
 from toolkit.counting.strategies import Strategy
 from toolkit.counting.systems import resolve_bet
@@ -67,13 +68,13 @@ def _cards_of_frame(frame: pl.DataFrame) -> np.ndarray:
     return out
 
 
-def _paid(bet: AnyBet, classes: np.ndarray, cards: np.ndarray | pl.DataFrame, rows: np.ndarray, truth: PreCoup):
+def _paid(bet: Bet, classes: np.ndarray, cards: np.ndarray | pl.DataFrame, rows: np.ndarray, truth: PreCoup):
     """What ``bet`` paid on the coups ``rows``: its pay table, or its payout over the coups' cards.
 
     A bet on suits is settled on suits drawn suit-blind (the simulator deals ranks), from a seed made of
     the shoe ids, so the same shoes settle the same way.
     """
-    if isinstance(bet, Bet):  # the pay table needs only the classes: no cards parsed
+    if isinstance(bet, PayTable):  # the pay table needs only the classes: no cards parsed
         return bet_payouts(bet, classes[rows], None)
     ranks = _cards_of_frame(cards) if isinstance(cards, pl.DataFrame) else cards
     decks = int(np.max(truth.decks)) if len(truth.decks) else 8

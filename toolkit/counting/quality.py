@@ -19,7 +19,8 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
-from toolkit.bets.paytable import AnyBet, Bet
+from toolkit.bets.base import Bet
+from toolkit.bets.paytable import PayTable
 from toolkit.counting.systems import CountSystem, TagsLike, get_count_system, resolve_bet, tags_by_rank
 from toolkit.counting.tallies import PreCoup
 from toolkit.coup.cards import CompositionLike
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["betting_correlation", "count_quality", "eor_count"]
 
 
-def _eor_by_rank(bet: AnyBet, shoe: CompositionLike, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+def _eor_by_rank(bet: Bet, shoe: CompositionLike, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """Cards of each rank in ``shoe`` and the bet's effect of removing one of them."""
     from toolkit.edges.eor import effect_of_removal
 
@@ -40,7 +41,7 @@ def _eor_by_rank(bet: AnyBet, shoe: CompositionLike, rules: Rules) -> tuple[np.n
 
 
 def eor_count(
-    bet: Bet | str,
+    bet: PayTable | str,
     levels: int = 2,
     shoe: CompositionLike = 8,
     rules: Rules = Rules(),
@@ -100,7 +101,7 @@ def eor_count(
 
 
 def betting_correlation(
-    tags: CountSystem | str | TagsLike, bet: Bet | str, shoe: CompositionLike = 8, rules: Rules = Rules()
+    tags: CountSystem | str | TagsLike, bet: PayTable | str, shoe: CompositionLike = 8, rules: Rules = Rules()
 ) -> float:
     """Betting correlation: Pearson correlation of the tags with the bet's EOR, weighted by the cards in the shoe.
 
@@ -147,7 +148,7 @@ def betting_correlation(
 def count_quality(
     source: DealtShoes | pl.DataFrame,
     systems: Iterable[CountSystem | str],
-    bet: Bet | str | None = None,
+    bet: PayTable | str | None = None,
     rules: Rules = Rules(),
     bucket_cards: int = 52,
     decks: int | None = None,

@@ -25,7 +25,8 @@ from typing import Protocol
 import numpy as np
 
 from toolkit._check import one_of
-from toolkit.bets.paytable import AnyBet, get_bet
+from toolkit.bets.base import Bet
+from toolkit.bets.paytable import get_bet
 from toolkit.counting.systems import CountSystem, get_count_system, resolve_bet
 from toolkit.counting.tallies import PreCoup
 from toolkit.coup.rules import Rules
@@ -112,7 +113,7 @@ class Play(Protocol):
     """One bet of a strategy: units to stake before each coup, from pre-coup information only."""
 
     @property
-    def bet(self) -> str | AnyBet:
+    def bet(self) -> str | Bet:
         """The bet staked on: a name of the standard panel or a :class:`~toolkit.bets.Bet`."""
         ...
 
@@ -121,7 +122,7 @@ class Play(Protocol):
         ...
 
 
-def _bet_name(bet: str | AnyBet) -> str:
+def _bet_name(bet: str | Bet) -> str:
     return bet if isinstance(bet, str) else bet.name
 
 
@@ -142,7 +143,7 @@ class CountPlay:
     """
 
     system: CountSystem
-    bet: str | AnyBet
+    bet: str | Bet
     ramp: Ramp
     count: str = "true"
 
@@ -179,7 +180,7 @@ class PerfectPlay:
         The stake.
     """
 
-    bet: str | AnyBet
+    bet: str | Bet
     min_ev: float = 0.0
     units: float = 1.0
 
@@ -250,7 +251,7 @@ class Strategy:
 def count_strategy(
     system: CountSystem | str,
     threshold: float | None = None,
-    bet: str | AnyBet | None = None,
+    bet: str | Bet | None = None,
     ramp: Ramp | Mapping[float, float] | None = None,
     count: str | None = None,
     units: float = 1.0,
@@ -308,7 +309,7 @@ def count_strategy(
     return Strategy(label, (CountPlay(s, target, ramp, which),))
 
 
-def perfect_strategy(*bets: str | AnyBet, min_ev: float = 0.0, units: float = 1.0, name: str | None = None) -> Strategy:
+def perfect_strategy(*bets: str | Bet, min_ev: float = 0.0, units: float = 1.0, name: str | None = None) -> Strategy:
     """Computer-perfect play on each of ``bets``.
 
     Parameters

@@ -13,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 import polars as pl
 
-from toolkit.bets.paytable import Bet
+from toolkit.bets.paytable import PayTable
 from toolkit.counting.harness import run_strategies
 from toolkit.counting.results import Results
 from toolkit.counting.strategies import Strategy, count_strategy
@@ -54,7 +54,7 @@ def threshold_sweep(
     system: CountSystem | str,
     thresholds: Iterable[float],
     n_shoes: int,
-    bet: str | Bet | None = None,
+    bet: str | PayTable | None = None,
     count: str | None = None,
     dealing: Dealing = Dealing(),
     seed: SeedLike = None,

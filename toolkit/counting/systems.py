@@ -45,8 +45,8 @@ import numpy as np
 
 from toolkit._check import integer, one_of
 from toolkit._show import changed_fields
-from toolkit.bets.coup_bets import CoupBet
-from toolkit.bets.paytable import AnyBet, Bet, get_bet
+from toolkit.bets.base import Bet
+from toolkit.bets.paytable import get_bet
 from toolkit.coup.cards import RANK_VALUES, RANKS, parse_card
 from toolkit.coup.rules import Rules
 
@@ -401,14 +401,14 @@ def get_count_system(name: str | CountSystem) -> CountSystem:
         raise ValueError(f"unknown count system {name!r}; known systems: {', '.join(COUNT_SYSTEMS)}") from None
 
 
-def resolve_bet(bet: AnyBet | str, rules: Rules = Rules()) -> AnyBet:
+def resolve_bet(bet: Bet | str, rules: Rules = Rules()) -> Bet:
     """A bet from a bet or the name of one (standard panel under ``rules``, or side-bet catalogue).
 
     >>> resolve_bet("dragon7").name
     'dragon7'
     """
-    if isinstance(bet, Bet | CoupBet):
+    if isinstance(bet, Bet):
         return bet
     if not isinstance(bet, str):
-        raise TypeError(f"a bet is a name, a Bet or a CoupBet, got {type(bet).__name__} {bet!r}")
+        raise TypeError(f"a bet is a name or a Bet, got {type(bet).__name__} {bet!r}")
     return get_bet(bet, rules)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from toolkit.bets.paytable import AnyBet
+from toolkit.bets.base import Bet
 from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.coup.cards import RANK_INDEX, RANKS
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
@@ -221,20 +221,20 @@ class PreCoup:
             self._cache[key] = count_arrays(system, self.unseen, self.decks, self.burn_card, self.left)
         return self._cache[key]
 
-    def expected_values(self, bet: AnyBet) -> np.ndarray:
+    def expected_values(self, bet: Bet) -> np.ndarray:
         """Exact expected value of ``bet`` before every coup (cached)."""
         key = ("ev", bet)
         if key not in self._cache:
             self._cache[key] = self._values(self.unseen, bet)
         return self._cache[key]
 
-    def _values(self, unseen: np.ndarray, bet: AnyBet) -> np.ndarray:
+    def _values(self, unseen: np.ndarray, bet: Bet) -> np.ndarray:
         from toolkit.bets.pricing import expected_values
 
         decks = int(np.max(self.decks)) if len(self.decks) else None
         return expected_values(unseen, [bet], self.tableau, decks=decks)[:, 0]
 
-    def expected_values_at(self, bet: AnyBet, rows: np.ndarray) -> np.ndarray:
+    def expected_values_at(self, bet: Bet, rows: np.ndarray) -> np.ndarray:
         """Exact expected value of ``bet`` before the coups ``rows`` (reuses the cache when filled)."""
         key = ("ev", bet)
         if key in self._cache:

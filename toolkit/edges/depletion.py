@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import polars as pl
 
-from toolkit.bets.paytable import Bet, edge_table, get_plain_bet
+from toolkit.bets.paytable import PayTable, edge_table, get_plain_bet
 from toolkit.bets.pricing import expected_values
 from toolkit.coup.cards import Composition, CompositionLike
 from toolkit.coup.rules import Rules
@@ -47,16 +47,18 @@ MAIN_VARIANTS: dict[str, str] = {
 }
 
 
-def _bets(bets: Iterable[str | Bet] | None, rules: Rules) -> tuple[Bet, ...]:
+def _bets(bets: Iterable[str | PayTable] | None, rules: Rules) -> tuple[PayTable, ...]:
     names = MAIN_VARIANTS if bets is None else bets
     out = []
     for bet in names:
-        if isinstance(bet, Bet):
+        if isinstance(bet, PayTable):
             out.append(bet)
         elif isinstance(bet, str):
             out.append(get_plain_bet(bet, rules, "the edge-frequency tables"))
         else:
-            raise TypeError(f"a bet must be a Bet or a panel name such as 'banker', got {type(bet).__name__} {bet!r}")
+            raise TypeError(
+                f"a bet must be a PayTable or a panel name such as 'banker', got {type(bet).__name__} {bet!r}"
+            )
     if not out:
         raise ValueError("no bets given")
     return tuple(out)
@@ -64,7 +66,7 @@ def _bets(bets: Iterable[str | Bet] | None, rules: Rules) -> tuple[Bet, ...]:
 
 def edges_by_decks(
     decks: Iterable[int] = range(1, 9),
-    bets: Iterable[str | Bet] | None = None,
+    bets: Iterable[str | PayTable] | None = None,
     rules: Rules = Rules(),
     exact: bool = True,
 ) -> pl.DataFrame:
@@ -112,7 +114,7 @@ def edges_by_decks(
     )
 
 
-def _long(shoes: np.ndarray, bets: Sequence[Bet], rules: Rules, keys: dict[str, np.ndarray]) -> pl.DataFrame:
+def _long(shoes: np.ndarray, bets: Sequence[PayTable], rules: Rules, keys: dict[str, np.ndarray]) -> pl.DataFrame:
     """Long frame ``*keys, bet, expected_value, cards_left`` from the batched float path."""
     ev = expected_values(shoes, bets, rules.tableau)
     columns = {**keys, "cards_left": shoes.sum(axis=1)}
@@ -123,7 +125,7 @@ def _long(shoes: np.ndarray, bets: Sequence[Bet], rules: Rules, keys: dict[str, 
 
 def depletion_by_value(
     shoe: CompositionLike = 8,
-    bets: Iterable[str | Bet] | None = None,
+    bets: Iterable[str | PayTable] | None = None,
     values: Iterable[int] = range(10),
     rules: Rules = Rules(),
     min_left: int = 6,
@@ -188,7 +190,7 @@ def depletion_by_value(
 def random_depletion(
     shoe: CompositionLike = 8,
     paths: int = 20,
-    bets: Iterable[str | Bet] | None = None,
+    bets: Iterable[str | PayTable] | None = None,
     rules: Rules = Rules(),
     min_left: int = 6,
     step: int = 1,

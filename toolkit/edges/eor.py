@@ -22,7 +22,8 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from toolkit.bets.paytable import AnyBet, Bet, bet_stats, get_bet, standard_bets  # noqa: F401 (get_bet: the examples)
+from toolkit.bets.base import Bet
+from toolkit.bets.paytable import PayTable, bet_stats, get_bet, standard_bets  # noqa: F401 (get_bet: the examples)
 from toolkit.bets.pricing import expected_values
 from toolkit.coup.cards import RANKS, ZERO_RANKS, Composition, CompositionLike
 from toolkit.coup.rules import Rules
@@ -41,7 +42,7 @@ def _removals(comp: Composition) -> list[tuple[int, Composition]]:
     return [(i, comp.remove(RANKS[i])) for i in range(13) if comp.by_rank[i] > 0]
 
 
-def _exact_ev(bet: AnyBet, shoe: Composition, rules: Rules, decks: int) -> Fraction:
+def _exact_ev(bet: Bet, shoe: Composition, rules: Rules, decks: int) -> Fraction:
     ev = bet_stats(bet, shoe, rules.tableau, exact=True, decks=decks).exact_expected_value
     assert ev is not None  # exact=True sets it
     return ev
@@ -49,7 +50,7 @@ def _exact_ev(bet: AnyBet, shoe: Composition, rules: Rules, decks: int) -> Fract
 
 def effect_of_removal(
     shoe: CompositionLike = 8,
-    bets: Iterable[AnyBet] | None = None,
+    bets: Iterable[Bet] | None = None,
     rules: Rules = Rules(),
     by: str = "value",
     exact: bool = False,
@@ -104,7 +105,7 @@ def effect_of_removal(
             ev.append(
                 [
                     sum((q * x for q, x in zip(p, bet.payoffs, strict=True) if q), Fraction(0))
-                    if isinstance(bet, Bet)
+                    if isinstance(bet, PayTable)
                     else _exact_ev(bet, s, rules, decks)
                     for bet in bets
                 ]

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from toolkit.bets.paytable import Bet, get_plain_bet
+from toolkit.bets.paytable import PayTable, get_plain_bet
 from toolkit.coup.cards import Composition, CompositionLike
 from toolkit.coup.outcome import N_MAIN
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
@@ -35,7 +35,7 @@ from toolkit.exact.engine import _features
 __all__ = ["known_card_edges", "known_card_gain"]
 
 
-def _main_payoffs(bet: Bet) -> np.ndarray:
+def _main_payoffs(bet: PayTable) -> np.ndarray:
     x = bet.payoff_array.reshape(N_MAIN, 4)
     if not np.all(x == x[:, :1]):
         raise ValueError(f"bet {bet.name!r} looks at pairs (ranks); known-card edges are computed by value only")
@@ -43,7 +43,7 @@ def _main_payoffs(bet: Bet) -> np.ndarray:
 
 
 def known_card_edges(
-    shoe: CompositionLike = 8, bets: Sequence[Bet] | None = None, tableau: Tableau = PUNTO_BANCO
+    shoe: CompositionLike = 8, bets: Sequence[PayTable] | None = None, tableau: Tableau = PUNTO_BANCO
 ) -> pl.DataFrame:
     """Expected value of each bet given the value of one of the six cards of the next coup.
 
@@ -100,7 +100,7 @@ def known_card_edges(
 
 
 def known_card_gain(
-    shoe: CompositionLike = 8, bets: Sequence[Bet] | None = None, tableau: Tableau = PUNTO_BANCO
+    shoe: CompositionLike = 8, bets: Sequence[PayTable] | None = None, tableau: Tableau = PUNTO_BANCO
 ) -> pl.DataFrame:
     """Per position: the gain per coup of betting the best of ``bets`` only when it is positive.
 

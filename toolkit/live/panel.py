@@ -23,7 +23,8 @@ import numpy as np
 import polars as pl
 
 from toolkit._show import html_table, text_table
-from toolkit.bets.paytable import AnyBet, Bet, get_bet, standard_bets
+from toolkit.bets.base import Bet
+from toolkit.bets.paytable import get_bet, standard_bets
 from toolkit.bets.pricing import expected_values
 from toolkit.counting import CountSystem, count_arrays, get_count_system
 from toolkit.coup.cards import MIN_COUP_CARDS, RANKS, Composition, CompositionLike
@@ -33,7 +34,7 @@ from toolkit.edges.eor import effect_of_removal
 __all__ = ["Panel", "Snapshot", "resolve_bets", "resolve_systems"]
 
 
-def resolve_bets(bets: Iterable[Bet | str] | str | None, rules: Rules = Rules()) -> tuple[AnyBet, ...]:
+def resolve_bets(bets: Iterable[Bet | str] | str | None, rules: Rules = Rules()) -> tuple[Bet, ...]:
     """Bets from names or :class:`~toolkit.bets.Bet` values (a string may list names separated by commas or spaces).
 
     ``None`` is the standard panel under ``rules``.
@@ -47,7 +48,7 @@ def resolve_bets(bets: Iterable[Bet | str] | str | None, rules: Rules = Rules())
 
     Returns
     -------
-    tuple of Bet
+    tuple of PayTable
         The bets.
 
     Examples
@@ -166,7 +167,7 @@ class Panel:
         Decks of the full shoe (for true counts).
     """
 
-    bets: tuple[AnyBet, ...]
+    bets: tuple[Bet, ...]
     systems: tuple[CountSystem, ...] = ()
     rules: Rules = field(default_factory=Rules)
     decks: int = 8
@@ -201,7 +202,7 @@ class Panel:
         """The bets' names, in panel order."""
         return tuple(b.name for b in self.bets)
 
-    def bet(self, name: str) -> AnyBet:
+    def bet(self, name: str) -> Bet:
         """One of the panel's bets by name."""
         for bet in self.bets:
             if bet.name == name:

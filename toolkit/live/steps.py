@@ -25,7 +25,7 @@ from typing import Any
 
 import polars as pl
 
-from toolkit.bets.paytable import Bet
+from toolkit.bets.base import Bet
 from toolkit.counting import CountSystem
 from toolkit.coup.cards import RANKS, Composition
 from toolkit.dealing.dealer import DealtShoes

@@ -47,7 +47,7 @@ from functools import cache
 import numpy as np
 import polars as pl
 
-from toolkit import PUNTO_BANCO, Bet, Tableau, expected_values, outcome_frame
+from toolkit import PUNTO_BANCO, PayTable, Tableau, expected_values, outcome_frame
 from toolkit.coup.step import (
     BANKER_DRAWS,
     BOTH_DRAW,
@@ -86,12 +86,12 @@ def symbol_index(symbol: Sequence[object]) -> int:
 
 
 @cache
-def _symbol_bets() -> tuple[Bet, ...]:
+def _symbol_bets() -> tuple[PayTable, ...]:
     frame = outcome_frame()
     natural = (pl.col("player_cards") == 2) & (pl.col("banker_cards") == 2) & pl.col("natural")
     keys = frame.select("winner", "player_pair", "banker_pair", natural.alias("nat")).rows()
     of = [_INDEX[k] for k in keys]
-    return tuple(Bet(f"symbol_{i}", tuple(Fraction(int(s == i)) for s in of)) for i in range(len(SYMBOLS)))
+    return tuple(PayTable(f"symbol_{i}", tuple(Fraction(int(s == i)) for s in of)) for i in range(len(SYMBOLS)))
 
 
 def symbol_probabilities(unseen: np.ndarray, tableau: Tableau = PUNTO_BANCO) -> np.ndarray:

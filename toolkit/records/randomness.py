@@ -47,7 +47,7 @@ import numpy as np
 import polars as pl
 from scipy import stats
 
-from toolkit.bets.paytable import Bet
+from toolkit.bets.paytable import PayTable
 from toolkit.bets.pricing import expected_values
 from toolkit.parallel import SeedLike
 from toolkit.records._calibrate import TestResult, _against_baseline, _baseline, baseline
@@ -71,11 +71,11 @@ _PAIRS = ("player pair", "banker pair")
 
 
 # ------------------------------------------------------------------ frequencies
-def _indicator(name: str, test) -> Bet:
-    return Bet.from_function(name, lambda o: 1 if test(o) else 0)
+def _indicator(name: str, test) -> PayTable:
+    return PayTable.from_function(name, lambda o: 1 if test(o) else 0)
 
 
-def _probability_bets() -> tuple[Bet, ...]:
+def _probability_bets() -> tuple[PayTable, ...]:
     return (
         _indicator("p_banker", lambda o: o.winner == "banker"),
         _indicator("p_player", lambda o: o.winner == "player"),

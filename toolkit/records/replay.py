@@ -29,7 +29,8 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
-from toolkit.bets.paytable import AnyBet, Bet, bet_payouts, get_bet, standard_bets
+from toolkit.bets.base import Bet
+from toolkit.bets.paytable import PayTable, bet_payouts, get_bet, standard_bets
 from toolkit.bets.pricing import expected_values
 from toolkit.coup.cards import MIN_COUP_CARDS, RANKS, VALUE_TO_RANK, ZERO_RANKS
 from toolkit.coup.outcome import class_index
@@ -49,7 +50,7 @@ def _card_level(records: Records) -> None:
         )
 
 
-def rank_reason(bet: AnyBet) -> str | None:
+def rank_reason(bet: Bet) -> str | None:
     """Why a bet cannot be priced on the values of the cards alone (``None`` when it can).
 
     A pay table over the outcome classes needs ranks when two classes that differ only in
@@ -59,13 +60,13 @@ def rank_reason(bet: AnyBet) -> str | None:
     >>> rank_reason(get_bet("dragon7")) is None, rank_reason(get_bet("player_pair"))
     (True, 'it pays on pairs, which compare ranks')
     """
-    if not isinstance(bet, Bet):
+    if not isinstance(bet, PayTable):
         return "it looks at the cards themselves (ranks or suits)"
     by_pairs = bet.payoff_array.reshape(-1, 4)
     return None if bool((by_pairs == by_pairs[:, :1]).all()) else "it pays on pairs, which compare ranks"
 
 
-def _value_level(records: Records, bets: Iterable[AnyBet]) -> None:
+def _value_level(records: Records, bets: Iterable[Bet]) -> None:
     """A record of values prices only the bets that look at values: the first other one is refused in one line."""
     if records.kind != "values":
         return
@@ -78,7 +79,7 @@ def _value_level(records: Records, bets: Iterable[AnyBet]) -> None:
             )
 
 
-def _bets_for(records: Records, bets: Iterable[AnyBet | str] | None, row: int) -> tuple[AnyBet, ...]:
+def _bets_for(records: Records, bets: Iterable[Bet | str] | None, row: int) -> tuple[Bet, ...]:
     rules = records.headers[row].rules if records.headers else records.header.rules
     if bets is None:
         panel = standard_bets(rules)

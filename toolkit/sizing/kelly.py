@@ -49,7 +49,7 @@ from itertools import combinations
 
 import numpy as np
 
-from toolkit.bets.paytable import Bet
+from toolkit.bets.paytable import PayTable
 from toolkit.bets.pricing import expected_values
 from toolkit.counting.systems import resolve_bet
 from toolkit.coup.cards import CompositionLike
@@ -85,25 +85,25 @@ class PayoutOutcomes:
         One bet per outcome (see above).
     """
 
-    bets: tuple[Bet, ...]
+    bets: tuple[PayTable, ...]
     payouts: np.ndarray
-    indicators: tuple[Bet, ...]
+    indicators: tuple[PayTable, ...]
 
 
 @lru_cache(maxsize=32)
-def _outcomes(bets: tuple[Bet, ...]) -> PayoutOutcomes:
+def _outcomes(bets: tuple[PayTable, ...]) -> PayoutOutcomes:
     table = np.array([b.payoffs for b in bets], dtype=object).T  # (1600, k) Fractions
     keys = [tuple(row) for row in table]
     distinct = sorted(set(keys))
     indicators = tuple(
-        Bet(f"{'+'.join(b.name for b in bets)}#{j}", tuple(Fraction(int(key == d)) for key in keys))
+        PayTable(f"{'+'.join(b.name for b in bets)}#{j}", tuple(Fraction(int(key == d)) for key in keys))
         for j, d in enumerate(distinct)
     )
     payouts = np.array([[float(x) for x in d] for d in distinct], dtype=np.float64)
     return PayoutOutcomes(bets, payouts, indicators)
 
 
-def payout_outcomes(bets: Sequence[Bet | str] | Bet | str, rules: Rules = Rules()) -> PayoutOutcomes:
+def payout_outcomes(bets: Sequence[PayTable | str] | PayTable | str, rules: Rules = Rules()) -> PayoutOutcomes:
     """The distinct joint payouts of ``bets`` (names of the standard panel or :class:`~toolkit.bets.Bet`).
 
     Parameters
@@ -124,7 +124,7 @@ def payout_outcomes(bets: Sequence[Bet | str] | Bet | str, rules: Rules = Rules(
     >>> po.payouts.tolist()
     [[-1.0, -1.0], [-1.0, 25.0], [40.0, -1.0]]
     """
-    if isinstance(bets, (Bet, str)):
+    if isinstance(bets, (PayTable, str)):
         bets = [bets]
     resolved = tuple(resolve_bet(b, rules) for b in bets)
     if not resolved:
@@ -320,7 +320,7 @@ def kelly_fractions(probabilities: np.ndarray, payouts: np.ndarray, cap: float =
 
 
 def kelly_stakes(
-    bets: Sequence[Bet | str] | Bet | str,
+    bets: Sequence[PayTable | str] | PayTable | str,
     shoe: CompositionLike = 8,
     fraction: float = 1.0,
     rules: Rules = Rules(),

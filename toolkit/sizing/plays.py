@@ -41,7 +41,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from toolkit._check import non_negative_int
-from toolkit.bets.paytable import AnyBet, Bet
+from toolkit.bets.base import Bet
+from toolkit.bets.paytable import PayTable
 from toolkit.counting.strategies import CountPlay, Play, Ramp, Strategy
 from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.counting.tallies import PreCoup, count_arrays, round_count
@@ -119,7 +120,7 @@ class LimitedPlay:
     limits: Limits = Limits()
 
     @property
-    def bet(self) -> str | AnyBet:
+    def bet(self) -> str | Bet:
         """The bet of the wrapped play."""
         return self.play.bet
 
@@ -191,7 +192,7 @@ class KellyPlay:
         positive, which needs the exact composition (computer-perfect information).
     """
 
-    bets: tuple[str | Bet, ...]
+    bets: tuple[str | PayTable, ...]
     index: int
     bankroll: float
     fraction: float = 1.0
@@ -214,7 +215,7 @@ class KellyPlay:
         object.__setattr__(self, "gates", gates)
 
     @property
-    def bet(self) -> str | AnyBet:
+    def bet(self) -> str | Bet:
         """The bet staked on."""
         return self.bets[self.index]
 
@@ -255,7 +256,7 @@ class KellyPlay:
 
 
 def kelly_strategy(
-    bets: Sequence[str | Bet] | str | Bet,
+    bets: Sequence[str | PayTable] | str | PayTable,
     bankroll: float,
     fraction: float = 1.0,
     gates: Sequence[Gate | None] | Gate | None = None,
@@ -310,7 +311,7 @@ def kelly_ramp(
     system: CountSystem | str,
     bankroll: float,
     fraction: float = 1.0,
-    bet: str | Bet | None = None,
+    bet: str | PayTable | None = None,
     threshold: float | None = None,
     n_shoes: int = 2000,
     dealing: Dealing = Dealing(),
@@ -444,7 +445,7 @@ class BackCount:
             raise ValueError(f"BackCount.count must be one of true, running, got {self.count!r}")
 
     @property
-    def bet(self) -> str | AnyBet:
+    def bet(self) -> str | Bet:
         """The bet of the wrapped play."""
         return self.play.bet
 
@@ -492,7 +493,7 @@ class SeatBet:
         The back-count deciding when the counter is seated.
     """
 
-    bet: str | Bet = "banker"
+    bet: str | PayTable = "banker"
     units: float = 1.0
     seated: BackCount | None = None
 
@@ -543,7 +544,7 @@ class MiscountedPlay:
     """
 
     system: CountSystem | str
-    bet: str | Bet
+    bet: str | PayTable
     ramp: Ramp
     missed: float = 0.0
     noise: float = 0.0

@@ -48,7 +48,7 @@ import polars as pl
 
 from toolkit._check import one_of, positive_int
 from toolkit._show import html_table, text_table
-from toolkit.bets.paytable import Bet
+from toolkit.bets.paytable import PayTable
 from toolkit.counting.harness import run_strategies
 from toolkit.counting.results import Estimate, Results
 from toolkit.counting.strategies import Ramp, Strategy, count_strategy
@@ -126,7 +126,7 @@ def probability_text(p: float | None, digits: int = 4) -> str:
 
 def sized_strategy(
     system: CountSystem | str,
-    bet: str | Bet | None = None,
+    bet: str | PayTable | None = None,
     threshold: float | None = None,
     bankroll: float = 1000.0,
     kelly: float | None = None,
@@ -532,7 +532,7 @@ def _plain(v: object) -> object:
 
 def bankroll_report(
     system: CountSystem | str = "dragon7",
-    bet: str | Bet | None = None,
+    bet: str | PayTable | None = None,
     threshold: float | None = None,
     bankroll: float = 1000.0,
     goal: float | None = None,

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 import ipywidgets as w
 
-from toolkit.bets.paytable import Bet
+from toolkit.bets.base import Bet
 from toolkit.counting import CountSystem
 from toolkit.coup.cards import RANKS, CompositionLike
 from toolkit.coup.rules import Rules

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import ipywidgets as w
 
-from toolkit.bets.paytable import Bet
+from toolkit.bets.base import Bet
 from toolkit.counting import CountSystem
 from toolkit.coup.cards import RANKS, hand_total
 from toolkit.dealing.dealer import DealtShoes

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from toolkit.bets.paytable import AnyBet
+from toolkit.bets.base import Bet
 from toolkit.counting.strategies import count_strategy, perfect_strategy
 from toolkit.counting.systems import CountSystem, resolve_bet
 from toolkit.coup.rules import Rules
@@ -52,7 +52,7 @@ def expected_candidates(space: SearchSpace = SearchSpace(), reach: int = 10) -> 
 
 
 def estimate_assessment(
-    bet: AnyBet | str,
+    bet: Bet | str,
     dealing: Dealing = Dealing(),
     shoes: int = DEFAULT_SHOES,
     cut_cards: Sequence[int] | None = None,

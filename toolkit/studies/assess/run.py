@@ -36,8 +36,9 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import non_negative_int, positive_int
+from toolkit.bets.base import Bet
 from toolkit.bets.ca import ca_table
-from toolkit.bets.paytable import AnyBet, bet_stats, edge_table, standard_bets
+from toolkit.bets.paytable import bet_stats, edge_table, standard_bets
 from toolkit.counting.results import Results, ShoeTotals, summarize
 from toolkit.counting.strategies import Strategy, count_strategy, perfect_strategy
 from toolkit.counting.systems import COUNT_SYSTEMS, CountSystem, resolve_bet
@@ -64,7 +65,7 @@ DEFAULT_CUT_CARDS = (14, 26, 52, 78, 104, 156)
 DEFAULT_MIN_WIN = 0.1
 
 
-def _bet_frame(bet: AnyBet, shoe: Composition, rules: Rules) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _bet_frame(bet: Bet, shoe: Composition, rules: Rules) -> tuple[pl.DataFrame, pl.DataFrame]:
     stats = edge_table(shoe, [bet], rules)
     payouts = bet_stats(bet, shoe, rules.tableau).payouts
     frame = pl.DataFrame(
@@ -178,7 +179,7 @@ def _check_types(dealing: object, rules: object, space: object) -> None:
         raise TypeError(f"rules must be a Rules or None, got {type(rules).__name__} {rules!r}")
 
 
-def published_counts(bet: AnyBet) -> tuple[CountSystem, ...]:
+def published_counts(bet: Bet) -> tuple[CountSystem, ...]:
     """The library's published counts of ``bet`` that carry a betting threshold (those a counter can play).
 
     Parameters
@@ -220,7 +221,7 @@ def _plan(
     return _Plan(shoes, n_pen, cuts, tuple(root.spawn(3)), seed if isinstance(seed, int) else str(root.entropy))
 
 
-def _found_count(b: AnyBet, winner: Score, rules: Rules, shoes: int) -> CountSystem | None:
+def _found_count(b: Bet, winner: Score, rules: Rules, shoes: int) -> CountSystem | None:
     if winner.threshold is None:
         return None
     standard = {x.name for x in standard_bets(rules)}
@@ -242,7 +243,7 @@ def _rule(system: CountSystem | None) -> str:
 
 
 def _fresh(
-    b: AnyBet, count: CountSystem | None, winner: Score, plan: _Plan, dealing: Dealing, rules: Rules, options: dict
+    b: Bet, count: CountSystem | None, winner: Score, plan: _Plan, dealing: Dealing, rules: Rules, options: dict
 ) -> tuple[dict[str, Results], dict[str, ShoeTotals], list[Strategy]]:
     """Step 3: the count found, perfect play, the threshold sweep and the published counts on the fresh shoes."""
     strategies: list[Strategy] = [perfect_strategy(b, name="perfect")]
@@ -262,7 +263,7 @@ def _fresh(
     return results, by_name, strategies
 
 
-def _summary_frame(b: AnyBet, count: CountSystem | None, results: dict[str, Results]) -> pl.DataFrame:
+def _summary_frame(b: Bet, count: CountSystem | None, results: dict[str, Results]) -> pl.DataFrame:
     perfect = results["perfect"]
     hands = perfect.hands_per_shoe.value
     rows = [
@@ -276,7 +277,7 @@ def _summary_frame(b: AnyBet, count: CountSystem | None, results: dict[str, Resu
 
 
 def _published_frame(
-    b: AnyBet, totals: dict[str, ShoeTotals], results: dict[str, Results], confidence: float
+    b: Bet, totals: dict[str, ShoeTotals], results: dict[str, Results], confidence: float
 ) -> pl.DataFrame:
     """The count found against each published count of the bet, on the same fresh shoes (paired differences)."""
     rows = []
@@ -367,7 +368,7 @@ def _settings(
 
 
 def assess_bet(
-    bet: AnyBet | str,
+    bet: Bet | str,
     dealing: Dealing = Dealing(),
     shoes: int = DEFAULT_SHOES,
     seed: SeedLike = None,

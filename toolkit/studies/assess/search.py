@@ -42,7 +42,7 @@ import polars as pl
 
 from toolkit._check import positive_int
 from toolkit._show import changed_fields
-from toolkit.bets.paytable import AnyBet
+from toolkit.bets.base import Bet
 from toolkit.counting.systems import COUNT_SYSTEMS, CountSystem
 from toolkit.counting.tallies import PreCoup, count_arrays
 from toolkit.coup.cards import RANKS
@@ -158,7 +158,7 @@ class SearchSet:
         return cls(info, np.concatenate([p.ev for p in parts]), sum(p.shoes for p in parts))
 
 
-def search_block(block: Block, dealing: Dealing, bet: AnyBet) -> SearchSet:
+def search_block(block: Block, dealing: Dealing, bet: Bet) -> SearchSet:
     """Deal one block and price ``bet`` before every coup (runs where the block runs)."""
     from threadpoolctl import threadpool_limits
 
@@ -386,7 +386,7 @@ def _neighbours(
 
 
 def search_counts(
-    data: SearchSet, eor: np.ndarray, bet: AnyBet, space: SearchSpace = SearchSpace(), progress: bool = False
+    data: SearchSet, eor: np.ndarray, bet: Bet, space: SearchSpace = SearchSpace(), progress: bool = False
 ) -> tuple[pl.DataFrame, Score]:
     """Score every candidate of the search space on ``data``; the frame of candidates (best first) and the winner.
 

@@ -26,8 +26,9 @@ from typing import Any
 import numpy as np
 
 from toolkit._check import integer, one_of, positive_int
+from toolkit.bets.base import Bet
 from toolkit.bets.coup_bets import CoupBet
-from toolkit.bets.paytable import AnyBet, Bet, get_bet, standard_bets
+from toolkit.bets.paytable import PayTable, get_bet, standard_bets
 from toolkit.coup.options import LastHand
 from toolkit.coup.rules import Rules
 from toolkit.dealing.dealer import Dealing
@@ -240,7 +241,7 @@ class ThorpStudy:
     seed: SeedLike = None
     dealing: Dealing = field(default_factory=Dealing)
     rules: Rules = field(default_factory=Rules)
-    bets: tuple[AnyBet, ...] | None = None
+    bets: tuple[Bet, ...] | None = None
     observers: tuple[str, ...] = ("unseen",)
     jacobson_depths: tuple[int, ...] = JACOBSON_DEPTHS
     block_size: int = DEFAULT_BLOCK_SIZE
@@ -264,7 +265,7 @@ class ThorpStudy:
             else tuple(get_bet(b, self.rules) if isinstance(b, str) else b for b in self.bets)
         )
         for bet in bets:
-            if not isinstance(bet, Bet | CoupBet):
+            if not isinstance(bet, Bet):
                 raise TypeError(
                     f"ThorpStudy.bets holds {type(bet).__name__} {bet!r}; give Bets, CoupBets or names of bets"
                 )
@@ -332,7 +333,11 @@ class ThorpStudy:
         }
 
 
-def _digest(bet: AnyBet) -> str:
+def _digest(bet: Bet) -> str:
     """A short fingerprint of a bet: its exact pay table, or a side bet's serialised payout expression."""
-    text = ",".join(str(p) for p in bet.payoffs) if isinstance(bet, Bet) else bet.expr.meta.serialize(format="json")
+    if isinstance(bet, PayTable):
+        text = ",".join(str(p) for p in bet.payoffs)
+    else:
+        assert isinstance(bet, CoupBet)  # the other kind of Bet
+        text = bet.expr.meta.serialize(format="json")
     return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -33,7 +33,8 @@ import numba
 import numpy as np
 import polars as pl
 
-from toolkit.bets.paytable import AnyBet, Bet, get_plain_bet
+from toolkit.bets.base import Bet
+from toolkit.bets.paytable import PayTable, get_plain_bet
 from toolkit.bets.pricing import expected_values
 from toolkit.coup.rules import Tableau
 from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes
@@ -61,7 +62,7 @@ class BlockSpec:
     without its compiled tables, see :class:`~toolkit.bets.coup_bets.CoupBet`) and Jacobson's pay tables."""
 
     dealing: Dealing
-    bets: tuple[AnyBet, ...] = field(repr=False)
+    bets: tuple[Bet, ...] = field(repr=False)
     jacobson_payoffs: np.ndarray = field(repr=False)
     observers: tuple[str, ...]
     jacobson_depths: tuple[int, ...]
@@ -140,11 +141,11 @@ def panel_values(shoes: np.ndarray, spec: BlockSpec, device: str = "cpu") -> np.
 _PLAIN_CHUNK, _SIDE_CHUNK = 16_384, 4_096
 
 
-def _chunked_groups(bets: tuple[AnyBet, ...], whole: int = 0) -> list[tuple[int, list[int]]]:
+def _chunked_groups(bets: tuple[Bet, ...], whole: int = 0) -> list[tuple[int, list[int]]]:
     """The bets' columns in two groups, each with the number of shoes priced at a time: pay tables, side bets
     (``whole``: the pay tables' shoes all at once, as a GPU takes them in one transfer)."""
-    plain = [i for i, b in enumerate(bets) if isinstance(b, Bet)]
-    side = [i for i, b in enumerate(bets) if not isinstance(b, Bet)]
+    plain = [i for i, b in enumerate(bets) if isinstance(b, PayTable)]
+    side = [i for i, b in enumerate(bets) if not isinstance(b, PayTable)]
     return [(n, g) for n, g in ((max(whole, 1) if whole else _PLAIN_CHUNK, plain), (_SIDE_CHUNK, side)) if g]
 
 

@@ -15,14 +15,15 @@ import numpy as np
 import polars as pl
 
 from toolkit._stats import wilson_interval
-from toolkit.bets.paytable import AnyBet, standard_bets
+from toolkit.bets.base import Bet
+from toolkit.bets.paytable import standard_bets
 from toolkit.coup.rules import Rules
 
 __all__ = ["depth_one_in_a_million", "linear_variance"]
 
 
 def linear_variance(
-    cards_left: Iterable[int] | int, decks: int = 8, bets: Sequence[AnyBet] | None = None, rules: Rules = Rules()
+    cards_left: Iterable[int] | int, decks: int = 8, bets: Sequence[Bet] | None = None, rules: Rules = Rules()
 ) -> np.ndarray:
     """Variance of each bet's exact EV over random ``n``-card subsets of a full shoe, to first order.
 
