@@ -6,17 +6,29 @@ kernelspec's ``python`` by ``sys.executable``, and ipykernel's own spec is the
 fallback when none is installed), with ``BACCARAT_SMALL=1`` (the notebooks
 shrink their parameters) and ``MPLBACKEND=Agg``.  A failing cell fails the test
 with that cell's source and traceback.
+
+Each notebook is executed once per CI run: the documentation build executes them with the same small
+parameters into its jupyter-cache (``notebooks/_build/.jupyter_cache``, see ``notebooks/conf.py``), and a
+notebook whose cached execution matches its code cells *and* is newer than every file of the package, its
+data and the project file is checked from that execution (no cell may hold an error) instead of being run
+again.  Anything older, or ``BACCARAT_NOTEBOOK_CACHE=0``, runs the notebook here.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sys
+import time
+from datetime import UTC
 from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+#: Where the documentation build caches its executions of the notebooks.
+DOCS_CACHE = ROOT / "notebooks" / "_build" / ".jupyter_cache"
 CELL_TIMEOUT = 600  # seconds per cell; with BACCARAT_SMALL=1 every notebook should need far less
 
 
@@ -34,6 +46,11 @@ def test_notebook_runs_top_to_bottom(path: Path, monkeypatch: pytest.MonkeyPatch
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         monkeypatch.setenv(var, "1")
     notebook = nbformat.read(path, as_version=4)
+    executed = docs_execution(notebook, DOCS_CACHE)
+    if executed is not None:  # the docs build ran this very notebook on this very code
+        errors = [o for c in executed.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+        assert not errors, f"{path.name} failed in the documentation build: {errors[0].get('ename')}"
+        return
     # one more cell, in memory only: which interpreter did the kernel run?
     notebook.cells.append(nbformat.v4.new_code_cell("import sys; print(sys.executable, end='')"))
     client = nbclient.NotebookClient(
@@ -49,6 +66,55 @@ def test_notebook_runs_top_to_bottom(path: Path, monkeypatch: pytest.MonkeyPatch
         pytest.fail(f"{path.name} failed:\n{plain}", pytrace=False)
     kernel_python = "".join(o.get("text", "") for o in notebook.cells[-1].outputs)
     assert Path(kernel_python).resolve() == Path(sys.executable).resolve()
+
+
+def _newest_source() -> float:
+    """The latest modification time of the package, its data and the project file."""
+    files = [*(ROOT / "toolkit").rglob("*.py"), *(ROOT / "data").rglob("*"), ROOT / "pyproject.toml"]
+    return max(f.stat().st_mtime for f in files if f.is_file())
+
+
+def docs_execution(notebook, cache_path: Path, newest_source: float | None = None):
+    """The documentation build's execution of ``notebook`` from its jupyter-cache, if it ran on the current code.
+
+    ``None`` when there is no cache, no execution of these code cells, an execution older than any file of
+    the package (or than ``newest_source``, a time), or ``BACCARAT_NOTEBOOK_CACHE=0``.
+    """
+    if os.environ.get("BACCARAT_NOTEBOOK_CACHE") == "0" or not cache_path.is_dir():
+        return None
+    try:
+        from jupyter_cache import get_cache
+    except ImportError:
+        return None
+    cache = get_cache(cache_path)
+    try:
+        record = cache.match_cache_notebook(notebook)
+    except KeyError:
+        return None
+    newest = _newest_source() if newest_source is None else newest_source
+    if record.created.replace(tzinfo=UTC).timestamp() < newest:
+        return None
+    return cache.get_cache_bundle(record.pk).nb
+
+
+def test_a_docs_execution_is_reused_only_for_the_same_cells_on_current_code(tmp_path, monkeypatch) -> None:
+    nbformat = pytest.importorskip("nbformat")
+    jupyter_cache = pytest.importorskip("jupyter_cache")
+    from jupyter_cache.base import CacheBundleIn
+
+    notebook = nbformat.read(NOTEBOOKS[0], as_version=4)
+    assert docs_execution(notebook, tmp_path / "none") is None
+    cache = jupyter_cache.get_cache(tmp_path / "cache")
+    cache.cache_notebook_bundle(CacheBundleIn(notebook, str(NOTEBOOKS[0])), check_validity=False)
+    assert docs_execution(notebook, tmp_path / "cache") is not None
+    changed = nbformat.read(NOTEBOOKS[0], as_version=4)
+    changed.cells.append(nbformat.v4.new_code_cell("1 + 1"))
+    assert docs_execution(changed, tmp_path / "cache") is None  # other cells: run it
+    monkeypatch.setenv("BACCARAT_NOTEBOOK_CACHE", "0")
+    assert docs_execution(notebook, tmp_path / "cache") is None
+    monkeypatch.delenv("BACCARAT_NOTEBOOK_CACHE")
+    later = time.time() + 60  # the code changed after the execution: run it again
+    assert docs_execution(notebook, tmp_path / "cache", newest_source=later) is None
 
 
 def test_there_are_notebooks() -> None:
