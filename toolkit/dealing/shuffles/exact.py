@@ -155,7 +155,7 @@ def total_variation_exact(n: int, riffles: int) -> Fraction:
     Examples
     --------
     >>> total_variation_exact(3, 1)
-    Fraction(1, 2)
+    Fraction(1, 3)
     """
     n = positive_int(n, "n")
     riffles = non_negative_int(riffles, "riffles")

@@ -129,7 +129,7 @@ def guess_counts(decks: np.ndarray, strategy: str = "riffle") -> np.ndarray:
     Examples
     --------
     >>> guess_counts(np.array([[0, 1, 2, 3], [3, 2, 1, 0]]), "shelf").tolist()
-    [4, 1]
+    [4, 3]
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
@@ -156,7 +156,7 @@ def uniform_expected_guesses(cards: int) -> Fraction:
     Examples
     --------
     >>> round(float(uniform_expected_guesses(52)), 4)
-    4.5378
+    4.538
     """
     cards = positive_int(cards, "cards")
     return sum((Fraction(1, k) for k in range(1, cards + 1)), Fraction(0))
