@@ -41,7 +41,7 @@ class Strategy(str, Enum):
 
 def _model(
     recipe: Path | None, riffles: int | None, shelves: int | None, names: list[str]
-) -> tuple[object, int | None]:
+) -> tuple[ShuffleModel, int | None]:
     """The shuffle named by exactly one of the four options, and the cards its recipe is written for."""
     from toolkit.dealing.shuffles import Riffle, Sequence, Shelf, model_from_name, read_recipe
 
@@ -142,7 +142,7 @@ def shuffle(
     _guess(chosen, passes, n, trials, seed_or_fresh(seed), strategy, workers, progress, fmt)
 
 
-def _tv(chosen: object, passes: int, n: int, fmt: OutputFormat) -> None:
+def _tv(chosen: ShuffleModel, passes: int, n: int, fmt: OutputFormat) -> None:
     from toolkit.dealing.shuffles import total_variation
     from toolkit.dealing.shuffles.exact import MAX_EXACT_RIFFLES
 
@@ -163,7 +163,7 @@ def _tv(chosen: object, passes: int, n: int, fmt: OutputFormat) -> None:
 
 
 def _guess(
-    chosen: object,
+    chosen: ShuffleModel,
     passes: int,
     n: int,
     trials: int,
@@ -175,7 +175,7 @@ def _guess(
 ) -> None:
     from toolkit.dealing.shuffles import Repeat, guessing_game
 
-    model: ShuffleModel = chosen if passes == 1 else Repeat(chosen, passes)  # type: ignore[assignment,arg-type]
+    model: ShuffleModel = chosen if passes == 1 else Repeat(chosen, passes)
     game = guessing_game(
         model,
         cards=n,
