@@ -138,7 +138,7 @@ class AShuffle:
         out = orders.copy()
         if self.a == 1 or orders.shape[1] < 2:
             return out
-        dtype = np.uint8 if self.a <= 256 else np.int64
+        dtype = np.uint8 if self.a <= 2**8 else np.uint16 if self.a <= 2**16 else np.int64
         for rows in _blocks(*orders.shape):
             digits = gen.integers(0, self.a, size=orders[rows].shape, dtype=dtype)
             out[rows] = _permute(orders[rows], _kernels.interleave_by_digits(digits, self.a))
@@ -147,7 +147,7 @@ class AShuffle:
 
 @dataclass(frozen=True)
 class Riffle:
-    """``times`` Gilbert-Shannon-Reeds riffle shuffles: the same law as one ``2**times``-shuffle.
+    """``times`` Gilbert-Shannon-Reeds riffle shuffles: the same law as one ``2**times``-shuffle, sampled as that.
 
     Attributes
     ----------
@@ -163,8 +163,11 @@ class Riffle:
     def apply(self, orders: np.ndarray, gen: np.random.Generator) -> np.ndarray:
         """The orders after ``times`` riffles each (see :class:`ShuffleModel`)."""
         out = _check_orders(orders).copy()
-        for _ in range(self.times):
-            out = AShuffle(2).apply(out, gen)
+        left = self.times
+        while left:  # k riffles are one 2**k-shuffle in law: one pass per 30 riffles
+            step = min(left, 30)
+            out = AShuffle(2**step).apply(out, gen)
+            left -= step
         return out
 
 
