@@ -48,6 +48,15 @@ def test_guess_shelf_json_has_an_interval(capsys: pytest.CaptureFixture[str]) ->
     assert run(capsys, *args)[1] == out  # the same seed, the same numbers
 
 
+def test_passes_of_a_shelf_shuffler_keep_the_shelf_strategy(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("shuffle", "--shelves", "10", "--passes", "2", "--cards", "52", "--trials", "500", "--seed", "1")
+    code, out, _ = run(capsys, *args, "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["strategy"] == "shelf"
+    assert data["model"] == "Repeat(model=Shelf(shelves=10), times=2)"
+
+
 def test_guess_recipe_table(capsys: pytest.CaptureFixture[str]) -> None:
     recipe = str(ROOT / "data" / "shuffles" / "eight-deck-washed.toml")
     code, out, _ = run(capsys, "shuffle", "--recipe", recipe, "--trials", "200", "--seed", "2", "--no-progress")

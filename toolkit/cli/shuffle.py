@@ -122,7 +122,9 @@ def shuffle(
         Measure.guess, "--measure", help="tv (exact distance to uniform; riffles only) or guess (the guessing game)."
     ),
     strategy: Strategy = typer.Option(
-        Strategy.auto, "--strategy", help="Guessing strategy: auto (shelf for --shelves, else riffle), shelf, riffle."
+        Strategy.auto,
+        "--strategy",
+        help="Guessing strategy: auto (shelf for a shelf shuffler, else riffle), shelf or riffle.",
     ),
     trials: int = typer.Option(10_000, "--trials", "-n", metavar="N", help="Decks shuffled for --measure guess."),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (same seed, same result, whatever the workers)."),

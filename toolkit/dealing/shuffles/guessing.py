@@ -36,7 +36,7 @@ import numpy as np
 
 from toolkit._check import positive_int
 from toolkit._stats import normal_quantile
-from toolkit.dealing.shuffles.models import Shelf, ShuffleModel, shuffle_orders
+from toolkit.dealing.shuffles.models import Repeat, Shelf, ShuffleModel, shuffle_orders
 from toolkit.parallel import Block, SeedLike, block_plan, map_blocks
 
 if TYPE_CHECKING:
@@ -162,6 +162,12 @@ def uniform_expected_guesses(cards: int) -> Fraction:
     return sum((Fraction(1, k) for k in range(1, cards + 1)), Fraction(0))
 
 
+def _default_strategy(model: ShuffleModel) -> str:
+    """``shelf`` for a shelf shuffler (or passes of one), else ``riffle``."""
+    inner = model.model if isinstance(model, Repeat) else model
+    return "shelf" if isinstance(inner, Shelf) else "riffle"
+
+
 def _block_guesses(block: Block, model: ShuffleModel, cards: int, strategy: str) -> np.ndarray:
     decks = shuffle_orders(model, np.tile(np.arange(cards, dtype=np.int64), (block.n_shoes, 1)), block.rng())
     return guess_counts(decks, strategy)
@@ -191,8 +197,8 @@ def guessing_game(
     seed
         Anything :func:`toolkit.parallel.as_seed_sequence` takes; the result does not depend on ``workers``.
     strategy
-        A name in :data:`STRATEGIES`; default ``shelf`` for a :class:`~toolkit.dealing.shuffles.Shelf`, else
-        ``riffle``.
+        A name in :data:`STRATEGIES`; default ``shelf`` for a :class:`~toolkit.dealing.shuffles.Shelf` (or a
+        :class:`~toolkit.dealing.shuffles.Repeat` of one), else ``riffle``.
     workers
         Local processes (``None``: every core).
     progress
@@ -220,7 +226,7 @@ def guessing_game(
     trials = positive_int(trials, "trials")
     if trials > MAX_TRIALS:
         raise ValueError(f"trials must be at most {MAX_TRIALS:,}, got {trials:,}")
-    chosen = strategy if strategy is not None else ("shelf" if isinstance(model, Shelf) else "riffle")
+    chosen = strategy if strategy is not None else _default_strategy(model)
     if chosen not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {chosen!r}")
     work = partial(_block_guesses, model=model, cards=cards, strategy=chosen)
