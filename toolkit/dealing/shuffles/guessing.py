@@ -20,8 +20,9 @@ Strategies (:data:`STRATEGIES`):
 ``riffle``
     For riffles: the cards left are interleaved runs of consecutive cards (rising sequences); guess the next
     card of the longest run left, i.e. among the unseen cards ``u`` whose predecessor ``u - 1`` has been seen
-    (or ``u = 0``), the one starting the longest block of consecutive unseen cards (the lowest on ties).  This
-    is the rule of thumb Bayer & Diaconis (1992, section 5) describe for guessing after riffles.
+    (or ``u = 0``), the one starting the longest block of consecutive unseen cards (the lowest on ties).  It is
+    our statement of the "guess the next card of the longest rising sequence" idea that Bayer & Diaconis
+    (1992) discuss for guessing after riffles; their text was not consulted for its details.
 """
 
 from __future__ import annotations
