@@ -111,6 +111,7 @@ if _TYPE_CHECKING:
         shuffled_shoes,
         stacked_shoes,
     )
+    from toolkit.dealing.shuffles import guessing_game, read_recipe, shuffle_orders, total_variation
     from toolkit.edges import (
         Reproduced,
         compare_published,
@@ -331,6 +332,7 @@ __all__ = (
     "frequency_test",
     "get_bet",
     "get_count_system",
+    "guessing_game",
     "jacobson_setting",
     "kelly_fractions",
     "kelly_stakes",
@@ -352,6 +354,7 @@ __all__ = (
     "random_depletion",
     "randomness_tests",
     "read_bets",
+    "read_recipe",
     "read_records",
     "records_from_dealt",
     "records_from_frame",
@@ -365,6 +368,7 @@ __all__ = (
     "run_strategies",
     "run_study",
     "runs_test",
+    "shuffle_orders",
     "shuffled_shoes",
     "simulate_banque_shoes",
     "simulate_chemin_shoes",
@@ -377,6 +381,7 @@ __all__ = (
     "study_summary",
     "study_verdicts",
     "threshold_sweep",
+    "total_variation",
     "tracking_test",
     "with_counts",
     "write_outputs",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from toolkit._check import non_negative_int, positive_int
+from toolkit.dealing.shuffles.models import Riffle, shuffle_orders
 from toolkit.parallel import SeedLike, as_generator
 
 __all__ = ["riffle_shuffle", "stacked_shoes"]
@@ -78,6 +79,7 @@ def riffle_shuffle(shoes: np.ndarray, riffles: int = 1, seed: SeedLike = None) -
 
     References
     ----------
+    :class:`~toolkit.dealing.shuffles.Riffle` is the model (this is ``shuffle_orders(Riffle(riffles), shoes, seed)``).
     Gilbert (1955); Bayer & Diaconis, "Trailing the dovetail shuffle to its lair",
     *Annals of Applied Probability* 2 (1992) 294-313.
 
@@ -88,14 +90,4 @@ def riffle_shuffle(shoes: np.ndarray, riffles: int = 1, seed: SeedLike = None) -
     True
     """
     riffles = non_negative_int(riffles, "riffles")
-    gen = as_generator(seed)
-    orders = np.asarray(shoes)
-    flat = np.atleast_2d(orders).copy()
-    size = flat.shape[1]
-    for _ in range(riffles):
-        for row in flat:
-            cut = int(gen.binomial(size, 0.5))
-            top = np.zeros(size, dtype=bool)
-            top[gen.choice(size, cut, replace=False)] = True
-            row[top], row[~top] = row[:cut].copy(), row[cut:].copy()
-    return flat.reshape(orders.shape)
+    return shuffle_orders(Riffle(riffles), np.asarray(shoes), seed)

@@ -1,0 +1,207 @@
+"""Command ``baccarat shuffle``: how far a shuffle leaves the deck from random.
+
+The shuffle is a recipe file (``--recipe``), riffles (``--riffles K``), a shelf shuffler (``--shelves K``) or
+models named in turn (``--model riffle:2 --model strip:0.1 --model cut``), each done ``--passes`` times.  The
+measures: ``tv``, the exact total-variation distance to uniform (riffles only: Bayer & Diaconis's formula), row
+by row up to the riffles given; ``guess``, the expected correct guesses of the card-guessing game with complete
+feedback, by simulation, with its interval, beside ``H_n`` for a uniform deck.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from toolkit.cli._common import FORMAT_OPTION, PROGRESS, OutputFormat, check_run, emit, fail, say, seed_or_fresh
+
+if TYPE_CHECKING:
+    from toolkit.dealing.shuffles import ShuffleModel
+
+__all__ = ["register"]
+
+#: Cards when neither --cards nor --decks is given (and the recipe names none): an eight-deck shoe.
+DEFAULT_CARDS = 416
+#: The most cards a deck may have here.
+MAX_CARDS = 2_000
+
+
+class Measure(str, Enum):
+    tv = "tv"
+    guess = "guess"
+
+
+class Strategy(str, Enum):
+    auto = "auto"
+    shelf = "shelf"
+    riffle = "riffle"
+
+
+def _model(
+    recipe: Path | None, riffles: int | None, shelves: int | None, names: list[str]
+) -> tuple[ShuffleModel, int | None]:
+    """The shuffle named by exactly one of the four options, and the cards its recipe is written for."""
+    from toolkit.dealing.shuffles import Riffle, Sequence, Shelf, model_from_name, read_recipe
+
+    given = [o for o, v in (("--recipe", recipe), ("--riffles", riffles), ("--shelves", shelves)) if v is not None]
+    given += ["--model"] if names else []
+    if len(given) != 1:
+        fail(
+            "give exactly one of --recipe, --riffles, --shelves or --model"
+            + (f" (got {', '.join(given)})" if given else "")
+        )
+    try:
+        if recipe is not None:
+            read = read_recipe(recipe)
+            return read.model, read.cards
+        if riffles is not None:
+            if riffles < 0:
+                fail(f"--riffles must be 0 or more, got {riffles}")
+            return Riffle(riffles), None
+        if shelves is not None:
+            if shelves < 1:
+                fail(f"--shelves must be at least 1, got {shelves}")
+            return Shelf(shelves), None
+        models = [model_from_name(name) for name in names]
+        return (models[0] if len(models) == 1 else Sequence(tuple(models))), None
+    except (ValueError, TypeError) as err:
+        fail(f"--recipe: {err}" if recipe is not None else f"--model: {err}")
+    raise AssertionError("unreachable")
+
+
+def _riffles_of(model: object) -> int | None:
+    """The riffles a model amounts to when it is riffles only (``Riffle``, ``AShuffle(2**k)``, their sequences)."""
+    from toolkit.dealing.shuffles import AShuffle, Repeat, Riffle, Sequence
+
+    if isinstance(model, Riffle):
+        return model.times
+    if isinstance(model, AShuffle):
+        k = model.a.bit_length() - 1
+        return k if model.a == 2**k else None
+    if isinstance(model, Repeat):
+        inner = _riffles_of(model.model)
+        return None if inner is None else inner * model.times
+    if isinstance(model, Sequence):
+        parts = [_riffles_of(step) for step in model.steps]
+        return None if any(p is None for p in parts) else sum(p for p in parts if p is not None)
+    return None
+
+
+def _cards(cards: int | None, decks: int | None, recipe_cards: int | None) -> int:
+    if cards is not None and decks is not None:
+        fail("give either --cards or --decks, not both")
+    n = cards if cards is not None else 52 * decks if decks is not None else recipe_cards or DEFAULT_CARDS
+    if decks is not None and decks < 1:
+        fail(f"--decks must be at least 1, got {decks}")
+    if not 1 <= n <= MAX_CARDS:
+        fail(f"--cards must be between 1 and {MAX_CARDS:,}, got {n:,}")
+    return n
+
+
+def shuffle(
+    recipe: Path | None = typer.Option(None, "--recipe", metavar="FILE", help="A shuffle recipe (TOML)."),
+    riffles: int | None = typer.Option(None, "--riffles", metavar="K", help="K Gilbert-Shannon-Reeds riffles."),
+    shelves: int | None = typer.Option(None, "--shelves", metavar="K", help="One pass of a K-shelf shuffler."),
+    model: list[str] = typer.Option(
+        [],
+        "--model",
+        metavar="NAME",
+        help="A model, in turn (repeatable): riffle[:K], ashuffle:A, cut, strip[:P], plug[:F], pile[:K], "
+        "shelf[:K], continuous[:B], wash.",
+    ),
+    passes: int = typer.Option(1, "--passes", metavar="P", help="Do the shuffle P times."),
+    cards: int | None = typer.Option(
+        None, "--cards", metavar="N", help="A deck of N distinct cards (52 as in the papers)."
+    ),
+    decks: int | None = typer.Option(
+        None, "--decks", "-d", metavar="D", help="52 * D distinct cards (default: the recipe's cards, else 8 decks)."
+    ),
+    measure: Measure = typer.Option(
+        Measure.guess, "--measure", help="tv (exact distance to uniform; riffles only) or guess (the guessing game)."
+    ),
+    strategy: Strategy = typer.Option(
+        Strategy.auto,
+        "--strategy",
+        help="Guessing strategy: auto (shelf for a shelf shuffler, else riffle), shelf or riffle.",
+    ),
+    trials: int = typer.Option(10_000, "--trials", "-n", metavar="N", help="Decks shuffled for --measure guess."),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (same seed, same result, whatever the workers)."),
+    workers: int | None = typer.Option(1, "--workers", "-w", help="Local worker processes (default 1)."),
+    progress: bool = PROGRESS,
+    fmt: OutputFormat = FORMAT_OPTION,
+) -> None:
+    """How random does a shuffle leave the deck? Exact distance to uniform, or the guessing game."""
+    chosen, recipe_cards = _model(recipe, riffles, shelves, model)
+    n = _cards(cards, decks, recipe_cards)
+    if passes < 1:
+        fail(f"--passes must be at least 1, got {passes}")
+    if measure == Measure.tv:
+        _tv(chosen, passes, n, fmt)
+        return
+    check_run(trials, workers)
+    _guess(chosen, passes, n, trials, seed_or_fresh(seed), strategy, workers, progress, fmt)
+
+
+def _tv(chosen: ShuffleModel, passes: int, n: int, fmt: OutputFormat) -> None:
+    from toolkit.dealing.shuffles import total_variation
+    from toolkit.dealing.shuffles.exact import MAX_EXACT_RIFFLES
+
+    k = _riffles_of(chosen)
+    if k is None:
+        fail(
+            "--measure tv is exact only for riffles (--riffles K, --model riffle:K or ashuffle:2^K); "
+            "use --measure guess for other shuffles"
+        )
+    total = k * passes
+    if not 1 <= total <= MAX_EXACT_RIFFLES:
+        fail(f"--measure tv needs 1 to {MAX_EXACT_RIFFLES} riffles in all, got {total}")
+    table = total_variation(n, total)
+    if fmt == OutputFormat.table:
+        say(f"exact total-variation distance to uniform of {n} cards after 1 to {total} riffles (Bayer-Diaconis)")
+    last = table.row(-1, named=True)
+    emit(table, fmt, {"cards": n, "riffles": total, "tv": last["tv"], "table": table.to_dicts()})
+
+
+def _guess(
+    chosen: ShuffleModel,
+    passes: int,
+    n: int,
+    trials: int,
+    seed: int,
+    strategy: Strategy,
+    workers: int | None,
+    progress: bool,
+    fmt: OutputFormat,
+) -> None:
+    from toolkit.dealing.shuffles import Repeat, guessing_game
+
+    model: ShuffleModel = chosen if passes == 1 else Repeat(chosen, passes)
+    game = guessing_game(
+        model,
+        cards=n,
+        trials=trials,
+        seed=seed,
+        strategy=None if strategy == Strategy.auto else strategy.value,
+        workers=workers,
+        progress=progress,
+    )
+    row = game.row(0, named=True)
+    if fmt == OutputFormat.table:
+        say(f"guessing game on {n} cards, {trials:,} decks, seed {seed}: correct guesses with a 95% interval")
+    payload = {
+        **row,
+        "seed": seed,
+        "interval": [row["ci_low"], row["ci_high"]],
+        "confidence": 0.95,
+    }
+    shown = game.select(
+        "strategy", "trials", "expected_correct_guesses", "ci_low", "ci_high", "uniform_expected", "excess"
+    )
+    emit(shown if fmt == OutputFormat.table else game, fmt, payload)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the `baccarat` app."""
+    app.command("shuffle")(shuffle)
