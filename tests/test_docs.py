@@ -3,8 +3,8 @@
 The build here does not execute the notebooks (``-D nb_execution_mode=off``): every page, the API
 reference written from each subpackage's ``__all__`` and every docstring it renders are checked, in
 about a minute.  CI also builds the site with the notebooks executed (``.ci/run``), into the jupyter-cache
-that the notebook tests (``tests/test_notebooks.py``) then check instead of running each notebook again.  Skipped, saying why, when the ``docs``
-extra is not installed.
+that the notebook tests (``tests/test_notebooks.py``) then check instead of running each notebook
+again.  Skipped, saying why, when the ``docs`` extra is not installed.
 """
 
 from __future__ import annotations
