@@ -292,20 +292,7 @@ def information_edge(
         flat = _exact_sums(keys, size, _limbs(comp, tableau))
         counts = [flat[i * events.size : (i + 1) * events.size] for i in range(len(names))]
         settled = _settle(counts, events, perm(comp.total, 6), ambiguous, decide)
-    keep = prob > 0
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ev = evnum / prob[:, None]
-    best_ev = np.array([ev[i, b] if b is not None else 0.0 for i, b in enumerate(decide)])
-    patterns = pl.DataFrame(
-        {
-            "pattern": names,
-            "probability": prob,
-            "best_bet": [chosen[b].name if b is not None else None for b in decide],
-            "ev": best_ev,
-            **{f"ev_{bet.name}": ev[:, j] for j, bet in enumerate(chosen)},
-        },
-        schema_overrides={"best_bet": pl.String},
-    ).filter(pl.Series(keep))
+    patterns, best_ev, keep = _pattern_frame(names, prob, evnum, decide, chosen)
     if settled is not None:
         gain, share = float(settled.gain), float(settled.share)
     else:
@@ -324,6 +311,27 @@ def information_edge(
     if exact and settled is not None:
         extra = (settled.gain, settled.share, _by_name(names, settled.prob), _by_name(names, settled.ev, chosen))
     return InformationEdge(obs, comp, tuple(b.name for b in chosen), patterns, summary, gain, share, exact, *extra)
+
+
+def _pattern_frame(
+    names: list[str], prob: np.ndarray, evnum: np.ndarray, decide: list[int | None], chosen: tuple[Bet, ...]
+) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
+    """The patterns frame (patterns that can occur), each pattern's best EV (0: no bet) and which can occur."""
+    keep = prob > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ev = evnum / prob[:, None]
+    best_ev = np.array([ev[i, b] if b is not None else 0.0 for i, b in enumerate(decide)])
+    frame = pl.DataFrame(
+        {
+            "pattern": names,
+            "probability": prob,
+            "best_bet": [chosen[b].name if b is not None else None for b in decide],
+            "ev": best_ev,
+            **{f"ev_{bet.name}": ev[:, j] for j, bet in enumerate(chosen)},
+        },
+        schema_overrides={"best_bet": pl.String},
+    ).filter(pl.Series(keep))
+    return frame, best_ev, keep
 
 
 @dataclass(frozen=True)
