@@ -244,7 +244,8 @@ class Observation:
         """``positions 1, 2, 3, 4: H = 6789, L = 012345``."""
         texts = {p.describe() for p in self.partitions}
         if len(texts) == 1:
-            return f"positions {', '.join(map(str, self.positions))}: {texts.pop()}"
+            where = "position" if len(self.positions) == 1 else "positions"
+            return f"{where} {', '.join(map(str, self.positions))}: {texts.pop()}"
         return "; ".join(f"position {q}: {p.describe()}" for q, p in zip(self.positions, self.partitions, strict=True))
 
 
