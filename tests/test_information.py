@@ -135,13 +135,34 @@ def test_engine_equals_an_independent_deal_of_a_small_shoe_by_rank(positions, gr
     _check(result, probability, ev)
 
 
-def test_engine_equals_an_independent_deal_by_rank_groups() -> None:
-    shoe = [1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 2, 1, 1]
+@pytest.mark.parametrize(("groups", "positions"), [("A9TJQK", "1,3"), ("6789T", "1,2"), ("T/J/A2345", "2,4,5")])
+def test_engine_equals_an_independent_deal_by_rank_groups(groups: str, positions: str) -> None:
+    """Rank groups; those that split T, J, Q, K take the rank path (13**6 sequences)."""
+    shoe = [1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1]
     value = RANK_VALUES.__getitem__
-    letter = lambda k: "H" if "A23456789TJQK"[k] in "A9TJQK" else "L"  # noqa: E731
-    probability, ev = oracle(shoe, value, {1: letter, 3: letter}, {b: PAYS[b] for b in SMALL_BETS})
-    result = information_edge(shoe, "A9TJQK", "1,3", by="rank", bets=SMALL_BETS, exact=True)
+    written = groups.split("/")
+    rest = "".join(r for r in "A23456789TJQK" if not any(r in g for g in written))
+    every = [*written, rest]
+    letters = "HL" if len(written) == 1 else "ABCD"
+
+    def letter(k: int) -> str:
+        return letters[next(i for i, g in enumerate(every) if "A23456789TJQK"[k] in g)]
+
+    seen = dict.fromkeys((int(p) for p in positions.split(",")), letter)
+    probability, ev = oracle(shoe, value, seen, {b: PAYS[b] for b in SMALL_BETS})
+    result = information_edge(shoe, groups, positions, by="rank", bets=SMALL_BETS, exact=True)
     _check(result, probability, ev)
+
+
+def test_rank_path_equals_the_value_path_with_pair_bets() -> None:
+    """The value path prices pairs of zero-valued cards with alpha and beta; the rank path sees the ranks."""
+    bets = ("banker", "player", "tie", "player_pair", "banker_pair", "either_pair")
+    shoe = [30, 31, 32, 29, 33, 30, 28, 32, 31, 12, 35, 22, 31]
+    value = information_edge(shoe, "0/12345/6789", "1,3,4", bets=bets, exact=True, path="value")
+    rank = information_edge(shoe, "0/12345/6789", "1,3,4", bets=bets, exact=True, path="rank")
+    assert value.gain_exact == rank.gain_exact
+    assert value.probability_exact == rank.probability_exact
+    assert value.ev_exact == rank.ev_exact
 
 
 @pytest.mark.parametrize("positions", [(1, 2), pytest.param((1, 2, 3, 4), marks=pytest.mark.slow)])
@@ -272,7 +293,9 @@ def test_partition_search_equals_the_engine_partition_by_partition() -> None:
         ({"positions": "1,1"}, r"position 1 is given twice"),
         ({"positions": "4-2"}, r"runs backwards"),
         ({"shoe": [5, 0, 0, 0, 0, 0, 0, 0, 0, 0]}, r"the shoe holds 5 card\(s\)"),
-        ({"groups": "6789T", "by": "rank"}, r"T, J, Q and K are in different groups"),
+        ({"groups": "6789T", "by": "rank", "path": "value"}, r"only the rank path can see that"),
+        ({"groups": "6789T", "by": "rank", "shoe": 30}, r"the rank path takes shoes of at most 1,400 cards"),
+        ({"groups": "678Z", "by": "rank"}, r"'Z' is not a card rank"),
         ({"groups": "6789", "by": "suit"}, r"by must be 'value' or 'rank'"),
         ({"bets": ["perfect_pair"]}, r"bet 'perfect_pair' looks at suits"),
         ({"bets": ["banker", "banker"]}, r"'banker' is given twice"),

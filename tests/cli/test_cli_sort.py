@@ -78,7 +78,7 @@ def test_best_partition_csv_holds_the_sorts(capsys) -> None:
         (("--bet", "nonsense"), "unknown bet 'nonsense'"),
         (("--by", "suit"), "--by must be 'value' or 'rank'"),
         (("--top", "0", "--best-partition"), "--top must be at least 1"),
-        (("--groups", "6789T", "--by", "rank"), "T, J, Q and K are in different groups"),
+        (("--groups", "6789X", "--by", "rank"), "'X' is not a card rank"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message) -> None:

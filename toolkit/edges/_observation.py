@@ -57,11 +57,13 @@ class Partition:
     by
         ``"value"`` or ``"rank"``: how ``text`` names the kinds.
     group_of
-        For each value 0..9, its group's index.
+        For each value 0..9, its group's index (empty when the partition splits T, J, Q, K).
     letters
         Each group's letter, in group order (the order patterns sort in).
     members
         Each group's kinds, as written (``"6789"``, the rest in kind order).
+    group_of_rank
+        For each rank ``A23456789TJQK``, its group's index.
     """
 
     text: str
@@ -69,6 +71,16 @@ class Partition:
     group_of: tuple[int, ...]
     letters: tuple[str, ...]
     members: tuple[str, ...]
+    group_of_rank: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.group_of_rank:
+            object.__setattr__(self, "group_of_rank", tuple(self.group_of[v] for v in RANK_VALUE))
+
+    @property
+    def by_value(self) -> bool:
+        """Whether the groups are unions of values (T, J, Q, K together), so the value path can observe them."""
+        return bool(self.group_of)
 
     @property
     def size(self) -> int:
@@ -97,8 +109,7 @@ def parse_partition(text: str, by: str = "value") -> Partition:
     Raises
     ------
     ValueError
-        An unknown kind, a kind in two groups, an empty group, one group holding every kind, or a
-        rank partition that splits T, J, Q and K (which only a rank path could observe).
+        An unknown kind, a kind in two groups, an empty group, or one group holding every kind.
     """
     if not isinstance(text, str):
         raise TypeError(f"groups must be a string such as '6789' or '0/12345/6789', got {type(text).__name__}")
@@ -130,16 +141,12 @@ def parse_partition(text: str, by: str = "value") -> Partition:
         letters = tuple(LETTERS[i] for i in range(len(groups)))
     group_of_kind = {kind: i for i, g in enumerate(groups) for kind in g}
     if by == "value":
-        group_of = tuple(group_of_kind[str(v)] for v in range(10))
-    else:
-        zero = {group_of_kind[k] for k in "TJQK"}
-        if len(zero) > 1:
-            raise ValueError(
-                f"{where}: T, J, Q and K are in different groups; the engine observes cards by value, so a rank "
-                "partition must keep the four zero-valued ranks in one group"
-            )
+        return Partition(text, by, tuple(group_of_kind[str(v)] for v in range(10)), letters, tuple(groups))
+    by_rank = tuple(group_of_kind[k] for k in RANK_KINDS)
+    group_of: tuple[int, ...] = ()
+    if len({group_of_kind[k] for k in "TJQK"}) == 1:
         group_of = tuple(group_of_kind["T"] if v == 0 else group_of_kind[RANK_KINDS[v - 1]] for v in range(10))
-    return Partition(text, by, group_of, letters, tuple(groups))
+    return Partition(text, by, group_of, letters, tuple(groups), by_rank)
 
 
 def parse_positions(positions: int | str | Iterable[int]) -> tuple[int, ...]:
@@ -207,9 +214,17 @@ class Observation:
     partitions: tuple[Partition, ...]
     merge: bool = True
 
-    def codes(self, cells: np.ndarray) -> np.ndarray:
-        """Pattern code of each cell; a cell is ``sum_i v_i 10**i`` over the observed values ``v_i``."""
-        groups = [np.array(p.group_of, dtype=np.int64)[(cells // 10**i) % 10] for i, p in enumerate(self.partitions)]
+    @property
+    def by_value(self) -> bool:
+        """Whether every partition is a union of values (the value path can observe it)."""
+        return all(p.by_value for p in self.partitions)
+
+    def codes(self, cells: np.ndarray, base: int = 10) -> np.ndarray:
+        """Pattern code of each cell: ``sum_i k_i base**i`` over the observed kinds (values, or ranks with 13)."""
+        groups = [
+            np.array(p.group_of if base == 10 else p.group_of_rank, dtype=np.int64)[(cells // base**i) % base]
+            for i, p in enumerate(self.partitions)
+        ]
         for a, b in self._merged_pairs():
             groups[a], groups[b] = np.minimum(groups[a], groups[b]), np.maximum(groups[a], groups[b])
         code = np.zeros_like(cells)

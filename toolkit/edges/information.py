@@ -28,7 +28,7 @@ sorter's {6, 7, 8, 9} sort give 20.928 % (Jacobson, "Edge Sorting in Baccarat", 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -39,6 +39,7 @@ import polars as pl
 
 from toolkit.bets.paytable import Bet, get_plain_bet
 from toolkit.coup.cards import Composition, CompositionLike
+from toolkit.coup.outcome import N_CLASSES
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.edges._observation import Observation, observation
 from toolkit.exact._exact_sign import UNIT_ROUNDOFF, int_products
@@ -107,10 +108,20 @@ def _ext_payoff(payoffs: tuple[Fraction, ...], e: int, alpha: Fraction, beta: Fr
 
 @lru_cache(maxsize=32)
 def _events(bets: tuple[Bet, ...], alpha: Fraction, beta: Fraction) -> _Events:
+    """Events over the 3,600 extended classes of the value path (zero-valued pairs averaged)."""
+    return _merge_events([tuple(_ext_payoff(b.payoffs, e, alpha, beta) for b in bets) for e in range(N_EXT)])
+
+
+@lru_cache(maxsize=32)
+def _class_events(bets: tuple[Bet, ...]) -> _Events:
+    """Events over the 1,600 outcome classes of the rank path (pairs known from the ranks)."""
+    return _merge_events([tuple(b.payoffs[c] for b in bets) for c in range(N_CLASSES)])
+
+
+def _merge_events(payouts: list[tuple[Fraction, ...]]) -> _Events:
     rows: dict[tuple[Fraction, ...], int] = {}
-    of_ext = np.zeros(N_EXT, dtype=np.int64)
-    for e in range(N_EXT):
-        row = tuple(_ext_payoff(b.payoffs, e, alpha, beta) for b in bets)
+    of_ext = np.zeros(len(payouts), dtype=np.int64)
+    for e, row in enumerate(payouts):
         of_ext[e] = rows.setdefault(row, len(rows))
     pay = tuple(rows)
     scale = lcm(*(x.denominator for row in pay for x in row))
@@ -194,9 +205,9 @@ class InformationEdge:
     ev_exact: Mapping[str, Mapping[str, Fraction]] = field(default_factory=dict, repr=False)
 
 
-def _pattern_ids(obs: Observation) -> tuple[np.ndarray, list[str]]:
-    """Dense pattern index of every cell (``10**k`` of them) and the patterns' names in code order."""
-    codes = obs.codes(np.arange(10 ** len(obs.positions), dtype=np.int64))
+def _pattern_ids(obs: Observation, base: int = 10) -> tuple[np.ndarray, list[str]]:
+    """Dense pattern index of every cell (``base**k`` of them) and the patterns' names in code order."""
+    codes = obs.codes(np.arange(base ** len(obs.positions), dtype=np.int64), base)
     unique, inverse = np.unique(codes, return_inverse=True)
     return inverse.astype(np.int64), [obs.name(int(c)) for c in unique]
 
@@ -222,6 +233,7 @@ def information_edge(
     exact: bool = False,
     tableau: Tableau = PUNTO_BANCO,
     merge: bool = True,
+    path: str = "auto",
 ) -> InformationEdge:
     """Each observable pattern's probability and every bet's conditional expectation; the best action and its gain.
 
@@ -247,6 +259,11 @@ def information_edge(
         Drawing rules.
     merge
         Write a hand's two observed cards sorted (``HL`` for ``LH``); ``False`` keeps them in order.
+    path
+        ``"value"``: the 10**6 value sequences; ``"rank"``: the 13**6 rank sequences
+        (:mod:`toolkit.edges._rank_path`, about ten times slower, shoes up to 1,400 cards), needed
+        when the groups split T, J, Q, K; ``"auto"`` (default): the value path whenever it can see
+        the groups.
 
     Returns
     -------
@@ -274,24 +291,19 @@ def information_edge(
     comp = Composition.from_any(shoe)
     comp.require_coup()
     chosen = _resolve_bets(bets)
-    alpha, beta = zero_pair_probabilities(comp, exact=True)
-    events = _events(chosen, alpha, beta)
-    seq = value_sequences(tableau)
-    pattern_of_cell, names = _pattern_ids(obs)
-    keys = pattern_of_cell[_cells(tableau, obs.positions)] * events.size + events.of_ext[seq.ext]
-    size = len(names) * events.size
-
-    weights = _features(np.array([comp.by_value]))[:, 0][_sequence_multisets(tableau)]
-    table = np.bincount(keys, weights=weights, minlength=size).reshape(len(names), events.size)
+    if path not in ("auto", "value", "rank"):
+        raise ValueError(f"path must be 'auto', 'value' or 'rank', got {path!r}")
+    if path == "value" and not obs.by_value:
+        raise ValueError(f"path 'value': {obs.describe()} tells T, J, Q, K apart; only the rank path can see that")
+    sums = _value_sums if path == "value" or (path == "auto" and obs.by_value) else _rank_sums
+    names, events, table, exact_counts = sums(obs, comp, chosen, tableau)
     prob = table.sum(axis=1)
     evnum = table @ events.pay_float
     decide = [_best(list(row)) for row in evnum]
     ambiguous = _float_ambiguous(evnum, prob, events) | exact
     settled = None
     if ambiguous.any():
-        flat = _exact_sums(keys, size, _limbs(comp, tableau))
-        counts = [flat[i * events.size : (i + 1) * events.size] for i in range(len(names))]
-        settled = _settle(counts, events, perm(comp.total, 6), ambiguous, decide)
+        settled = _settle(exact_counts(), events, perm(comp.total, 6), ambiguous, decide)
     patterns, best_ev, keep = _pattern_frame(names, prob, evnum, decide, chosen)
     if settled is not None:
         gain, share = float(settled.gain), float(settled.share)
@@ -332,6 +344,49 @@ def _pattern_frame(
         schema_overrides={"best_bet": pl.String},
     ).filter(pl.Series(keep))
     return frame, best_ev, keep
+
+
+Sums = tuple[list[str], _Events, np.ndarray, Callable[[], list[list[int]]]]
+
+
+def _value_sums(obs: Observation, comp: Composition, chosen: tuple[Bet, ...], tableau: Tableau) -> Sums:
+    """Patterns, events, float probabilities by (pattern, event), and the exact integer sums, over value sequences."""
+    events = _events(chosen, *zero_pair_probabilities(comp, exact=True))
+    pattern_of_cell, names = _pattern_ids(obs)
+    keys = pattern_of_cell[_cells(tableau, obs.positions)] * events.size + events.of_ext[value_sequences(tableau).ext]
+    size = len(names) * events.size
+    weights = _features(np.array([comp.by_value]))[:, 0][_sequence_multisets(tableau)]
+    table = np.bincount(keys, weights=weights, minlength=size).reshape(len(names), events.size)
+
+    def exact_counts() -> list[list[int]]:
+        flat = _exact_sums(keys, size, _limbs(comp, tableau))
+        return [flat[i * events.size : (i + 1) * events.size] for i in range(len(names))]
+
+    return names, events, table, exact_counts
+
+
+def _rank_sums(obs: Observation, comp: Composition, chosen: tuple[Bet, ...], tableau: Tableau) -> Sums:
+    """The same over the 13**6 rank sequences, in chunks (weights exact in int64, summed in 21-bit limbs)."""
+    from toolkit.edges._rank_path import rank_chunks
+
+    events = _class_events(chosen)
+    pattern_of_cell, names = _pattern_ids(obs, base=13)
+    size = len(names) * events.size
+    mask = (1 << LIMB_BITS) - 1
+    limbs = [np.zeros(size) for _ in range(3)]  # 63 bits
+    for chunk in rank_chunks(comp, tableau):
+        cell = np.zeros(chunk.weights.shape[0], dtype=np.int64)
+        for i, p in enumerate(obs.positions):
+            cell += chunk.ranks[p - 1] * 13**i
+        keys = pattern_of_cell[cell] * events.size + events.of_ext[chunk.classes]
+        for i in range(len(limbs)):
+            part = ((chunk.weights >> (LIMB_BITS * i)) & mask).astype(np.float64)
+            limbs[i] += np.bincount(keys, weights=part, minlength=size)
+    flat = [sum(int(limb[k]) << (LIMB_BITS * i) for i, limb in enumerate(limbs)) for k in range(size)]
+    total = perm(comp.total, 6)
+    table = np.array([x / total for x in flat]).reshape(len(names), events.size)
+    counts = [flat[i * events.size : (i + 1) * events.size] for i in range(len(names))]
+    return names, events, table, lambda: counts
 
 
 @dataclass(frozen=True)
