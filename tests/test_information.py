@@ -304,3 +304,24 @@ def test_partition_search_equals_the_engine_partition_by_partition() -> None:
 def test_bad_input_is_one_located_value_error(kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
         information_edge(**kwargs)
+
+
+def test_rank_sort_search_equals_the_engine_sort_by_sort() -> None:
+    shoe = [3, 2, 4, 1, 3, 2, 4, 3, 2, 5, 1, 4, 2]
+    bets = ("banker", "player", "tie", "player_pair")
+    table = best_partitions(shoe, (1, 3), bets=bets, top=None, by="rank")
+    assert table.height == 4095
+    assert table["groups"].n_unique() == 4095
+    assert not table["groups"].str.contains("K").any()
+    for row in table.filter(pl.col("rank") % 401 == 1).iter_rows(named=True):
+        r = information_edge(shoe, row["groups"], (1, 3), by="rank", bets=bets, exact=True)
+        assert row["gain_per_coup"] == float(r.gain_exact)
+        assert row["share_no_bet"] == float(r.share_no_bet_exact)
+
+
+def test_rank_search_finds_the_value_search_sorts_for_the_main_bets() -> None:
+    """Banker, Player and Tie see only values: splitting T, J, Q, K cannot beat the best value sort."""
+    by_value = best_partitions(8, (1, 2), top=5)
+    by_rank = best_partitions(8, (1, 2), top=5, by="rank")
+    assert by_rank["gain_per_coup"][0] == by_value["gain_per_coup"][0]
+    assert by_rank["groups"][0] == by_value["groups"][0]

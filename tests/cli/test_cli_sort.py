@@ -88,3 +88,13 @@ def test_bad_input_is_one_line_and_exit_2(capsys, args, message) -> None:
     assert err.count("\n") == 1
     assert err.startswith("baccarat: error: ")
     assert message in err
+
+
+def test_rank_sort_search_from_the_command_line(capsys) -> None:
+    code, out, err = run(
+        capsys, "sort", "-p", "1", "--by", "rank", "--best-partition", "--top", "2", "--no-progress", "-f", "json"
+    )
+    assert code == 0, err
+    best = json.loads(out)["best_partitions"]
+    assert [b["groups"] for b in best] == ["6789", "789"]
+    assert round(best[0]["gain_per_coup"] * 100, 3) == 6.765

@@ -41,7 +41,7 @@ from toolkit.bets.paytable import Bet, get_plain_bet
 from toolkit.coup.cards import Composition, CompositionLike
 from toolkit.coup.outcome import N_CLASSES
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
-from toolkit.edges._observation import Observation, observation
+from toolkit.edges._observation import Observation, Partition, observation
 from toolkit.exact._exact_sign import UNIT_ROUNDOFF, int_products
 from toolkit.exact._tables import N_EXT, multiset_index, value_sequences
 from toolkit.exact.engine import _features, zero_pair_probabilities
@@ -52,8 +52,6 @@ __all__ = ["InformationEdge", "best_partitions", "information_edge"]
 DEFAULT_BETS = ("banker", "player", "tie")
 #: Bits per limb of the exact weights: a bin sums at most 10**6 limbs, below 2**41, so float sums are exact.
 LIMB_BITS = 21
-#: The ten non-zero values a two-group partition can name (the side without 0).
-_NONZERO = "123456789"
 
 
 # ------------------------------------------------------------------ tables
@@ -247,7 +245,8 @@ def information_edge(
     positions
         The observed positions: ``1``, ``"1-4"``, ``"1,3"``, ``(1, 2)`` (ignored when ``groups`` is a mapping).
     by
-        ``"value"`` (kinds ``0``-``9``) or ``"rank"`` (``A23456789TJQK``; T, J, Q, K in one group).
+        ``"value"`` (kinds ``0``-``9``) or ``"rank"`` (``A23456789TJQK``; groups that split T, J, Q, K
+        take the rank path).
     bets
         Bets priced by outcome class (names or :class:`~toolkit.bets.paytable.Bet`; default Banker,
         Player, Tie 8:1).  Pair bets are priced too (the observation is by value, so the ranks of
@@ -431,8 +430,45 @@ def _by_name(names: list[str], values: list, bets: tuple[Bet, ...] | None = None
 
 
 # ------------------------------------------------------------ the best partition
-def _partition_text(mask: int) -> str:
-    return "".join(d for i, d in enumerate(_NONZERO) if mask >> i & 1)
+#: The kinds a two-group sort names, by ``by``: the side without 0 (values) or without K (ranks) is shown.
+_SORT_KINDS = {"value": "123456789", "rank": "A23456789TJQ"}
+
+
+def _partition_text(mask: int, by: str) -> str:
+    return "".join(d for i, d in enumerate(_SORT_KINDS[by]) if mask >> i & 1)
+
+
+def _two_groups(mask: int, by: str) -> Partition:
+    """The sort that puts the kinds of ``mask`` in H and the rest (0, or K, among them) in L."""
+    from toolkit.edges._observation import parse_partition
+
+    return parse_partition(_partition_text(mask, by), by)
+
+
+def _cell_sums(
+    comp: Composition, tableau: Tableau, where: tuple[int, ...], chosen: tuple[Bet, ...], by: str
+) -> tuple[_Events, int, list[np.ndarray]]:
+    """Exact sequence weights summed by (cell, event) in 21-bit limbs: the events, the cell base, the limbs."""
+    if by == "value":
+        events = _events(chosen, *zero_pair_probabilities(comp, exact=True))
+        keys = _cells(tableau, where) * events.size + events.of_ext[value_sequences(tableau).ext]
+        size = 10 ** len(where) * events.size
+        return events, 10, [np.bincount(keys, weights=limb, minlength=size) for limb in _limbs(comp, tableau)]
+    from toolkit.edges._rank_path import rank_chunks
+
+    events = _class_events(chosen)
+    size = 13 ** len(where) * events.size
+    limbs = [np.zeros(size) for _ in range(3)]
+    mask = (1 << LIMB_BITS) - 1
+    for chunk in rank_chunks(comp, tableau):
+        cell = np.zeros(chunk.weights.shape[0], dtype=np.int64)
+        for i, p in enumerate(where):
+            cell += chunk.ranks[p - 1] * 13**i
+        keys = cell * events.size + events.of_ext[chunk.classes]
+        for i in range(len(limbs)):
+            part = ((chunk.weights >> (LIMB_BITS * i)) & mask).astype(np.float64)
+            limbs[i] += np.bincount(keys, weights=part, minlength=size)
+    return events, 13, limbs
 
 
 def best_partitions(
@@ -442,13 +478,15 @@ def best_partitions(
     top: int | None = 10,
     tableau: Tableau = PUNTO_BANCO,
     progress: bool = False,
+    by: str = "value",
 ) -> pl.DataFrame:
-    """Every two-group partition of the ten values (511 of them), ranked by the exact gain of observing it.
+    """Every two-group sort of the card values (511) or ranks (4,095), ranked by the exact gain of observing it.
 
     The same partition is seen at every observed position (the cards were sorted into two groups
-    once).  The sequence weights are summed once per cell (the observed positions' values and the
-    event, ``10**k`` cells by event) in exact integer limbs; each partition is then a regrouping of
-    the cells into its patterns, and its gain is decided in integers.
+    once).  The sequence weights are summed once per cell (the observed positions' values, or
+    ranks, and the event: ``10**k`` or ``13**k`` cells by event) in exact integer limbs; each
+    partition is then a regrouping of the cells into its patterns, and its gain is decided in
+    integers.  The rank search is exhaustive too (a few seconds per thousand sorts for four positions).
 
     Parameters
     ----------
@@ -459,17 +497,20 @@ def best_partitions(
     bets
         Bets priced by outcome class (default Banker, Player, Tie 8:1).
     top
-        How many to return (``None``: all 511).
+        How many to return (``None``: all).
     tableau
         Drawing rules.
     progress
         A progress bar on stderr.
+    by
+        ``"value"``: the 511 sorts of the ten values; ``"rank"``: the 4,095 sorts of the 13 ranks
+        (the rank path; zero-valued ranks may be split).
 
     Returns
     -------
     polars.DataFrame
-        ``rank, groups`` (the group without 0, e.g. ``6789``; its complement is the same
-        partition), ``gain_per_coup, share_no_bet``, best first (ties: by ``groups``).
+        ``rank, groups`` (the group without 0, or without K by rank, e.g. ``6789``; its complement
+        is the same partition), ``gain_per_coup, share_no_bet``, best first (ties: by ``groups``).
 
     References
     ----------
@@ -480,43 +521,39 @@ def best_partitions(
     >>> best_partitions(8, positions=1, top=1)["groups"].item()
     '6789'
     """
-    from toolkit.edges._observation import Partition, parse_positions
+    from toolkit.edges._observation import parse_positions
 
     where = parse_positions(positions)
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
-        raise ValueError(f"top must be a whole number of at least 1 (or None for all 511), got {top!r}")
+        raise ValueError(f"top must be a whole number of at least 1 (or None for all), got {top!r}")
+    if by not in _SORT_KINDS:
+        raise ValueError(f"by must be 'value' or 'rank', got {by!r}")
     comp = Composition.from_any(shoe)
     comp.require_coup()
     chosen = _resolve_bets(bets)
-    events = _events(chosen, *zero_pair_probabilities(comp, exact=True))
-    seq = value_sequences(tableau)
-    ncell = 10 ** len(where)
-    keys = _cells(tableau, where) * events.size + events.of_ext[seq.ext]
-    limbs = [np.bincount(keys, weights=limb, minlength=ncell * events.size) for limb in _limbs(comp, tableau)]
+    events, base, limbs = _cell_sums(comp, tableau, where, chosen, by)
+    ncell = base ** len(where)
     cell_of = np.arange(ncell * events.size) // events.size
     event_of = np.arange(ncell * events.size) % events.size
     total = perm(comp.total, 6)
     rows = []
-    masks = range(1, 2**9)
+    masks: Iterable[int] = range(1, 2 ** len(_SORT_KINDS[by]))
     if progress:
         from tqdm import tqdm
 
         masks = tqdm(masks, desc="partitions", unit="partition")
     for mask in masks:
-        text = _partition_text(mask)
-        group_of = tuple(0 if v > 0 and mask >> (v - 1) & 1 else 1 for v in range(10))
-        part = Partition(text, "value", group_of, ("H", "L"), (text, ""))
-        pattern_of_cell, names = _pattern_ids(Observation(where, (part,) * len(where)))
+        part = _two_groups(mask, by)
+        pattern_of_cell, names = _pattern_ids(Observation(where, (part,) * len(where)), base)
         k2 = pattern_of_cell[cell_of] * events.size + event_of
-        size = len(names) * events.size
-        flat = _exact_sums(k2, size, [np.asarray(limb) for limb in limbs])
+        flat = _exact_sums(k2, len(names) * events.size, limbs)
         counts = [flat[i * events.size : (i + 1) * events.size] for i in range(len(names))]
         gain, none = 0, 0
         for row, nums in zip(counts, _exact_table(counts, events), strict=True):
             best = _best(nums)
             gain += nums[best] if best is not None else 0
             none += sum(row) if best is None else 0
-        rows.append((Fraction(gain, events.scale * total), text, Fraction(none, total)))
+        rows.append((Fraction(gain, events.scale * total), part.text, Fraction(none, total)))
     rows.sort(key=lambda r: (-r[0], r[1]))
     rows = rows[:top] if top is not None else rows
     return pl.DataFrame(
