@@ -325,3 +325,16 @@ def test_rank_search_finds_the_value_search_sorts_for_the_main_bets() -> None:
     by_rank = best_partitions(8, (1, 2), top=5, by="rank")
     assert by_rank["gain_per_coup"][0] == by_value["gain_per_coup"][0]
     assert by_rank["groups"][0] == by_value["groups"][0]
+
+
+def test_the_edge_sorting_reference_table_is_reproduced() -> None:
+    """``data/reference/edge_sorting.csv`` (Jacobson 2012 and Update #1), through ``compare_published``."""
+    from toolkit.edges.reference import compare_published, load_reference, printed_number
+
+    rows = load_reference("edge_sorting")
+    for row in rows.iter_rows(named=True):
+        assert float(printed_number(row["printed"])) == pytest.approx(row["value"], rel=1e-15), row["figure"]
+    table = compare_published(tables=["edge_sorting"]).join(rows.select("figure", "role"), on="figure")
+    assert table.height == 7
+    assert table.filter(pl.col("role") == "reproduce")["status"].to_list() == ["match"] * 6
+    assert table.filter(pl.col("role") == "approximate")["status"].item().startswith("approximate quote: within")
