@@ -309,12 +309,12 @@ def test_bad_input_is_one_located_value_error(kwargs, message) -> None:
 def test_rank_sort_search_equals_the_engine_sort_by_sort() -> None:
     shoe = [3, 2, 4, 1, 3, 2, 4, 3, 2, 5, 1, 4, 2]
     bets = ("banker", "player", "tie", "player_pair")
-    table = best_partitions(shoe, (1, 3), bets=bets, top=None, by="rank")
+    table = best_partitions(shoe, 2, bets=bets, top=None, by="rank")
     assert table.height == 4095
     assert table["groups"].n_unique() == 4095
     assert not table["groups"].str.contains("K").any()
     for row in table.filter(pl.col("rank") % 401 == 1).iter_rows(named=True):
-        r = information_edge(shoe, row["groups"], (1, 3), by="rank", bets=bets, exact=True)
+        r = information_edge(shoe, row["groups"], 2, by="rank", bets=bets, exact=True)
         assert row["gain_per_coup"] == float(r.gain_exact)
         assert row["share_no_bet"] == float(r.share_no_bet_exact)
 
