@@ -217,6 +217,8 @@ if _TYPE_CHECKING:
     from toolkit.studies import (
         StudyResult,
         ThorpStudy,
+        edge_sorter_shoes,
+        edge_sorter_summary,
         jacobson_setting,
         linear_variance,
         reproduce_table,
@@ -331,6 +333,8 @@ __all__ = (
     "detect_counters",
     "distribution",
     "distribution_frame",
+    "edge_sorter_shoes",
+    "edge_sorter_summary",
     "edge_table",
     "edges_by_decks",
     "effect_of_removal",
