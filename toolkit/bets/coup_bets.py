@@ -72,7 +72,7 @@ from toolkit.exact._tables import multisets
 from toolkit.exact.engine import _features, _values_from_ranks
 from toolkit.parallel import SeedLike, as_generator
 
-__all__ = ["CoupBet", "coup_distribution", "coup_expected_values", "coup_payouts"]
+__all__ = ["CoupBet", "coup_distribution", "coup_payouts"]
 
 _PAIR_FIELDS = frozenset({"player_pair", "banker_pair", "player_suited_pair", "banker_suited_pair"})
 #: The compiled tables of the bets unpickled in this process, by bet (filled as they arrive and compile).

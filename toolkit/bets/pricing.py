@@ -8,8 +8,8 @@ through its compiled coup tables (:class:`~toolkit.bets.coup_bets.CoupBet`); the
 freely in one call, each column from its own evaluator.
 
 >>> ev = expected_values([8, 6], ["banker", "player", "tie"])
->>> ev.shape, [round(x, 5) for x in ev[0]]
-((2, 3), [-0.01058, -0.01235, -0.14360])
+>>> ev.shape, [round(float(x), 5) for x in ev[0]]
+((2, 3), [-0.01058, -0.01235, -0.1436])
 >>> expected_values([8], ["banker", "dragon7"], frame=True).columns
 ['shoe', 'cards', 'banker', 'dragon7']
 """

@@ -49,6 +49,7 @@ COMMAND_MODULES = (
     "assess",
     "detect",
     "shuffle",
+    "sort",
 )
 
 for _name in COMMAND_MODULES:

@@ -67,14 +67,16 @@ REFERENCE_TABLES: dict[str, dict[str, type[pl.DataType]]] = {
     "count_results": {"value": pl.Float64, "decks": pl.Int64, "cut_card": pl.Int64, "shoes_simulated": pl.Int64},
     "jacobson_perfect": {"unseen_cards": pl.Int64, "decks": pl.Int64, "shoes_simulated": pl.Int64},
     "known_card": {"card_position": pl.Int64, "decks": pl.Int64, "value": pl.Float64},
+    "edge_sorting": {"decks": pl.Int64, "value": pl.Float64},
     "claims": {},
 }
 
 #: Columns every table of figures carries (``count_systems`` holds definitions, not figures).
 _FIGURE_COLUMNS = ("figure", "role", "source")
 
-#: Tables whose every row the exact engine computes (``known_card`` through :mod:`toolkit.edges.known_card`).
-ENGINE_TABLES = ("main_bets", "side_bets", "eor_8deck", "known_card")
+#: Tables whose every row the exact engine computes (``known_card`` through :mod:`toolkit.edges.known_card`,
+#: ``edge_sorting`` through :mod:`toolkit.edges.information`).
+ENGINE_TABLES = ("main_bets", "side_bets", "eor_8deck", "known_card", "edge_sorting")
 
 #: What each other table waits for; its rows are reported as pending until a provider computes them.
 PENDING = {
@@ -371,6 +373,38 @@ def _known_card_gain(decks: int, position: int) -> float:
     return _known_card_gains(decks)[position]
 
 
+def _edge_sorting_value(row: dict[str, Any]) -> Fraction:
+    """An ``edge_sorting`` row's quantity (exact), from :mod:`toolkit.edges.information`."""
+    from toolkit.edges.information import best_partitions
+
+    bets = tuple(row["bets"].split(","))
+    quantity, decks, where = row["quantity"], int(row["decks"]), row["card_position"]
+    if quantity == "best_partition_gain":
+        best = best_partitions(decks, where, bets=bets, top=1)
+        if best["groups"].item() != row["groups"]:
+            return Fraction(0)  # a different sort: the figure is not reproduced
+        return _edge_sorting_result(decks, row["groups"], where, bets).gain_exact or Fraction(0)
+    result = _edge_sorting_result(decks, row["groups"], where, bets)
+    if quantity == "gain_per_coup":
+        return result.gain_exact or Fraction(0)
+    if quantity == "share_no_bet":
+        return result.share_no_bet_exact or Fraction(0)
+    if quantity == "pattern_probability":
+        return sum((result.probability_exact[p] for p in row["pattern"].split("+")), Fraction(0))
+    if quantity == "pattern_edge":
+        pattern = row["pattern"]
+        best = result.patterns.filter(pl.col("pattern") == pattern)["best_bet"].item()
+        return result.ev_exact[pattern][best]
+    raise ValueError(f"figure {row['figure']!r}: the engine does not compute quantity {quantity!r}")
+
+
+@lru_cache(maxsize=8)
+def _edge_sorting_result(decks: int, groups: str, positions: str, bets: tuple[str, ...]):
+    from toolkit.edges.information import information_edge
+
+    return information_edge(decks, groups, positions, bets=bets, exact=True)
+
+
 def compare_published(
     providers: Mapping[str, Provider] | None = None,
     tables: Iterable[str] | None = None,
@@ -435,6 +469,8 @@ def compare_published(
                 toolkit = _known_card_gain(int(row["decks"]), int(row["card_position"]))
                 scale = _SCALE[row["unit"]]
                 toolkit = toolkit * scale
+            elif name == "edge_sorting":
+                toolkit = _edge_sorting_value(row) * _SCALE[row["unit"]]
             elif name in ENGINE_TABLES:
                 toolkit = engine.value(row)
                 unit_scale = _SCALE.get(row["unit"])

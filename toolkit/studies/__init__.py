@@ -1,5 +1,10 @@
-"""Studies over many shoes: Thorp's claim that edges appear only in the last cards of a shoe."""
+"""Studies over many shoes: Thorp's claim that edges appear only in the last cards of a shoe; an edge sorter's win
+per dealt shoe."""
 
+from toolkit.studies.edge_sorter import (
+    edge_sorter_shoes,
+    edge_sorter_summary,
+)
 from toolkit.studies.thorp import (
     StudyResult,
     ThorpStudy,
@@ -29,6 +34,8 @@ __all__ = (
     "count_providers",
     "deal_to_end",
     "depth_bucket",
+    "edge_sorter_shoes",
+    "edge_sorter_summary",
     "jacobson_setting",
     "linear_variance",
     "markdown_report",
