@@ -1,5 +1,6 @@
-"""Studies over many shoes: Thorp's claim that edges appear only in the last cards of a shoe."""
+"""Studies over many shoes: Thorp's claim that edges appear only in the last cards of a shoe; shuffle tracking."""
 
+from toolkit.studies.shuffle import shuffle_test_power, shuffle_tracker_edge
 from toolkit.studies.thorp import (
     StudyResult,
     ThorpStudy,
@@ -37,6 +38,8 @@ __all__ = (
     "reproduce_providers",
     "reproduce_table",
     "run_study",
+    "shuffle_test_power",
+    "shuffle_tracker_edge",
     "study_summary",
     "study_verdicts",
     "write_outputs",

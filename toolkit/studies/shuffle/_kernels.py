@@ -167,7 +167,7 @@ def track_kernel(
     seen; ``unseen[c, v]``: the unseen cards before coup ``c``; ``hidden[s] = (first, count)``: positions
     burned face down.  Writes ``out[c]`` (the outcome law) and returns the most sweeps any coup took.
     """
-    n, cards, _ = prior.shape
+    cards = prior.shape[1]
     q = np.empty((cards, 10))
     p = np.empty((6, 10))
     most = 0

@@ -71,7 +71,7 @@ def edge_summary(
     }
     for b in bets:
         row[f"share_{b}"] = float(per_shoe[f"bet_{b}"].sum() / hands.sum())
-    row["removed"] = bool(w100_lo <= 0 <= w100_hi and w100_hi < negligible)
+    row["removed"] = bool(w100_lo <= 0 <= w100_hi < negligible)
     return row
 
 

@@ -89,7 +89,9 @@ def _tableau_arrays(tableau: Tableau) -> tuple[np.ndarray, np.ndarray]:
     return np.array(tableau.player, dtype=np.bool_), np.array(tableau.banker, dtype=np.bool_)
 
 
-def discard_orders(shoes: np.ndarray, dealt: DealtShoes, stub: str = "bottom", hands: str = "player_banker") -> np.ndarray:
+def discard_orders(
+    shoes: np.ndarray, dealt: DealtShoes, stub: str = "bottom", hands: str = "player_banker"
+) -> np.ndarray:
     """The pack each dealt shoe leaves for the next shuffle, listed from the top (see the module notes).
 
     Parameters
@@ -350,5 +352,3 @@ def shuffle_tracker_edge(
         per_shoe = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
         rows.append(edge_summary(model_name(model), model, per_shoe, bet_names, negligible, confidence))
     return pl.DataFrame(rows)
-
-
