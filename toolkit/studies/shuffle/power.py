@@ -120,25 +120,24 @@ def transition_statistic(discards: np.ndarray, new: np.ndarray, matrix: np.ndarr
     """
     discards = np.atleast_2d(discards).astype(np.int64)
     new = np.atleast_2d(new).astype(np.int64)
-    n = discards.shape[1]
-    out = np.empty(len(discards))
-    for k in range(len(discards)):
-        onehot = np.zeros((n, 13))
-        onehot[np.arange(n), discards[k]] = 1.0
-        counts = onehot.sum(axis=0)
-        p = matrix.T @ onehot  # p[j, r]: P(rank r at new position j)
-        present = counts > 0
-        f = np.zeros((n, 13))
-        f[:, present] = np.log(np.maximum(p[:, present], 1e-300) / (counts[present] / n))
-        observed = f[np.arange(n), new[k]].sum()
-        row = f @ counts / n  # a_j.
-        col = f.mean(axis=0)  # a_.i for a card of rank r
-        grand = float(row.mean())
-        centred = f - row[:, None] - col[None, :] + grand
-        var = float((centred**2 * counts[None, :]).sum() / (n - 1))
-        mean = float(f.sum(axis=0) @ counts / n)
-        out[k] = (observed - mean) / np.sqrt(var) if var > 0 else 0.0
-    return out
+    pairs, n = discards.shape
+    onehot = np.zeros((pairs, n, 13))
+    np.put_along_axis(onehot, discards[..., None], 1.0, axis=2)
+    counts = onehot.sum(axis=1)  # (pairs, 13)
+    p = np.matmul(np.asarray(matrix, dtype=np.float64).T[None], onehot)  # p[k, j, r]: P(rank r at position j)
+    present = counts > 0
+    with np.errstate(divide="ignore"):
+        f = np.where(
+            present[:, None, :], np.log(np.maximum(p, 1e-300)) - np.log(np.maximum(counts, 1) / n)[:, None, :], 0.0
+        )
+    observed = np.take_along_axis(f, new[..., None], axis=2)[..., 0].sum(axis=1)
+    row = np.einsum("kjr,kr->kj", f, counts) / n  # a_j.
+    col = f.mean(axis=1)  # a_.i for a card of rank r
+    grand = row.mean(axis=1)
+    centred = f - row[:, :, None] - col[:, None, :] + grand[:, None, None]
+    var = np.einsum("kjr,kr->k", centred**2, counts) / (n - 1)
+    mean = np.einsum("kr,kr->k", f.sum(axis=1), counts) / n
+    return np.where(var > 0, (observed - mean) / np.sqrt(np.where(var > 0, var, 1.0)), 0.0)
 
 
 def _power_block(
