@@ -35,6 +35,7 @@ MAX_TRIALS = 10_000_000
 
 TRACKER_COLUMNS = (
     "model",
+    "posterior",
     "shoes",
     "share_bet",
     "win_per_100",
@@ -101,7 +102,7 @@ def shuffle_track(
                 models, shoes, dealing, chosen, workers, threshold=threshold, progress=progress
             )
             payload |= {"rows": frame.to_dicts(), "removed_at": edge_removed_at(frame)}
-            emit(frame.select(TRACKER_COLUMNS), fmt, payload, labels=LABELS, title="Tracker's win (units)")
+            emit(frame.select(TRACKER_COLUMNS), fmt, payload, labels=LABELS, keys=2, title="Tracker's win (units)")
             if fmt == OutputFormat.table:
                 at = edge_removed_at(frame)
                 say(f"edge removed at (interval holds 0, upper bound < 0.1 per 100 hands): {at} riffles")

@@ -42,6 +42,7 @@ from toolkit._stats import wilson_interval
 from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block, SeedLike, as_generator, as_seed_sequence, block_plan, map_blocks
 from toolkit.records.header import ShoeHeader
+from toolkit.records.model import Records
 from toolkit.records.randomness import randomness_tests
 from toolkit.records.simulate import records_from_orders
 from toolkit.studies.shuffle.models import ShuffleModel, UniformShuffle, model_name, riffles
@@ -146,7 +147,7 @@ def _power_block(
     matrices: tuple[np.ndarray, ...],
     shoes: tuple[int, ...],
     dealing: Dealing,
-    base: object,
+    base: Records,
     alpha: float,
 ) -> list[dict[str, object]]:
     """Rejections of every test, for every model and number of shoes, over this block's replicates."""

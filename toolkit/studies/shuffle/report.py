@@ -76,10 +76,12 @@ def edge_summary(
 
 
 def edge_removed_at(frame: pl.DataFrame) -> int | None:
-    """The fewest riffles whose row is ``removed`` (interval contains 0, upper bound below the threshold), or None.
+    """The fewest riffles whose (raked) row is ``removed`` (interval holds 0, upper bound below the threshold), or None.
 
     >>> edge_removed_at(pl.DataFrame({"riffles": [0, 1, 2], "removed": [False, False, True]}))
     2
     """
+    if "posterior" in frame.columns:
+        frame = frame.filter(pl.col("posterior") == "raked")
     rows = frame.filter(pl.col("riffles").is_not_null() & pl.col("removed")).sort("riffles")
     return None if rows.is_empty() else int(rows["riffles"][0])

@@ -24,6 +24,10 @@ then treated as independent, and the outcome's law follows by convolution
 (:func:`independent_outcome_law`); the tracker bets one unit on the bet of highest expected value when
 that is above ``threshold`` (default 0), else sits out.
 
+For one GSR riffle the exact posterior is cheap (a hidden Markov chain over the cut and the cards taken
+from the top packet, :mod:`~toolkit.studies.shuffle._one_riffle`), and the study adds a row for a tracker
+who uses it: the gap between the two rows is what the raking throws away.
+
 The win counted is what each bet actually paid on the coup dealt, so the measured edge is real whatever
 the approximation: a better posterior could only choose better bets, so the figure is a lower bound on
 what the information is worth (to the tracker's betting rule, up to sampling error).  With a uniform
@@ -43,6 +47,7 @@ from functools import partial
 
 import numpy as np
 import polars as pl
+from scipy import stats
 
 from toolkit._check import one_of, positive_int
 from toolkit.bets.paytable import Bet, get_plain_bet
@@ -52,7 +57,8 @@ from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.dealing.dealer import Dealing, DealtShoes, deal_block, shuffled_shoes
 from toolkit.parallel import Block, SeedLike, block_plan, map_blocks
 from toolkit.studies.shuffle._kernels import coup_distribution, discard_kernel, track_kernel
-from toolkit.studies.shuffle.models import ShuffleModel, model_name, riffles
+from toolkit.studies.shuffle._one_riffle import one_riffle_kernel
+from toolkit.studies.shuffle.models import Riffles, ShuffleModel, model_name, riffles
 from toolkit.studies.shuffle.report import edge_summary
 from toolkit.studies.shuffle.transition import DEFAULT_SAMPLES, transition_matrix
 
@@ -79,6 +85,7 @@ BLOCK_SIZE = 16
 
 _STUBS = ("bottom", "top")
 _HANDS = ("player_banker", "as_dealt")
+_POSTERIORS = ("raked", "one_riffle")
 
 
 def _rank_values() -> np.ndarray:
@@ -196,11 +203,14 @@ def track_shoes(
     dealing: Dealing = Dealing(),
     bets: Sequence[str | Bet] = MAIN_BETS,
     threshold: float = 0.0,
+    posterior: str = "raked",
 ) -> dict[str, np.ndarray]:
     """The tracker's play on ``shoes`` (the new shoes) made from ``discards`` by a shuffle of matrix ``matrix``.
 
     Returns per-shoe arrays: ``hands`` (coups dealt), ``bets`` (coups bet), ``win`` (units won, paid by the
-    coups dealt), ``predicted`` (the sum of the tracker's own expected values of the bets made) and
+    coups dealt), ``posterior``: ``"raked"`` (the marginals of ``matrix``, raked) or ``"one_riffle"`` (the
+    exact posterior of one GSR riffle, :mod:`~toolkit.studies.shuffle._one_riffle`; ``matrix`` unused),
+    ``predicted`` (the sum of the tracker's own expected values of the bets made) and
     ``bet_<name>`` (coups bet on each bet).
 
     Examples
@@ -217,18 +227,32 @@ def track_shoes(
     hidden = np.stack([(dealt.burn_card >= 0).astype(np.int64), dealt.burned.astype(np.int64)], axis=1)
     law = np.zeros((len(dealt), N_MAIN))
     player, banker = _tableau_arrays(dealing.tableau)
-    track_kernel(
-        _priors(discards, np.asarray(matrix, dtype=np.float64)),
-        dealt.shoe.astype(np.int64),
-        dealt.start.astype(np.int64),
-        unseen,
-        hidden,
-        player,
-        banker,
-        RAKE_SWEEPS,
-        RAKE_TOLERANCE,
-        law,
-    )
+    if one_of(posterior, _POSTERIORS, "posterior") == "one_riffle":
+        one_riffle_kernel(
+            np.ascontiguousarray(discards, dtype=np.int64),
+            np.ascontiguousarray(shoes, dtype=np.int64),
+            stats.binom.pmf(np.arange(dealing.cards + 1), dealing.cards, 0.5),
+            dealt.shoe.astype(np.int64),
+            dealt.start.astype(np.int64),
+            hidden,
+            _rank_values(),
+            player,
+            banker,
+            law,
+        )
+    else:
+        track_kernel(
+            _priors(discards, np.asarray(matrix, dtype=np.float64)),
+            dealt.shoe.astype(np.int64),
+            dealt.start.astype(np.int64),
+            unseen,
+            hidden,
+            player,
+            banker,
+            RAKE_SWEEPS,
+            RAKE_TOLERANCE,
+            law,
+        )
     ev = law @ payoffs
     best = ev.argmax(axis=1)
     take = ev[np.arange(len(ev)), best] > threshold
@@ -255,13 +279,14 @@ def _trial_block(
     threshold: float,
     stub: str,
     hands: str,
+    posterior: str = "raked",
 ) -> dict[str, np.ndarray]:
     """One block of trials: a uniform shoe dealt, its discards shuffled by ``model``, the new shoe tracked."""
     gen = block.rng()
     first = shuffled_shoes(block.n_shoes, dealing.decks, gen)
     discards = discard_orders(first, deal_block(first, dealing), stub, hands)
     new = np.asarray(model.apply(discards, gen), dtype=np.int8)
-    return track_shoes(new, discards, matrix, dealing, bets, threshold)
+    return track_shoes(new, discards, matrix, dealing, bets, threshold, posterior)
 
 
 def _as_models(models: Sequence[ShuffleModel | int | None] | None) -> list[ShuffleModel]:
@@ -288,6 +313,7 @@ def shuffle_tracker_edge(
     negligible: float = 0.1,
     confidence: float = 0.95,
     samples: int = DEFAULT_SAMPLES,
+    exact_one_riffle: bool = True,
     progress: bool = True,
 ) -> pl.DataFrame:
     """The tracker's win per 100 hands and per shoe, with intervals, for each shuffle model (see module notes).
@@ -320,22 +346,32 @@ def shuffle_tracker_edge(
         Of the intervals (shoes as the unit).
     samples
         Shuffles simulated for a model's matrix where there is no closed form.
+    exact_one_riffle
+        Where one GSR riffle is among the models, add a row for a tracker with its exact posterior
+        (:mod:`~toolkit.studies.shuffle._one_riffle`) beside the raked one.
     progress
         Progress bar.
 
     Returns
     -------
     polars.DataFrame
-        One row per model (:func:`~toolkit.studies.shuffle.report.edge_summary`).
+        One row per model and posterior (``posterior``: ``"raked"`` or ``"one_riffle"``, then the columns of
+        :func:`~toolkit.studies.shuffle.report.edge_summary`).
     """
     shoes = positive_int(shoes, "shoes")
     chosen = _as_models(models)
     if uniform and not any(model_name(m) == "uniform" for m in chosen):
         chosen.append(riffles(None))
+    if exact_one_riffle and any(isinstance(m, Riffles) and m.count == 1 for m in chosen):
+        at = next(k for k, m in enumerate(chosen) if isinstance(m, Riffles) and m.count == 1)
+        runs = [(m, "raked") for m in chosen]
+        runs.insert(at + 1, (chosen[at], "one_riffle"))
+    else:
+        runs = [(m, "raked") for m in chosen]
     bet_names = tuple(get_plain_bet(b, where="the shuffle tracker").name for b in bets)
     main_payoffs([get_plain_bet(b) for b in bet_names])  # refuse a pair bet before any work
     rows = []
-    for model in chosen:
+    for model, posterior in runs:
         matrix = transition_matrix(model, dealing.cards, samples)
         job = partial(
             _trial_block,
@@ -346,9 +382,11 @@ def shuffle_tracker_edge(
             threshold=float(threshold),
             stub=stub,
             hands=hands,
+            posterior=posterior,
         )
         plan = block_plan(shoes, BLOCK_SIZE, seed)
         parts = list(map_blocks(job, plan, workers, None, progress, f"tracking ({model_name(model)})"))
         per_shoe = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-        rows.append(edge_summary(model_name(model), model, per_shoe, bet_names, negligible, confidence))
+        summary = edge_summary(model_name(model), model, per_shoe, bet_names, negligible, confidence)
+        rows.append({"posterior": posterior, **summary})
     return pl.DataFrame(rows)

@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import lru_cache
 
 import numpy as np
@@ -155,4 +156,6 @@ def transition_matrix(model: ShuffleModel, cards: int, samples: int = DEFAULT_SA
     numpy.ndarray
         ``(cards, cards)`` read-only.
     """
+    if not isinstance(model, Hashable):
+        raise TypeError(f"model must be hashable (a frozen dataclass), got {type(model).__name__}")
     return _cached(model, positive_int(cards, "cards"), positive_int(samples, "samples"), int(seed))
