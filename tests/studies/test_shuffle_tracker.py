@@ -305,3 +305,20 @@ def test_power_study_is_reproducible():
 def test_power_study_rejects_one_shoe():
     with pytest.raises(ValueError, match="at least 2"):
         shuffle_test_power([1], shoes=(1,), replicates=1, progress=False)
+
+
+# ------------------------------------------------------------------ figures
+def test_figures_draw_the_frames():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from toolkit.plots.shuffle import plot_test_power, plot_tracker_edge
+
+    edge = shuffle_tracker_edge([0, 1], shoes=4, seed=1, progress=False)
+    ax = plot_tracker_edge(edge)
+    assert len(ax.get_legend().get_texts()) == 3  # uniform band, raked, exact one riffle
+    power = shuffle_test_power([2], shoes=(2,), replicates=2, baseline_shoes=20, seed=1, progress=False)
+    ax = plot_test_power(power, "2 riffles")
+    assert ax.get_title() == "2 riffles"
+    with pytest.raises(ValueError, match="no model"):
+        plot_test_power(power, "9 riffles")

@@ -114,9 +114,11 @@ def transition_statistic(discards: np.ndarray, new: np.ndarray, matrix: np.ndarr
 
     Examples
     --------
+    >>> from toolkit.studies.shuffle.models import Riffles
     >>> from toolkit.studies.shuffle.transition import gsr_transition
-    >>> d = shuffled_shoes(2, decks=1, seed=4)
-    >>> bool((transition_statistic(d, d, gsr_transition(52, 1)) > 3).all())
+    >>> d = shuffled_shoes(4, decks=1, seed=4)
+    >>> riffled = Riffles(1).apply(d, np.random.default_rng(0))
+    >>> bool((transition_statistic(d, riffled, gsr_transition(52, 1)) > 3).all())
     True
     """
     discards = np.atleast_2d(discards).astype(np.int64)
