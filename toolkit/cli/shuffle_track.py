@@ -32,6 +32,30 @@ __all__ = ["register", "shuffle_track"]
 
 #: The most trials (shoe pairs per model) or replicates one run may simulate.
 MAX_TRIALS = 10_000_000
+#: The most riffles of one shuffle (far past the seven that mix a deck; each riffle is a pass over the shoe).
+MAX_RIFFLES = 64
+#: The most decks (the transition matrix of a shoe has (52 * decks) ** 2 entries).
+MAX_DECKS = 16
+#: The most shoes a recorded chain may hold, and the largest baseline.
+MAX_RECORDED = 10_000
+MAX_BASELINE = 100_000
+
+
+def _check(riffles: list[int], decks: int, power_shoes: list[int], baseline: int) -> None:
+    """Each option in range, whichever measure runs (one line, exit 2)."""
+    for k in riffles:
+        if not 0 <= k <= MAX_RIFFLES:
+            fail(f"--riffles must be 0..{MAX_RIFFLES}, got {k}")
+    if decks > MAX_DECKS:
+        fail(
+            f"--decks must be at most {MAX_DECKS} here (the transition matrix grows as the cards squared), got {decks}"
+        )
+    for n in power_shoes:
+        if not 2 <= n <= MAX_RECORDED:
+            fail(f"--power-shoes must be 2..{MAX_RECORDED:,} (a chain's first shoe has no parent), got {n}")
+    if not 1 <= baseline <= MAX_BASELINE:
+        fail(f"--baseline must be 1..{MAX_BASELINE:,} shoes, got {baseline}")
+
 
 TRACKER_COLUMNS = (
     "model",
@@ -88,8 +112,7 @@ def shuffle_track(
 ) -> None:
     """A tracker's win on shoes shuffled by riffling the discards, or the power of the randomness tests."""
     check_run(shoes, workers, MAX_TRIALS)
-    if any(k < 0 for k in riffles):
-        fail(f"--riffles must be non-negative, got {next(k for k in riffles if k < 0)}")
+    _check(riffles, dealing.decks, power_shoes, baseline)
     chosen = seed_or_fresh(seed)
     from toolkit.studies import shuffle_test_power, shuffle_tracker_edge
     from toolkit.studies.shuffle import edge_removed_at, shoes_needed
