@@ -322,3 +322,21 @@ def test_figures_draw_the_frames():
     assert ax.get_title() == "2 riffles"
     with pytest.raises(ValueError, match="no model"):
         plot_test_power(power, "9 riffles")
+
+
+# ------------------------------------------------------------------ command
+def test_command_writes_the_tracker_rows_as_json(capsys):
+    import json
+
+    from cli_helpers import run
+
+    code, out, _ = run(
+        capsys, "shuffle-track", "-k", "0", "-n", "3", "-s", "1", "-w", "1", "--no-progress", "-f", "json"
+    )
+    assert code == 0
+    payload = json.loads(out)
+    assert [r["model"] for r in payload["rows"]] == ["none", "uniform"]
+    assert payload["rows"][0]["win_per_100"] > 100
+    code, _, err = run(capsys, "shuffle-track", "-k", "65", "-n", "3", "--no-progress")
+    assert code == 2
+    assert err.startswith("baccarat: error: --riffles must be 0..64")
