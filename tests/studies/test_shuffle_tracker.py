@@ -11,6 +11,7 @@ import itertools
 import math
 
 import numpy as np
+import polars as pl
 import pytest
 from loop_dealer import VALUES, banker_draws, deal_shoe, player_draws
 
@@ -317,8 +318,18 @@ def test_figures_draw_the_frames():
     edge = shuffle_tracker_edge([0, 1], shoes=4, seed=1, progress=False)
     ax = plot_tracker_edge(edge)
     assert len(ax.get_legend().get_texts()) == 3  # uniform band, raked, exact one riffle
-    power = shuffle_test_power([2], shoes=(2,), replicates=2, baseline_shoes=20, seed=1, progress=False)
+    power = pl.DataFrame(
+        {
+            "model": "2 riffles",
+            "test": ["runs", "runs", "discard transitions", "discard transitions"],
+            "shoes": [2, 5, 2, 5],
+            "power": [0.0, 0.1, 0.9, 1.0],
+            "power_low": [0.0, 0.0, 0.7, 0.9],
+            "power_high": [0.2, 0.3, 1.0, 1.0],
+        }
+    )
     ax = plot_test_power(power, "2 riffles")
+    assert len(ax.get_legend().get_texts()) == 2
     assert ax.get_title() == "2 riffles"
     with pytest.raises(ValueError, match="no model"):
         plot_test_power(power, "9 riffles")
