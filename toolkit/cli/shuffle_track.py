@@ -103,6 +103,9 @@ def shuffle_track(
     workers: int | None = WORKERS,
     measure: Measure = typer.Option(Measure.tracker, "--measure", help="tracker: the edge; power: shoes to detect."),
     threshold: float = typer.Option(0.0, "--threshold", help="Tracker bets when the best expected value is above."),
+    bet: list[str] = typer.Option(
+        [], "--bet", metavar="NAME", help="A bet the tracker may make (repeatable; default banker, player, tie)."
+    ),
     power_shoes: list[int] = typer.Option(
         [], "--power-shoes", help="Shoes recorded at which power is measured (repeatable; default 2 5 10 20 50)."
     ),
@@ -121,8 +124,9 @@ def shuffle_track(
     payload: dict[str, object] = {"seed": chosen, "dealing": dealing_payload(dealing), "measure": measure.value}
     try:
         if measure == Measure.tracker:
+            bets = tuple(bet) or ("banker", "player", "tie")
             frame = shuffle_tracker_edge(
-                models, shoes, dealing, chosen, workers, threshold=threshold, progress=progress
+                models, shoes, dealing, chosen, workers, bets=bets, threshold=threshold, progress=progress
             )
             payload |= {"rows": frame.to_dicts(), "removed_at": edge_removed_at(frame)}
             emit(frame.select(TRACKER_COLUMNS), fmt, payload, labels=LABELS, keys=2, title="Tracker's win (units)")
