@@ -108,7 +108,7 @@ def simulated_transition(model: ShuffleModel, cards: int, samples: int = DEFAULT
     Returns
     -------
     numpy.ndarray
-        ``(cards, cards)`` frequencies; every column sums to 1 exactly, every row to 1 on average.
+        ``(cards, cards)`` frequencies; every row and every column sums to 1 exactly (each shuffle is a permutation).
 
     Examples
     --------
