@@ -228,6 +228,10 @@ if _TYPE_CHECKING:
         Assessment,
         assess_bet,
     )
+    from toolkit.studies.shuffle import (
+        shuffle_test_power,
+        shuffle_tracker_edge,
+    )
     from toolkit.widgets import (
         ShoeExplorer,
         ShoeStepper,
@@ -379,6 +383,8 @@ __all__ = (
     "run_study",
     "runs_test",
     "shuffle_orders",
+    "shuffle_test_power",
+    "shuffle_tracker_edge",
     "shuffled_shoes",
     "simulate_banque_shoes",
     "simulate_chemin_shoes",

@@ -53,6 +53,7 @@ BASE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("replay",): (CARDS, "--shoe", "3"),
     ("convert",): (CARDS, "--out", "{tmp}/c.parquet"),
     ("detect",): (str(SHOES / "coups_with_bets.jsonl"), "--permutations", "99", "--reference", "50", "--seed", "1"),
+    ("shuffle-track",): ("--shoes", "2", "--seed", "1", "--workers", "1", "-k", "0", *QUIET),
     ("chemin", "solve"): (),
     ("chemin", "value"): (),
     ("ca",): ("--bet", "tiger_pair"),

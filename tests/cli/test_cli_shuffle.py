@@ -78,7 +78,8 @@ def test_guess_recipe_table(capsys: pytest.CaptureFixture[str]) -> None:
         (("--riffles", "3", "--passes", "0"), "--passes must be at least 1"),
         (("--riffles", "3", "--trials", "0"), "--shoes must be at least 1"),
         (("--riffles", "40", "--passes", "2", "--measure", "tv"), "1 to 64 riffles"),
-        (("--riffles", "3", "--measure", "tracker"), "tracker"),
+        (("--riffles", "3", "--cards", "50", "--measure", "tracker"), "deals a casino shoe: give --decks D"),
+        (("--riffles", "3", "--decks", "20", "--measure", "power"), "--decks must be at most 16"),
     ],
 )
 def test_bad_options_exit_2_with_one_line(
@@ -107,3 +108,20 @@ def test_help_imports_neither_numba_nor_polars() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_tracker_and_power_of_one_shuffle(capsys: pytest.CaptureFixture[str]) -> None:
+    """--measure tracker and power run the shuffle-tracking study on this one shuffle (and a uniform baseline)."""
+    import json
+
+    args = ("shuffle", "--riffles", "1", "--decks", "1", "--trials", "3", "--seed", "4", "--no-progress")
+    code, out, _ = run(capsys, *args, "--measure", "tracker", "-f", "json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["measure"] == "tracker"
+    assert payload["decks"] == 1
+    assert {r["model"] for r in payload["rows"]} == {"1 riffle", "uniform"}
+    assert all(r["shoes"] == 3 for r in payload["rows"])
+    code, out, _ = run(capsys, *args[:4], "8", *args[5:], "--measure", "power", "-f", "json")
+    assert code == 0
+    assert {r["model"] for r in json.loads(out)["shoes_needed"]} >= {"1 riffle"}

@@ -50,6 +50,7 @@ COMMAND_MODULES = (
     "detect",
     "shuffle",
     "sort",
+    "shuffle_track",
 )
 
 for _name in COMMAND_MODULES:

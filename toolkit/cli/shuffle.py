@@ -4,7 +4,11 @@ The shuffle is a recipe file (``--recipe``), riffles (``--riffles K``), a shelf 
 models named in turn (``--model riffle:2 --model strip:0.1 --model cut``), each done ``--passes`` times.  The
 measures: ``tv``, the exact total-variation distance to uniform (riffles only: Bayer & Diaconis's formula), row
 by row up to the riffles given; ``guess``, the expected correct guesses of the card-guessing game with complete
-feedback, by simulation, with its interval, beside ``H_n`` for a uniform deck.
+feedback, by simulation, with its interval, beside ``H_n`` for a uniform deck; ``tracker``, what a tracker who
+knows the discard order wins on the next shoe shuffled this way (``--trials`` shoe pairs, casino dealing of
+``--decks`` decks), against a uniform shuffle; ``power``, how many recorded shoes the randomness tests need to
+tell this shuffle from a uniform one (``--trials`` replicates).  ``baccarat shuffle-track`` runs the last two
+over a range of riffles with every dealing option.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from toolkit.cli._common import FORMAT_OPTION, PROGRESS, OutputFormat, check_run, emit, fail, say, seed_or_fresh
+from toolkit.cli._common import ARGS, FORMAT_OPTION, PROGRESS, OutputFormat, check_run, emit, fail, say, seed_or_fresh
 
 if TYPE_CHECKING:
     from toolkit.dealing.shuffles import ShuffleModel
@@ -31,6 +35,8 @@ MAX_CARDS = 2_000
 class Measure(str, Enum):
     tv = "tv"
     guess = "guess"
+    tracker = "tracker"
+    power = "power"
 
 
 class Strategy(str, Enum):
@@ -119,14 +125,23 @@ def shuffle(
         None, "--decks", "-d", metavar="D", help="52 * D distinct cards (default: the recipe's cards, else 8 decks)."
     ),
     measure: Measure = typer.Option(
-        Measure.guess, "--measure", help="tv (exact distance to uniform; riffles only) or guess (the guessing game)."
+        Measure.guess,
+        "--measure",
+        help="tv (exact distance to uniform; riffles only), guess (the guessing game), tracker (a tracker's win "
+        "on the next shoe) or power (recorded shoes needed to detect the shuffle).",
     ),
     strategy: Strategy = typer.Option(
         Strategy.auto,
         "--strategy",
         help="Guessing strategy: auto (shelf for a shelf shuffler, else riffle), shelf or riffle.",
     ),
-    trials: int = typer.Option(10_000, "--trials", "-n", metavar="N", help="Decks shuffled for --measure guess."),
+    trials: int = typer.Option(
+        10_000,
+        "--trials",
+        "-n",
+        metavar="N",
+        help="Decks shuffled (guess), shoe pairs (tracker) or replicates (power); tracker and power default to 200.",
+    ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (same seed, same result, whatever the workers)."),
     workers: int | None = typer.Option(1, "--workers", "-w", help="Local worker processes (default 1)."),
     progress: bool = PROGRESS,
@@ -140,8 +155,54 @@ def shuffle(
     if measure == Measure.tv:
         _tv(chosen, passes, n, fmt)
         return
+    if measure in (Measure.tracker, Measure.power):
+        if n % 52:
+            fail(f"--measure {measure.value} deals a casino shoe: give --decks D (52 * D cards), got {n} cards")
+        from toolkit.cli.shuffle_track import MAX_DECKS
+
+        if n // 52 > MAX_DECKS:
+            fail(f"--decks must be at most {MAX_DECKS} for --measure {measure.value}, got {n // 52}")
+        runs = trials if "--trials" in ARGS or "-n" in ARGS else 200
+        check_run(runs, workers)
+        _track(chosen, passes, n // 52, runs, seed_or_fresh(seed), measure, workers, progress, fmt)
+        return
     check_run(trials, workers)
     _guess(chosen, passes, n, trials, seed_or_fresh(seed), strategy, workers, progress, fmt)
+
+
+def _track(
+    chosen: ShuffleModel,
+    passes: int,
+    decks: int,
+    runs: int,
+    seed: int,
+    measure: Measure,
+    workers: int | None,
+    progress: bool,
+    fmt: OutputFormat,
+) -> None:
+    """The tracker's win or the tests' power for this one shuffle (:mod:`toolkit.cli.shuffle_track` for a range)."""
+    from toolkit.cli.shuffle_track import LABELS, TRACKER_COLUMNS
+    from toolkit.dealing.dealer import Dealing
+    from toolkit.dealing.shuffles import Repeat
+    from toolkit.studies import shuffle_test_power, shuffle_tracker_edge
+    from toolkit.studies.shuffle import edge_removed_at, shoes_needed
+
+    model: ShuffleModel = chosen if passes == 1 else Repeat(chosen, passes)
+    dealing = Dealing(decks=decks)
+    payload: dict[str, object] = {"seed": seed, "decks": decks, "measure": measure.value, "model": repr(model)}
+    try:
+        if measure == Measure.tracker:
+            frame = shuffle_tracker_edge([model], runs, dealing, seed, workers, progress=progress)
+            payload |= {"rows": frame.to_dicts(), "removed_at": edge_removed_at(frame)}
+            emit(frame.select(TRACKER_COLUMNS), fmt, payload, labels=LABELS, keys=2, title="Tracker's win (units)")
+            return
+        power = shuffle_test_power([model], (2, 5, 10, 20, 50), runs, dealing, seed, workers, progress=progress)
+    except ValueError as err:
+        fail(str(err))
+    needed = shoes_needed(power)
+    payload |= {"power": power.to_dicts(), "shoes_needed": needed.to_dicts()}
+    emit(needed, fmt, payload, labels=LABELS, keys=3, title="Shoes needed for 80 % power at 1 %")
 
 
 def _tv(chosen: ShuffleModel, passes: int, n: int, fmt: OutputFormat) -> None:

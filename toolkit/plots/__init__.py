@@ -23,6 +23,7 @@ from toolkit.plots.records import (
     plot_replay_counts,
     plot_replay_edges,
 )
+from toolkit.plots.shuffle import plot_test_power, plot_tracker_edge
 from toolkit.plots.study import (
     by_bet_figure,
     plot_gain_share,
@@ -62,7 +63,9 @@ __all__ = (
     "plot_risk_curve",
     "plot_session_results",
     "plot_solutions",
+    "plot_test_power",
     "plot_threshold_sweep",
+    "plot_tracker_edge",
     "plot_variance",
     "plot_variance_ratio",
     "plot_where_edges_are",

@@ -1,10 +1,11 @@
 """Studies over many shoes: Thorp's claim that edges appear only in the last cards of a shoe; an edge sorter's win
-per dealt shoe."""
+per dealt shoe; shuffle tracking."""
 
 from toolkit.studies.edge_sorter import (
     edge_sorter_shoes,
     edge_sorter_summary,
 )
+from toolkit.studies.shuffle import shuffle_test_power, shuffle_tracker_edge
 from toolkit.studies.thorp import (
     StudyResult,
     ThorpStudy,
@@ -44,6 +45,8 @@ __all__ = (
     "reproduce_providers",
     "reproduce_table",
     "run_study",
+    "shuffle_test_power",
+    "shuffle_tracker_edge",
     "study_summary",
     "study_verdicts",
     "write_outputs",
