@@ -226,6 +226,12 @@ if _TYPE_CHECKING:
         Assessment,
         assess_bet,
     )
+    from toolkit.studies.cut_card import (
+        CutCardResult,
+        CutCardStudy,
+        cut_card_effect,
+        run_cut_card,
+    )
     from toolkit.widgets import (
         ShoeExplorer,
         ShoeStepper,
@@ -251,6 +257,8 @@ __all__ = (
     "CountPlay",
     "CountSystem",
     "CoupBet",
+    "CutCardResult",
+    "CutCardStudy",
     "Dealing",
     "DealtShoes",
     "Estimate",
@@ -318,6 +326,7 @@ __all__ = (
     "count_strategy",
     "count_systems",
     "coup_distribution",
+    "cut_card_effect",
     "cut_card_test",
     "deal",
     "deal_block",
@@ -368,6 +377,7 @@ __all__ = (
     "reproduce_table",
     "results_frame",
     "riffle_shuffle",
+    "run_cut_card",
     "run_strategies",
     "run_study",
     "runs_test",

@@ -37,7 +37,19 @@ def _root(
 
 
 #: Modules that add commands to the app, each through ``register(app)``.
-COMMAND_MODULES = ("engine", "ca", "shoes", "records", "thorp", "chemin", "track", "bankroll", "assess", "detect")
+COMMAND_MODULES = (
+    "engine",
+    "ca",
+    "shoes",
+    "records",
+    "thorp",
+    "chemin",
+    "track",
+    "bankroll",
+    "assess",
+    "detect",
+    "cut_card",
+)
 
 for _name in COMMAND_MODULES:
     importlib.import_module(f"toolkit.cli.{_name}").register(app)

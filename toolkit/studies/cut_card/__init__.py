@@ -8,7 +8,7 @@ The modules, each using only those above it:
 * :mod:`~toolkit.studies.cut_card.run`: :func:`run_cut_card` and :func:`cut_card_effect`.
 
 >>> cut_card_effect(shoes=10, bets=("player",), seed=2, progress=False)["rule"].to_list()
-['cut 14, one_more']
+['cut14/one_more']
 """
 
 from toolkit.studies.cut_card.design import CutCardStudy

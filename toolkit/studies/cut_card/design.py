@@ -10,7 +10,7 @@ the same shoes under every rule, so that rules are compared on paired shoes.
 
 >>> study = CutCardStudy(shoes=10, seed=1, cut_cards=(14, 30), last_hands=("one_more", "finish"), coups=(60,))
 >>> [label for label, _ in study.rules_dealt()]
-['cut 14, one_more', 'cut 30, one_more', 'cut 14, finish', 'cut 30, finish', '60 coups']
+['cut14/one_more', 'cut30/one_more', 'cut14/finish', 'cut30/finish', 'coups60']
 """
 
 from __future__ import annotations
@@ -38,16 +38,16 @@ DENSE_END = 40
 
 
 def rule_label(dealing: Dealing) -> str:
-    """A short name of how a shoe ends: ``"cut 14, one_more"``, ``"seven_cards"`` or ``"60 coups"``.
+    """A short name of how a shoe ends: ``"cut14/one_more"``, ``"seven_cards"`` or ``"coups60"``.
 
     >>> rule_label(Dealing()), rule_label(Dealing(coups=60)), rule_label(Dealing(last_hand="seven_cards"))
-    ('cut 14, one_more', '60 coups', 'seven_cards')
+    ('cut14/one_more', 'coups60', 'seven_cards')
     """
     if dealing.coups is not None:
-        return f"{dealing.coups} coups"
+        return f"coups{dealing.coups}"
     if dealing.last_hand is LastHand.SEVEN_CARDS:
         return "seven_cards"
-    return f"cut {dealing.cut_card}, {dealing.last_hand.value}"
+    return f"cut{dealing.cut_card}/{dealing.last_hand.value}"
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ class CutCardStudy:
         for hand in self.last_hands:
             cuts = (base.cut_card,) if hand == LastHand.SEVEN_CARDS.value else self.cut_cards
             for cut in cuts:
-                d = replace(base, cut_card=cut, last_hand=hand)
+                d = replace(base, cut_card=cut, last_hand=LastHand(hand))
                 out.setdefault(rule_label(d), d)
         for n in self.coups:
             d = replace(base, coups=n)

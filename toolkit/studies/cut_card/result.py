@@ -29,7 +29,7 @@ import polars as pl
 from toolkit.studies.cut_card.design import CutCardStudy
 from toolkit.studies.cut_card.tally import FROM_END, CutCardTally
 
-__all__ = ["CutCardResult", "Z_95"]
+__all__ = ["Z_95", "CutCardResult"]
 
 #: The two-sided 95% normal quantile.
 Z_95 = 1.959963984540054

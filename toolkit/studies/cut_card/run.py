@@ -2,7 +2,7 @@
 
 >>> frame = cut_card_effect(shoes=20, bets=("banker",), seed=1, progress=False)
 >>> frame.select("rule", "bet", "shoes").rows()
-[('cut 14, one_more', 'banker', 20)]
+[('cut14/one_more', 'banker', 20)]
 """
 
 from __future__ import annotations
