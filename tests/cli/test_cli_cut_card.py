@@ -45,13 +45,15 @@ def test_json_holds_every_rule_and_bet_and_matches_the_library(capsys) -> None:
         shoes=3, cut_cards=(14, 30), coups=(60,), seed=4, progress=False, bets=(*bt.standard_bets(), "perfect_pair")
     )
     assert rows["effect"].to_list() == library["effect"].to_list()
-    assert data["seed"] == 4 and data["shoes"] == 3
+    assert data["seed"] == 4
+    assert data["shoes"] == 3
 
 
 def test_table_and_csv_show_the_columns(capsys) -> None:
     code, out, _ = run(capsys, "cut-card", *FAST, "--last-hand", "finish", "-f", "table")
     assert code == 0
-    assert "cut14/finish" in out and "effect" in out
+    assert "cut14/finish" in out
+    assert "effect" in out
     code, out, _ = run(capsys, "cut-card", *FAST, "--last-hand", "seven_cards", "-f", "csv")
     assert code == 0
     frame = pl.read_csv(io.StringIO(out))
@@ -87,4 +89,5 @@ def test_bad_options_exit_2_with_one_line(capsys, args: tuple[str, ...], message
     assert out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
-    assert lines[0].startswith("baccarat: error:") and message in lines[0]
+    assert lines[0].startswith("baccarat: error:")
+    assert message in lines[0]
