@@ -1,5 +1,6 @@
-"""Studies over many shoes: Thorp's claim that edges appear only in the last cards of a shoe."""
+"""Studies over many shoes: Thorp's claim that edges appear only in the last cards of a shoe; the cut-card effect."""
 
+from toolkit.studies.cut_card import CutCardResult, CutCardStudy, cut_card_effect, run_cut_card
 from toolkit.studies.thorp import (
     StudyResult,
     ThorpStudy,
@@ -22,11 +23,14 @@ from toolkit.studies.thorp import (
 )
 
 __all__ = (
+    "CutCardResult",
+    "CutCardStudy",
     "StudyResult",
     "ThorpStudy",
     "answer",
     "checkpoint_seed",
     "count_providers",
+    "cut_card_effect",
     "deal_to_end",
     "depth_bucket",
     "jacobson_setting",
@@ -36,6 +40,7 @@ __all__ = (
     "records_frame",
     "reproduce_providers",
     "reproduce_table",
+    "run_cut_card",
     "run_study",
     "study_summary",
     "study_verdicts",
