@@ -111,12 +111,36 @@ def test_the_interval_is_the_delta_method_of_the_per_shoe_sums() -> None:
             assert row["dealt_edge"] == pytest.approx(row["fresh_edge"] + row["effect"])
 
 
+def test_a_difference_of_rules_is_paired_on_the_same_shoes() -> None:
+    """The difference of two rules' effects and its interval against numpy on the paired per-shoe arrays."""
+    study = _study(shoes=30, block_size=30)
+    result = run_cut_card(study, progress=False)
+    y, n, *_ = shoe_moments(shuffled_shoes(30, 8, study.blocks()[0].rng()), cut_card_spec(study))
+    diff = result.differences("coups60", controls=False)
+    base = study.rule_labels.index("coups60")
+    for r, label in enumerate(study.rule_labels):
+        if r == base:
+            continue
+        for b, bet in enumerate(BETS):
+            row = diff.filter((diff["rule"] == label) & (diff["bet"] == bet)).row(0, named=True)
+            t1, t2 = y[:, r, b].mean() / n[:, r].mean(), y[:, base, b].mean() / n[:, base].mean()
+            g = (y[:, r, b] - t1 * n[:, r]) / n[:, r].mean() - (y[:, base, b] - t2 * n[:, base]) / n[:, base].mean()
+            assert row["difference"] == pytest.approx(t1 - t2, rel=1e-9, abs=1e-15)
+            assert row["se"] == pytest.approx(g.std(ddof=1) / np.sqrt(len(g)), rel=1e-6)
+    with pytest.raises(ValueError, match="baseline 'never'"):
+        result.differences("never")
+
+
 def test_ratio_estimate_without_controls_is_the_ratio_of_means() -> None:
     mean = np.array([2.0, 4.0])
     cov = np.array([[1.0, 0.5], [0.5, 2.0]])
     theta, s = ratio_estimate(mean, cov, 0, 1, [])
     # Var(Y - θN) = 1 - 2·0.5·0.5 + 0.25·2 = 1.0, divided by E[N]² = 16
     assert (theta, s) == (0.5, pytest.approx(0.25))
+    # with a control of zero covariance nothing changes
+    mean3, cov3 = np.append(mean, 0.0), np.pad(cov, ((0, 1), (0, 1)))
+    cov3[2, 2] = 1.0
+    assert ratio_estimate(mean3, cov3, 0, 1, [2]) == (0.5, pytest.approx(0.25))
 
 
 def test_results_are_identical_for_one_and_two_workers() -> None:

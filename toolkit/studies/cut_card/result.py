@@ -42,6 +42,49 @@ def _moments(tally: CutCardTally, b: int) -> tuple[int, np.ndarray, np.ndarray]:
     return n, mean, cov
 
 
+def controlled(
+    value: float, g: np.ndarray, mean: np.ndarray, cov: np.ndarray, controls: list[int]
+) -> tuple[float, float]:
+    """``(estimate, standard error × √n)`` of a smooth function of means, with control variates of mean zero.
+
+    Parameters
+    ----------
+    value
+        The plain estimate (the function at the sample means).
+    g
+        Its gradient in the means: the estimate varies as ``gᵀ z`` per shoe (the delta method).
+    mean, cov
+        Sample means and covariance of the per-shoe vector ``z``.
+    controls
+        Indices of the control variates: ``value - βᵀ mean_c`` with ``β`` minimising the variance.
+
+    Returns
+    -------
+    tuple of float
+    """
+    var = float(g @ cov @ g)
+    if controls:
+        c = np.array(controls)
+        cc = cov[np.ix_(c, c)]
+        gc = cov[c] @ g
+        keep = np.diag(cc) > 0
+        if keep.any():
+            beta = np.linalg.lstsq(cc[np.ix_(keep, keep)], gc[keep], rcond=None)[0]
+            value -= float(beta @ mean[c[keep]])
+            var -= float(gc[keep] @ beta)
+    return float(value), float(np.sqrt(max(var, 0.0)))
+
+
+def _ratio_gradient(mean: np.ndarray, y: int, m: int) -> tuple[float, np.ndarray]:
+    denominator = 1.0 if m < 0 else mean[m]
+    theta = mean[y] / denominator
+    g = np.zeros(len(mean))  # the linearised estimator: (z_y - θ z_m) / E[z_m]
+    g[y] += 1.0 / denominator
+    if m >= 0:
+        g[m] -= theta / denominator
+    return float(theta), g
+
+
 def ratio_estimate(mean: np.ndarray, cov: np.ndarray, y: int, m: int, controls: list[int]) -> tuple[float, float]:
     """``(θ, standard error × √n)`` of ``E[z_y] / E[z_m]`` with controls ``z_c`` of mean zero.
 
@@ -59,23 +102,31 @@ def ratio_estimate(mean: np.ndarray, cov: np.ndarray, y: int, m: int, controls: 
     tuple of float
         The estimate and its standard error times the square root of the number of shoes.
     """
-    denominator = 1.0 if m < 0 else mean[m]
-    theta = mean[y] / denominator
-    g = np.zeros(len(mean))  # the linearised estimator: z_y - θ z_m
-    g[y] += 1.0
-    if m >= 0:
-        g[m] -= theta
-    var = float(g @ cov @ g)
-    if controls:
-        c = np.array(controls)
-        cc = cov[np.ix_(c, c)]
-        gc = cov[c] @ g
-        keep = np.diag(cc) > 0
-        if keep.any():
-            beta = np.linalg.lstsq(cc[np.ix_(keep, keep)], gc[keep], rcond=None)[0]
-            theta = (mean[y] - beta @ mean[c[keep]]) / denominator
-            var -= float(gc[keep] @ beta)
-    return float(theta), float(np.sqrt(max(var, 0.0)) / denominator)
+    theta, g = _ratio_gradient(mean, y, m)
+    return controlled(theta, g, mean, cov, controls)
+
+
+def ratio_difference(
+    mean: np.ndarray, cov: np.ndarray, first: tuple[int, int], second: tuple[int, int], controls: list[int]
+) -> tuple[float, float]:
+    """``(θ₁ - θ₂, standard error × √n)`` of two ratios of means of the same shoes (paired).
+
+    Parameters
+    ----------
+    mean, cov
+        Sample means and covariance of the per-shoe vector ``z``.
+    first, second
+        ``(numerator, denominator)`` indices of each ratio.
+    controls
+        Indices of the control variates.
+
+    Returns
+    -------
+    tuple of float
+    """
+    t1, g1 = _ratio_gradient(mean, *first)
+    t2, g2 = _ratio_gradient(mean, *second)
+    return controlled(t1 - t2, g1 - g2, mean, cov, controls)
 
 
 @dataclass(frozen=True)
@@ -148,6 +199,43 @@ class CutCardResult:
                         "per_shoe_effect": per_shoe,
                         "per_shoe_se": per_s / np.sqrt(n),
                     }
+                )
+        return pl.DataFrame(rows)
+
+    def differences(self, baseline: str, controls: bool = True, z: float = Z_95) -> pl.DataFrame:
+        """Each rule's effect less ``baseline``'s, on the same shoes (a paired delta-method interval).
+
+        Columns: ``rule, baseline, bet, difference, ci_low, ci_high, se``.
+
+        Parameters
+        ----------
+        baseline
+            A rule label (:attr:`CutCardStudy.rule_labels`), e.g. ``"coups60"``.
+        controls
+            Use the control variates.
+        z
+            The normal quantile of the interval.
+
+        Returns
+        -------
+        polars.DataFrame
+        """
+        labels = self.study.rule_labels
+        if baseline not in labels:
+            raise ValueError(f"differences: baseline {baseline!r} is not a rule of the study ({', '.join(labels)})")
+        base, n_rules = labels.index(baseline), len(labels)
+        rows = []
+        for b, bet in enumerate(self.study.bet_names):
+            n, mean, cov = _moments(self.tally, b)
+            cv = list(range(2 * n_rules, len(mean))) if controls else []
+            for r, label in enumerate(labels):
+                if r == base:
+                    continue
+                d, s = ratio_difference(mean, cov, (r, n_rules + r), (base, n_rules + base), cv)
+                se = s / np.sqrt(n)
+                rows.append(
+                    {"rule": label, "baseline": baseline, "bet": bet, "difference": d}
+                    | {"ci_low": d - z * se, "ci_high": d + z * se, "se": se}
                 )
         return pl.DataFrame(rows)
 
