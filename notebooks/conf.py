@@ -106,7 +106,7 @@ SUBPACKAGES = (
     ("games", ("chemin",)),
     ("records", ()),
     ("sizing", ()),
-    ("studies", ("thorp",)),
+    ("studies", ("thorp", "cut_card")),
     ("live", ()),
     ("protection", ()),
     ("plots", ()),

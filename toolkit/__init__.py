@@ -228,6 +228,12 @@ if _TYPE_CHECKING:
         Assessment,
         assess_bet,
     )
+    from toolkit.studies.cut_card import (
+        CutCardResult,
+        CutCardStudy,
+        cut_card_effect,
+        run_cut_card,
+    )
     from toolkit.studies.shuffle import (
         shuffle_test_power,
         shuffle_tracker_edge,
@@ -257,6 +263,8 @@ __all__ = (
     "CountPlay",
     "CountSystem",
     "CoupBet",
+    "CutCardResult",
+    "CutCardStudy",
     "Dealing",
     "DealtShoes",
     "Estimate",
@@ -326,6 +334,7 @@ __all__ = (
     "count_strategy",
     "count_systems",
     "coup_distribution",
+    "cut_card_effect",
     "cut_card_test",
     "deal",
     "deal_block",
@@ -379,6 +388,7 @@ __all__ = (
     "reproduce_table",
     "results_frame",
     "riffle_shuffle",
+    "run_cut_card",
     "run_strategies",
     "run_study",
     "runs_test",

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, cast, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, cast, overload
 
 import typer
 
@@ -332,3 +332,52 @@ def output_path(text: str, option: str = "--out") -> Path:
     except ValueError as err:
         fail(str(err))
     raise AssertionError("unreachable")
+
+
+# ------------------------------------------------ ways of ending a shoe, compared (with_endings)
+CUT_CARDS = typer.Option([], "--cut-card", help="Cut card position in cards from the end (repeatable; default 14).")
+LAST_HANDS = typer.Option(
+    [],
+    "--last-hand",
+    help="When the cut card comes out (repeatable; default one_more): one_more, finish, seven_cards "
+    "(chemin de fer: the cut card ignored).",
+)
+COUPS_MANY = typer.Option([], "--coups", help="Deal exactly this many coups per shoe (repeatable).")
+
+
+class Endings(NamedTuple):
+    """What :func:`with_endings` gives a command: the shoe (cut card 14, ``one_more``) and the endings named."""
+
+    dealing: Dealing
+    cut_cards: list[int]
+    last_hands: list[LastHand]
+    coups: list[int]
+
+
+def with_endings(command: Command) -> Command:
+    """Like :func:`with_dealing`, with ``--cut-card``, ``--last-hand`` and ``--coups`` repeatable.
+
+    The command's keyword-only ``dealing`` parameter receives :class:`Endings`: the
+    :class:`~toolkit.dealing.dealer.Dealing` of ``--decks`` and the burn options, and the lists of
+    cut cards, last-hand rules and numbers of coups given, for a command that compares them.
+    """
+    base = [o for o in DEALING_OPTIONS if o[0] not in ("cut_card", "last_hand", "coups")]
+    options = [*base, ("cut_card", list[int], CUT_CARDS), ("last_hand", list[LastHand], LAST_HANDS)]
+    options.append(("coups", list[int], COUPS_MANY))
+    names = [name for name, _, _ in options]
+    signature = inspect.signature(command)
+    params = list(signature.parameters.values())
+    at = [p.name for p in params].index("dealing")
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=o, annotation=t) for name, t, o in options]
+
+    @functools.wraps(command)
+    def wrapper(**kwargs: Any) -> None:
+        given = {name: kwargs.pop(name) for name in names}
+        cuts, hands, coups = (list(given.pop(k)) for k in ("cut_card", "last_hand", "coups"))
+        dealing = dealing_from_options(**given, cut_card=14, last_hand=LastHand.ONE_MORE)
+        command(**kwargs, dealing=Endings(dealing, cuts, hands, coups))
+
+    wrapper.__signature__ = signature.replace(parameters=[*params[:at], *added, *params[at + 1 :]])  # type: ignore[attr-defined]
+    hints = {k: v for k, v in command.__annotations__.items() if k != "dealing"}
+    wrapper.__annotations__ = {**hints, **{name: t for name, t, _ in options}}
+    return wrapper

@@ -51,6 +51,7 @@ COMMAND_MODULES = (
     "shuffle",
     "sort",
     "shuffle_track",
+    "cut_card",
 )
 
 for _name in COMMAND_MODULES:

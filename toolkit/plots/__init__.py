@@ -15,6 +15,7 @@ from toolkit.plots.counting import (
     plot_penetration,
     plot_threshold_sweep,
 )
+from toolkit.plots.cut_card import cut_card_figure, plot_coups_per_shoe, plot_cut_card_effect, plot_last_coups
 from toolkit.plots.edges import plot_depletion, plot_edges_by_decks, plot_eor_heatmap
 from toolkit.plots.records import (
     plot_bead_plate,
@@ -38,6 +39,7 @@ from toolkit.plots.study import (
 
 __all__ = (
     "by_bet_figure",
+    "cut_card_figure",
     "plot_assess_eor",
     "plot_assess_penetration",
     "plot_assess_sweep",
@@ -48,12 +50,15 @@ __all__ = (
     "plot_big_road",
     "plot_count_path",
     "plot_count_quality",
+    "plot_coups_per_shoe",
+    "plot_cut_card_effect",
     "plot_depletion",
     "plot_edges_by_decks",
     "plot_eor_heatmap",
     "plot_ev_by_count",
     "plot_gain_share",
     "plot_jacobson",
+    "plot_last_coups",
     "plot_mean_positive_ev",
     "plot_option_values",
     "plot_p_positive",

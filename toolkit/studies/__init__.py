@@ -1,6 +1,7 @@
 """Studies over many shoes: Thorp's claim that edges appear only in the last cards of a shoe; an edge sorter's win
-per dealt shoe; shuffle tracking."""
+per dealt shoe; shuffle tracking; the cut-card effect."""
 
+from toolkit.studies.cut_card import CutCardResult, CutCardStudy, cut_card_effect, run_cut_card
 from toolkit.studies.edge_sorter import (
     edge_sorter_shoes,
     edge_sorter_summary,
@@ -28,11 +29,14 @@ from toolkit.studies.thorp import (
 )
 
 __all__ = (
+    "CutCardResult",
+    "CutCardStudy",
     "StudyResult",
     "ThorpStudy",
     "answer",
     "checkpoint_seed",
     "count_providers",
+    "cut_card_effect",
     "deal_to_end",
     "depth_bucket",
     "edge_sorter_shoes",
@@ -44,6 +48,7 @@ __all__ = (
     "records_frame",
     "reproduce_providers",
     "reproduce_table",
+    "run_cut_card",
     "run_study",
     "shuffle_test_power",
     "shuffle_tracker_edge",
