@@ -54,6 +54,8 @@ BASE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("convert",): (CARDS, "--out", "{tmp}/c.parquet"),
     ("detect",): (str(SHOES / "coups_with_bets.jsonl"), "--permutations", "99", "--reference", "50", "--seed", "1"),
     ("shuffle-track",): ("--shoes", "2", "--seed", "1", "--workers", "1", "-k", "0", *QUIET),
+    ("shuffle",): ("--riffles", "1", "--cards", "52", "--trials", "20", "--seed", "1", "--workers", "1", *QUIET),
+    ("cut-card",): ("--shoes", "2", "--seed", "1", "--workers", "1", *QUIET),
     ("chemin", "solve"): (),
     ("chemin", "value"): (),
     ("ca",): ("--bet", "tiger_pair"),

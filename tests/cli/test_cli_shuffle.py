@@ -72,10 +72,12 @@ def test_guess_recipe_table(capsys: pytest.CaptureFixture[str]) -> None:
         ((), "give exactly one of"),
         (("--model", "strip:0.1", "--measure", "tv"), "--measure tv is exact only for riffles"),
         (("--model", "juggle"), "--model: model 'juggle'"),
-        (("--shelves", "0"), "--shelves must be at least 1"),
+        (("--shelves", "0"), "--shelves must be 1 to 100,000"),
+        (("--riffles", "65"), "--riffles must be 0 to 64"),
+        (("--riffles", "1", "--passes", "10001"), "--passes must be 1 to 10,000"),
         (("--riffles", "3", "--cards", "52", "--decks", "2"), "either --cards or --decks"),
         (("--riffles", "3", "--cards", "0"), "--cards must be between"),
-        (("--riffles", "3", "--passes", "0"), "--passes must be at least 1"),
+        (("--riffles", "3", "--passes", "0"), "--passes must be 1 to 10,000"),
         (("--riffles", "3", "--trials", "0"), "--shoes must be at least 1"),
         (("--riffles", "40", "--passes", "2", "--measure", "tv"), "1 to 64 riffles"),
         (("--riffles", "3", "--cards", "50", "--measure", "tracker"), "deals a casino shoe: give --decks D"),
@@ -125,3 +127,10 @@ def test_tracker_and_power_of_one_shuffle(capsys: pytest.CaptureFixture[str]) ->
     code, out, _ = run(capsys, *args[:4], "8", *args[5:], "--measure", "power", "-f", "json")
     assert code == 0
     assert {r["model"] for r in json.loads(out)["shoes_needed"]} >= {"1 riffle"}
+
+
+def test_the_tracker_command_bounds_riffles_as_the_library_does() -> None:
+    from toolkit.cli.shuffle_track import MAX_RIFFLES as command
+    from toolkit.dealing.shuffles.models import MAX_RIFFLES as library
+
+    assert command == library

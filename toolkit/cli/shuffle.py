@@ -50,6 +50,7 @@ def _model(
 ) -> tuple[ShuffleModel, int | None]:
     """The shuffle named by exactly one of the four options, and the cards its recipe is written for."""
     from toolkit.dealing.shuffles import Riffle, Sequence, Shelf, model_from_name, read_recipe
+    from toolkit.dealing.shuffles.models import MAX_PARTS, MAX_RIFFLES
 
     given = [o for o, v in (("--recipe", recipe), ("--riffles", riffles), ("--shelves", shelves)) if v is not None]
     given += ["--model"] if names else []
@@ -63,12 +64,12 @@ def _model(
             read = read_recipe(recipe)
             return read.model, read.cards
         if riffles is not None:
-            if riffles < 0:
-                fail(f"--riffles must be 0 or more, got {riffles}")
+            if not 0 <= riffles <= MAX_RIFFLES:
+                fail(f"--riffles must be 0 to {MAX_RIFFLES}, got {riffles}")
             return Riffle(riffles), None
         if shelves is not None:
-            if shelves < 1:
-                fail(f"--shelves must be at least 1, got {shelves}")
+            if not 1 <= shelves <= MAX_PARTS:
+                fail(f"--shelves must be 1 to {MAX_PARTS:,}, got {shelves}")
             return Shelf(shelves), None
         models = [model_from_name(name) for name in names]
         return (models[0] if len(models) == 1 else Sequence(tuple(models))), None
@@ -150,8 +151,10 @@ def shuffle(
     """How random does a shuffle leave the deck? Exact distance to uniform, or the guessing game."""
     chosen, recipe_cards = _model(recipe, riffles, shelves, model)
     n = _cards(cards, decks, recipe_cards)
-    if passes < 1:
-        fail(f"--passes must be at least 1, got {passes}")
+    from toolkit.dealing.shuffles.models import MAX_REPEATS
+
+    if not 1 <= passes <= MAX_REPEATS:
+        fail(f"--passes must be 1 to {MAX_REPEATS:,}, got {passes}")
     if measure == Measure.tv:
         _tv(chosen, passes, n, fmt)
         return

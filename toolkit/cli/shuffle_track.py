@@ -32,8 +32,8 @@ __all__ = ["register", "shuffle_track"]
 
 #: The most trials (shoe pairs per model) or replicates one run may simulate.
 MAX_TRIALS = 10_000_000
-#: The most riffles of one shuffle (far past the seven that mix a deck; each riffle is a pass over the shoe).
-MAX_RIFFLES = 64
+#: The most riffles of one shuffle: the shuffle library's bound.
+MAX_RIFFLES = 64  # toolkit.dealing.shuffles.models.MAX_RIFFLES, not imported: --help loads no numba
 #: The most decks (the transition matrix of a shoe has (52 * decks) ** 2 entries).
 MAX_DECKS = 16
 #: The most shoes a recorded chain may hold, and the largest baseline.
