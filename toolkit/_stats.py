@@ -7,10 +7,45 @@
 
 from __future__ import annotations
 
+from typing import Self
+
 import numpy as np
 import scipy.stats
 
-__all__ = ["normal_quantile", "ratio_interval", "wilson_interval"]
+__all__ = ["ArraySums", "normal_quantile", "ratio_interval", "wilson_interval"]
+
+
+class ArraySums:
+    """Named arrays that add, block after block: the state of a streaming tally (``max_*`` arrays take the larger).
+
+    A study's tally subclasses it and says which arrays it holds; merging is the same for every study.
+
+    >>> a = ArraySums({"n": np.array([2]), "max_x": np.array([1.0])})
+    >>> b = a.merged(ArraySums({"n": np.array([3]), "max_x": np.array([4.0])}))
+    >>> b.arrays["n"].tolist(), b.arrays["max_x"].tolist(), b.equals(a)
+    ([5], [4.0], False)
+    """
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        self.arrays = arrays
+
+    def merged(self, other: Self) -> Self:
+        """The sum of two tallies of one study (maxima: the larger)."""
+        if self.arrays.keys() != other.arrays.keys():
+            raise ValueError("cannot merge tallies of different studies (their arrays differ)")
+        out = {}
+        for key, a in self.arrays.items():
+            b = other.arrays[key]
+            if a.shape != b.shape:
+                raise ValueError(f"cannot merge tallies of different studies: {key} is {a.shape} and {b.shape}")
+            out[key] = np.maximum(a, b) if key.startswith("max_") else a + b
+        return type(self)(out)
+
+    def equals(self, other: ArraySums) -> bool:
+        """Bit-for-bit equality of every array."""
+        return self.arrays.keys() == other.arrays.keys() and all(
+            np.array_equal(a, other.arrays[k]) for k, a in self.arrays.items()
+        )
 
 
 def normal_quantile(confidence: float) -> float:

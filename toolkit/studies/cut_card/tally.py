@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from toolkit._stats import ArraySums
 from toolkit.dealing.dealer import Dealing, DealtShoes, deal_block, shuffled_shoes
 from toolkit.parallel import Block
 from toolkit.studies.cut_card.design import CutCardStudy
@@ -73,7 +74,7 @@ def cut_card_spec(study: CutCardStudy) -> CutCardSpec:
     )
 
 
-class CutCardTally:
+class CutCardTally(ArraySums):
     """Additive sums of a cut-card study (``R`` rules, ``B`` bets, ``K`` control indices in ``J`` bands, ``M``
     coup numbers).
 
@@ -83,9 +84,6 @@ class CutCardTally:
     ``from_end_sum`` (R, B, FROM_END), ``from_end_n`` (R, FROM_END): by coups before the shoe's last
     (0: the last); ``coups_hist`` (R, M): shoes by coups dealt.
     """
-
-    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
-        self.arrays = arrays
 
     @classmethod
     def empty(cls, n_rules: int, n_bets: int, n_control: int, n_bands: int, max_coups: int) -> CutCardTally:
@@ -104,24 +102,6 @@ class CutCardTally:
                 "from_end_n": np.zeros((r, FROM_END), i8),
                 "coups_hist": np.zeros((r, m), i8),
             }
-        )
-
-    def merged(self, other: CutCardTally) -> CutCardTally:
-        """The sum of two tallies."""
-        if self.arrays.keys() != other.arrays.keys():
-            raise ValueError("cannot merge cut-card tallies of different studies (their arrays differ)")
-        out = {}
-        for key, a in self.arrays.items():
-            b = other.arrays[key]
-            if a.shape != b.shape:
-                raise ValueError(f"cannot merge cut-card tallies of different studies: {key} is {a.shape}, {b.shape}")
-            out[key] = a + b
-        return CutCardTally(out)
-
-    def equals(self, other: CutCardTally) -> bool:
-        """Bit-for-bit equality of every array."""
-        return self.arrays.keys() == other.arrays.keys() and all(
-            np.array_equal(a, other.arrays[k]) for k, a in self.arrays.items()
         )
 
 

@@ -33,6 +33,7 @@ import numba
 import numpy as np
 import polars as pl
 
+from toolkit._stats import ArraySums
 from toolkit.bets.base import Bet
 from toolkit.bets.paytable import PayTable, get_plain_bet
 from toolkit.bets.pricing import expected_values
@@ -166,7 +167,7 @@ def evaluator(payoffs: np.ndarray, tableau: Tableau):
     return _evaluator_cached(np.ascontiguousarray(payoffs, dtype=np.float64).tobytes(), payoffs.shape, tableau)
 
 
-class Tally:
+class Tally(ArraySums):
     """Additive sums of a study (the one mutable thing here; :meth:`merged` returns a new one).
 
     Arrays (``O`` observers, ``B`` bets, ``D`` unseen counts 0..52·decks, ``R``
@@ -183,9 +184,6 @@ class Tally:
     (player, banker): ``jac_positive``, ``jac_sum``, ``jac_sum2``, ``jac_gain``,
     ``max_jac`` (J, 2).
     """
-
-    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
-        self.arrays = arrays
 
     @classmethod
     def empty(cls, n_observers: int, n_bets: int, n_depths: int, n_jacobson: int) -> Tally:
@@ -211,24 +209,6 @@ class Tally:
                 "jac_gain": np.zeros((j, 2), f8),
                 "max_jac": np.full((j, 2), -np.inf),
             }
-        )
-
-    def merged(self, other: Tally) -> Tally:
-        """The sum of two tallies (maxima: the larger)."""
-        if self.arrays.keys() != other.arrays.keys():
-            raise ValueError("cannot merge tallies of different studies (their arrays differ)")
-        out = {}
-        for key, a in self.arrays.items():
-            b = other.arrays[key]
-            if a.shape != b.shape:
-                raise ValueError(f"cannot merge tallies of different studies: {key} is {a.shape} and {b.shape}")
-            out[key] = np.maximum(a, b) if key.startswith("max_") else a + b
-        return Tally(out)
-
-    def equals(self, other: Tally) -> bool:
-        """Bit-for-bit equality of every array."""
-        return self.arrays.keys() == other.arrays.keys() and all(
-            np.array_equal(a, other.arrays[k]) for k, a in self.arrays.items()
         )
 
 
