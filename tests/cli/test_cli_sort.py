@@ -77,7 +77,7 @@ def test_best_partition_csv_holds_the_sorts(capsys) -> None:
         (("--bet", "perfect_pair"), "looks at suits"),
         (("--bet", "nonsense"), "unknown bet 'nonsense'"),
         (("--by", "suit"), "--by must be 'value' or 'rank'"),
-        (("--top", "0", "--best-partition"), "--top must be at least 1"),
+        (("--top", "0", "--best-partition"), "--top must be 1 to 4,095"),
         (("--groups", "6789X", "--by", "rank"), "'X' is not a card rank"),
     ],
 )

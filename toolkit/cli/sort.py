@@ -52,6 +52,8 @@ BEST_OPTION = typer.Option(
     help="Also search every two-group sort for the largest gain with these positions: the 511 sorts of the ten "
     "values, or with --by rank the 4,095 sorts of the 13 ranks (about a minute).",
 )
+#: The most sorts --top may ask for: every two-group sort of the 13 ranks (2**12 - 1).
+MAX_TOP = 4_095
 TOP_OPTION = typer.Option(10, "--top", metavar="N", help="With --best-partition: how many sorts to show.")
 EXACT_OPTION = typer.Option(
     False, "--exact", help="Also give the gain and share of coups without a bet as exact fractions (json)."
@@ -89,8 +91,8 @@ def sort(
     """
     if by not in ("value", "rank"):
         fail(f"--by must be 'value' or 'rank', got {by!r}")
-    if top < 1:
-        fail(f"--top must be at least 1, got {top}")
+    if not 1 <= top <= MAX_TOP:
+        fail(f"--top must be 1 to {MAX_TOP:,} (the two-group sorts of the ranks), got {top}")
     comp = shoe_from_options(decks, shoe)
     names = [part.strip() for name in bet for part in name.split(",") if part.strip()] or None
     from toolkit.edges.information import best_partitions, information_edge
