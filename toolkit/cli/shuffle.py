@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from toolkit.cli._common import ARGS, FORMAT_OPTION, PROGRESS, OutputFormat, check_run, emit, fail, say, seed_or_fresh
+from toolkit.cli._common import FORMAT_OPTION, PROGRESS, OutputFormat, check_run, emit, fail, say, seed_or_fresh
 
 if TYPE_CHECKING:
     from toolkit.dealing.shuffles import ShuffleModel
@@ -28,6 +28,9 @@ __all__ = ["register"]
 
 #: Cards when neither --cards nor --decks is given (and the recipe names none): an eight-deck shoe.
 DEFAULT_CARDS = 416
+#: Decks shuffled for the guessing game, and shoe pairs or replicates for the tracker and power, by default.
+DEFAULT_GUESS_TRIALS = 10_000
+DEFAULT_TRACKER_RUNS = 200
 #: The most cards a deck may have here.
 MAX_CARDS = 2_000
 
@@ -136,12 +139,12 @@ def shuffle(
         "--strategy",
         help="Guessing strategy: auto (shelf for a shelf shuffler, else riffle), shelf or riffle.",
     ),
-    trials: int = typer.Option(
-        10_000,
+    trials: int | None = typer.Option(
+        None,
         "--trials",
         "-n",
         metavar="N",
-        help="Decks shuffled (guess), shoe pairs (tracker) or replicates (power); tracker and power default to 200.",
+        help="Decks shuffled (guess, default 10,000), shoe pairs (tracker) or replicates (power; both default 200).",
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (same seed, same result, whatever the workers)."),
     workers: int | None = typer.Option(1, "--workers", "-w", help="Local worker processes (default 1)."),
@@ -165,12 +168,13 @@ def shuffle(
 
         if n // 52 > MAX_DECKS:
             fail(f"--decks must be at most {MAX_DECKS} for --measure {measure.value}, got {n // 52}")
-        runs = trials if "--trials" in ARGS or "-n" in ARGS else 200
+        runs = DEFAULT_TRACKER_RUNS if trials is None else trials
         check_run(runs, workers)
         _track(chosen, passes, n // 52, runs, seed_or_fresh(seed), measure, workers, progress, fmt)
         return
-    check_run(trials, workers)
-    _guess(chosen, passes, n, trials, seed_or_fresh(seed), strategy, workers, progress, fmt)
+    decks_shuffled = DEFAULT_GUESS_TRIALS if trials is None else trials
+    check_run(decks_shuffled, workers)
+    _guess(chosen, passes, n, decks_shuffled, seed_or_fresh(seed), strategy, workers, progress, fmt)
 
 
 def _track(
