@@ -39,7 +39,7 @@ from toolkit.coup.options import (
     LastHand,
     code,
 )
-from toolkit.coup.rules import PUNTO_BANCO
+from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.coup.step import (
     BANKER_DRAWS,
     BOTH_DRAW,
@@ -48,6 +48,7 @@ from toolkit.coup.step import (
     LAYOUT_SLOTS,
     PLAYER_DRAWS,
     Tables,
+    banker_draws_on,
     burn_count,
     coup_layout,
     coup_layouts,
@@ -58,6 +59,7 @@ from toolkit.coup.step import (
     is_natural,
     may_start,
     next_slot,
+    third_cards,
 )
 from toolkit.dealing.dealer import Dealing, shuffled_shoes
 
@@ -99,6 +101,24 @@ def test_the_coup_step_matches_the_rulebook_for_every_coup() -> None:
         slots = [next_slot([p1, b1, p2, b2, fifth, 0][:n], masks) for n in range(7)]
         assert slots[: LAYOUT_CARDS[expected]] == list(LAYOUT_SLOTS[expected][: LAYOUT_CARDS[expected]])
         assert slots[LAYOUT_CARDS[expected]] == -1
+
+
+def test_the_packed_banker_table_reads_back_every_cell() -> None:
+    """Tables packs Banker's 10 x 11 table in two words: every cell reads back, for the rulebook and a changed one."""
+    changed = Tableau().with_banker(3, 8, True).with_banker(6, None, True).with_banker(0, 4, False)
+    for tableau in (PUNTO_BANCO, changed):
+        masks = Tables.of(tableau)
+        cells = [banker_draws_on(masks, t, c) for t in range(10) for c in range(11)]
+        assert cells == [bool(tableau.banker[t][c]) for t in range(10) for c in range(11)]
+    assert Tables.of(changed) != Tables.of(PUNTO_BANCO)
+
+
+@pytest.mark.parametrize("layout", [FOUR_CARDS, PLAYER_DRAWS, BANKER_DRAWS, BOTH_DRAW])
+def test_third_cards_fill_the_slots_of_the_layout(layout: int) -> None:
+    player_3, banker_3, taken = third_cards(layout, 5, 11)
+    assert taken == LAYOUT_CARDS[layout]
+    dealt = dict(zip(LAYOUT_SLOTS[layout][4:taken], (5, 11), strict=False))
+    assert (player_3, banker_3) == (dealt.get(2, -1), dealt.get(5, -1))
 
 
 def test_the_many_coups_form_is_the_one_coup_form() -> None:

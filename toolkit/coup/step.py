@@ -60,6 +60,7 @@ __all__ = [
     "CoupRows",
     "ShoeRows",
     "Tables",
+    "banker_draws_on",
     "burn_count",
     "coup_buffers",
     "coup_layout",
@@ -72,7 +73,8 @@ __all__ = [
     "is_natural",
     "may_start",
     "next_slot",
-    "record_coup",
+    "third_cards",
+    "write_unseen",
 ]
 
 
@@ -141,16 +143,25 @@ LAYOUT_SLOTS = np.array(
 LAYOUT_CARDS = np.array([4, 5, 5, 6], dtype=np.int64)
 
 
-class Tables(NamedTuple):
-    """The tableau as the kernels read it, as bit masks (plain integers, so passing it costs nothing).
+#: Columns of the Banker table a word of :class:`Tables` packs per total: Player's third card 0-9, or stood.
+_COLUMNS = PLAYER_STOOD + 1
+#: Banker totals per word: five totals of eleven bits each fit in 55 bits of a 64-bit integer.
+_TOTALS_PER_WORD = 5
 
-    Bit ``t`` of ``player``: Player draws on ``t``. Bit ``c`` of ``banker[t]``: Banker draws on ``t``
-    when Player's third card has value ``c``, bit 10 (:data:`~toolkit.coup.rules.PLAYER_STOOD`) when
-    Player stood.
+
+class Tables(NamedTuple):
+    """The tableau as the kernels read it, as bit masks (plain integers, so passing and reading it costs nothing).
+
+    Bit ``t`` of ``player``: Player draws on ``t``. Banker's table is packed in two words, totals 0-4 in
+    ``banker_low`` and 5-9 in ``banker_high``: bit ``11 * (t % 5) + c`` says that Banker draws on ``t`` when
+    Player's third card has value ``c``, or with ``c = 10`` (:data:`~toolkit.coup.rules.PLAYER_STOOD`) when Player
+    stood. (Integers, not a tuple of ten masks or an array: numba reads a tuple at a run-time index through a
+    switch, and an array inside a tuple costs a reference count at every call.)
     """
 
     player: int
-    banker: tuple[int, ...]
+    banker_low: int
+    banker_high: int
 
     @classmethod
     def of(cls, tableau: Tableau) -> Tables:
@@ -160,10 +171,23 @@ class Tables(NamedTuple):
         >>> masks = Tables.of(PUNTO_BANCO)
         >>> [t for t in range(10) if masks.player >> t & 1]  # Player draws on 0 to 5
         [0, 1, 2, 3, 4, 5]
+        >>> [c for c in range(11) if banker_draws_on(masks, 3, c)]  # Banker's 3 draws unless Player's third is an 8
+        [0, 1, 2, 3, 4, 5, 6, 7, 9, 10]
         """
         player = sum(1 << t for t in range(10) if tableau.player[t])
-        banker = tuple(sum(1 << c for c in range(PLAYER_STOOD + 1) if tableau.banker[t][c]) for t in range(10))
-        return cls(player, banker)
+        words = [0, 0]
+        for t in range(10):
+            for c in range(_COLUMNS):
+                if tableau.banker[t][c]:
+                    words[t // _TOTALS_PER_WORD] |= 1 << (_COLUMNS * (t % _TOTALS_PER_WORD) + c)
+        return cls(player, words[0], words[1])
+
+
+@numba.njit(cache=True)
+def banker_draws_on(tables: Tables, banker_total: int, column: int) -> bool:  # pragma: no cover - compiled
+    """Whether Banker draws on ``banker_total`` when Player's third card has value ``column`` (10: Player stood)."""
+    word = tables.banker_low if banker_total < _TOTALS_PER_WORD else tables.banker_high
+    return bool(word >> (_COLUMNS * (banker_total % _TOTALS_PER_WORD) + column) & 1)
 
 
 @numba.njit(cache=True)
@@ -193,8 +217,8 @@ def coup_layout(p1: int, b1: int, p2: int, b2: int, fifth: int, tables: Tables) 
     if is_natural(player_total, banker_total):
         return FOUR_CARDS
     if tables.player >> player_total & 1:
-        return BOTH_DRAW if tables.banker[banker_total] >> fifth & 1 else PLAYER_DRAWS
-    return BANKER_DRAWS if tables.banker[banker_total] >> PLAYER_STOOD & 1 else FOUR_CARDS
+        return BOTH_DRAW if banker_draws_on(tables, banker_total, fifth) else PLAYER_DRAWS
+    return BANKER_DRAWS if banker_draws_on(tables, banker_total, PLAYER_STOOD) else FOUR_CARDS
 
 
 @numba.njit(cache=True)
@@ -276,17 +300,29 @@ def coup_buffers(max_coups: int, n_shoes: int) -> tuple[CoupRows, ShoeRows]:
     return coups, shoes
 
 
-@numba.njit(cache=True, inline="always")
-def record_coup(
-    cards: np.ndarray, unseen: np.ndarray, out: int, row: np.ndarray, counts: np.ndarray
-) -> None:  # pragma: no cover
-    """Write a coup's cards by slot (``row``) and the unseen composition before it (``counts``) as row ``out``.
+@numba.njit(cache=True)
+def third_cards(layout: int, fifth: int, sixth: int) -> tuple[int, int, int]:  # pragma: no cover - compiled
+    """Player's and Banker's third cards (-1: none) and the cards the coup takes, from its :func:`coup_layout`.
 
-    The kernels unpack :class:`CoupRows` into locals once and write the coup's numbers themselves:
-    reading an array out of a tuple inside a loop costs numba a reference count each time.
+    ``fifth`` and ``sixth`` are the cards after the first four (any value where the shoe has none: they are
+    read only when the layout deals them). Scalars in and out, so a kernel calls it once a coup at no cost
+    (passing arrays to a compiled function costs numba a reference count each).
+
+    >>> third_cards(BANKER_DRAWS, 7, 3), third_cards(BOTH_DRAW, 7, 3)
+    ((-1, 7, 5), (7, 3, 6))
     """
-    for slot in range(6):
-        cards[out, slot] = row[slot]
+    if layout == FOUR_CARDS:
+        return -1, -1, 4
+    if layout == PLAYER_DRAWS:
+        return fifth, -1, 5
+    if layout == BANKER_DRAWS:
+        return -1, fifth, 5
+    return fifth, sixth, 6
+
+
+@numba.njit(cache=True)
+def write_unseen(unseen: np.ndarray, out: int, counts: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Write the unseen composition before a coup (``counts``, 13 ranks) as row ``out`` of ``unseen``."""
     for r in range(13):
         unseen[out, r] = counts[r]
 

@@ -44,9 +44,13 @@ from toolkit.coup.options import BURN_STANDARD, Burn, LastHand, code
 from toolkit.coup.outcome import class_index
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.coup.step import (
-    LAYOUT_CARDS,
-    LAYOUT_SLOTS,
+    BANKER_1,
+    BANKER_2,
+    BANKER_3,
     MIN_COUP_CARDS,
+    PLAYER_1,
+    PLAYER_2,
+    PLAYER_3,
     VALUES,
     CoupRows,
     ShoeRows,
@@ -56,7 +60,8 @@ from toolkit.coup.step import (
     cut_card_after,
     face_down_count,
     may_start,
-    record_coup,
+    third_cards,
+    write_unseen,
 )
 from toolkit.parallel import DEFAULT_BLOCK_SIZE, Block, SeedLike, as_generator, block_plan, map_blocks
 
@@ -217,8 +222,7 @@ def _deal_kernel(
     """Deal every shoe of ``shoes`` coup by coup (:func:`~toolkit.coup.step.coup_layout`); returns the coups dealt."""
     n_shoes, n_cards = shoes.shape
     out = 0
-    row = np.empty(6, np.int8)
-    c_shoe, c_coup, c_start, c_cards, c_seen, c_left, c_unseen_count, c_unseen = coups  # locals: see record_coup
+    c_shoe, c_coup, c_start, c_cards, c_seen, c_left, c_unseen_count, c_unseen = coups  # locals: see write_unseen
     for s in range(n_shoes):
         shoe = shoes[s]
         counts = np.zeros(13, np.int64)
@@ -252,17 +256,21 @@ def _deal_kernel(
                 VALUES[shoe[pos + 4]],
                 tables,
             )
-            row[:] = -1
-            for k in range(LAYOUT_CARDS[layout]):
-                row[LAYOUT_SLOTS[layout, k]] = shoe[pos]
-                pos += 1
+            player_3, banker_3, taken = third_cards(layout, shoe[pos + 4], shoe[pos + 5])
+            c_cards[out, PLAYER_1] = shoe[pos]
+            c_cards[out, BANKER_1] = shoe[pos + 1]
+            c_cards[out, PLAYER_2] = shoe[pos + 2]
+            c_cards[out, BANKER_2] = shoe[pos + 3]
+            c_cards[out, PLAYER_3] = player_3
+            c_cards[out, BANKER_3] = banker_3
+            pos += taken
             c_shoe[out] = s
             c_coup[out] = coup + 1
             c_start[out] = start
             c_seen[out] = seen
             c_left[out] = n_cards - start
             c_unseen_count[out] = n_cards - start + face_down
-            record_coup(c_cards, c_unseen, out, row, counts)
+            write_unseen(c_unseen, out, counts)
             for i in range(start, pos):
                 counts[shoe[i]] -= 1
             seen += pos - start

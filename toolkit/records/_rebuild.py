@@ -22,12 +22,13 @@ import polars as pl
 from toolkit.coup.options import BURN_FIXED, BURN_NONE, BURN_STANDARD
 from toolkit.coup.rules import Tableau
 from toolkit.coup.step import (
-    BANKER_DRAWS,
-    FOUR_CARDS,
-    LAYOUT_CARDS,
+    BANKER_1,
+    BANKER_2,
+    BANKER_3,
     LAYOUT_SLOTS,
+    PLAYER_1,
+    PLAYER_2,
     PLAYER_3,
-    PLAYER_DRAWS,
     VALUES,
     CoupRows,
     ShoeRows,
@@ -40,7 +41,8 @@ from toolkit.coup.step import (
     hand_totals,
     is_natural,
     may_start,
-    record_coup,
+    third_cards,
+    write_unseen,
 )
 from toolkit.dealing.dealer import DealtShoes, dealt_shoes
 
@@ -100,113 +102,82 @@ class Faults(NamedTuple):
 
 
 @numba.njit(cache=True)
-def _fault(faults: Faults, s: int, code: int, card: int, start: int, coup: int) -> None:  # pragma: no cover
-    faults.code[s] = code
-    faults.card[s] = card
-    faults.start[s] = start
-    faults.coup[s] = coup
-
-
-@numba.njit(cache=True)
 def _burn(
-    ranks: np.ndarray,
-    roles: np.ndarray,
+    first: int,
+    burn_rows: int,
     has_roles: bool,
-    a: int,
-    b: int,
+    cards: int,
     n_cards: int,
     mode: int,
     burn_ace: int,
     burn_fixed: int,
     hidden: int,
 ) -> tuple[int, bool, int, int, int, int]:  # pragma: no cover - compiled
-    """The burn of the shoe in ``ranks[a:b]`` by its header's rule.
+    """The burn of a shoe whose record holds ``cards`` cards, the first of rank ``first``, by its header's rule.
 
-    Returns ``(burn rows in the record, listed, exposed card or -1, cards burned face down, error code,
-    card of the error)``; the rows are -1 on an error. Scalars in and out: a call that passes arrays in tuples
-    pays numba a reference count for each, and this runs once a shoe.
+    ``burn_rows``: the rows recorded with the burn role at its start (when it has roles). Returns ``(burn rows in
+    the record, listed, exposed card or -1, cards burned face down, error code, card of the error counted from the
+    shoe's first)``; the rows are -1 on an error. Scalars in and out: passing arrays to a compiled function costs
+    numba a reference count each, and this runs once a shoe.
     """
     if has_roles:
-        nb = 0
-        while a + nb < b and roles[a + nb] == 0:
-            nb += 1
+        nb = burn_rows
         if mode == BURN_STANDARD and nb > 0:
-            fd = burn_count(ranks[a], burn_ace)
+            fd = burn_count(first, burn_ace)
             if nb != 1 and nb != 1 + fd:
-                return -1, False, -1, 0, BURN_COUNT, a + nb - 1
-            return nb, nb > 1, ranks[a], fd, OK, -1
+                return -1, False, -1, 0, BURN_COUNT, nb - 1
+            return nb, nb > 1, first, fd, OK, -1
         if mode == BURN_FIXED:
             if nb not in (0, burn_fixed):
-                return -1, False, -1, 0, BURN_COUNT, a + nb - 1
+                return -1, False, -1, 0, BURN_COUNT, nb - 1
             return nb, nb > 0, -1, burn_fixed, OK, -1
         if mode == BURN_NONE and nb > 0:
-            return -1, False, -1, 0, BURN_COUNT, a
+            return -1, False, -1, 0, BURN_COUNT, 0
         return nb, False, -1, 0, OK, -1
     rows, listed, up, face_down = 0, False, -1, 0
-    if mode == BURN_STANDARD and b > a:
-        face_down = burn_count(ranks[a], burn_ace)
-        listed = face_down_listed(hidden, b - a == n_cards)
-        up = ranks[a]
+    if mode == BURN_STANDARD and cards > 0:
+        face_down = burn_count(first, burn_ace)
+        listed = face_down_listed(hidden, cards == n_cards)
+        up = first
         rows = 1 + (face_down if listed else 0)
     elif mode == BURN_FIXED:
-        listed = face_down_listed(hidden, b - a == n_cards)
+        listed = face_down_listed(hidden, cards == n_cards)
         face_down = burn_fixed
         rows = burn_fixed if listed else 0
-    if a + rows > b:
-        return -1, False, -1, 0, TRUNCATED, b - 1
+    if rows > cards:
+        return -1, False, -1, 0, TRUNCATED, cards - 1
     return rows, listed, up, face_down, OK, -1
 
 
-#: The recorded role a card must have in each slot (1 Player, 2 Banker).
-_SLOT_ROLE_CODE = (1, 1, 1, 2, 2, 2)
+#: The recorded role (1 Player, 2 Banker) of each card of a coup by its layout, in dealing order: the roles of the
+#: slots of :data:`~toolkit.coup.step.LAYOUT_SLOTS` (an array, which numba reads at a run-time index directly).
+_LAYOUT_ROLES = np.where(LAYOUT_SLOTS < BANKER_1, 1, 2).astype(np.int8)
 
 
-@numba.njit(cache=True, inline="always")
-def _take_coup(
-    ranks: np.ndarray,
-    roles: np.ndarray,
-    coup_ids: np.ndarray,
-    has_roles: bool,
-    has_coups: bool,
-    start: int,
-    end: int,
-    tables: Tables,
-) -> tuple[int, int, int, int]:  # pragma: no cover - compiled
-    """Deal one coup from the record's cards ``start .. end - 1`` by the coup step, checking each card.
+@numba.njit(cache=True)
+def _mismatch(k: int, slot: int, split: bool, card: int) -> tuple[int, int]:  # pragma: no cover - compiled
+    """The error, and its card, when card ``k`` of a coup (at ``card``; the tableau's ``slot``) is recorded otherwise.
 
-    Returns ``(layout, position after the coup, error code, card of the error)``; the coup's cards
-    fill the slots :data:`~toolkit.coup.step.LAYOUT_SLOTS` gives for its layout.
+    ``split``: it is recorded in another coup. A third card the tableau calls for is then missing; one of the first
+    four is out of order.
     """
-    if start + 4 > end:
-        return 0, start, TRUNCATED, end - 1
-    p1, b1, p2, b2 = VALUES[ranks[start]], VALUES[ranks[start + 1]], VALUES[ranks[start + 2]], VALUES[ranks[start + 3]]
-    layout = coup_layout(p1, b1, p2, b2, VALUES[ranks[start + 4]] if start + 4 < end else 0, tables)
-    if not (has_roles or has_coups) and start + LAYOUT_CARDS[layout] < end:
-        return layout, start + LAYOUT_CARDS[layout], OK, -1  # bare cards, not the last coup: nothing to check
-    pos = start
-    for k in range(LAYOUT_CARDS[layout]):
-        slot = LAYOUT_SLOTS[layout, k]
-        if pos >= end:
-            return layout, pos, TRUNCATED, pos - 1
-        split = has_coups and coup_ids[pos] != coup_ids[start]
-        if split or (has_roles and roles[pos] != _SLOT_ROLE_CODE[slot]):
-            if k >= 4:  # a third card the tableau calls for is not there
-                return layout, pos, MISSING_P3 if slot == PLAYER_3 else MISSING_B3, pos - 1
-            return layout, pos, COUP_SPLIT if split else ROLE_ORDER, pos
-        pos += 1
-    if pos < end:
-        extra = (has_coups and coup_ids[pos] == coup_ids[start]) or (has_roles and roles[pos] == 2)
-        if extra:  # a card of this coup left over (a Banker card cannot open the next coup)
-            who = roles[pos] if has_roles else -1
-            player_total, banker_total = hand_totals(p1, b1, p2, b2)
-            if is_natural(player_total, banker_total):
-                return layout, pos, AFTER_NATURAL, pos
-            if who == 1 and layout in (FOUR_CARDS, BANKER_DRAWS):
-                return layout, pos, EXTRA_P3, pos
-            if who == 2 and layout in (FOUR_CARDS, PLAYER_DRAWS):
-                return layout, pos, EXTRA_B3, pos
-            return layout, pos, COUP_SPLIT, pos
-    return layout, pos, OK, -1
+    if k >= 4:
+        return (MISSING_P3 if slot == PLAYER_3 else MISSING_B3), card - 1
+    return (COUP_SPLIT if split else ROLE_ORDER), card
+
+
+@numba.njit(cache=True)
+def _leftover(role: int, natural: bool, player_3: int, banker_3: int) -> int:  # pragma: no cover - compiled
+    """The error when the card after a coup is recorded as part of it (in its coup, or as Banker's: a Banker card
+    cannot open the next coup); ``role`` is its recorded role (-1: not recorded).
+    """
+    if natural:
+        return AFTER_NATURAL
+    if role == 1 and player_3 < 0:
+        return EXTRA_P3
+    if role == 2 and banker_3 < 0:
+        return EXTRA_B3
+    return COUP_SPLIT
 
 
 @numba.njit(cache=True)
@@ -224,93 +195,99 @@ def _rebuild_kernel(
 ) -> int:  # pragma: no cover - compiled
     """Deal the recorded cards of every shoe by its rules; returns the coups written (those of good shoes).
 
-    The tuples are unpacked once: a field read out of a tuple in a loop costs numba a reference count.
-    """
+    Checks inline, tuples unpacked once, scalar helpers: numba pays a reference count for an array read out of a
+    tuple in a loop or passed to a compiled function (the kernel ran at 0.6 of its speed that way)."""
     ranks, roles, coup_ids, offsets, has_roles, has_coups = rec
     card_coup, card_slot, coup_first = placed
     burn_card, burned, burned_ranks = per_shoe
     f_code, f_card, f_start, f_coup = faults
     c_shoe, c_coup, c_start, c_cards, c_seen, c_left, c_unseen_count, c_unseen = coups
+    decks, burn_mode, burn_ace, burn_fixed, hidden, cut_card, last_modes = rules
     out = 0
-    row = np.empty(6, np.int8)
     for s in range(len(offsets) - 1):
         a, b = offsets[s], offsets[s + 1]
-        shoe_out = out
-        n_cards = 52 * rules.decks[s]
-        last_mode = rules.last_mode[s]
-        counts = np.full(13, 4 * rules.decks[s], np.int64)
-        burned_ranks[s, :] = 0
+        shoe_out, n_cards, last_mode = out, 52 * decks[s], last_modes[s]
+        counts = np.full(13, 4 * decks[s], np.int64)
         f_code[s], f_card[s], f_start[s], f_coup[s] = OK, -1, -1, 0
-        card_coup[a:b] = -1
-        card_slot[a:b] = SLOT_UNDEALT
-        mode = rules.burn_mode[s]
-        header = (mode, rules.burn_ace[s], rules.burn_fixed[s], rules.hidden[s])
-        burn_rows, listed, up, face_down, code, where = _burn(ranks, roles, has_roles, a, b, n_cards, *header)
-        burn_card[s], burned[s] = up, face_down
-        if burn_rows < 0:
-            f_code[s], f_card[s], f_start[s] = code, where, a
+        for r in range(13):
+            burned_ranks[s, r] = 0
+        recorded_burn = 0
+        while has_roles and a + recorded_burn < b and roles[a + recorded_burn] == 0:
+            recorded_burn += 1
+        header = (ranks[a] if b > a else 0, recorded_burn, has_roles, b - a, n_cards)
+        rows, listed, up, face_down, code, where = _burn(*header, burn_mode[s], burn_ace[s], burn_fixed[s], hidden[s])
+        burn_card[s], burned[s], seen = up, face_down, 1 if up >= 0 else 0
+        for i in range(a, b):  # a loop, not slices: a slice makes an array view, which costs more than these writes
+            card_coup[i], card_slot[i] = -1, SLOT_UNDEALT
+        if rows < 0:
+            f_code[s], f_card[s], f_start[s] = code, a + where, a
             continue
-        seen = 0
-        if burn_card[s] >= 0:
-            counts[burn_card[s]] -= 1
-            seen = 1
-            card_slot[a] = SLOT_EXPOSED
-            card_coup[a] = 0
-        for i in range(a + seen, a + burn_rows):
+        if seen:
+            counts[up] -= 1
+            card_coup[a], card_slot[a] = 0, SLOT_EXPOSED
+        for i in range(a + seen, a + rows):
             burned_ranks[s, ranks[i]] += 1
-            card_slot[i] = SLOT_FACE_DOWN
-            card_coup[i] = 0
-        pos = a + burn_rows
-        omitted = 0 if listed else burned[s]
-        complete = (not has_roles) and b - a == n_cards and (listed or mode == BURN_NONE)
-        cut_pos = n_cards - rules.cut_card[s]
-        last = False
-        coup = 0
-        bad = False
-        while pos < b:
+            card_coup[i], card_slot[i] = 0, SLOT_FACE_DOWN
+        pos, omitted = a + rows, 0 if listed else face_down
+        complete = (not has_roles) and b - a == n_cards and (listed or burn_mode[s] == BURN_NONE)
+        cut_pos, last, coup, start = n_cards - cut_card[s], False, 0, pos
+        while pos < b and code == OK:
             if has_roles and roles[pos] == 3:
                 break
+            start, in_shoe = pos, pos - a + omitted  # the coup's first card's position in the whole shoe
             if has_roles and roles[pos] == 0:
-                _fault(faults, s, BURN_LATE, pos, pos, 0)
-                bad = True
+                code, where = BURN_LATE, pos
                 break
-            in_shoe = pos - a + omitted  # the coup's first card's position in the whole shoe
             if complete and not may_start(n_cards - in_shoe, coup, 0, last_mode):
                 break  # the end-of-shoe rule applies to a record of the whole shoe
-            start = pos
-            layout, pos, code, where = _take_coup(ranks, roles, coup_ids, has_roles, has_coups, start, b, tables)
-            if code != OK:
-                _fault(faults, s, code, where, start, coup + 1)
-                bad = True
+            if start + 4 > b:
+                code, where = TRUNCATED, b - 1
                 break
-            row[:] = -1
-            for i in range(start, pos):
-                slot = LAYOUT_SLOTS[layout, i - start]
-                row[slot] = ranks[i]
-                card_slot[i] = slot
-                card_coup[i] = coup + 1
-            left = n_cards - in_shoe
-            c_shoe[out] = s
-            c_coup[out] = coup + 1
-            c_start[out] = in_shoe
-            c_seen[out] = seen
-            c_left[out] = left
-            c_unseen_count[out] = left + burned[s]
-            record_coup(c_cards, c_unseen, out, row, counts)
+            first = (VALUES[ranks[start]], VALUES[ranks[start + 1]], VALUES[ranks[start + 2]], VALUES[ranks[start + 3]])
+            fifth, sixth = ranks[start + 4] if start + 4 < b else 0, ranks[start + 5] if start + 5 < b else 0
+            layout = coup_layout(*first, VALUES[fifth], tables)
+            player_3, banker_3, taken = third_cards(layout, fifth, sixth)
+            pos = start + taken
+            if has_roles or has_coups or pos >= b:  # bare cards before the record's end: nothing to check
+                for k in range(taken):
+                    i = start + k
+                    split = i < b and has_coups and coup_ids[i] != coup_ids[start]
+                    if i >= b or split or (has_roles and roles[i] != _LAYOUT_ROLES[layout, k]):
+                        code, where = (TRUNCATED, i - 1) if i >= b else _mismatch(k, LAYOUT_SLOTS[layout, k], split, i)
+                        break
+                same = pos < b and has_coups and coup_ids[pos] == coup_ids[start]
+                role = roles[pos] if has_roles and pos < b else -1
+                if code == OK and (same or role == 2):  # a card of this coup is left over
+                    code, where = _leftover(role, is_natural(*hand_totals(*first)), player_3, banker_3), pos
+                if code != OK:
+                    break
+            c_cards[out, PLAYER_1], c_cards[out, BANKER_1] = ranks[start], ranks[start + 1]
+            c_cards[out, PLAYER_2], c_cards[out, BANKER_2] = ranks[start + 2], ranks[start + 3]
+            c_cards[out, PLAYER_3], c_cards[out, BANKER_3] = player_3, banker_3
+            card_slot[start], card_slot[start + 1], card_slot[start + 2] = PLAYER_1, BANKER_1, PLAYER_2
+            card_slot[start + 3] = BANKER_2
+            if player_3 >= 0:
+                card_slot[start + 4] = PLAYER_3
+            if banker_3 >= 0:
+                card_slot[pos - 1] = BANKER_3
+            c_shoe[out], c_coup[out], c_start[out], c_seen[out] = s, coup + 1, in_shoe, seen
+            c_left[out], c_unseen_count[out] = n_cards - in_shoe, n_cards - in_shoe + face_down
+            write_unseen(c_unseen, out, counts)
             coup_first[out] = start
-            for i in range(start, pos):
+            for i in range(start, pos):  # one loop: two over the same cards cost the kernel about 8 %
                 counts[ranks[i]] -= 1
-            seen += pos - start
-            out += 1
-            coup += 1
+                card_coup[i] = coup + 1
+            seen, out, coup = seen + pos - start, out + 1, coup + 1
             if complete:
                 stop, last = cut_card_after(in_shoe, pos - a + omitted, cut_pos, last, last_mode)
                 if stop:
                     break
-        late = _first_dealt(roles, pos, b) if has_roles and not bad else -1
+        if code != OK:
+            f_code[s], f_card[s], f_start[s], f_coup[s] = code, where, start, coup + 1 if code != BURN_LATE else 0
+        late = _first_dealt(roles, pos, b) if has_roles and code == OK else -1
         if late >= 0:
             f_code[s], f_card[s], f_start[s], f_coup[s] = AFTER_UNDEALT, late, late, coup
-        if bad or late >= 0:
+        if code != OK or late >= 0:
             out = shoe_out
     return out
 
