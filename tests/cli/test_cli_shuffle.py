@@ -44,7 +44,9 @@ def test_guess_shelf_json_has_an_interval(capsys: pytest.CaptureFixture[str]) ->
     low, high = data["interval"]
     assert low < data["expected_correct_guesses"] < high
     assert data["strategy"] == "shelf"
-    assert 8.9 < data["expected_correct_guesses"] < 9.7  # Diaconis, Fulman & Holmes (2013): about 9.5
+    # exactly 9.2966 (Diaconis, Fulman & Holmes's law solved); 4 standard errors: a false failure 1 in 16,000
+    assert round(data["exact_expected"], 4) == 9.2966
+    assert abs(data["expected_correct_guesses"] - data["exact_expected"]) < 4 * data["standard_error"]
     assert run(capsys, *args)[1] == out  # the same seed, the same numbers
 
 
