@@ -63,7 +63,7 @@ MAX_EXACT_SHELF_CARDS = 128
 #: The most shelves (one pass, or the equivalent of several) the exact results take.
 MAX_EXACT_SHELVES = 10**12
 #: The largest deck the exact distance is computed for.
-MAX_EXACT_TV_CARDS = 2_000
+MAX_EXACT_TV_CARDS = 832
 #: The guessers of :func:`shelf_guessing_exact`, and their kernel codes.
 SHELF_STRATEGIES = {"shelf": 0, "optimal": 1}
 
@@ -102,7 +102,7 @@ def valley_counts(n: int) -> tuple[int, ...]:
     Parameters
     ----------
     n
-        Cards (at most 2,000).
+        Cards (at most 832).
 
     Returns
     -------
@@ -129,15 +129,17 @@ def valley_counts(n: int) -> tuple[int, ...]:
 
 def _weights(n: int, shelves: int) -> list[int]:
     """``P_m(v) * 2 * (2m)**n`` for ``v = 0..(n - 1) // 2``, exact (zero from ``v = m`` on)."""
-
-    def binom(top: int, k: int) -> int:
-        return math.comb(top, k) if 0 <= k <= top else 0
-
     last = min(n, shelves)  # terms with a >= m vanish (C(n + m - a - 1, n) = 0)
-    return [
-        4 ** (v + 1) * sum(math.comb(n + shelves - a - 1, n) * binom(n - 1 - 2 * v, a - v) for a in range(v, last))
-        for v in range((n - 1) // 2 + 1)
-    ]
+    big = [math.comb(n + shelves - 1, n)]  # big[a] = C(n + m - a - 1, n), each from the one before
+    for a in range(1, last):
+        top = n + shelves - a
+        big.append(big[-1] * (top - n) // top)
+    weights = []
+    for v in range((n - 1) // 2 + 1):
+        row = n - 1 - 2 * v
+        total = sum(big[a] * math.comb(row, a - v) for a in range(v, min(last, v + row + 1)))
+        weights.append(4 ** (v + 1) * total)
+    return weights
 
 
 def _check_shelves(n: int, shelves: int) -> tuple[int, int]:
@@ -185,7 +187,7 @@ def shelf_total_variation_exact(n: int, shelves: int) -> Fraction:
     Parameters
     ----------
     n
-        Cards (at most 2,000).
+        Cards (at most 832).
     shelves
         Shelves (or the equivalent of several passes).
 
