@@ -96,8 +96,8 @@ def valleys(order: np.ndarray) -> int:
 def valley_counts(n: int) -> tuple[int, ...]:
     """The arrangements of ``n`` cards by their valleys: ``T(n, v)`` for ``v = 0..(n - 1) // 2``.
 
-    By the recurrence ``T(n, v) = (2v + 2) T(n-1, v) + (n - 2v) T(n-1, v-1)`` (Warren & Seneta 1996, as quoted
-    by Diaconis, Fulman & Holmes 2013), in exact integers; the tests check it by enumeration.
+    By the recurrence ``T(n, v) = (2v + 2) T(n-1, v) + (n - 2v) T(n-1, v-1)`` (Warren & Seneta 1996, as cited
+    for the shelf shuffler), in exact integers; the tests check it by enumeration.
 
     Parameters
     ----------
