@@ -26,6 +26,17 @@ def test_tv_table_for_52_cards(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["cards"] == 52
 
 
+def test_tv_of_shelf_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Diaconis, Fulman & Holmes (2013), Table 1: 1.000 after one pass of ten shelves on 52 cards; two passes are
+    one pass of 200 shelves (their Corollary 4.2), 0.010."""
+    args = ("shuffle", "--shelves", "10", "--passes", "2", "--cards", "52", "--measure", "tv", "--format", "json")
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    data = json.loads(out)
+    assert [(r["passes"], r["shelves"], round(r["tv"], 3)) for r in data["table"]] == [(1, 10, 1.0), (2, 200, 0.01)]
+    assert data["tv"] == data["table"][-1]["tv"]
+
+
 def test_tv_passes_multiply_the_riffles(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "shuffle", "--model", "riffle:2", "--passes", "3", "--decks", "8", "--measure", "tv",
                        "--format", "csv")  # fmt: skip
@@ -44,7 +55,9 @@ def test_guess_shelf_json_has_an_interval(capsys: pytest.CaptureFixture[str]) ->
     low, high = data["interval"]
     assert low < data["expected_correct_guesses"] < high
     assert data["strategy"] == "shelf"
-    assert 8.9 < data["expected_correct_guesses"] < 9.7  # Diaconis, Fulman & Holmes (2013): about 9.5
+    # exactly 9.2966 (Diaconis, Fulman & Holmes's law solved); 4 standard errors: a false failure 1 in 16,000
+    assert round(data["exact_expected"], 4) == 9.2966
+    assert abs(data["expected_correct_guesses"] - data["exact_expected"]) < 4 * data["standard_error"]
     assert run(capsys, *args)[1] == out  # the same seed, the same numbers
 
 
@@ -80,6 +93,8 @@ def test_guess_recipe_table(capsys: pytest.CaptureFixture[str]) -> None:
         (("--riffles", "3", "--passes", "0"), "--passes must be 1 to 10,000"),
         (("--riffles", "3", "--trials", "0"), "--shoes must be at least 1"),
         (("--riffles", "40", "--passes", "2", "--measure", "tv"), "1 to 64 riffles"),
+        (("--shelves", "10", "--decks", "20", "--measure", "tv"), "at most 832 cards"),
+        (("--shelves", "10", "--passes", "20", "--measure", "tv"), "too many shelves"),
         (("--riffles", "3", "--cards", "50", "--measure", "tracker"), "deals a casino shoe: give --decks D"),
         (("--riffles", "3", "--decks", "20", "--measure", "power"), "--decks must be at most 16"),
     ],

@@ -2,9 +2,10 @@
 
 The shuffle is a recipe file (``--recipe``), riffles (``--riffles K``), a shelf shuffler (``--shelves K``) or
 models named in turn (``--model riffle:2 --model strip:0.1 --model cut``), each done ``--passes`` times.  The
-measures: ``tv``, the exact total-variation distance to uniform (riffles only: Bayer & Diaconis's formula), row
-by row up to the riffles given; ``guess``, the expected correct guesses of the card-guessing game with complete
-feedback, by simulation, with its interval, beside ``H_n`` for a uniform deck; ``tracker``, what a tracker who
+measures: ``tv``, the exact total-variation distance to uniform, row by row up to the riffles or passes given
+(riffles: Bayer & Diaconis's formula; shelf shufflers: Diaconis, Fulman & Holmes's); ``guess``, the expected
+correct guesses of the card-guessing game with complete feedback, by simulation, with its interval, beside
+``H_n`` for a uniform deck (and the exact expectation for shelf shufflers); ``tracker``, what a tracker who
 knows the discard order wins on the next shoe shuffled this way (``--trials`` shoe pairs, casino dealing of
 ``--decks`` decks), against a uniform shuffle; ``power``, how many recorded shoes the randomness tests need to
 tell this shuffle from a uniform one (``--trials`` replicates).  ``baccarat shuffle-track`` runs the last two
@@ -131,8 +132,8 @@ def shuffle(
     measure: Measure = typer.Option(
         Measure.guess,
         "--measure",
-        help="tv (exact distance to uniform; riffles only), guess (the guessing game), tracker (a tracker's win "
-        "on the next shoe) or power (recorded shoes needed to detect the shuffle).",
+        help="tv (exact distance to uniform; riffles or shelf shufflers), guess (the guessing game), tracker (a "
+        "tracker's win on the next shoe) or power (recorded shoes needed to detect the shuffle).",
     ),
     strategy: Strategy = typer.Option(
         Strategy.auto,
@@ -218,10 +219,8 @@ def _tv(chosen: ShuffleModel, passes: int, n: int, fmt: OutputFormat) -> None:
 
     k = _riffles_of(chosen)
     if k is None:
-        fail(
-            "--measure tv is exact only for riffles (--riffles K, --model riffle:K or ashuffle:2^K); "
-            "use --measure guess for other shuffles"
-        )
+        _shelf_tv(chosen, passes, n, fmt)
+        return
     total = k * passes
     if not 1 <= total <= MAX_EXACT_RIFFLES:
         fail(f"--measure tv needs 1 to {MAX_EXACT_RIFFLES} riffles in all, got {total}")
@@ -230,6 +229,32 @@ def _tv(chosen: ShuffleModel, passes: int, n: int, fmt: OutputFormat) -> None:
         say(f"exact total-variation distance to uniform of {n} cards after 1 to {total} riffles (Bayer-Diaconis)")
     last = table.row(-1, named=True)
     emit(table, fmt, {"cards": n, "riffles": total, "tv": last["tv"], "table": table.to_dicts()})
+
+
+def _shelf_tv(chosen: ShuffleModel, passes: int, n: int, fmt: OutputFormat) -> None:
+    """The exact distance after 1 to ``passes`` passes through a shelf shuffler (each the one pass it equals)."""
+    import polars as pl
+
+    from toolkit.dealing.shuffles import Repeat, equivalent_shelves, shelf_total_variation
+    from toolkit.dealing.shuffles.shelf import MAX_EXACT_TV_CARDS
+
+    if equivalent_shelves(chosen) is None:
+        fail(
+            "--measure tv is exact only for riffles (--riffles K, --model riffle:K or ashuffle:2^K) and shelf "
+            "shufflers (--shelves K or --model shelf:K); use --measure guess for other shuffles"
+        )
+    if n > MAX_EXACT_TV_CARDS:
+        fail(f"--measure tv for a shelf shuffler takes at most {MAX_EXACT_TV_CARDS} cards, got {n:,}")
+    shelves = [equivalent_shelves(Repeat(chosen, p)) for p in range(1, passes + 1)]
+    if None in shelves:
+        fail(f"--measure tv: {passes} passes make too many shelves for the exact distance; give fewer passes")
+    table = shelf_total_variation(n, tuple(s for s in shelves if s is not None))
+    table = table.insert_column(1, pl.Series("passes", list(range(1, passes + 1))))
+    if fmt == OutputFormat.table:
+        say(f"exact total-variation distance to uniform of {n} cards after 1 to {passes} passes "
+            "(Diaconis-Fulman-Holmes; shelves: the one pass they equal)")  # fmt: skip
+    last = table.row(-1, named=True)
+    emit(table, fmt, {"cards": n, "passes": passes, "tv": last["tv"], "table": table.to_dicts()})
 
 
 def _guess(
@@ -264,9 +289,8 @@ def _guess(
         "interval": [row["ci_low"], row["ci_high"]],
         "confidence": 0.95,
     }
-    shown = game.select(
-        "strategy", "trials", "expected_correct_guesses", "ci_low", "ci_high", "uniform_expected", "excess"
-    )
+    columns = ["strategy", "trials", "expected_correct_guesses", "ci_low", "ci_high", "uniform_expected", "excess"]
+    shown = game.select(columns + ([] if row["exact_expected"] is None else ["exact_expected"]))
     emit(shown if fmt == OutputFormat.table else game, fmt, payload)
 
 

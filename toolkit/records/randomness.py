@@ -43,6 +43,8 @@ check this on simulated shoes.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import polars as pl
 from scipy import stats
@@ -75,7 +77,9 @@ def _indicator(name: str, test) -> PayTable:
     return PayTable.from_function(name, lambda o: 1 if test(o) else 0)
 
 
+@cache
 def _probability_bets() -> tuple[PayTable, ...]:
+    """The indicator bets whose exact expectations are the per-coup probabilities (built once: immutable)."""
     return (
         _indicator("p_banker", lambda o: o.winner == "banker"),
         _indicator("p_player", lambda o: o.winner == "player"),

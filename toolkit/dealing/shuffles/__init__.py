@@ -4,6 +4,9 @@
   composition (:class:`Sequence`, :class:`Repeat`, :class:`Stacks`) and :func:`shuffle_orders`;
 * :mod:`~toolkit.dealing.shuffles.exact`: rising sequences, the Bayer-Diaconis formula, the exact distance to
   uniform after riffles (:func:`total_variation`);
+* :mod:`~toolkit.dealing.shuffles.shelf`: the shelf shuffler in closed form (Diaconis, Fulman & Holmes 2013):
+  the law of a pass, the exact distance to uniform (:func:`shelf_total_variation`) and the guessing game solved
+  exactly (:func:`shelf_guessing_exact`);
 * :mod:`~toolkit.dealing.shuffles.guessing`: the card-guessing game with complete feedback
   (:func:`guessing_game`);
 * :mod:`~toolkit.dealing.shuffles.recipes`: casino procedures read from TOML (:func:`read_recipe`);
@@ -39,6 +42,16 @@ from toolkit.dealing.shuffles.models import (
     shuffle_orders,
 )
 from toolkit.dealing.shuffles.recipes import Recipe, model_from_name, read_recipe
+from toolkit.dealing.shuffles.shelf import (
+    ShelfGuessing,
+    equivalent_shelves,
+    shelf_guessing_exact,
+    shelf_probability,
+    shelf_total_variation,
+    shelf_total_variation_exact,
+    valley_counts,
+    valleys,
+)
 
 __all__ = [
     "STRATEGIES",
@@ -53,9 +66,11 @@ __all__ = [
     "Riffle",
     "Sequence",
     "Shelf",
+    "ShelfGuessing",
     "ShuffleModel",
     "Stacks",
     "Wash",
+    "equivalent_shelves",
     "eulerian_numbers",
     "guess_counts",
     "guessing_game",
@@ -64,9 +79,15 @@ __all__ = [
     "riffle_probability",
     "riffle_shuffle",
     "rising_sequences",
+    "shelf_guessing_exact",
+    "shelf_probability",
+    "shelf_total_variation",
+    "shelf_total_variation_exact",
     "shuffle_orders",
     "stacked_shoes",
     "total_variation",
     "total_variation_exact",
     "uniform_expected_guesses",
+    "valley_counts",
+    "valleys",
 ]

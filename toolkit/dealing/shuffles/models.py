@@ -270,7 +270,9 @@ class Shelf:
 
     The cards are dealt from the bottom of the deck, each to a uniformly chosen shelf, on top of the shelf's
     pile or below it with probability 1/2 each; the shelves are then unloaded in order (shelf 0 on top).
-    Each shelf's pile, read from the top, rises to the first card it received and then falls.
+    Each shelf's pile, read from the top, rises to the first card it received and then falls.  The paper's
+    machine stacks the piles in a random order: the shelves being chosen alike, the law is the same.  That law
+    is in closed form in :mod:`toolkit.dealing.shuffles.shelf`.
 
     Attributes
     ----------
