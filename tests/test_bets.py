@@ -320,7 +320,7 @@ def test_every_bet_is_one_kind_with_its_evaluator_chosen_when_built(tmp_path):
         "suited_expr": CoupBet,
     }
     assert {b.evaluator for k, b in built.items() if kinds[k] is PayTable} == {"pay table"}
-    assert built["suited"].evaluator in ("value events", "prefix patterns", "position table")
+    assert built["suited"].evaluator in ("value events", "prefix patterns", "label events")
     # the same payout written four ways prices the same, and the same as the panel's Tie
     evs = expected_values([8, 2], [built[k] for k in ("expr", "rows", "function", "table", "name")])
     assert np.array_equal(evs, np.repeat(evs[:, :1], 5, axis=1))

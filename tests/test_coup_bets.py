@@ -106,6 +106,63 @@ def test_payouts_mixing_suits_ranks_and_totals_on_all_positions() -> None:
     assert positions == {f"{hand}_{i}" for hand in ("player", "banker") for i in (1, 2, 3)}
 
 
+_ALL_RED = " AND ".join(
+    f"({hand}_cards = 2 OR {hand}_3_colour = 'red')" if i == 3 else f"{hand}_{i}_colour = 'red'"
+    for hand in ("player", "banker")
+    for i in (1, 2, 3)
+)
+#: Bets priced by label events, with their oracles: a third card's suit, every dealt card's colour, the ranks of all
+#: six positions (written as pay-table rows, so that their rows settle as soon as a label decides them).
+LABEL_BETS = {
+    "third_card_heart": (
+        [("player_3_suit = 'h'", 3)],
+        lambda d: 3 if d.player_3 is not None and d.player_3[1] == "h" else -1,
+    ),
+    "every_card_red": ([(_ALL_RED, 20)], lambda d: 20 if all(c[1] in "hd" for c in d.player + d.banker) else -1),
+    "mirrored_ranks": (
+        [("player_1_rank = banker_1_rank AND player_2_rank = banker_2_rank AND player_3_rank = banker_3_rank", 500)],
+        lambda d: 500 if d.player_3 and d.banker_3 and [c[0] for c in d.player] == [c[0] for c in d.banker] else -1,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LABEL_BETS))
+@pytest.mark.parametrize("shoe", SHOES, ids=[f"shoe{i}" for i in range(len(SHOES))])
+def test_label_event_bets_are_exact_against_the_oracle(name: str, shoe: dict[str, int]) -> None:
+    rows, oracle = LABEL_BETS[name]
+    bet = make_bet(name, rows)
+    assert isinstance(bet, CoupBet)
+    assert bet.evaluator == "label events"
+    assert bet_stats(bet, _suited(shoe)).exact_expected_value == card_oracle.expected_value(oracle, shoe)
+
+
+@pytest.mark.parametrize("name", [*sorted(LABEL_BETS), "super_tie"])
+def test_label_events_in_floats_are_within_their_bound_of_exact(name: str) -> None:
+    """Suited shoes and depleted shoes by rank (read suit-blind): the batched floats within the table's rounding
+    bound of the exact expectations, and the bound a rounding bound (tiny), not a tolerance."""
+    bet = get_bet(name) if name == "super_tie" else make_bet(name, LABEL_BETS[name][0])
+    table = bet.compiled()
+    suited = [_suited(shoe) for shoe in SHOES if sum(shoe.values()) >= 6]
+    floats = coup_expected_values(suited, bet)
+    for shoe, value in zip(suited, floats, strict=True):
+        assert abs(value - float(bet_stats(bet, shoe).exact_expected_value)) <= max(table.bound, 1e-16)
+    rng = np.random.default_rng(7)
+    ranks = np.vstack([rng.integers(0, 33, size=(3, 13)), np.full((1, 13), 32)])
+    floats = coup_expected_values(ranks, bet, decks=8)
+    for shoe, value in zip(ranks.tolist(), floats, strict=True):
+        assert abs(value - float(bet_stats(bet, shoe, decks=8).exact_expected_value)) <= max(table.bound, 1e-16)
+    assert table.bound < 1e-9
+
+
+def test_exact_signs_of_label_events_settle_in_integers(monkeypatch) -> None:
+    """Every expectation within the bound of zero is replaced by its exact value (here: all, by a huge bound)."""
+    bet = make_bet("third_card_heart", LABEL_BETS["third_card_heart"][0])
+    monkeypatch.setitem(bet._compiled, PUNTO_BANCO, replace(bet.compiled(), bound=1e9))
+    ranks = [[3, 2, 4, 2, 3, 5, 2, 4, 6, 3, 2, 4, 3], [32] * 13]
+    settled = coup_expected_values(np.array(ranks), bet, decks=8)
+    assert settled.tolist() == [float(bet_stats(bet, r, decks=8).exact_expected_value) for r in ranks]
+
+
 def test_float_and_batched_paths_agree_with_exact() -> None:
     shoe = _suited(SHOES[3])
     for name in ("perfect_pair", "tiger_pair", "three_giving_eight"):
@@ -213,14 +270,15 @@ def test_each_bet_is_compiled_to_its_cheapest_evaluator() -> None:
     assert get_bet("perfect_pair").evaluator == "prefix patterns"
     assert get_bet("tiger_pair").evaluator == "prefix patterns"
     third_suit = make_bet("third_heart", [("player_3_suit = 'h'", 3)])
-    assert third_suit.evaluator == "position table"
-    assert third_suit.compiled().evaluator == "position table"
+    assert third_suit.evaluator == "label events"
+    assert third_suit.compiled().evaluator == "label events"
+    assert get_bet("three_giving_eight").compiled().evaluator == "value events"
 
 
 @pytest.mark.parametrize("name", ["tiger_pair", "perfect_pair_v2"])
 def test_a_table_compiled_in_small_chunks_is_the_same_bet(monkeypatch, name: str) -> None:
-    """The table is built a chunk of rows at a time (bounded memory); chunking changes nothing exact."""
-    import toolkit.bets._position_table as cb
+    """The rows are built a chunk of groups at a time (bounded memory); chunking changes nothing."""
+    import toolkit.bets._rows as cb
 
     whole = get_bet(name)
     whole.compiled()  # with the default chunks, before the patch
@@ -228,7 +286,8 @@ def test_a_table_compiled_in_small_chunks_is_the_same_bet(monkeypatch, name: str
     chunked = CoupBet(f"{name}_chunked", whole.expr)  # a fresh bet: compiled with the small chunks
     shoe = _suited(SHOES[1])
     assert coup_distribution(chunked, shoe) == coup_distribution(whole, shoe)
-    assert len(chunked.compiled().row_group) >= len(whole.compiled().row_group)
+    for a, b in zip(chunked.compiled().entries, whole.compiled().entries, strict=True):
+        assert np.array_equal(a, b)
 
 
 @pytest.mark.parametrize("name", ["perfect_pair", "tiger_pair"])

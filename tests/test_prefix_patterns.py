@@ -52,7 +52,7 @@ BETS = {
     "heart_then_king": (
         _custom("heart_then_king", [("player_1_suit = 'h' AND banker_1_rank = 'K'", 30)]),
         lambda d: 30 if d.player_1[1] == "h" and d.banker_1[0] == "K" else -1,
-        None,  # a named suit and a named rank: only the finest scheme holds, so the position table prices it
+        None,  # a named suit and a named rank: only the finest scheme holds, so label events price it
     ),
 }
 
@@ -77,7 +77,7 @@ def _suited(shoe: dict[str, int]) -> SuitedShoe:
 def test_the_compiler_names_its_evaluator_and_scheme(name: str) -> None:
     bet, _, scheme = BETS[name]
     if scheme is None:
-        assert (bet.evaluator, bet.patterns()) == ("position table", None)
+        assert (bet.evaluator, bet.patterns()) == ("label events", None)
     else:
         assert bet.evaluator == "prefix patterns"
         assert bet.patterns().scheme == scheme
@@ -95,15 +95,15 @@ def test_the_closed_form_is_within_its_bound_of_the_card_oracle(name: str, shoe:
 
 
 @pytest.mark.parametrize("name", list(BETS))
-def test_shoes_by_rank_read_suit_blind_agree_with_the_position_table(name: str) -> None:
+def test_shoes_by_rank_read_suit_blind_agree_with_label_events(name: str) -> None:
     bet = BETS[name][0]
     rng = np.random.default_rng(3)
     ranks = rng.integers(0, 33, size=(6, 13))
     ranks[0] = 32
     floats = coup_expected_values(ranks, bet, decks=8)
-    # the position table's float path (itself exact against the oracle above): an independent evaluator
+    # the label events' float path (itself exact against the oracle above): an independent evaluator
     table = [bet_stats(bet, list(r), decks=8, exact=False).expected_value for r in ranks.tolist()]
-    assert floats == pytest.approx(table, abs=1e-11)  # the table sums 278,000 rows: its own float error is ~5e-13
+    assert floats == pytest.approx(table, abs=1e-11)  # float against float: both errors are far below this
 
 
 def test_exact_signs_are_settled_in_integers_for_the_closed_form(monkeypatch) -> None:

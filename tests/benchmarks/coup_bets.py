@@ -10,10 +10,10 @@ Run from the repository root (not collected by pytest)::
     first two positions, a compiled pass).  Both are exact against the card-by-card oracle
     (tests/test_coup_bets.py); the ratio says which path to take, and the toolkit takes the fast
     engine whenever a bet names only outcome-class fields (``make_bet``).
-(b) The cost per shoe of each catalogue bet the fast engine cannot price (suits, colours, ranks
-    across hands, the third card's value), and of three bets written as in files, as a ratio to the
-    standard panel's seventeen bets together, with the evaluator each compiles to (value events,
-    prefix patterns or position table).  Target: each at most 3x.
+(b) The cost per shoe of every catalogue bet, of three bets written as in files and of two bets at the
+    language's reach (every dealt card's colour, the ranks of all six positions), as a ratio to the
+    standard panel's seventeen bets together, with the evaluator each compiles to (pay table, value
+    events, prefix patterns or label events).  Target: each at most 3x.
 (c) The standard panel through ``toolkit.expected_values`` (the one pricing function every command calls)
     against the engine's ``paytable_expected_values`` directly: the price of the dispatch (target: ratio 1.00).
 
@@ -35,6 +35,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
 import toolkit as bt  # noqa: E402
+from toolkit.bets.catalogue import catalogue_names  # noqa: E402
 from toolkit.bets.coup_bets import CoupBet, coup_expected_values  # noqa: E402
 from toolkit.exact.engine import paytable_expected_values  # noqa: E402
 
@@ -43,6 +44,19 @@ FILE_BETS = (
     ("third_card_heart", [("player_3_suit = 'h'", 3)]),
     ("same_first_ranks", [("player_1_rank = banker_1_rank AND player_2_rank = banker_2_rank", 60)]),
     ("banker_wins_with_seven", [("winner = 'banker' AND banker_total = 7 AND player_total <= 5", 4)]),
+)
+_ALL_RED = " AND ".join(
+    f"({hand}_cards = 2 OR {hand}_3_colour = 'red')" if i == 3 else f"{hand}_{i}_colour = 'red'"
+    for hand in ("player", "banker")
+    for i in (1, 2, 3)
+)
+#: The language's reach: every dealt card's colour, the ranks of all six positions.
+REACH_BETS = (
+    ("every_card_red", [(_ALL_RED, 20)]),
+    (
+        "mirrored_ranks",
+        [("player_1_rank = banker_1_rank AND player_2_rank = banker_2_rank AND player_3_rank = banker_3_rank", 500)],
+    ),
 )
 
 
@@ -83,12 +97,12 @@ def main() -> None:
     print(f"(a) Player Pair: rich engine / pair trick = {t_rich / t_fast:.1f} (time ratio, {args.shoes} shoes)")
 
     t_panel = best(lambda: paytable_expected_values(s, panel), args.repeats)
-    rich = [b for b in (bt.get_bet(n) for n in bt.catalogue.catalogue_names()) if isinstance(b, CoupBet)]
-    rich += [bt.make_bet(name, rows) for name, rows in FILE_BETS]
+    rich = [bt.get_bet(n) for n in catalogue_names()]
+    rich += [bt.make_bet(name, rows) for name, rows in FILE_BETS + REACH_BETS]
     for bet in rich:
         bt.expected_values(s[:4], [bet])
         t = best(lambda bet=bet: bt.expected_values(s, [bet]), args.repeats)
-        evaluator = bet.evaluator if isinstance(bet, CoupBet) else "the panel's engine"
+        evaluator = bet.evaluator
         print(
             f"(b) {bet.name} [{evaluator}]: {t / t_panel:.2f} x the standard panel's 17 bets "
             f"({t / args.shoes * 1e3:.3f} ms a shoe)"

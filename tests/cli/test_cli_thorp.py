@@ -215,7 +215,7 @@ def test_thorp_count_shoes_and_the_deal_to_end_run_scale_with_shoes(capsys, tmp_
     assert "deal_to_end" not in json.loads((tmp_path / "summary.json").read_text())
 
 
-#: A bet on a third card's suit, written in a file: priced by the position table.
+#: A bet on a third card's suit, written in a file: priced by label events.
 SPADE_THIRD = 'name = "spade_third"\n[[pays]]\nwhen = "player_3_suit = \'s\'"\npays = 3\n'
 
 

@@ -31,7 +31,7 @@ prod_{S in sigma} sum_{r in class(S)} prod_{B in S} g_r(B)``, with
 Collecting the terms of all keys gives the bet as a short polynomial in a few
 *factors* (class sums of products of ``g``): Perfect Pairs is 15 terms.
 
-Floats only (the exact path stays the position table of :mod:`toolkit.bets.coup_bets`);
+Floats only (the exact path is the label events of :mod:`toolkit.bets._label_events`);
 each expectation comes with a rounding bound, so exact signs can be settled there.
 """
 
@@ -96,8 +96,14 @@ class PatternBet:
         n = ranks.astype(np.float64)
         total = n.sum(axis=1)
         w = weights.astype(np.float64)
-        # falling factorials (x)_k, k = 0..4, of the rank counts, the suit pools and each suit's weight
-        fn, fw_total, fw = (_fallings(x) for x in (n, w.sum(axis=2), w))
+        # falling factorials (x)_k, k = 0..4, of the rank counts, the suit pools and each suit's weight; suit-blind
+        # shoes (every suit of every rank weighing the same d) take them as numbers: the same for every rank
+        fn = _fallings(n)
+        if self.card_level and w.size and w.min() == w.max():
+            d = np.array(float(w.flat[0]))
+            fw_total, fw = _fallings(4 * d), _fallings(d)
+        else:
+            fw_total, fw = _fallings(w.sum(axis=2)), _fallings(w)
         g = [self._g(sig, fn, fw_total, fw) for sig in self.signatures]
         f = np.ones((len(n), len(self.factors) + 1))  # the last column is 1 (padding)
         for i, (mask, sigs) in enumerate(self.factors):
@@ -116,17 +122,22 @@ class PatternBet:
         m, blocks = sig
         if not self.card_level:
             return fn[m]
-        s = np.zeros_like(fn[0])
+        s: Any = 0.0
         for suits in permutations(range(4), len(blocks)):
             if any(self.suit_classes[x] != c for x, (_, c) in zip(suits, blocks, strict=True)):
                 continue
-            part = fw[blocks[0][0]][:, :, suits[0]]
+            part = _suit(fw[blocks[0][0]], suits[0])
             for x, (size, _) in zip(suits[1:], blocks[1:], strict=True):
-                part = part * fw[size][:, :, x]
+                part = part * _suit(fw[size], x)
             s = s + part
         den = fw_total[m]
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(den > 0, fn[m] * s / den, 0.0)
+
+
+def _suit(fw: np.ndarray, suit: int) -> np.ndarray:
+    """One suit's column of ``(B, 13, 4)`` falling factorials, or the number itself for suit-blind shoes."""
+    return fw[:, :, suit] if fw.ndim == 3 else fw
 
 
 def _fallings(x: np.ndarray) -> list[np.ndarray]:
@@ -202,7 +213,7 @@ def compile_patterns(payout: Any, card_level: bool, proven: str | None = None) -
     ``proven``: a rank scheme (``one`` or ``value``, suits ``any``) known to hold from the fields the bet names
     (pairs, suited pairs and values only depend on equalities and values); the payout is then evaluated on one
     tuple of each key.  Otherwise every tuple is evaluated and the coarsest scheme that holds is found; None
-    when only the finest holds (the bet names particular ranks and suits: the position table is then cheaper).
+    when only the finest holds (the bet names particular ranks and suits: label events are then cheaper).
     """
     if proven is not None:
         scheme = (proven, "any")

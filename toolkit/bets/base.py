@@ -7,7 +7,7 @@ evaluator was chosen when it was built (:attr:`Bet.evaluator`):
 
 * ``"pay table"``: a payout for each of the 1,600 outcome classes
   (:class:`~toolkit.bets.paytable.PayTable`), priced by the batched exact engine;
-* ``"value events"``, ``"prefix patterns"``, ``"position table"``: a payout over the coup fields
+* ``"value events"``, ``"prefix patterns"``, ``"label events"``: a payout over the coup fields
   (:class:`~toolkit.bets.coup_bets.CoupBet`: suits, ranks, third cards), priced by compiled tables.
 
 The constructors on :class:`Bet` choose: a payout that names only outcome-class fields becomes
@@ -59,7 +59,7 @@ class Bet(ABC):
     @property
     @abstractmethod
     def evaluator(self) -> str:
-        """What prices the bet: ``"pay table"``, ``"value events"``, ``"prefix patterns"`` or ``"position table"``."""
+        """What prices the bet: ``"pay table"``, ``"value events"``, ``"prefix patterns"`` or ``"label events"``."""
 
     @classmethod
     def from_expr(cls, name: str, expr: Any, description: str = "") -> Bet:

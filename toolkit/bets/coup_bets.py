@@ -23,9 +23,15 @@ expanded positions of the same rank / value, and ``c_i``/``e_i`` the earlier
 *card-level* positions of the same card / rank.  A row of the bet's table is
 then one value-level group (the value-level fields the bet names, and the
 values at the expanded positions), with one rank or card per expanded
-position; its probability is P(group) x the product above.  The payout is
-evaluated once per row, when the bet is compiled; rows that pay the bet's
-most common payout are dropped (their probability is one minus the rest).
+position (:mod:`toolkit.bets._rows`); its probability is P(group) x the product
+above, and the product depends only on the row's labelled cards (its
+*pattern*), not on the rest of the coup.  So the rows are priced by the
+engine's own walk of the value trie, each pattern an event of the walk, times
+its product (*label events*, :mod:`toolkit.bets._label_events`): each group is
+priced at its commonest payout, and only the rows that pay otherwise carry a
+pattern.  A bet on values alone needs no pattern and becomes plain events of
+the walk (*value events*); a bet on the first four cards, a closed form in the
+counts (*prefix patterns*, :mod:`toolkit.bets._prefix_patterns`).
 
 Every path is tested against an independent card-by-card enumerator over
 suited shoes (``tests/card_oracle.py``).
@@ -45,13 +51,13 @@ from fractions import Fraction
 from math import perm
 from typing import Any
 
-import numba
 import numpy as np
 import polars as pl
 
 from toolkit._check import check_bet_text
-from toolkit.bets._position_table import Table, compile_table, prefix_payouts, row_frame
+from toolkit.bets._label_events import LabelTable, compile_labels, label_combinations, label_probabilities
 from toolkit.bets._prefix_patterns import PatternBet, compile_patterns
+from toolkit.bets._rows import prefix_payouts, row_frame
 from toolkit.bets.base import Bet
 from toolkit.bets.fields import (
     CLASS_FIELDS,
@@ -67,9 +73,7 @@ from toolkit.bets.fields import (
 from toolkit.coup.cards import RANK_VALUES, Composition
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.coup.suits import SuitedShoe, blind_decks, suit_counts
-from toolkit.exact._exact_sign import int_products
-from toolkit.exact._tables import multisets
-from toolkit.exact.engine import _features, _values_from_ranks
+from toolkit.exact.engine import _values_from_ranks
 from toolkit.parallel import SeedLike, as_generator
 
 __all__ = ["CoupBet", "coup_distribution", "coup_payouts"]
@@ -130,15 +134,15 @@ class CoupBet(Bet):
     def evaluator(self) -> str:
         """The evaluator that prices it: ``value events`` for a bet on values alone (one walk of the engine's
         multiset trie, as the panel), ``prefix patterns`` for a bet on the first four cards' ranks and suits (a
-        closed form in the counts, :mod:`toolkit.bets._prefix_patterns`), else ``position table`` (rows of ranks
-        and cards by position)."""
+        closed form in the counts, :mod:`toolkit.bets._prefix_patterns`), else ``label events`` (the walk's events
+        times the draws of the labelled cards, :mod:`toolkit.bets._label_events`)."""
         if not expansions(self.fields):
             return "value events"
-        return "prefix patterns" if set(self.fields) <= PREFIX_FIELDS and self.patterns() else "position table"
+        return "prefix patterns" if set(self.fields) <= PREFIX_FIELDS and self.patterns() else "label events"
 
     def patterns(self) -> PatternBet | None:
         """The bet as a closed form in the counts, or None (a bet past the first four cards, on values alone, or
-        on particular ranks and suits, which the position table prices more cheaply); built once, then cached."""
+        on particular ranks and suits, which label events price more cheaply); built once, then cached."""
         if "patterns" not in self._compiled:
             if not expansions(self.fields) or not set(self.fields) <= PREFIX_FIELDS:
                 self._compiled["patterns"] = None
@@ -171,10 +175,11 @@ class CoupBet(Bet):
     def __hash__(self) -> int:
         return hash(self._key)
 
-    def compiled(self, tableau: Tableau = PUNTO_BANCO) -> Table:
-        """The bet's table of rows under ``tableau`` (built once, then cached)."""
+    def compiled(self, tableau: Tableau = PUNTO_BANCO) -> LabelTable:
+        """The bet's events under ``tableau`` (built once, then cached): its exact path, and its float path unless
+        it is priced by prefix patterns."""
         if tableau not in self._compiled:
-            self._compiled[tableau] = compile_table(self, tableau)
+            self._compiled[tableau] = compile_labels(self, tableau)
         return self._compiled[tableau]
 
 
@@ -186,97 +191,12 @@ def _shoe(shoe: object, decks: int | None) -> tuple[np.ndarray, np.ndarray, np.n
     return np.array(comp.by_rank, dtype=np.int64), np.array(comp.by_value, dtype=np.int64), weights
 
 
-def _kernel_probabilities(table: Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+def _kernel_probabilities(table: LabelTable, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``(B, payouts)`` P(payout) of each payout other than the default, for ``(B, 13)`` ranks, ``(B, 10)`` values
-    and ``(B, 13, 4)`` suit weights: one compiled pass over the bet's table per block of shoes (a bet on values
-    alone: one walk of the engine's multiset trie, :mod:`toolkit.exact._kernels`)."""
+    and ``(B, 13, 4)`` suit weights: one walk of the engine's multiset trie per block of shoes."""
     if table.events is not None:
         return table.events(np.ascontiguousarray(values, dtype=np.int64))[:, : len(table.payouts)]
-    weights = _label_weights(table, weights)
-    draws = np.array(table.draws, dtype=np.int64).reshape(len(table.draws), 7, len(table.row_group))
-    out = np.zeros((len(ranks), len(table.payouts)))
-    for start in range(0, len(ranks), 512):
-        sl = slice(start, start + 512)
-        _rows_kernel(
-            _features(values[sl]),
-            table.gm_group,
-            table.gm_mset,
-            table.gm_count.astype(np.float64),
-            table.n_groups,
-            table.row_group,
-            table.row_pay,
-            draws,
-            ranks[sl],
-            values[sl],
-            weights[sl],
-            out[sl],
-        )
-    return out
-
-
-def _label_weights(table: Table, weights: np.ndarray) -> np.ndarray:
-    """The weights the rows' suit labels are drawn from: the suits', or for a table of colours the colours'
-    (black = spades + clubs, red = hearts + diamonds; the last two columns empty)."""
-    if not table.colour:
-        return weights
-    out = np.zeros_like(weights)
-    out[..., 0] = weights[..., 0] + weights[..., 3]
-    out[..., 1] = weights[..., 1] + weights[..., 2]
-    return out
-
-
-def _live_rows(table: Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray, combos: list) -> np.ndarray:
-    """The rows a shoe can deal: a group it can deal and every draw possible (small shoes leave most at zero)."""
-    live = np.array([c > 0 for c in combos] + [False])[table.row_group]
-    total = weights.sum(axis=1)
-    for r, s, v, h, g, c, e in table.draws:
-        on, card = r >= 0, s >= 0
-        live &= ~on | ((ranks[r] - h > 0) & (values[v] - g > 0))
-        live &= ~card | ((weights[r, s] - c > 0) & (total[r] - e > 0))
-    return np.flatnonzero(live)
-
-
-def _exact_combinations(table: Table, ranks: np.ndarray, values: np.ndarray, weights: np.ndarray) -> list[Fraction]:
-    """Ordered six-card combinations (see :func:`toolkit.exact.engine.combination_counts`) of each non-default payout.
-
-    Python integers throughout (numpy object arrays): the value-level count of a group is divisible by the
-    falling factorials of the expanded positions' values, so only the suit weights leave a denominator.
-    """
-    weights = _label_weights(table, weights)
-    by_value = [int(x) for x in values]
-    n = sum(by_value)
-    prods = int_products(by_value)
-    sizes = multisets().size.tolist()
-    combos = [0] * table.n_groups
-    for g, j, k in zip(table.gm_group.tolist(), table.gm_mset.tolist(), table.gm_count.tolist(), strict=True):
-        if prods[j]:
-            combos[g] += k * prods[j] * perm(n - sizes[j], 6 - sizes[j])
-    live_rows = _live_rows(table, ranks, values, weights, combos)
-    rows = len(live_rows)
-    count = np.array([*combos, 0], dtype=object)[table.row_group[live_rows]]
-    num1, den1, num2, den2 = (np.ones(rows, dtype=object) for _ in range(4))
-    rk = np.array([*(int(x) for x in ranks), 1], dtype=object)
-    vl = np.array([*by_value, 1], dtype=object)
-    w = np.array([[*(int(x) for x in row), 1] for row in weights.tolist()] + [[1] * 5], dtype=object)
-    tw = np.array([*(int(x) for x in weights.sum(axis=1)), 1], dtype=object)
-    for draw in table.draws:
-        r, s, v, h, g, c, e = (a[live_rows] for a in draw)
-        on, card = r >= 0, s >= 0
-        num1 = num1 * np.where(on, rk[r] - h, 1)
-        den1 = den1 * np.where(on, vl[v] - g, 1)
-        num2 = num2 * np.where(card, w[r, s] - c, 1)
-        den2 = den2 * np.where(card, tw[r] - e, 1)
-    live = (den1 > 0) & (den2 > 0) & (count != 0)
-    part = np.zeros(rows, dtype=object)
-    part[live] = count[live] // den1[live] * num1[live] * num2[live]
-    out = [Fraction(0)] * len(table.payouts)
-    dens = den2.astype(np.int64) if rows else np.zeros(0, np.int64)
-    row_pay = table.row_pay[live_rows]
-    for p in range(len(table.payouts)):
-        mine = row_pay == p
-        for d in np.unique(dens[mine & live]).tolist():
-            out[p] += Fraction(int(part[mine & live & (dens == d)].sum()), d)
-    return out
+    return label_probabilities(table, ranks, values, weights)
 
 
 def coup_distribution(
@@ -307,7 +227,7 @@ def coup_distribution(
     table = bet.compiled(tableau)
     ranks, values, weights = _shoe(shoe, decks)
     if exact:
-        combos = _exact_combinations(table, ranks, values, weights)
+        combos = label_combinations(table, ranks, values, weights)
         total = perm(int(values.sum()), 6)
         probs: list[Any] = [c / total for c in combos]
         rest: Any = 1 - sum(probs, Fraction(0))
@@ -363,12 +283,12 @@ def coup_expected_values(
         table = bet.compiled(tableau)
         pays = np.array([float(p) for p in table.payouts]) - float(table.default)
         out = float(table.default) + _kernel_probabilities(table, ranks, values, weights) @ pays
-        bound = np.full(len(out), table.bound if table.events is not None else -1.0)  # -1: no bound, no settling
+        bound = np.full(len(out), table.bound)
     near = np.flatnonzero(np.abs(out) <= bound).tolist()
     if near:  # exact signs: an expectation within the float bound of zero is settled in integers
         table = bet.compiled(tableau)
         for b in near:
-            combos = _exact_combinations(table, ranks[b], values[b], weights[b])
+            combos = label_combinations(table, ranks[b], values[b], weights[b])
             total = perm(int(values[b].sum()), 6)
             exact_ev = table.default + sum(
                 (c / total * (p - table.default) for c, p in zip(combos, table.payouts, strict=True)), Fraction(0)
@@ -399,32 +319,6 @@ def _shoe_arrays(shoes: object, decks: int | None) -> tuple[np.ndarray, np.ndarr
     ranks = np.array([Composition.from_any(s).by_rank for s in items], dtype=np.int64).reshape(len(items), 13)
     top = int(ranks.max()) if ranks.size else 0
     return ranks, np.full((len(items), 13, 4), blind_decks(top, decks), dtype=np.int64)
-
-
-@numba.njit(cache=True, nogil=True)
-def _rows_kernel(
-    feats, gm_group, gm_mset, gm_count, n_groups, row_group, row_pay, draws, ranks, values, weights, out
-):  # pragma: no cover - compiled
-    """out[b, p] += the probabilities of the rows paying p on shoe b: P(group) x the draws' product (module notes)."""
-    pg = np.empty(n_groups)
-    for b in range(feats.shape[1]):
-        pg[:] = 0.0
-        for i in range(gm_group.shape[0]):
-            pg[gm_group[i]] += gm_count[i] * feats[gm_mset[i], b]
-        for r in range(row_group.shape[0]):
-            q = pg[row_group[r]]
-            if q == 0.0:
-                continue
-            for k in range(draws.shape[0]):
-                rk, su, v = draws[k, 0, r], draws[k, 1, r], draws[k, 2, r]
-                if rk >= 0:
-                    den = values[b, v] - draws[k, 4, r]
-                    q = q * (ranks[b, rk] - draws[k, 3, r]) / den if den > 0 else 0.0
-                if su >= 0:
-                    total = weights[b, rk, 0] + weights[b, rk, 1] + weights[b, rk, 2] + weights[b, rk, 3]
-                    den = total - draws[k, 6, r]
-                    q = q * (weights[b, rk, su] - draws[k, 5, r]) / den if den > 0 else 0.0
-            out[b, row_pay[r]] += q
 
 
 def coup_payouts(

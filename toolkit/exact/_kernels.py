@@ -47,6 +47,9 @@ __all__ = [
     "event_table",
     "pair_split",
     "ratio_index",
+    "sparse_walk",
+    "walk_block",
+    "walk_scratch",
 ]
 
 #: Shoes per block of the CPU kernel: the event accumulators (events x lanes) stay in L1/L2.
@@ -76,6 +79,11 @@ class Walk:
     weight: np.ndarray
     multiset: np.ndarray  # the multiset index of each node (for the exact path and the tests)
 
+    @property
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """``(level, ratio, start, event, weight)``: the walk as :func:`walk_block` reads it."""
+        return self.level, self.ratio, self.start, self.event, self.weight
+
 
 @lru_cache(maxsize=1)
 def _preorder() -> np.ndarray:
@@ -96,83 +104,112 @@ def _preorder() -> np.ndarray:
 
 def build_walk(events: np.ndarray) -> Walk:
     """The walk for an ``(M, E)`` matrix of non-negative integer event weights per multiset."""
+    rows, cols = np.nonzero(events)
+    return sparse_walk(rows, cols, events[rows, cols])
+
+
+def sparse_walk(mset: np.ndarray, event: np.ndarray, weight: np.ndarray) -> Walk:
+    """The walk for sparse entries: ``weight[i]`` of multiset ``mset[i]`` goes to event ``event[i]`` (one entry per
+    (multiset, event) pair; for event sets too many for a dense matrix of 8,008 rows)."""
     ms = multisets()
-    nonzero = events != 0
-    per_row = nonzero.sum(axis=1)
+    m = len(ms.parent)
+    per_row = np.bincount(mset, minlength=m)
     reach = per_row.copy()  # weights in the subtree of each multiset
-    for j in range(len(ms.parent) - 1, 0, -1):
+    for j in range(m - 1, 0, -1):
         reach[ms.parent[j]] += reach[j]
     order = _preorder()
     order = order[(order != 0) & (reach[order] > 0)]
+    rank = np.full(m, -1, dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    by = np.lexsort((event, rank[mset]))
+    by = by[rank[mset[by]] >= 0]
     level = ms.size[order]
     ratio = ratio_index(ms.added[order], ms.held[order], level - 1)
     start = np.zeros(len(order) + 1, dtype=np.int64)
     start[1:] = np.cumsum(per_row[order])
-    rows, cols = np.nonzero(nonzero[order])
     return Walk(
         level=np.ascontiguousarray(level, dtype=np.int64),
         ratio=np.ascontiguousarray(ratio, dtype=np.int64),
         start=start,
-        event=cols.astype(np.int64),
-        weight=events[order][rows, cols].astype(np.float64),
+        event=np.ascontiguousarray(event[by], dtype=np.int64),
+        weight=np.ascontiguousarray(weight[by], dtype=np.float64),
         multiset=order,
     )
 
 
 @numba.njit(cache=True, nogil=True, fastmath={"contract"})
-def event_kernel(values, level, ratio, start, event, weight, base, delta, lanes, chunk):  # pragma: no cover - compiled
+def walk_block(values, first, width, walk, scratch, chunk):  # pragma: no cover - compiled
+    """The event probabilities of shoes ``first .. first + width - 1`` (rows of ``values``, counts by value), left in
+    ``tot + acc`` of ``scratch`` (events x lanes): one pass over the ``walk`` (its arrays level, ratio, start, event,
+    weight; see :class:`Walk`) with the rows of the current path in ``stack``.
+
+    A node's ratio is ``(n_v - h) * (1 / (N - s))`` from the shoes' counts ``nv`` and the six reciprocals ``inv``
+    (two roundings).  The event sums of the current ``chunk`` of nodes go to ``acc``, added to ``tot`` at the end
+    of each chunk (partial sums: about four times smaller rounding errors than one running sum of thousands of
+    terms, for 2 % more work).  The loops over shoes run to a run-time width on purpose: the compiler then
+    vectorises them (with a constant trip count it unrolls them into scalar code).
+    """
+    level, ratio, start, event, weight = walk
+    stack, nv, inv, acc, tot = scratch
+    n_events = acc.shape[0]
+    n_nodes = level.shape[0]
+    for b in range(width):
+        total = 0
+        for v in range(10):
+            total += values[first + b, v]
+            nv[v, b] = values[first + b, v]
+        for s in range(6):
+            inv[s, b] = 1.0 / (total - s)
+        stack[0, b] = 1.0
+    acc[:, :width] = 0.0
+    tot[:, :width] = 0.0
+    for c0 in range(0, n_nodes, chunk):
+        if c0:
+            for g in range(n_events):
+                for b in range(width):
+                    tot[g, b] += acc[g, b]
+                    acc[g, b] = 0.0
+        for i in range(c0, min(c0 + chunk, n_nodes)):
+            s = level[i]
+            r = ratio[i]
+            v = r // 36
+            h = float((r // 6) % 6)
+            q = r % 6
+            for b in range(width):
+                stack[s, b] = stack[s - 1, b] * ((nv[v, b] - h) * inv[q, b])
+            for k in range(start[i], start[i + 1]):
+                g = event[k]
+                w = weight[k]
+                for b in range(width):
+                    acc[g, b] += w * stack[s, b]
+
+
+@numba.njit(cache=True, nogil=True)
+def walk_scratch(n_events: int, lanes: int) -> tuple[np.ndarray, ...]:  # pragma: no cover - compiled
+    """The buffers :func:`walk_block` works in: the path's rows, counts, reciprocals and the event sums."""
+    return (
+        np.empty((7, lanes)),
+        np.empty((10, lanes)),
+        np.empty((6, lanes)),
+        np.empty((n_events, lanes)),
+        np.empty((n_events, lanes)),
+    )
+
+
+@numba.njit(cache=True, nogil=True, fastmath={"contract"})
+def event_kernel(values, walk, base, delta, lanes, chunk):  # pragma: no cover - compiled
     """``base + P @ delta`` for every shoe (row of ``values``, counts by value), ``P`` its event probabilities.
 
-    ``lanes`` shoes at a time: one pass over the walk (see :class:`Walk`) with
-    the rows of the current path in ``stack``; a node's ratio is
-    ``(n_v - h) * (1 / (N - s))`` from the shoes' counts ``nv`` and the six
-    reciprocals ``inv`` (two roundings).  The event sums of the current
-    ``chunk`` of nodes go to ``acc``, added to ``tot`` at the end of each chunk
-    (partial sums: about four times smaller rounding errors than one running
-    sum of thousands of terms, for 2 % more work).  The loops over shoes run to
-    a run-time width on purpose: the compiler then vectorises them (with a
-    constant trip count it unrolls them into scalar code).
+    ``lanes`` shoes at a time through :func:`walk_block` (``walk``: the arrays of a :class:`Walk`).
     """
     rows = values.shape[0]
     n_events, n_out = delta.shape
-    n_nodes = level.shape[0]
     out = np.empty((rows, n_out))
-    stack = np.empty((7, lanes))
-    nv = np.empty((10, lanes))
-    inv = np.empty((6, lanes))
-    acc = np.empty((n_events, lanes))
-    tot = np.empty((n_events, lanes))
+    scratch = walk_scratch(n_events, lanes)
+    acc, tot = scratch[3], scratch[4]
     for first in range(0, rows, lanes):
         width = min(lanes, rows - first)
-        for b in range(width):
-            total = 0
-            for v in range(10):
-                total += values[first + b, v]
-                nv[v, b] = values[first + b, v]
-            for s in range(6):
-                inv[s, b] = 1.0 / (total - s)
-            stack[0, b] = 1.0
-        acc[:, :width] = 0.0
-        tot[:, :width] = 0.0
-        for c0 in range(0, n_nodes, chunk):
-            if c0:
-                for g in range(n_events):
-                    for b in range(width):
-                        tot[g, b] += acc[g, b]
-                        acc[g, b] = 0.0
-            for i in range(c0, min(c0 + chunk, n_nodes)):
-                s = level[i]
-                r = ratio[i]
-                v = r // 36
-                h = float((r // 6) % 6)
-                q = r % 6
-                for b in range(width):
-                    stack[s, b] = stack[s - 1, b] * ((nv[v, b] - h) * inv[q, b])
-                for k in range(start[i], start[i + 1]):
-                    g = event[k]
-                    w = weight[k]
-                    for b in range(width):
-                        acc[g, b] += w * stack[s, b]
+        walk_block(values, first, width, walk, scratch, chunk)
         for b in range(width):
             for c in range(n_out):
                 total_c = base[c]
@@ -207,8 +244,7 @@ class EventTable:
         if values.shape[0] == 0:
             return np.zeros((0, len(self.base)))
         lanes = int(min(lanes, values.shape[0]))
-        w = self.walk
-        return event_kernel(values, w.level, w.ratio, w.start, w.event, w.weight, self.base, self.delta, lanes, CHUNK)
+        return event_kernel(values, self.walk.arrays, self.base, self.delta, lanes, CHUNK)
 
 
 def event_table(mset: np.ndarray, count: np.ndarray, vectors: np.ndarray) -> EventTable:

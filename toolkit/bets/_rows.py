@@ -1,8 +1,9 @@
-"""Compiling a bet on coup fields into its table: value-level groups, then one row per label at each position.
+"""The rows of a bet on coup fields: value-level groups, then one row per label at each position it names.
 
-The method is in :mod:`toolkit.bets.coup_bets`.  A row's labels are chosen position by position (a rank, a rank
-and colour, or a card); a row is settled as soon as its payout is decided, and rows that pay the dropped
-payout are not kept.  The table is built a chunk of groups at a time, so memory stays bounded.
+A row's labels are chosen position by position (a rank, a rank and colour, or a card); a row is settled as soon
+as its payout is decided, and stands for every label of the positions it leaves open.  The rows are built a chunk
+of groups at a time, and of each group only its commonest payout (its *base*, with the coups it stands for) and
+the rows that pay otherwise are kept, so memory stays bounded.  :mod:`toolkit.bets._label_events` prices them.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from toolkit.bets.fields import (
     PREFIX_FIELDS,
     RANK,
     WINNERS,
-    SequenceFields,
     expansions,
     prefix_table,
     value_sequence_table,
@@ -40,7 +40,16 @@ from toolkit.exact._tables import multisets
 #: that this module does not import the one that uses it.
 CoupBet = Any
 
-__all__ = ["MAX_ROWS", "Table", "compile_table", "evaluate", "prefix_payouts", "row_frame"]
+__all__ = [
+    "MAX_ROWS",
+    "Rows",
+    "enumerate_rows",
+    "evaluate",
+    "exact_payouts",
+    "prefix_payouts",
+    "row_frame",
+    "value_events",
+]
 
 #: The largest table a bet may compile to (a bet naming every card's suit would need about 10**10 rows).
 MAX_ROWS = 20_000_000
@@ -49,32 +58,6 @@ _CHUNK_ROWS = 250_000
 _COLOUR_ENUM = pl.Enum(list(COLOURS))
 #: The colour of each suit s, h, d, c.
 _SUIT_COLOUR = np.array([0, 1, 1, 0], dtype=np.int64)
-
-
-@dataclass(frozen=True)
-class Table:
-    """A compiled bet: value-level groups, rows that pay other than ``default``, and their draws."""
-
-    default: Fraction
-    payouts: tuple[Fraction, ...]  # distinct payouts other than the default
-    n_groups: int
-    gm_group: np.ndarray  # (group, multiset) pairs with the number of sequences of each
-    gm_mset: np.ndarray
-    gm_count: np.ndarray
-    row_group: np.ndarray
-    row_pay: np.ndarray  # index into payouts
-    draws: tuple[tuple[np.ndarray, ...], ...]  # per expanded position: rank, suit, value, h, g, c, e
-    all_payouts: tuple[Fraction, ...]
-    #: A bet on values alone: its payouts as events of the engine's trie walk, and the float error bound of its EV.
-    events: EventTable | None = None
-    bound: float = 0.0
-    #: The suit labels of its rows are colours (0 black, 1 red): suit weights are read as colour weights.
-    colour: bool = False
-
-    @property
-    def evaluator(self) -> str:
-        """Which evaluator prices the bet: ``value events`` (the engine's walk) or ``position table``."""
-        return "value events" if self.events is not None else "position table"
 
 
 def _group_keys(seq: Any, fields: tuple[str, ...], expanded: dict[str, int]) -> list[np.ndarray]:
@@ -106,7 +89,33 @@ def _expand(values: np.ndarray, level: int) -> tuple[np.ndarray, np.ndarray, np.
     return parent, np.where(v < 0, -1, rank), suit
 
 
-def compile_table(bet: CoupBet, tableau: Tableau) -> Table:
+@dataclass(frozen=True)
+class Rows:
+    """A bet's rows (see the module notes).
+
+    Per group: its base payout and the coups it stands for (``base``, ``mass``); per kept row (one that pays other
+    than its group's base): its ``group``, payout and labels by position (``ranks``, ``suits``: -1 none; suits are
+    colours when ``colour``), the positions in the order they were labelled; and the (group, multiset) pairs with
+    the value sequences of each (``gm_group``, ``gm_mset``, ``gm_count``).
+    """
+
+    n_groups: int
+    base: np.ndarray
+    mass: np.ndarray
+    group: np.ndarray
+    pay: np.ndarray
+    ranks: dict[str, np.ndarray]
+    suits: dict[str, np.ndarray]
+    order: tuple[str, ...]
+    gm_group: np.ndarray
+    gm_mset: np.ndarray
+    gm_count: np.ndarray
+    colour: bool
+    rows: int
+
+
+def enumerate_rows(bet: CoupBet, tableau: Tableau) -> Rows:
+    """The rows of ``bet`` under ``tableau``: every group's base, and the rows off it."""
     fields = bet.fields
     # a bet on the first four cards only sums over their 10,000 value sequences, whatever follows
     seq = prefix_table() if set(fields) <= PREFIX_FIELDS else value_sequence_table(tableau)
@@ -120,8 +129,6 @@ def compile_table(bet: CoupBet, tableau: Tableau) -> Table:
     n_groups = len(first)
     n_ms = len(multisets().codes)
     gm, gm_count = np.unique(group * n_ms + seq.mset, return_counts=True)
-
-    # rows: one per group and choice of label (rank, rank and colour, card) at each expanded position
     size = np.ones(n_groups)
     for p, level in expanded.items():
         size *= _labels(seq.values[p][first], level)
@@ -131,93 +138,85 @@ def compile_table(bet: CoupBet, tableau: Tableau) -> Table:
             f"bet {bet.name!r} names the rank or suit of {len(expanded)} positions ({', '.join(expanded)}): "
             f"its table would hold {size.sum():,.0f} rows, more than {MAX_ROWS:,}; name fewer positions' suits"
         )
-    # rows in chunks of whole groups (bounded memory); only rows paying other than the dropped payout are kept
-    pieces: list[tuple] = []
-    tally: dict[float, int] = {}
-    state: dict[str, float] = {}
-
-    pending: list[tuple] = []
-    weighted: dict[float, float] = {}
-
-    def emit(row_group: np.ndarray, ranks: dict, suits: dict, pays: np.ndarray, weight: np.ndarray) -> None:
-        values, inverse, counts = np.unique(pays, return_inverse=True, return_counts=True)
-        for v, c in zip(values.tolist(), counts.tolist(), strict=True):
-            tally[v] = tally.get(v, 0) + c
-        if "dropped" in state:
-            keep = np.flatnonzero(pays != state["dropped"])
-            pieces.append((row_group[keep], _take(ranks, keep), _take(suits, keep), pays[keep]))
-            return
-        # until the first chunk is done: keep every row, and weigh each payout by the coups its rows stand for
-        mass = np.bincount(np.asarray(inverse).ravel(), weights=weight, minlength=len(values))
-        for v, m in zip(values.tolist(), mass.tolist(), strict=True):
-            weighted[v] = weighted.get(v, 0.0) + m
-        pending.append((row_group, ranks, suits, pays))
-
-    work = _Expansion(bet, seq, first, fields, expanded, conditions, emit, np.bincount(group, minlength=n_groups))
+    base, mass = np.zeros(n_groups), np.zeros(n_groups)
+    kept: list[tuple] = []
+    chunk: list[tuple] = []
+    work = _Expansion(
+        bet,
+        seq,
+        first,
+        fields,
+        expanded,
+        conditions,
+        lambda *row: chunk.append(row),
+        np.bincount(group, minlength=n_groups),
+    )
     sizes = np.minimum(size, _CHUNK_ROWS) if conditions is not None else size
     ends = np.searchsorted(np.cumsum(sizes), np.arange(_CHUNK_ROWS, sizes.sum() + _CHUNK_ROWS, _CHUNK_ROWS), "right")
     for lo, hi in zip([0, *ends[:-1].tolist()], ends.tolist(), strict=True):
         if hi > lo:
             work.start(np.arange(lo, hi))
-        if "dropped" not in state and weighted:  # any choice is exact; the commonest by weight keeps fewest rows
-            state["dropped"] = max(weighted, key=lambda v: weighted[v])
-            for row_group, ranks, suits, pays in pending:
-                keep = np.flatnonzero(pays != state["dropped"])
-                pieces.append((row_group[keep], _take(ranks, keep), _take(suits, keep), pays[keep]))
-    dropped = state["dropped"]
-    distinct = sorted(tally)
-    exact = tuple(as_fraction(v) for v in distinct)
-    if any(p < -1 for p in exact):
-        raise ValueError(f"bet {bet.name!r}: a payout below -1 would lose more than the stake")
-    payout(exact[-1], f"bet {bet.name!r}")  # |payout| <= MAX_PAYOUT, a million to one
-    d = distinct.index(dropped) if dropped is not None else 0  # one chunk at least: never None
-    others = [i for i in range(len(exact)) if i != d]
-    remap = {distinct[i]: k for k, i in enumerate(others)}
-    if work.rows > MAX_ROWS:
-        raise ValueError(f"bet {bet.name!r}: its table holds {work.rows:,} rows, more than {MAX_ROWS:,}")
-    row_group = np.concatenate([piece[0] for piece in pieces])
-    ranks = {q: np.concatenate([piece[1][q] for piece in pieces]) for q in expanded}
-    suits = {q: np.concatenate([piece[2][q] for piece in pieces]) for q in expanded}
-    kept_pay = np.concatenate([piece[3] for piece in pieces])
-    row_pay = np.array([remap[v] for v in kept_pay.tolist()], dtype=np.int64)
-    draws = _draw_indices(expanded, ranks, suits, np.arange(len(row_group)))
-    events, bound = (None, 0.0)
-    if not expanded:  # rows are the groups: payout index of every group (-1 for the dropped payout)
-        per_group = np.full(n_groups, -1, dtype=np.int64)
-        per_group[row_group] = row_pay
-        events, bound = _value_events(seq, group, per_group, exact, d)
-    return Table(
-        default=exact[d],
-        payouts=tuple(exact[i] for i in others),
+            kept.append(_off_base(chunk, base, mass))
+            chunk.clear()
+        if work.rows > MAX_ROWS:
+            raise ValueError(f"bet {bet.name!r}: its table holds more than {MAX_ROWS:,} rows")
+    order = tuple(expanded)
+    return Rows(
         n_groups=n_groups,
+        base=base,
+        mass=mass,
+        group=np.concatenate([k[0] for k in kept]),
+        pay=np.concatenate([k[3] for k in kept]),
+        ranks={q: np.concatenate([k[1][q] for k in kept]) for q in order},
+        suits={q: np.concatenate([k[2][q] for k in kept]) for q in order},
+        order=order,
         gm_group=gm // n_ms,
         gm_mset=gm % n_ms,
         gm_count=gm_count.astype(np.int64),
-        row_group=row_group,
-        row_pay=row_pay,
-        draws=draws,
-        all_payouts=exact,
-        events=events,
-        bound=bound,
         colour=COLOUR in expanded.values(),
+        rows=work.rows,
     )
 
 
-def _value_events(
-    seq: SequenceFields, group: np.ndarray, pay: np.ndarray, exact: tuple[Fraction, ...], d: int
-) -> tuple[EventTable, float]:
-    """A bet on values alone as events of the engine's walk: each value sequence is one entry of its multiset.
+def _off_base(chunk: list[tuple], base: np.ndarray, mass: np.ndarray) -> tuple:
+    """Of a chunk of whole groups' rows: each group's base and mass (written in place), and the rows off it."""
+    row_group = np.concatenate([c[0] for c in chunk])
+    pays = np.concatenate([c[3] for c in chunk])
+    weight = np.concatenate([c[4] for c in chunk])
+    values, index = np.unique(pays, return_inverse=True)
+    local, owner = np.unique(row_group, return_inverse=True)
+    per = np.zeros((len(local), len(values)))
+    np.add.at(per, (np.asarray(owner).ravel(), np.asarray(index).ravel()), weight)
+    best = np.argmax(per, axis=1)
+    base[local], mass[local] = values[best], per.max(axis=1)
+    off = np.flatnonzero(pays != base[row_group])
+    labels = [{q: np.concatenate([c[i][q] for c in chunk])[off] for q in chunk[0][i]} for i in (1, 2)]
+    return row_group[off], labels[0], labels[1], pays[off]
 
-    ``pay[g]`` is group g's payout index among the non-default payouts (-1 for the default); the event table's
-    columns are the probabilities of those payouts (see :mod:`toolkit.exact._kernels`).  The bound is that of the
-    expectation ``default + sum_p P_p (pay_p - default)`` (:func:`toolkit.exact._exact_sign.general_bounds`).
+
+def exact_payouts(bet: CoupBet, values: np.ndarray) -> tuple[Fraction, ...]:
+    """The bet's distinct payouts as fractions, checked (none below -1, none above a million to one)."""
+    exact = tuple(as_fraction(v) for v in values.tolist())
+    if any(p < -1 for p in exact):
+        raise ValueError(f"bet {bet.name!r}: a payout below -1 would lose more than the stake")
+    payout(max(exact, key=abs), f"bet {bet.name!r}")  # |payout| <= MAX_PAYOUT, a million to one
+    return exact
+
+
+def value_events(rows: Rows, columns: np.ndarray, exact: tuple[Fraction, ...], d: int) -> tuple[EventTable, float]:
+    """A bet on values alone as events of the engine's walk: each group (every row a group) pays its base.
+
+    ``columns[i]``: the payout column of payout ``i`` (-1 for the default ``d``); the event table's columns are the
+    probabilities of those payouts (see :mod:`toolkit.exact._kernels`).  The bound is that of the expectation
+    ``default + sum_p P_p (pay_p - default)`` (:func:`toolkit.exact._exact_sign.general_bounds`).
     """
     k = len(exact) - 1
-    onehot = np.zeros((len(seq), max(k, 1)), dtype=np.int64)
-    code = pay[group]
+    values = np.array([float(x) for x in exact])
+    code = columns[np.searchsorted(values, rows.base[rows.gm_group])]
+    onehot = np.zeros((len(rows.gm_group), max(k, 1)), dtype=np.int64)
     hit = code >= 0
     onehot[np.flatnonzero(hit), code[hit]] = 1
-    events = event_table(seq.mset, np.ones(len(seq), dtype=np.int64), onehot)
+    events = event_table(rows.gm_mset, rows.gm_count, onehot)
     steps = np.array([abs(float(exact[i] - exact[d])) for i in range(len(exact)) if i != d] or [0.0])
     per = general_bounds(events.base, events.delta, events.largest_event, [[p] for p in range(k)], np.ones(k))
     return events, float(per @ steps[:k] * (1 + 1e-6) + 8 * UNIT_ROUNDOFF * (steps.sum() + abs(float(exact[d]))))
@@ -372,20 +371,3 @@ def row_frame(
                 unknown |= (suits[a] < 0) | (suits[b] < 0)
             cols[f] = pl.Series(f, same).set(pl.Series(unknown), None)
     return pl.DataFrame(list(cols.values())) if cols else pl.DataFrame({"_": np.zeros(len(rep))})
-
-
-def _draw_indices(expanded: dict[str, int], ranks: dict, suits: dict, keep: np.ndarray) -> tuple:
-    """Per expanded position (in order): rank, suit, value and the counts of earlier positions (see module)."""
-    out = []
-    to_value = np.array((*RANK_VALUES, -1))
-    earlier: list[tuple[np.ndarray, np.ndarray]] = []
-    for p in expanded:
-        r, s = ranks[p][keep], suits[p][keep]
-        v = to_value[r]  # r == -1 reads the sentinel
-        h = sum((q == r) & (r >= 0) for q, _ in earlier) if earlier else np.zeros(len(r), np.int64)
-        g = sum((to_value[q] == v) & (r >= 0) & (q >= 0) for q, _ in earlier) if earlier else np.zeros(len(r), np.int64)
-        c = sum((q == r) & (t == s) & (s >= 0) for q, t in earlier) if earlier else np.zeros(len(r), np.int64)
-        e = sum((q == r) & (t >= 0) & (s >= 0) for q, t in earlier) if earlier else np.zeros(len(r), np.int64)
-        out.append(tuple(np.asarray(a, dtype=np.int64) for a in (r, s, v, h, g, c, e)))
-        earlier.append((r, s))
-    return tuple(out)
