@@ -93,14 +93,17 @@ def road_edges(
     root = as_seed_sequence(seed)
     coups = records.coups
     symbols = road_symbols(coups)
-    at = coups["shoe"].to_list()
     rows = _shoe_rows(records, shoes)
     ids = records.shoes["shoe"].to_list()
+    where = {shoe: i for i, shoe in enumerate(ids)}
+    at = np.array([where[s] for s in coups["shoe"].to_list()], dtype=np.int64)
+    order = np.argsort(at, kind="stable")
+    bounds = np.searchsorted(at[order], np.arange(len(ids) + 1))
     out_shoe, out_coup, out_edges = [], [], []
     for row in rows:
         header = records.headers[row]
         priced = [get_bet(b, header.rules) if isinstance(b, str) else b for b in bets]
-        mine = np.flatnonzero(np.array([s == ids[row] for s in at], dtype=bool))
+        mine = order[bounds[row] : bounds[row + 1]]
         gen = np.random.default_rng(block_seed(root, row))
         filt = RoadFilter((4 * header.dealing.decks,) * 13, particles, gen, header.rules.tableau, priced)
         for j, i in enumerate(mine):
@@ -154,7 +157,9 @@ def scoreboard_shoes(
     Returns
     -------
     polars.DataFrame
-        ``shoe, bet, counter, bets, won, expected``: one unit a bet; ``won`` null for ``bayes_bound``.
+        ``shoe, bet, counter, bets, won, expected, top_edge``: one unit a bet; ``won`` null for ``bayes_bound``;
+        ``top_edge``, the largest edge the counter's estimate reached in the shoe (the exact edge for the card
+        counter, the edge given the road for the Bayes counter, the fitted edge for the regression counter).
     """
     frame = replay_records(records, bets=list(bets))
     x = np.column_stack([np.ones(frame.height), _tallies(frame)])
@@ -173,29 +178,26 @@ def scoreboard_shoes(
         fit = np.linalg.pinv(x[train & ok].T @ x[train & ok]) @ (x[train & ok].T @ ev[train & ok])
         scored = test & ok
         paid, ev_t = _payouts(records, bet)[scored], ev[scored]
-        chosen = {"cards": ev_t > 0, "regression": x[scored] @ fit > 0}
+        estimates = {"cards": (ev_t, 0.0), "regression": (x[scored] @ fit, 0.0)}
         if edges is not None:
             road = edges[f"edge_{bet}"].to_numpy()[ok[test]]  # edges: the test rows, joined by shoe and coup
-            chosen["bayes"] = road > margin
-            chosen["bayes_bound"] = road > 0
+            estimates["bayes"], estimates["bayes_bound"] = (road, margin), (road, 0.0)
         rows = shoe_row[scored] - records.n_shoes // 2
-        for counter in [c for c in COUNTERS if c in chosen]:
-            pick = chosen[counter]
-            won = np.bincount(rows, paid * pick, len(tested))
-            expected = np.bincount(rows, (road if counter == "bayes_bound" else ev_t) * pick, len(tested))
-            parts.append(
-                pl.DataFrame(
-                    {
-                        "shoe": pl.Series(tested, dtype=records.shoes["shoe"].dtype),
-                        "bet": bet,
-                        "counter": counter,
-                        "bets": np.bincount(rows, pick, len(tested)).astype(np.int64),
-                        "won": None if counter == "bayes_bound" else won,
-                        "expected": expected,
-                    },
-                    schema_overrides={"won": pl.Float64},
-                )
-            )
+        for counter in [c for c in COUNTERS if c in estimates]:
+            estimate, threshold = estimates[counter]
+            pick = estimate > threshold
+            top = np.full(len(tested), -np.inf)
+            np.maximum.at(top, rows, estimate)
+            columns = {
+                "shoe": pl.Series(tested, dtype=records.shoes["shoe"].dtype),
+                "bet": bet,
+                "counter": counter,
+                "bets": np.bincount(rows, pick, len(tested)).astype(np.int64),
+                "won": None if counter == "bayes_bound" else np.bincount(rows, paid * pick, len(tested)),
+                "expected": np.bincount(rows, (road if counter == "bayes_bound" else ev_t) * pick, len(tested)),
+                "top_edge": top,
+            }
+            parts.append(pl.DataFrame(columns, schema_overrides={"won": pl.Float64}))
     return pl.concat(parts)
 
 
@@ -239,8 +241,9 @@ def scoreboard_leak(
     polars.DataFrame
         One row per bet and counter: ``shoes, bets_per_shoe, won_per_shoe, won_low, won_high,
         expected_per_shoe, expected_low, expected_high`` (units per shoe, one unit a bet), ``share`` (of the card
-        counter's expected win), ``vs_cards, vs_cards_low, vs_cards_high`` and ``vs_regression, ...`` (the
-        expected win per shoe less the card counter's, and less the regression counter's, on the same shoes).
+        counter's expected win), ``top_edge`` (the largest edge the counter's estimate reached),
+        ``vs_cards, vs_cards_low, vs_cards_high`` and ``vs_regression, ...`` (the expected win per shoe less the
+        card counter's, and less the regression counter's, on the same shoes).
     """
     shoes = scoreboard_shoes(records, bets, particles, margin, seed)
     z = normal_quantile(confidence)
@@ -252,6 +255,7 @@ def scoreboard_leak(
         won = part["won"].to_numpy() if part["won"].null_count() == 0 else None
         row["won_per_shoe"], row["won_low"], row["won_high"] = _interval(won, z) if won is not None else (None,) * 3
         row["expected_per_shoe"], row["expected_low"], row["expected_high"] = _interval(mine, z)
+        row["top_edge"] = float(part["top_edge"].max())  # type: ignore[arg-type]
         for other, name in (("cards", "vs_cards"), ("regression", "vs_regression")):
             theirs = shoes.filter((pl.col("bet") == bet) & (pl.col("counter") == other))["expected"].to_numpy()
             row[name], row[f"{name}_low"], row[f"{name}_high"] = _interval(mine - theirs, z)

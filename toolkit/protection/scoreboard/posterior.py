@@ -15,9 +15,9 @@ Weighting by the probability of the symbol and moving given it is the fully adap
 depend on the coup drawn, so resampling before the move loses nothing, and every particle stays consistent with
 the road.  A particle that cannot show a symbol gets weight zero.
 
-The same pricing gives the bets' expectations under every particle, so :meth:`RoadFilter.price` before a coup
-says what a counter who sees only the scoreboard expects each bet to return: the particles' exact expectations
-averaged by weight (the posterior mean of the edge, which is the edge given the road).
+The engine prices every particle's bets too, so :meth:`RoadFilter.price` before a coup says what a counter who sees
+only the scoreboard expects each bet to return: the particles' exact expectations averaged by weight (the posterior
+mean of the edge, which is the edge given the road).
 
 References
 ----------
@@ -34,13 +34,15 @@ nonlinear problems", *IEE Proc. Radar Sonar Navig.* 146 (1999) 2-7 (systematic r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 
 import numpy as np
 
 from toolkit import PUNTO_BANCO, Bet, Tableau, expected_values
 from toolkit._check import positive_int
 from toolkit.coup.step import Tables
+from toolkit.exact.engine import CompiledBets, compiled_bets
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.protection.scoreboard._kernels import deal_given
 from toolkit.protection.scoreboard.symbols import SYMBOLS, symbol_bets, symbol_index
@@ -51,6 +53,13 @@ __all__ = ["RoadFilter", "sis_posterior", "systematic_resample"]
 MAX_TRIES = 1 << 16
 #: A walk's cost in rejection tries per unit of ``walk_size`` (measured): rejection is used when cheaper.
 WALK_COST = 16.0
+
+
+@cache
+def _symbol_pricer(target: int, tableau: Tableau) -> CompiledBets:
+    """The engine's evaluator of one symbol's probability (built once per symbol: pricing one symbol costs a
+    fraction of pricing all 24, and only the symbol shown is needed)."""
+    return compiled_bets((symbol_bets()[target],), tableau)
 
 
 def systematic_resample(weights: np.ndarray, gen: np.random.Generator) -> np.ndarray:
@@ -107,7 +116,7 @@ class RoadFilter:
         self.logw = np.zeros(len(self.comps))
         self.tableau = tableau
         self.tables = Tables.of(tableau)
-        self.priced = (*symbol_bets(), *bets)
+        self.bets = tuple(bets)
         self.ess = float(ess)
         self.walk_cost = WALK_COST
         self._prices: np.ndarray | None = None
@@ -118,23 +127,27 @@ class RoadFilter:
         w = np.exp(self.logw - self.logw.max())
         return w / w.sum()
 
-    def _price(self) -> np.ndarray:
-        """``(particles, 24 + bets)``: each particle's symbol probabilities, then the bets' expectations."""
-        if self._prices is None:
-            comps = self.comps
-            same = bool((comps == comps[0]).all())  # a fresh filter: price one composition
-            if comps.sum(axis=1).min() < 6:
-                out = np.full((len(comps), len(self.priced)), np.nan)
-                ok = comps.sum(axis=1) >= 6
-                out[ok] = expected_values(comps[ok], self.priced, self.tableau, exact_signs=False)
-            else:
-                out = expected_values(comps[:1] if same else comps, self.priced, self.tableau, exact_signs=False)
-            self._prices = np.broadcast_to(out, (len(comps), len(self.priced))) if same else out
-        return self._prices
+    def _evaluate(self, price: Callable[[np.ndarray], np.ndarray], width: int) -> np.ndarray:
+        """``price`` of every particle's composition (NaN for those too short for a coup), once when all agree."""
+        comps = self.comps
+        if bool((comps == comps[0]).all()):  # a fresh filter: price one composition
+            one = price(comps[:1]) if comps[0].sum() >= 6 else np.full((1, width), np.nan)
+            return np.broadcast_to(one, (len(comps), width))
+        ok = comps.sum(axis=1) >= 6
+        if ok.all():
+            return price(comps)
+        out = np.full((len(comps), width), np.nan)
+        out[ok] = price(comps[ok])
+        return out
 
     def price(self) -> np.ndarray:
         """The posterior expectation of each bet of ``bets`` for the next coup (weights times exact values)."""
-        prices = self._price()[:, len(SYMBOLS) :]
+        if not self.bets:
+            return np.empty(0)
+        if self._prices is None:
+            bets, tableau = self.bets, self.tableau
+            self._prices = self._evaluate(lambda c: expected_values(c, bets, tableau, exact_signs=False), len(bets))
+        prices = self._prices
         w = self.weights
         live = (w > 0) & np.isfinite(prices).all(axis=1)  # a particle too short for a coup is not this shoe
         return w[live] @ prices[live] / w[live].sum()
@@ -142,8 +155,9 @@ class RoadFilter:
     def observe(self, symbol: Sequence[object] | int) -> None:
         """Take in the next coup's symbol (a tuple or its index): weigh, resample if needed, move."""
         target = symbol if isinstance(symbol, (int, np.integer)) else symbol_index(symbol)
-        p = np.nan_to_num(self._price()[:, int(target)], nan=0.0)
-        p = np.maximum(p, 0.0)  # the float path may leave a zero a hair below it
+        pricer = _symbol_pricer(int(target), self.tableau)
+        p = self._evaluate(lambda c: pricer(c, exact_signs=False), 1)[:, 0]
+        p = np.maximum(np.nan_to_num(p, nan=0.0), 0.0)  # the float path may leave a zero a hair below it
         logw = np.where(p > 0, self.logw + np.log(np.where(p > 0, p, 1.0)), -np.inf)
         if not np.isfinite(logw).any():
             raise ValueError(f"no particle can show the road's symbol {SYMBOLS[int(target)]!r}")
