@@ -5,9 +5,9 @@
   less can expect more (given the cards seen, a road counter's bet is worth the same exact edge, and betting
   only the positive ones is the most a counter can take from them);
 * the **Bayes scoreboard counter** sees only the road and bets when the bet's edge *given the road* is above a
-  margin: the particles' exact edges averaged by weight (:class:`~toolkit.protection.scoreboard.posterior.
-  RoadFilter`, :func:`road_edges`).  With the exact posterior and no margin it is the best a road counter can
-  do; the particles make it a little worse;
+  margin: the particles' exact edges averaged by weight
+  (:class:`~toolkit.protection.scoreboard.posterior.RoadFilter`, :func:`road_edges`).  With the exact posterior
+  and no margin it is the best a road counter can do; the particles make it a little worse;
 * the **regression scoreboard counter** bets when a least-squares fit of the exact edge on the road's tallies
   (each symbol's count so far, per deck left; fitted on the first half of the shoes) is positive.
 
