@@ -109,11 +109,11 @@ def _hands(cards: np.ndarray) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
 )
 @pytest.mark.parametrize(("walk_cost", "max_tries"), [(0.0, 0), (np.inf, 1 << 16), (np.inf, 1)])
 def test_the_conditional_sampler_deals_the_exact_law_of_a_coup_given_its_symbol(symbol, walk_cost, max_tries):
-    """40,000 coups from TINY given the symbol, by the walk, by rejection, and by rejection giving up at once
+    """20,000 coups from TINY given the symbol, by the walk, by rejection, and by rejection giving up at once
     (then the walk): every coup shows the symbol (it is in the law's support) and the counts of the hands pass a
     chi-squared test against :func:`coup_law` at 1e-4 (cells expected under 5 pooled): nine tests, a false failure
     below 1e-3 in all."""
-    n = 40_000
+    n = 20_000
     comps = np.tile(np.array(TINY, dtype=np.int64), (n, 1))
     target = symbol_index(symbol)
     p = np.full(n, symbol_probabilities(np.array(TINY))[0, target])
