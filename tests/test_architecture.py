@@ -392,7 +392,8 @@ def test_one_coup_step_deals_every_coup():
     call it; nothing else reads the tableau's draw tables or decides a burn or the end of a shoe by itself.
     """
     step = PACKAGE / "coup" / "step.py"
-    for module in ("dealing/dealer.py", "records/_rebuild.py", "records/_diagnose.py", "protection/scoreboard.py"):
+    dealers = ("dealing/dealer.py", "records/_rebuild.py", "records/_diagnose.py")
+    for module in (*dealers, "protection/scoreboard/symbols.py", "protection/scoreboard/_kernels.py"):
         calls = _calls(PACKAGE / module)
         assert {"coup_layout", "coup_layouts"} & calls, f"{module} does not deal with the coup step"
     assert "next_slot" in _calls(PACKAGE / "live" / "tracker.py")

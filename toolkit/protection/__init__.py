@@ -15,7 +15,8 @@ Modules
     Power and false alarms: the probability of a flag against the shoes observed, with intervals.
 :mod:`~toolkit.protection.scoreboard`
     What the scoreboard gives away: the posterior over the unseen cards given the bead road (exact on
-    small shoes, sequential importance sampling otherwise) and what a scoreboard counter could win.
+    small shoes, a particle filter otherwise), each bet's edge given the road before every coup, and what
+    a counter who sees only the road wins against one who sees every card.
 :mod:`~toolkit.protection.players`
     Simulated players (counters, back-counters, flat bettors, progressions, road followers, a team) and
     :func:`simulate_table`, records with their bets.
@@ -35,7 +36,7 @@ from toolkit.protection.players import (
     simulate_table,
 )
 from toolkit.protection.power import power_curve, shoes_needed, trial_tests
-from toolkit.protection.scoreboard import exact_posterior, scoreboard_leak, sis_posterior
+from toolkit.protection.scoreboard import exact_posterior, road_edges, scoreboard_leak, sis_posterior
 
 __all__ = (
     "PLAYER_KINDS",
@@ -53,6 +54,7 @@ __all__ = (
     "exact_posterior",
     "implied_count",
     "power_curve",
+    "road_edges",
     "scoreboard_leak",
     "shoes_needed",
     "simulate_table",
