@@ -337,10 +337,10 @@ def load(
     checker.add_rows(frame.filter(no_id), "bad_value", "missing shoe id")
     frame = frame.filter(~no_id)
     raw_rows = frame
-    ids = frame["shoe"].unique(maintain_order=True)
+    ids, index = shoe_index(frame["shoe"])
     if ids.is_empty():
         return fatal(source, UnreadableError("empty_file", "the file holds no rows with a shoe id"), strict)
-    frame = frame.with_columns(shoe_index(frame["shoe"], ids))
+    frame = frame.with_columns(index)
     line_problems(raw, frame, checker)
     shoes = shoe_table(raw, frame, ids, base, over, file_header, checker)
     cards = dealt = None
@@ -521,14 +521,16 @@ def _burn_cards(cards: pl.DataFrame, ids: pl.Series, burn_card: np.ndarray) -> p
 
     ``cards`` are the shoes' rebuilt rows in dealing order: an exposed burn card is its shoe's first row.
     """
+    up = burn_card >= 0
+    if not up.any():
+        return pl.Series([None] * ids.len(), dtype=pl.String)
     first = cards.filter((pl.col("shoe") != pl.col("shoe").shift(1)).fill_null(True))
     if first.height != ids.len():  # a shoe without cards: by id
         burns = cards.filter(pl.col("role") == "burn").group_by("shoe").agg(pl.col("card").first())
         named = dict(zip(burns["shoe"].to_list(), burns["card"].to_list(), strict=True))
-        named_up = [named.get(s) if b >= 0 else None for s, b in zip(ids.to_list(), burn_card.tolist(), strict=True)]
+        named_up = [named.get(s) if u else None for s, u in zip(ids.to_list(), up.tolist(), strict=True)]
         return pl.Series(named_up, dtype=pl.String)
-    up = pl.lit(pl.Series(burn_card >= 0))
-    return first.select(pl.when(up).then(pl.col("card")).alias("burn_card"))["burn_card"]
+    return first.select(pl.when(pl.lit(pl.Series(up))).then(pl.col("card")).alias("burn_card"))["burn_card"]
 
 
 def fatal(source: str, err: UnreadableError, strict: bool) -> Records:

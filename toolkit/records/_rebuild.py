@@ -233,12 +233,13 @@ def _rebuild_kernel(
     c_shoe, c_coup, c_start, c_cards, c_seen, c_left, c_unseen_count, c_unseen = coups
     out = 0
     row = np.empty(6, np.int8)
+    counts = np.empty(13, np.int64)  # the unseen cards of the shoe being dealt: one array, not one a shoe
     for s in range(len(offsets) - 1):
         a, b = offsets[s], offsets[s + 1]
         shoe_out = out
         n_cards = 52 * rules.decks[s]
         last_mode = rules.last_mode[s]
-        counts = np.full(13, 4 * rules.decks[s], np.int64)
+        counts[:] = 4 * rules.decks[s]
         burned_ranks[s, :] = 0
         f_code[s], f_card[s], f_start[s], f_coup[s] = OK, -1, -1, 0
         card_coup[a:b] = -1
@@ -391,9 +392,12 @@ def rebuild(
     tables = Tables.of(tableau)
     count = _rebuild_kernel(recorded, rules, tables, coups, per_shoe, placed, faults)
     good = faults.code == OK
-    renumber = np.cumsum(good) - 1
-    dealt = dealt_shoes(coups, ShoeRows(*(column[good] for column in per_shoe)), count)
-    dealt = replace(dealt, shoe=renumber[dealt.shoe])
+    if good.all():  # nothing to renumber
+        dealt = dealt_shoes(coups, per_shoe, count)
+    else:
+        renumber = np.cumsum(good) - 1
+        dealt = dealt_shoes(coups, ShoeRows(*(column[good] for column in per_shoe)), count)
+        dealt = replace(dealt, shoe=renumber[dealt.shoe])
     return Rebuilt(dealt, placed.card_coup, placed.card_slot, placed.coup_first[:count], good, *faults)
 
 

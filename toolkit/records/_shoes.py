@@ -78,17 +78,19 @@ class Shoes:
         return dict(zip(self.ids.to_list(), self.headers, strict=True))
 
 
-def shoe_index(shoe: pl.Series, ids: pl.Series) -> pl.Series:
-    """``_s``: the index in ``ids`` (the shoes in file order) of the shoe of every row.
+def shoe_index(shoe: pl.Series) -> tuple[pl.Series, pl.Series]:
+    """The shoes in file order (their ids), and ``_s``: the index among them of the shoe of every row.
 
-    When each shoe's rows are together (as records are written), it is the number of the run of
-    equal ids, with no lookup by id.
+    When each shoe's rows are together (as records are written), ``_s`` is the number of the run of
+    equal ids, and the ids are told from the runs' ids, with no lookup of every row by id.
     """
     runs = shoe.rle_id()
-    if runs.len() and runs[-1] + 1 == ids.len():  # as many runs as shoes: one run a shoe, in file order
-        return runs.cast(pl.Int64).alias("_s")
+    firsts = shoe.filter((runs != runs.shift(1)).fill_null(True))  # the first row of every run
+    ids = firsts.unique(maintain_order=True)
+    if ids.len() == firsts.len():  # one run a shoe, in file order
+        return ids, runs.cast(pl.Int64).alias("_s")
     positions = pl.Series(np.arange(ids.len(), dtype=np.int64))
-    return shoe.replace_strict(ids, positions, return_dtype=pl.Int64).alias("_s")
+    return ids, shoe.replace_strict(ids, positions, return_dtype=pl.Int64).alias("_s")
 
 
 def shoe_table(
