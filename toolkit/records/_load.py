@@ -58,34 +58,38 @@ def _in_order(frame: pl.DataFrame, column: str) -> pl.DataFrame:
     return frame.sort(["_s", column], maintain_order=True, nulls_last=False)
 
 
+def _codes(header: ShoeHeader) -> dict[str, int]:
+    """The options of one header as the kernel reads them (:func:`toolkit.coup.options.code`)."""
+    d = header.dealing
+    return {
+        "decks": d.decks,
+        "burn_mode": code(Burn(d.burn)),
+        "burn_ace": d.burn_ace,
+        "burn_fixed": d.burn_cards,
+        "hidden": code(HiddenBurn(header.hidden_burn)),
+        "cut_card": d.cut_card,
+        "last_mode": code(LastHand(d.last_hand)),
+    }
+
+
 def _params(shoes: Shoes) -> dict[str, np.ndarray]:
     """The per-shoe parameters of :func:`~toolkit.records._rebuild.rebuild` (the kernel codes of the options).
 
     Shoes share header objects (most share the file's), so each distinct one is read once.
     """
-    ordered: list[ShoeHeader] = []
     if shoes.shared is not None:  # one header for every shoe
-        ordered, which = [shoes.shared], np.zeros(len(shoes), np.int64)
-    else:
-        distinct: dict[int, int] = {}
-        which = np.empty(len(shoes.headers), np.int64)
-        for i, h in enumerate(shoes.headers):
-            k = distinct.get(id(h))
-            if k is None:
-                k = distinct[id(h)] = len(ordered)
-                ordered.append(h)
-            which[i] = k
-    dealings = [h.dealing for h in ordered]
-    table = {
-        "decks": [d.decks for d in dealings],
-        "burn_mode": [code(Burn(d.burn)) for d in dealings],
-        "burn_ace": [d.burn_ace for d in dealings],
-        "burn_fixed": [d.burn_cards for d in dealings],
-        "hidden": [code(HiddenBurn(h.hidden_burn)) for h in ordered],
-        "cut_card": [d.cut_card for d in dealings],
-        "last_mode": [code(LastHand(d.last_hand)) for d in dealings],
-    }
-    return {k: np.array(v, np.int64)[which] if len(which) else np.zeros(0, np.int64) for k, v in table.items()}
+        return {k: np.full(len(shoes), v, np.int64) for k, v in _codes(shoes.shared).items()}
+    distinct: dict[int, int] = {}
+    table: list[dict[str, int]] = []
+    which = np.empty(len(shoes.headers), np.int64)
+    for i, h in enumerate(shoes.headers):
+        k = distinct.get(id(h))
+        if k is None:
+            k = distinct[id(h)] = len(table)
+            table.append(_codes(h))
+        which[i] = k
+    keys = table[0] if table else _codes(ShoeHeader())
+    return {key: np.array([row[key] for row in table], np.int64)[which] for key in keys}
 
 
 def _long_form_rows(frame: pl.DataFrame, checker: Checker, spelling: str) -> tuple[pl.DataFrame, bool, bool]:

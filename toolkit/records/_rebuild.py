@@ -107,7 +107,7 @@ def _fault(faults: Faults, s: int, code: int, card: int, start: int, coup: int) 
     faults.coup[s] = coup
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _burn(
     ranks: np.ndarray,
     roles: np.ndarray,
@@ -209,7 +209,7 @@ def _take_coup(
     return layout, pos, OK, -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _first_dealt(roles: np.ndarray, start: int, end: int) -> int:  # pragma: no cover - compiled
     """The first card of ``roles[start:end]`` recorded as dealt after the undealt cards began, or -1."""
     for i in range(start, end):
@@ -245,8 +245,10 @@ def _rebuild_kernel(
         card_coup[a:b] = -1
         card_slot[a:b] = SLOT_UNDEALT
         mode = rules.burn_mode[s]
-        header = (mode, rules.burn_ace[s], rules.burn_fixed[s], rules.hidden[s])
-        burn_rows, listed, up, face_down, code, where = _burn(ranks, roles, has_roles, a, b, n_cards, *header)
+        ace, fixed, hidden = rules.burn_ace[s], rules.burn_fixed[s], rules.hidden[s]
+        burn_rows, listed, up, face_down, code, where = _burn(
+            ranks, roles, has_roles, a, b, n_cards, mode, ace, fixed, hidden
+        )
         burn_card[s], burned[s] = up, face_down
         if burn_rows < 0:
             f_code[s], f_card[s], f_start[s] = code, where, a
