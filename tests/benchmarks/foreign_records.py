@@ -8,7 +8,8 @@ Run from the repository root (not collected by pytest)::
 It writes, in a temporary folder, the files of the re-implemented writers of
 ``tests/records/foreign_writers.py`` (per-position value columns in CSV and in SQLite with
 their tableau faults, a text report of shoe blocks, JSON hand lists with inferred shoes),
-then the same coups as 100,000 single-coup shoes and as the 1,282 shoes they were dealt in, and times
+then the same coups as 100,000 single-coup shoes and as the shoes they were dealt in (the first 100,000
+coups of 1,282 simulated shoes: 1,208 shoes), and times
 :func:`toolkit.records.read_records` on each (best of ``--repeats``, after one read that
 compiles the kernels), wall-clock and CPU time (``time.process_time``: less sensitive to waiting
 for a core on a shared machine).  The repeats are rounds over every file, so that a busy spell
