@@ -25,10 +25,18 @@ __all__ = ["coup_outcomes", "tableau_problems"]
 
 
 def _hands(cards: pl.DataFrame) -> pl.DataFrame:
-    """One row per coup with readable hands of two or three cards: ranks and names in dealing order."""
+    """One row per coup with readable hands of two or three cards: ranks and names in dealing order.
+
+    Each coup's rows are together: a coup is a run of rows of one shoe (``_s``) and one coup number.
+    """
+    coup = pl.col("coup")
+    starts = ((pl.col("_s") != pl.col("_s").shift(1)) | coup.ne_missing(coup.shift(1))).fill_null(True)
     per_coup = (
-        cards.group_by(["shoe", "coup"], maintain_order=True)
+        cards.with_columns(starts.cum_sum().alias("_run"))
+        .group_by("_run", maintain_order=True)  # one integer key in runs: cheaper than grouping by shoe and coup
         .agg(
+            pl.col("shoe").first(),
+            coup.first(),
             pl.col("line").first(),
             pl.col("rank").filter(pl.col("role") == "player").alias("p"),
             pl.col("rank").filter(pl.col("role") == "banker").alias("b"),
@@ -104,8 +112,8 @@ def _kind(code: int, pt: int, bt: int, third: int, p3: int | None) -> str:
 def tableau_problems(cards: pl.DataFrame, tableau: Tableau, checker: Checker) -> set[str]:
     """Every coup whose cards break the tableau, one problem a coup; returns the shoes with one.
 
-    ``cards`` are the card rows of a per-coup record (``shoe, coup, line, role, rank, canon``,
-    in dealing order within each coup: P1 B1 P2 B2, then P3 and B3).
+    ``cards`` are the card rows of a per-coup record (``shoe, _s, coup, line, role, rank, canon``,
+    each coup's rows together, in dealing order: P1 B1 P2 B2, then P3 and B3).
     """
     hands = _hands(cards)
     if hands.is_empty():

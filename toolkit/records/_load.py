@@ -10,7 +10,7 @@ applied, and the header text has no tableau key, so all the shoes of a file shar
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -22,11 +22,13 @@ from toolkit.bets.paytable import standard_bets
 from toolkit.coup.cards import VALUE_TO_RANK, ZERO_RANKS
 from toolkit.coup.options import Burn, HiddenBurn, LastHand, code
 from toolkit.dealing.dealer import DealtShoes
+from toolkit.records._cards import check_cards
 from toolkit.records._diagnose import coup_outcomes, tableau_problems
 from toolkit.records._raw import BET_FIELDS, Raw, UnreadableError
 from toolkit.records._rebuild import ROLE_CODE, ROLES, Rebuilt, rebuild, slot_roles
 from toolkit.records._road import road_coups
-from toolkit.records._sections import HeaderArg, caller_header, line_problems, section_headers, shoe_headers
+from toolkit.records._sections import HeaderArg, caller_header, line_problems
+from toolkit.records._shoes import Shoes, shoe_index, shoe_table
 from toolkit.records._spelling import spelling_of
 from toolkit.records.header import ShoeHeader
 from toolkit.records.model import LAYOUTS, Records, _cast_shoe, _empty_bets, _select_dealt
@@ -37,7 +39,6 @@ from toolkit.records.validation import (
     ValidationReport,
     as_int,
     check_bets,
-    check_cards,
     check_sequence,
     check_winners,
     first_problem,
@@ -48,53 +49,50 @@ from toolkit.records.validation import (
 __all__ = ["HeaderArg", "caller_header", "fatal", "load"]
 
 
-def _rank_frame(order: list[str]) -> pl.DataFrame:
-    """``shoe -> _s``, the rank of each shoe id in file order (for sorting and inner joins)."""
-    return pl.DataFrame({"shoe": pl.Series(order, dtype=pl.String), "_s": np.arange(len(order), dtype=np.int64)})
-
-
-def _in_order(frame: pl.DataFrame, order: list[str], column: str) -> pl.DataFrame:
-    """Rows sorted by shoe (in ``order``), then ``column``; rows already in that order are left as they are."""
-    shoe_index = pl.col("shoe").replace_strict(order, range(len(order)), return_dtype=pl.Int64)
-    keys = frame.select(shoe_index.alias("_s"), pl.col(column).fill_null(-1))
+def _in_order(frame: pl.DataFrame, column: str) -> pl.DataFrame:
+    """Rows sorted by shoe (``_s``, file order), then ``column``; rows already in that order are left as they are."""
+    keys = frame.select("_s", pl.col(column).fill_null(-1))
     s, c = keys["_s"].to_numpy(), keys[column].to_numpy()
     if np.all((s[1:] > s[:-1]) | ((s[1:] == s[:-1]) & (c[1:] >= c[:-1]))):
         return frame
-    return frame.with_columns(keys["_s"]).sort(["_s", column], maintain_order=True, nulls_last=False).drop("_s")
+    return frame.sort(["_s", column], maintain_order=True, nulls_last=False)
 
 
-def _params(headers: Sequence[ShoeHeader]) -> dict[str, np.ndarray]:
+def _codes(header: ShoeHeader) -> dict[str, int]:
+    """The options of one header as the kernel reads them (:func:`toolkit.coup.options.code`)."""
+    d = header.dealing
+    return {
+        "decks": d.decks,
+        "burn_mode": code(Burn(d.burn)),
+        "burn_ace": d.burn_ace,
+        "burn_fixed": d.burn_cards,
+        "hidden": code(HiddenBurn(header.hidden_burn)),
+        "cut_card": d.cut_card,
+        "last_mode": code(LastHand(d.last_hand)),
+    }
+
+
+def _params(shoes: Shoes) -> dict[str, np.ndarray]:
     """The per-shoe parameters of :func:`~toolkit.records._rebuild.rebuild` (the kernel codes of the options).
 
     Shoes share header objects (most share the file's), so each distinct one is read once.
     """
-    if len(headers) > 1 and len({id(h) for h in headers}) == 1:  # one header for every shoe
-        return {k: np.repeat(v, len(headers)) for k, v in _params(headers[:1]).items()}
+    if shoes.shared is not None:  # one header for every shoe
+        return {k: np.full(len(shoes), v, np.int64) for k, v in _codes(shoes.shared).items()}
     distinct: dict[int, int] = {}
-    ordered: list[ShoeHeader] = []
-    which = np.empty(len(headers), np.int64)
-    for i, h in enumerate(headers):
+    table: list[dict[str, int]] = []
+    which = np.empty(len(shoes.headers), np.int64)
+    for i, h in enumerate(shoes.headers):
         k = distinct.get(id(h))
         if k is None:
-            k = distinct[id(h)] = len(ordered)
-            ordered.append(h)
+            k = distinct[id(h)] = len(table)
+            table.append(_codes(h))
         which[i] = k
-    dealings = [h.dealing for h in ordered]
-    table = {
-        "decks": [d.decks for d in dealings],
-        "burn_mode": [code(Burn(d.burn)) for d in dealings],
-        "burn_ace": [d.burn_ace for d in dealings],
-        "burn_fixed": [d.burn_cards for d in dealings],
-        "hidden": [code(HiddenBurn(h.hidden_burn)) for h in ordered],
-        "cut_card": [d.cut_card for d in dealings],
-        "last_mode": [code(LastHand(d.last_hand)) for d in dealings],
-    }
-    return {k: np.array(v, np.int64)[which] if len(which) else np.zeros(0, np.int64) for k, v in table.items()}
+    keys = table[0] if table else _codes(ShoeHeader())
+    return {key: np.array([row[key] for row in table], np.int64)[which] for key in keys}
 
 
-def _long_form_rows(
-    frame: pl.DataFrame, order: list[str], checker: Checker, spelling: str
-) -> tuple[pl.DataFrame, bool, bool]:
+def _long_form_rows(frame: pl.DataFrame, checker: Checker, spelling: str) -> tuple[pl.DataFrame, bool, bool]:
     """Parse the rows of the long form, in dealing order; roles and coups when the record has them."""
     has_roles = "role" in frame.columns
     has_coups = "coup" in frame.columns
@@ -110,14 +108,12 @@ def _long_form_rows(
             "bad_value",
             "unknown role '{_role}': expected burn, player, banker or undealt",
         )
-    frame = _in_order(frame, order, "position")
+    frame = _in_order(frame, "position")
     check_sequence(frame, "position", checker)
     return frame, has_roles, has_coups
 
 
-def _coup_rows(
-    frame: pl.DataFrame, order: list[str], headers: Mapping[str, ShoeHeader], checker: Checker, spelling: str
-) -> pl.DataFrame:
+def _coup_rows(frame: pl.DataFrame, shoes: Shoes, checker: Checker, spelling: str) -> pl.DataFrame:
     """Per-coup rows to card rows in dealing order (P1 B1 P2 B2 P3 B3, after the exposed burn card if known)."""
 
     def as_list(column: str) -> pl.Expr:
@@ -145,7 +141,7 @@ def _coup_rows(
     parts = []
     for side, slots in (("player", (1, 3, 5)), ("banker", (2, 4, 6))):
         part = (
-            frame.select("shoe", "coup", "line", pl.col(side).alias("card"))
+            frame.select("shoe", "_s", "coup", "line", pl.col(side).alias("card"))
             .with_columns(pl.int_ranges(0, pl.col("card").list.len()).alias("_i"))
             .explode(["card", "_i"])
             .filter(pl.col("card").is_not_null())
@@ -156,54 +152,65 @@ def _coup_rows(
                 pl.lit(side).alias("role"),
             ).drop("_i")
         )
-    burns = [(s, headers[s].burn_card) for s in order if s in headers and headers[s].burn_card]
-    if burns:
-        first_line = frame.group_by("shoe").agg(pl.col("line").min())
-        parts.append(
-            pl.DataFrame({"shoe": [s for s, _ in burns], "card": [c for _, c in burns]})
-            .join(first_line, on="shoe", how="left")
-            .with_columns(
-                pl.lit(0, pl.Int64).alias("coup"), pl.lit(0, pl.Int64).alias("_slot"), pl.lit("burn").alias("role")
-            )
-        )
-    cards = pl.concat(parts, how="diagonal_relaxed").join(_rank_frame(order), on="shoe")
-    cards = cards.sort(["_s", "coup", "_slot"])
+    burns = _burn_rows(frame, shoes)
+    if burns is not None:
+        parts.append(burns)
+    cards = pl.concat(parts, how="diagonal_relaxed").sort(["_s", "coup", "_slot"])
     shoe_of = cards["_s"].to_numpy()
     # positions count the cards of each shoe from 1 (a window over many small shoes is slow in polars)
     position = np.arange(len(shoe_of), dtype=np.int64) - np.searchsorted(shoe_of, shoe_of) + 1
-    cards = parse_cards(cards.drop("_s", "_slot"), spelling)
+    cards = parse_cards(cards.drop("_slot"), spelling)
     return cards.with_columns(pl.Series("position", position, dtype=pl.Int64))
 
 
+def _burn_rows(frame: pl.DataFrame, shoes: Shoes) -> pl.DataFrame | None:
+    """The exposed burn card of each shoe whose header names one, a card row at the shoe's first line; or ``None``.
+
+    ``frame`` (the per-coup rows, each shoe's together) has rows of every shoe.
+    """
+    if shoes.shared is not None:
+        named = [(i, shoes.shared.burn_card) for i in range(len(shoes))] if shoes.shared.burn_card else []
+    else:
+        named = [(i, h.burn_card) for i, h in enumerate(shoes.headers) if h.burn_card]
+    if not named:
+        return None
+    which = np.array([i for i, _ in named], np.int64)
+    s = frame["_s"].to_numpy()
+    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
+    first_line = np.zeros(len(shoes), np.int64)
+    first_line[s[starts]] = np.minimum.reduceat(frame["line"].to_numpy(), starts)
+    return pl.DataFrame(
+        {
+            "shoe": shoes.ids.gather(which),
+            "_s": which,
+            "card": pl.Series([c for _, c in named], dtype=pl.String),
+            "line": first_line[which],
+            "coup": pl.Series(np.zeros(len(which), np.int64)),
+            "_slot": pl.Series(np.zeros(len(which), np.int64)),
+            "role": pl.Series(["burn"] * len(which), dtype=pl.String),
+        }
+    )
+
+
 def _rebuild_rows(
-    rows: pl.DataFrame,
-    order: list[str],
-    headers: Sequence[ShoeHeader],
-    file_header: ShoeHeader,
-    has_roles: bool,
-    has_coups: bool,
-    checker: Checker,
+    rows: pl.DataFrame, shoes: Shoes, file_header: ShoeHeader, has_roles: bool, has_coups: bool, checker: Checker
 ) -> tuple[Rebuilt, pl.DataFrame]:
-    """Run the rebuilding kernel on card rows (sorted by shoe in ``order``, then dealing order).
+    """Run the rebuilding kernel on the card rows of ``shoes`` (sorted by shoe, ``_s``, then dealing order).
 
     The shoes are dealt under the tableau of the file's header, which every
     shoe's header shares.  Returns the kernel's result and the rows with the
     rebuilt ``role`` and ``coup``.
     """
     tableau = file_header.rules.tableau
-    if any(h.rules.tableau != tableau for h in {id(h): h for h in headers}.values()):
+    distinct = [shoes.shared] if shoes.shared is not None else list({id(h): h for h in shoes.headers}.values())
+    if any(h.rules.tableau != tableau for h in distinct):
         raise ValueError("the shoes of one record share the tableau of its header")
-    sizes = rows.group_by("shoe", maintain_order=True).len()
-    if sizes["shoe"].to_list() == order:
-        counts = sizes["len"].to_numpy()
-    else:  # a shoe without rows
-        every = pl.DataFrame({"shoe": pl.Series(order, dtype=pl.String)})
-        counts = every.join(sizes, on="shoe", how="left", maintain_order="left")["len"].fill_null(0).to_numpy()
+    counts = np.bincount(rows["_s"].to_numpy(), minlength=shoes.total)[shoes.at]  # a shoe may have no rows
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     ranks = rows["rank"].to_numpy()
     roles = rows["role"].replace_strict(ROLE_CODE, return_dtype=pl.Int8).to_numpy() if has_roles else None
     coup_ids = rows["coup"].fill_null(-1).to_numpy() if has_coups else None
-    result = rebuild(ranks, offsets, _params(headers), tableau, roles, coup_ids)
+    result = rebuild(ranks, offsets, _params(shoes), tableau, roles, coup_ids)
     if not result.good.all():
         names = rows["canon"].to_list()
         lines = rows["line"].to_list()
@@ -211,7 +218,7 @@ def _rebuild_rows(
         ids = coup_ids.tolist() if coup_ids is not None else None
         for s in np.flatnonzero(~result.good):
             a, b = int(offsets[s]), int(offsets[s + 1])
-            h = headers[int(s)]
+            h = shoes.headers[int(s)]
             code, message = kernel_message(
                 int(result.err_code[s]),
                 names[a:b],
@@ -224,7 +231,7 @@ def _rebuild_rows(
                 h.dealing.burn_ace,
                 h.dealing.burn_cards,
             )
-            checker.add(lines[result.err_index[s]], order[s], int(result.err_coup[s]) or None, code, message)
+            checker.add(lines[result.err_index[s]], shoes.ids[int(s)], int(result.err_coup[s]) or None, code, message)
     rebuilt = rows.with_columns(
         slot_roles(result.card_slot),
         pl.Series("coup", result.card_coup, dtype=pl.Int64),
@@ -232,7 +239,7 @@ def _rebuild_rows(
     return result, rebuilt
 
 
-def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str], values: bool) -> pl.DataFrame:
+def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: pl.Series, values: bool) -> pl.DataFrame:
     """Per-coup frame of the rebuilt shoes: hands (card texts from ``names``, the kernel's rows) and outcomes.
 
     A record of values tells no pairs: they are null.
@@ -253,7 +260,7 @@ def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str], values:
     no_pair = pl.Series([None] * len(dealt), dtype=pl.Boolean)
     return pl.DataFrame(
         {
-            "shoe": pl.Series(np.array(shoe_ids, dtype=object)[dealt.shoe] if len(dealt) else [], dtype=pl.String),
+            "shoe": shoe_ids.gather(dealt.shoe),
             "coup": dealt.coup,
             "player": hand((0, 2, 4), has_p3),
             "banker": hand((1, 3, 4 + has_p3), has_b3),
@@ -268,24 +275,18 @@ def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: list[str], values:
 
 
 def _per_coup_rows(
-    frame: pl.DataFrame,
-    order: list[str],
-    headers: Mapping[str, ShoeHeader],
-    limits: pl.DataFrame,
-    file_header: ShoeHeader,
-    checker: Checker,
-    spelling: str,
+    frame: pl.DataFrame, shoes: Shoes, file_header: ShoeHeader, checker: Checker, spelling: str
 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """The rows of a per-coup record checked coup by coup: the rows in order, their cards, their bets.
 
     Every coup is checked against the tableau whatever else is wrong with its shoe, and so are the
     winners of the shoes set aside (the kernel sees only the others).
     """
-    frame = _in_order(as_int(frame, "coup", checker), order, "coup")
+    frame = _in_order(as_int(frame, "coup", checker), "coup")
     check_sequence(frame, "coup", checker)
     bets = _bets_column(frame)
-    rows = _coup_rows(frame, order, headers, checker, spelling)
-    check_cards(rows, limits, checker, coup="coup", spelling=spelling)
+    rows = _coup_rows(frame, shoes, checker, spelling)
+    check_cards(rows, shoes.decks(), checker, coup="coup", spelling=spelling)
     tableau_problems(rows, file_header.rules.tableau, checker)
     aside = checker.bad_shoes
     if "winner" in frame.columns and aside:
@@ -340,68 +341,45 @@ def load(
     checker.add_rows(frame.filter(no_id), "bad_value", "missing shoe id")
     frame = frame.filter(~no_id)
     raw_rows = frame
-    order = frame["shoe"].unique(maintain_order=True).to_list()
-    if not order:
+    ids, index = shoe_index(frame["shoe"])
+    if ids.is_empty():
         return fatal(source, UnreadableError("empty_file", "the file holds no rows with a shoe id"), strict)
+    frame = frame.with_columns(index)
     line_problems(raw, frame, checker)
-    sections = section_headers(raw, frame, order, base, over, file_header, checker)
-    own = shoe_headers(raw, sections, checker)
-    if own or len(sections) < len(order):
-        headers = {s: own.get(s, sections.get(s, file_header)) for s in order}
-    else:  # the header sections' (the file's for a file without any): no per-shoe work
-        headers = sections
-    distinct = {id(h): h for h in headers.values()}
-    decks = (
-        [headers[s].dealing.decks for s in order]
-        if len(distinct) > 1
-        else [next(iter(distinct.values())).dealing.decks] * len(order)
-    )
-    limits = pl.DataFrame({"shoe": pl.Series(order, dtype=pl.String), "decks": decks})
+    shoes = shoe_table(raw, frame, ids, base, over, file_header, checker)
     cards = dealt = None
     bets = pl.DataFrame()
     spelling = told or "ranks"
     if layout == "road":
-        coups = road_coups(frame, headers, checker)
+        coups = road_coups(frame, shoes.by_id(), checker)
     else:
         spelling = told or _spelling(frame, layout)
         if layout == "cards":
-            rows, has_roles, has_coups = _long_form_rows(frame, order, checker, spelling)
-            check_cards(rows, limits, checker, spelling=spelling)
+            rows, has_roles, has_coups = _long_form_rows(frame, checker, spelling)
+            check_cards(rows, shoes.decks(), checker, spelling=spelling)
         else:
-            frame, rows, bets = _per_coup_rows(frame, order, headers, limits, file_header, checker, spelling)
+            frame, rows, bets = _per_coup_rows(frame, shoes, file_header, checker, spelling)
             has_roles = has_coups = True
-        bad = checker.bad_shoes
-        kernel_order = [s for s in order if s not in bad]
-        if len(kernel_order) < len(order):
-            rows = rows.filter(pl.col("shoe").is_in(kernel_order))
-        result, rows = _rebuild_rows(
-            rows,
-            kernel_order,
-            [headers[s] for s in kernel_order],
-            file_header,
-            has_roles,
-            has_coups,
-            checker,
-        )
+        kernel = shoes.take(~shoes.marked(checker.bad_shoes))
+        if len(kernel) < len(shoes):
+            rows = rows.filter(kernel.rows_of(rows))
+        result, rows = _rebuild_rows(rows, kernel, file_header, has_roles, has_coups, checker)
         dealt = result.dealt
         if spelling == "values":
             _zeros_unseen(dealt)
-        dealt_order = [s for s, ok in zip(kernel_order, result.good, strict=True) if ok]
-        cards = rows.filter(pl.col("shoe").is_in(dealt_order)).select(
-            "shoe", "position", pl.col("canon").alias("card"), "role", "coup"
-        )
-        coups = _coups_frame(rows["canon"], result, dealt_order, spelling == "values")
+        rebuilt = kernel.take(result.good)
+        cards = rows if len(rebuilt) == len(kernel) else rows.filter(rebuilt.rows_of(rows))
+        cards = cards.select("shoe", "position", pl.col("canon").alias("card"), "role", "coup")
+        coups = _coups_frame(rows["canon"], result, rebuilt.ids, spelling == "values")
         if layout == "coups":
-            bets = _check_told_outcomes(frame, bets, coups, dealt_order, file_header, checker)
-        bad = checker.bad_shoes
-        if any(s in bad for s in dealt_order):  # set aside after the rebuild (winners, bets)
-            dealt = _select_dealt(dealt, [i for i, s in enumerate(dealt_order) if s not in bad])
+            bets = _check_told_outcomes(frame, bets, coups, rebuilt, file_header, checker)
+        late = rebuilt.marked(checker.bad_shoes)
+        if late.any():  # set aside after the rebuild (winners, bets)
+            dealt = _select_dealt(dealt, np.flatnonzero(~late))
     if strict and checker.problems:
         raise RecordError(first_problem(checker.problems))
-    aside_shoes = checker.bad_shoes
-    good = [s for s in order if s not in aside_shoes]
     kind = "road" if layout == "road" else "values" if spelling == "values" else "cards"
-    records = _assemble(kind, layout, file_header, headers, order, good, raw_rows, cards, coups, dealt, bets, checker)
+    records = _assemble(kind, layout, file_header, shoes, raw_rows, cards, coups, dealt, bets, checker)
     said = [s for s in (read_as, _SPELLING_SAID.get(spelling, "")) if s]
     return replace(records, read_as="; ".join(said))
 
@@ -421,13 +399,13 @@ def _check_told_outcomes(
     frame: pl.DataFrame,
     bets: pl.DataFrame,
     coups: pl.DataFrame,
-    dealt_order: list[str],
+    rebuilt: Shoes,
     file_header: ShoeHeader,
     checker: Checker,
 ) -> pl.DataFrame:
     """Check a per-coup file's own winners and bets against the coups rebuilt from its cards; the good bets."""
     if "winner" in frame.columns:
-        dealt_rows = frame if len(dealt_order) == frame["shoe"].n_unique() else frame.filter(_among(dealt_order))
+        dealt_rows = frame if len(rebuilt) == rebuilt.total else frame.filter(rebuilt.rows_of(frame))
         check_winners(dealt_rows.select("shoe", "coup", "line", "winner"), coups, checker)
     if bets.height:
         known = [b.name for b in standard_bets(file_header.rules)]
@@ -458,13 +436,8 @@ def _zeros_unseen(dealt: DealtShoes) -> None:
     dealt.unseen[:, others] = 0
 
 
-def _among(ids: list[str]) -> pl.Expr:
-    """Rows of the shoes ``ids`` (a Series, not a list: a long Python list is slow to convert)."""
-    return pl.col("shoe").is_in(pl.Series(ids, dtype=pl.String).implode())
-
-
-def _int_ids(ids: list[str]) -> bool:
-    return bool(ids) and bool(pl.Series(ids, dtype=pl.String).str.contains(r"^(-?[1-9]\d{0,16}|0)$").all())
+def _int_ids(ids: pl.Series) -> bool:
+    return ids.len() > 0 and bool(ids.str.contains(r"^(-?[1-9]\d{0,16}|0)$").all())
 
 
 _COUPS_SCHEMA: dict[Any, Any] = {
@@ -486,9 +459,7 @@ def _assemble(
     kind: str,
     layout: str,
     file_header: ShoeHeader,
-    headers: dict[str, ShoeHeader],
-    order: list[str],
-    good: list[str],
+    shoes: Shoes,
     raw_rows: pl.DataFrame,
     cards: pl.DataFrame | None,
     coups: pl.DataFrame,
@@ -496,8 +467,12 @@ def _assemble(
     bets: pl.DataFrame,
     checker: Checker,
 ) -> Records:
-    dtype: pl.DataType = pl.Int64() if _int_ids(order) else pl.String()
-    keep = pl.lit(True) if len(good) == len(order) else _among(good)
+    """The records of the shoes that were not set aside, and the report."""
+    dtype: pl.DataType = pl.Int64() if _int_ids(shoes.ids) else pl.String()
+    aside = checker.bad_shoes
+    good = shoes.take(~shoes.marked(aside))
+    # every frame here holds shoes of the record only: those not set aside are the good ones
+    keep = pl.lit(True) if len(good) == len(shoes) else ~pl.col("shoe").is_in(pl.Series(list(aside)).implode())
     coups = coups.select(list(_COUPS_SCHEMA)).cast(_COUPS_SCHEMA).filter(keep)
     if cards is not None:
         cards = cards.filter(keep)
@@ -515,16 +490,16 @@ def _assemble(
         if len(dealt):
             ends = np.flatnonzero(np.r_[dealt.shoe[1:] != dealt.shoe[:-1], True])
             seen[dealt.shoe[ends]] = dealt.seen[ends] + (dealt.cards[ends] >= 0).sum(axis=1)
-        first_burn = cards.filter(pl.col("role") == "burn").group_by("shoe").agg(pl.col("card").first())
-        named = dict(zip(first_burn["shoe"].to_list(), first_burn["card"].to_list(), strict=True))
-        burn = [named.get(s) if up >= 0 else None for s, up in zip(good, dealt.burn_card, strict=True)]
+        burn: Any = _burn_cards(cards, good.ids, dealt.burn_card)
     else:
         counts = coups.group_by("shoe", maintain_order=True).len()
         per = dict(zip(counts["shoe"].to_list(), counts["len"].to_list(), strict=True))
-        n_coups = [per.get(s, 0) for s in good]
+        n_coups = [per.get(s, 0) for s in good.ids.to_list()]
         seen = [None] * len(good)
-        burn = [headers[s].burn_card for s in good]
-    shoes = pl.DataFrame({"shoe": good, "coups": n_coups, "cards_seen": seen, "burn_card": burn}, schema=_SHOES_SCHEMA)
+        burn = [h.burn_card for h in good.headers]
+    table_of_shoes = pl.DataFrame(
+        {"shoe": good.ids, "coups": n_coups, "cards_seen": seen, "burn_card": burn}, schema=_SHOES_SCHEMA
+    )
     rejected = raw_rows.filter(~keep).with_columns(pl.lit(checker.source).alias("file"))
     rejected = rejected.select("file", "line", *[c for c in rejected.columns if c not in ("file", "line")])
     if checker.left_out:
@@ -534,15 +509,32 @@ def _assemble(
         kind=kind,
         layout=layout,
         header=file_header,
-        headers=tuple(headers[s] for s in good),
-        shoes=_cast_shoe(shoes, dtype),
+        headers=tuple(good.headers),
+        shoes=_cast_shoe(table_of_shoes, dtype),
         cards=_cast_shoe(cards, dtype) if cards is not None else None,
         coups=_cast_shoe(coups, dtype),
         bets=_cast_shoe(table, dtype),
         dealt=dealt,
-        report=ValidationReport(problems, rejected, len(order), len(good)),
+        report=ValidationReport(problems, rejected, len(shoes), len(good)),
         source=checker.source,
     )
+
+
+def _burn_cards(cards: pl.DataFrame, ids: pl.Series, burn_card: np.ndarray) -> pl.Series:
+    """The exposed burn card of each shoe ``ids`` (null where ``burn_card``, the kernel's, is -1).
+
+    ``cards`` are the shoes' rebuilt rows in dealing order: an exposed burn card is its shoe's first row.
+    """
+    up = burn_card >= 0
+    if not up.any():
+        return pl.Series([None] * ids.len(), dtype=pl.String)
+    first = cards.filter((pl.col("shoe") != pl.col("shoe").shift(1)).fill_null(True))
+    if first.height != ids.len():  # a shoe without cards: by id
+        burns = cards.filter(pl.col("role") == "burn").group_by("shoe").agg(pl.col("card").first())
+        named = dict(zip(burns["shoe"].to_list(), burns["card"].to_list(), strict=True))
+        named_up = [named.get(s) if u else None for s, u in zip(ids.to_list(), up.tolist(), strict=True)]
+        return pl.Series(named_up, dtype=pl.String)
+    return first.select(pl.when(pl.lit(pl.Series(up))).then(pl.col("card")).alias("burn_card"))["burn_card"]
 
 
 def fatal(source: str, err: UnreadableError, strict: bool) -> Records:

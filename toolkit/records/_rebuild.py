@@ -203,11 +203,11 @@ def _rebuild_kernel(
     f_code, f_card, f_start, f_coup = faults
     c_shoe, c_coup, c_start, c_cards, c_seen, c_left, c_unseen_count, c_unseen = coups
     decks, burn_mode, burn_ace, burn_fixed, hidden, cut_card, last_modes = rules
-    out = 0
+    out, counts = 0, np.empty(13, np.int64)  # counts: the unseen cards of the shoe being dealt (one array)
     for s in range(len(offsets) - 1):
         a, b = offsets[s], offsets[s + 1]
         shoe_out, n_cards, last_mode = out, 52 * decks[s], last_modes[s]
-        counts = np.full(13, 4 * decks[s], np.int64)
+        counts[:] = 4 * decks[s]
         f_code[s], f_card[s], f_start[s], f_coup[s] = OK, -1, -1, 0
         for r in range(13):
             burned_ranks[s, r] = 0
@@ -368,9 +368,12 @@ def rebuild(
     tables = Tables.of(tableau)
     count = _rebuild_kernel(recorded, rules, tables, coups, per_shoe, placed, faults)
     good = faults.code == OK
-    renumber = np.cumsum(good) - 1
-    dealt = dealt_shoes(coups, ShoeRows(*(column[good] for column in per_shoe)), count)
-    dealt = replace(dealt, shoe=renumber[dealt.shoe])
+    if good.all():  # nothing to renumber
+        dealt = dealt_shoes(coups, per_shoe, count)
+    else:
+        renumber = np.cumsum(good) - 1
+        dealt = dealt_shoes(coups, ShoeRows(*(column[good] for column in per_shoe)), count)
+        dealt = replace(dealt, shoe=renumber[dealt.shoe])
     return Rebuilt(dealt, placed.card_coup, placed.card_slot, placed.coup_first[:count], good, *faults)
 
 

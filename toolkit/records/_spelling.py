@@ -1,8 +1,8 @@
 """How a record spells its cards: ranks, baccarat values, or rank numbers 1 to 13.
 
-Private to :mod:`toolkit.records.validation` and :mod:`toolkit.records._load`.  A record's
-cards are spelled one of three ways, told from the distinct card texts of the whole file
-(:func:`spelling_of`):
+Private to :mod:`toolkit.records.validation`, :mod:`toolkit.records._cards` and
+:mod:`toolkit.records._load`.  A record's cards are spelled one of three ways, told from the
+distinct card texts of the whole file (:func:`spelling_of`):
 
 ``ranks``
     ``A, 2-9, T/10, J, Q, K``, any case, optionally followed by a suit letter ``s h d c`` or

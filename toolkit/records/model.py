@@ -241,7 +241,7 @@ def _exposed_burn(records: Records) -> pl.Expr:
     return is_burn & (is_burn.cum_sum().over("shoe") == 1) & pl.col("shoe").is_in(turned_up.to_list())
 
 
-def _select_dealt(dealt: DealtShoes, rows: Sequence[int]) -> DealtShoes:
+def _select_dealt(dealt: DealtShoes, rows: Sequence[int] | np.ndarray) -> DealtShoes:
     rows_arr = np.asarray(rows, dtype=np.int64)
     new_index = np.full(len(dealt.burned), -1, dtype=np.int64)
     new_index[rows_arr] = np.arange(len(rows_arr))

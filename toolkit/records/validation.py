@@ -63,7 +63,7 @@ from typing import Any
 import polars as pl
 
 from toolkit._show import html_table, text_table
-from toolkit.coup.cards import RANK_VALUES, RANKS, VALUE_TO_RANK, hand_total, parse_card
+from toolkit.coup.cards import RANK_VALUES, RANKS, hand_total, parse_card
 from toolkit.coup.options import Burn
 from toolkit.coup.step import burn_count
 from toolkit.records._rebuild import (
@@ -78,7 +78,7 @@ from toolkit.records._rebuild import (
     MISSING_P3,
     TRUNCATED,
 )
-from toolkit.records._spelling import EXPECTED, read_cards
+from toolkit.records._spelling import read_cards
 
 __all__ = [
     "WINNER_NAMES",
@@ -89,7 +89,6 @@ __all__ = [
     "as_int",
     "canonical_card",
     "check_bets",
-    "check_cards",
     "check_sequence",
     "check_winners",
     "escape_controls",
@@ -489,50 +488,6 @@ def parse_cards(frame: pl.DataFrame, spelling: str = "ranks") -> pl.DataFrame:
     return frame.with_columns(
         card.replace_strict(texts, ranks, default=None, return_dtype=pl.Int8).alias("rank"),
         card.replace_strict(texts, canon, default=None, return_dtype=pl.String).alias("canon"),
-    )
-
-
-def check_cards(
-    cards: pl.DataFrame, limits: pl.DataFrame, checker: Checker, coup: str | None = None, spelling: str = "ranks"
-) -> None:
-    """Card codes and rank counts (value counts for a record of values).
-
-    ``cards`` has ``shoe, line, card`` (as written), ``rank`` and ``canon`` (from
-    :func:`parse_cards`), rows in dealing order within a shoe; ``limits`` has
-    ``shoe, decks``.
-    """
-    expected = EXPECTED[spelling]
-    checker.add_rows(
-        cards.filter(pl.col("card").is_null()),
-        "bad_value",
-        f"missing card (expected {expected})",
-        coup,
-    )
-    checker.add_rows(
-        cards.filter(pl.col("card").is_not_null() & pl.col("rank").is_null()),
-        "unknown_card",
-        f"unknown card code '{{card}}': expected {expected}",
-        coup,
-    )
-    values = spelling == "values"
-    # of value 0 (tens and faces, all standing as the rank T) a shoe holds four times as many
-    per_deck = pl.when(pl.col("rank") == VALUE_TO_RANK[0]).then(16).otherwise(4) if values else pl.lit(4)
-    counts = cards.filter(pl.col("rank").is_not_null()).group_by(["shoe", "rank"]).len().join(limits, on="shoe")
-    counts = counts.with_columns((per_deck * pl.col("decks")).alias("_limit"))
-    crowded = counts.filter(pl.col("len") > pl.col("_limit")).select("shoe", "rank", "decks", "_limit")
-    over = (
-        cards.join(crowded, on=["shoe", "rank"], how="inner", maintain_order="left")
-        .with_columns(pl.int_range(1, pl.len() + 1).over(["shoe", "rank"]).alias("_nth"))
-        .filter(pl.col("_nth") == pl.col("_limit") + 1)
-        .with_columns(pl.col("canon").str.slice(0, 1).alias("_rank"))
-    )
-    checker.add_rows(
-        over,
-        "too_many_cards",
-        "card {canon} is one too many of value {_rank}: a {decks}-deck shoe holds {_limit} cards of value {_rank}"
-        if values
-        else "card {canon} is one too many of rank {_rank}: a {decks}-deck shoe holds {_limit} of each rank",
-        coup,
     )
 
 
