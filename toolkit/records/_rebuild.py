@@ -25,7 +25,6 @@ from toolkit.coup.step import (
     BANKER_1,
     BANKER_2,
     BANKER_3,
-    LAYOUT_SLOTS,
     PLAYER_1,
     PLAYER_2,
     PLAYER_3,
@@ -149,20 +148,15 @@ def _burn(
     return rows, listed, up, face_down, OK, -1
 
 
-#: The recorded role (1 Player, 2 Banker) of each card of a coup by its layout, in dealing order: the roles of the
-#: slots of :data:`~toolkit.coup.step.LAYOUT_SLOTS` (an array, which numba reads at a run-time index directly).
-_LAYOUT_ROLES = np.where(LAYOUT_SLOTS < BANKER_1, 1, 2).astype(np.int8)
-
-
 @numba.njit(cache=True)
-def _mismatch(k: int, slot: int, split: bool, card: int) -> tuple[int, int]:  # pragma: no cover - compiled
-    """The error, and its card, when card ``k`` of a coup (at ``card``; the tableau's ``slot``) is recorded otherwise.
+def _mismatch(k: int, player_card: bool, split: bool, card: int) -> tuple[int, int]:  # pragma: no cover - compiled
+    """The error, and its card, when card ``k`` of a coup (at ``card``; Player's or Banker's) is recorded otherwise.
 
     ``split``: it is recorded in another coup. A third card the tableau calls for is then missing; one of the first
     four is out of order.
     """
     if k >= 4:
-        return (MISSING_P3 if slot == PLAYER_3 else MISSING_B3), card - 1
+        return (MISSING_P3 if player_card else MISSING_B3), card - 1
     return (COUP_SPLIT if split else ROLE_ORDER), card
 
 
@@ -199,8 +193,7 @@ def _rebuild_kernel(
     tuple in a loop or passed to a compiled function (the kernel ran at 0.6 of its speed that way)."""
     ranks, roles, coup_ids, offsets, has_roles, has_coups = rec
     card_coup, card_slot, coup_first = placed
-    burn_card, burned, burned_ranks = per_shoe
-    f_code, f_card, f_start, f_coup = faults
+    (burn_card, burned, burned_ranks), (f_code, f_card, f_start, f_coup) = per_shoe, faults
     c_shoe, c_coup, c_start, c_cards, c_seen, c_left, c_unseen_count, c_unseen = coups
     decks, burn_mode, burn_ace, burn_fixed, hidden, cut_card, last_modes = rules
     out, counts = 0, np.empty(13, np.int64)  # counts: the unseen cards of the shoe being dealt (one array)
@@ -249,11 +242,12 @@ def _rebuild_kernel(
             player_3, banker_3, taken = third_cards(layout, fifth, sixth)
             pos = start + taken
             if has_roles or has_coups or pos >= b:  # bare cards before the record's end: nothing to check
-                for k in range(taken):
-                    i = start + k
+                for i in range(start, start + taken):
                     split = i < b and has_coups and coup_ids[i] != coup_ids[start]
-                    if i >= b or split or (has_roles and roles[i] != _LAYOUT_ROLES[layout, k]):
-                        code, where = (TRUNCATED, i - 1) if i >= b else _mismatch(k, LAYOUT_SLOTS[layout, k], split, i)
+                    k = i - start  # Player's cards in dealing order: the first, the third, and the fifth if he draws
+                    player_card = (k == 4 and player_3 >= 0) or (k < 4 and k % 2 == 0)
+                    if i >= b or split or (has_roles and roles[i] != (1 if player_card else 2)):
+                        code, where = (TRUNCATED, i - 1) if i >= b else _mismatch(k, player_card, split, i)
                         break
                 same = pos < b and has_coups and coup_ids[pos] == coup_ids[start]
                 role = roles[pos] if has_roles and pos < b else -1
