@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from fractions import Fraction
+from functools import cache
 
 import card_oracle
 import numpy as np
@@ -126,11 +127,19 @@ LABEL_BETS = {
 }
 
 
+@cache
+def _label_bet(name: str) -> CoupBet:
+    """One bet of each: compiled once per test process (every card's colour takes seconds)."""
+    bet = make_bet(name, LABEL_BETS[name][0])
+    assert isinstance(bet, CoupBet)
+    return bet
+
+
 @pytest.mark.parametrize("name", sorted(LABEL_BETS))
 @pytest.mark.parametrize("shoe", SHOES, ids=[f"shoe{i}" for i in range(len(SHOES))])
 def test_label_event_bets_are_exact_against_the_oracle(name: str, shoe: dict[str, int]) -> None:
-    rows, oracle = LABEL_BETS[name]
-    bet = make_bet(name, rows)
+    oracle = LABEL_BETS[name][1]
+    bet = _label_bet(name)
     assert isinstance(bet, CoupBet)
     assert bet.evaluator == "label events"
     assert bet_stats(bet, _suited(shoe)).exact_expected_value == card_oracle.expected_value(oracle, shoe)
@@ -140,7 +149,7 @@ def test_label_event_bets_are_exact_against_the_oracle(name: str, shoe: dict[str
 def test_label_events_in_floats_are_within_their_bound_of_exact(name: str) -> None:
     """Suited shoes and depleted shoes by rank (read suit-blind): the batched floats within the table's rounding
     bound of the exact expectations, and the bound a rounding bound (tiny), not a tolerance."""
-    bet = get_bet(name) if name == "super_tie" else make_bet(name, LABEL_BETS[name][0])
+    bet = get_bet(name) if name == "super_tie" else _label_bet(name)
     table = bet.compiled()
     suited = [_suited(shoe) for shoe in SHOES if sum(shoe.values()) >= 6]
     floats = coup_expected_values(suited, bet)

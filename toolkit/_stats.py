@@ -1,4 +1,4 @@
-"""Interval estimates the studies and the counting harness share (scipy supplies the distributions).
+"""Interval estimates the studies and the counting harness share (the normal quantile from the standard library).
 
 >>> lo, hi = wilson_interval(0, 1000)
 >>> float(lo), round(float(hi), 5)
@@ -7,10 +7,10 @@
 
 from __future__ import annotations
 
+from statistics import NormalDist
 from typing import Self
 
 import numpy as np
-import scipy.stats
 
 __all__ = ["ArraySums", "normal_quantile", "ratio_interval", "wilson_interval"]
 
@@ -52,7 +52,7 @@ def normal_quantile(confidence: float) -> float:
     """The two-sided standard normal quantile ``z`` of a ``confidence`` interval (1.96 for 0.95)."""
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
-    return float(scipy.stats.norm.ppf(0.5 + confidence / 2))
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 def wilson_interval(successes, trials, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from toolkit._show import frame_html, frame_text, html_table, text_table
 from toolkit.coup.options import HiddenBurn
@@ -130,6 +129,8 @@ def _baseline(records: Records, base: Records | None, seed: SeedLike) -> Records
 
 def _against_baseline(name: str, values: np.ndarray, reference: np.ndarray, shoes: int, what: str) -> TestResult:
     """z score of the mean of per-shoe values against the baseline's mean and spread (independent shoes)."""
+    from scipy import stats
+
     values = values[np.isfinite(values)]
     reference = reference[np.isfinite(reference)]
     mean_b, sd_b = float(reference.mean()), float(reference.std(ddof=1))

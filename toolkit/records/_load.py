@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-import pyarrow as pa
 
 from toolkit.bets.paytable import standard_bets
 from toolkit.coup.cards import VALUE_TO_RANK, ZERO_RANKS
@@ -249,6 +248,8 @@ def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: pl.Series, values:
     has_p3, has_b3 = dealt.cards[:, 2] >= 0, dealt.cards[:, 5] >= 0
 
     def hand(offsets: tuple[object, ...], present: np.ndarray) -> pl.Series:
+        import pyarrow as pa  # only where records are read: the studies import this module and never need it
+
         index = np.stack([first + o for o in offsets], axis=1)
         keep = np.stack([np.ones_like(present), np.ones_like(present), present], axis=1)
         values = names.gather(index[keep]).to_arrow()

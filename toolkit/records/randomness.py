@@ -47,7 +47,6 @@ from functools import cache
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from toolkit.bets.paytable import PayTable
 from toolkit.bets.pricing import expected_values
@@ -143,6 +142,8 @@ def frequency_test(
     >>> frequency_test(simulate_records(4, seed=1)).test
     'frequencies'
     """
+    from scipy import stats
+
     if pairs:
         _needs_ranks(records, "pair frequency test")
     labels = _PAIRS if pairs else _WINNERS
@@ -350,6 +351,8 @@ def cut_card_test(records: Records, base: Records | None = None, seed: SeedLike 
     >>> cut_card_test(recs, baseline(recs, 30, seed=2)).test
     'cut card'
     """
+    from scipy import stats
+
     base = _baseline(records, base, seed)
     values, what = _shoe_ends(records)
     reference, _ = _shoe_ends(base) if records.dealt is not None else _shoe_ends(base.outcomes())
@@ -499,6 +502,8 @@ def repeated_sequences(
     >>> result.p_value < 0.001
     True
     """
+    from scipy import stats
+
     seq, offsets = seen_sequences(records)
     lengths = np.diff(offsets)
     if k is None:

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from statistics import NormalDist
 
 import numpy as np
-from scipy.stats import norm
 
 from toolkit.counting.harness import play
 from toolkit.counting.results import ShoeTotals
@@ -106,6 +106,6 @@ def paired_difference(a: ShoeTotals, b: ShoeTotals, confidence: float = 0.95) ->
     ratio = float(d.sum()) / total if total else 0.0
     resid = d - ratio * hands
     se = float(np.sqrt(n / (n - 1) * np.sum(resid * resid)) / total) if n > 1 and total else 0.0
-    z = float(norm.ppf(0.5 + confidence / 2))
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
     diff, se = 100 * ratio, 100 * se
     return {"difference": diff, "se": se, "low": diff - z * se, "high": diff + z * se, "shoes": float(n)}

@@ -35,7 +35,6 @@ from functools import partial
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from toolkit._check import positive_int
 from toolkit._stats import wilson_interval
@@ -153,6 +152,8 @@ def _power_block(
     alpha: float,
 ) -> list[dict[str, object]]:
     """Rejections of every test, for every model and number of shoes, over this block's replicates."""
+    from scipy import stats
+
     rows: list[dict[str, object]] = []
     header = ShoeHeader.from_dealing(dealing)
     streams = block.seed.spawn(len(models))
@@ -297,6 +298,8 @@ def transition_null_rate(
     >>> 0 <= out["rate"] <= 1
     True
     """
+    from scipy import stats
+
     pairs = positive_int(pairs, "pairs")
     gen = as_generator(seed)
     first = shuffled_shoes(pairs, dealing.decks, gen)

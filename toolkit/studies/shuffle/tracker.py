@@ -47,7 +47,6 @@ from functools import partial
 
 import numpy as np
 import polars as pl
-from scipy import stats
 
 from toolkit._check import one_of, positive_int
 from toolkit.bets.paytable import PayTable, get_plain_bet
@@ -221,6 +220,8 @@ def track_shoes(
     >>> bool(out["win"].min() > 0)
     True
     """
+    from scipy import stats
+
     payoffs = main_payoffs([get_plain_bet(b, where="the shuffle tracker") for b in bets])
     dealt = deal_block(shoes, dealing)
     unseen = dealt.unseen.astype(np.float64) @ np.eye(10)[_rank_values()]

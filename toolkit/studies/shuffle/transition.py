@@ -29,7 +29,6 @@ from collections.abc import Hashable
 from functools import lru_cache
 
 import numpy as np
-from scipy import stats
 
 from toolkit._check import positive_int
 from toolkit.parallel import as_generator
@@ -70,6 +69,8 @@ def gsr_transition(cards: int, riffles: int = 1) -> np.ndarray:
     >>> gsr_transition(3, 1).round(3).tolist()
     [[0.625, 0.25, 0.125], [0.25, 0.5, 0.25], [0.125, 0.25, 0.625]]
     """
+    from scipy import stats
+
     n = positive_int(cards, "cards")
     i = np.arange(n)[:, None]
     j = np.arange(n)[None, :]
