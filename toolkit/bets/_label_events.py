@@ -36,6 +36,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from toolkit.bets._prefix_patterns import uniform_weight
 from toolkit.bets._rows import Rows, enumerate_rows, exact_payouts, value_events
 from toolkit.coup.cards import RANK_VALUES
 from toolkit.exact._exact_sign import UNIT_ROUNDOFF, int_products
@@ -230,8 +231,13 @@ def label_probabilities(table: LabelTable, ranks: np.ndarray, values: np.ndarray
         return out
     # shoes a block: the patterns' Q (trie nodes x lanes) within about four megabytes
     lanes = int(min(LANES, len(ranks), max(16, 2**19 // len(table.patterns.parent))))
-    labelled = np.ascontiguousarray(_label_weights(table.colour, weights), dtype=np.int64)
-    suits = np.ascontiguousarray(weights.sum(axis=2), dtype=np.int64)
+    d = uniform_weight(weights)
+    if d is not None:  # suit-blind: every label of every rank weighs d (a colour 2d), every rank 4d; no copy made
+        labelled = np.broadcast_to(np.int64(2 * d if table.colour else d), weights.shape)
+        suits = np.broadcast_to(np.int64(4 * d), weights.shape[:2])
+    else:
+        labelled = np.ascontiguousarray(_label_weights(table.colour, weights), dtype=np.int64)
+        suits = np.ascontiguousarray(weights.sum(axis=2), dtype=np.int64)
     events = (table.patterns.node[table.event_pattern], table.event_plus, table.event_minus)
     shoes = (np.ascontiguousarray(values, dtype=np.int64), np.ascontiguousarray(ranks, dtype=np.int64), labelled, suits)
     _label_kernel(shoes, table.walk.arrays, table.patterns.arrays, events, out, lanes)

@@ -39,15 +39,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import permutations, product
 from math import factorial
 from typing import Any
 
+import numba
 import numpy as np
 
 from toolkit.coup.cards import RANK_VALUES
 
-__all__ = ["PatternBet", "compile_patterns"]
+__all__ = ["PatternBet", "compile_patterns", "uniform_weight"]
 
 #: The four prefix positions, in the order the tuples are enumerated.
 PREFIX = ("player_1", "banker_1", "player_2", "banker_2")
@@ -86,24 +88,30 @@ class PatternBet:
     card_level: bool
 
     def __call__(self, ranks: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Expectations ``(B,)`` and their rounding bounds for ``(B, 13)`` ranks and ``(B, 13, 4)`` suit weights."""
-        step = max(
-            1, min(_SHOES_AT_ONCE, 2_000_000 // max(len(self.coef), 1))
-        )  # the (shoes, terms) arrays stay in cache
-        if len(ranks) > step:
-            parts = [self(ranks[i : i + step], weights[i : i + step]) for i in range(0, len(ranks), step)]
-            return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+        """Expectations ``(B,)`` and their rounding bounds for ``(B, 13)`` ranks and ``(B, 13, 4)`` suit weights.
+
+        Suit-blind shoes (every suit of every rank weighing the same ``d``) take each block's suit sum as one
+        number, made once a call, and bets on ranks none: both are then one compiled pass, shoe by shoe; suited
+        shoes take the arrays of :meth:`_block`.
+        """
+        d = uniform_weight(weights) if self.card_level else None
+        if d is not None or not self.card_level:  # a number per signature: one compiled pass over the shoes
+            q = self._blind_sums(d) if d is not None else np.ones(len(self.signatures))
+            return self._compiled(np.ascontiguousarray(ranks, dtype=np.int64), q)
+        step = max(1, min(_SHOES_AT_ONCE, 2_000_000 // max(len(self.coef), 1)))  # the arrays stay in cache
+        parts = [self._block(ranks[i : i + step], weights[i : i + step]) for i in range(0, len(ranks), step)]
+        if not parts:
+            return np.zeros(0), np.zeros(0)
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+    def _block(self, ranks: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The closed form on a block of shoes with suit weights of their own (suited shoes), in arrays."""
         n = ranks.astype(np.float64)
         total = n.sum(axis=1)
-        w = weights.astype(np.float64)
-        # falling factorials (x)_k, k = 0..4, of the rank counts, the suit pools and each suit's weight; suit-blind
-        # shoes (every suit of every rank weighing the same d) take them as numbers: the same for every rank
+        # falling factorials (x)_k, k = 0..4, of the rank counts, the suit pools and each suit's weight
         fn = _fallings(n)
-        if self.card_level and w.size and w.min() == w.max():
-            d = np.array(float(w.flat[0]))
-            fw_total, fw = _fallings(4 * d), _fallings(d)
-        else:
-            fw_total, fw = _fallings(w.sum(axis=2)), _fallings(w)
+        w = weights.astype(np.float64)
+        fw_total, fw = _fallings(w.sum(axis=2)), _fallings(w)
         g = [self._g(sig, fn, fw_total, fw) for sig in self.signatures]
         f = np.ones((len(n), len(self.factors) + 1))  # the last column is 1 (padding)
         for i, (mask, sigs) in enumerate(self.factors):
@@ -118,10 +126,26 @@ class PatternBet:
         bound = (64 + 2 * len(self.coef)) * _UNIT * size + 4 * _UNIT * abs(self.default)
         return ev, bound
 
-    def _g(self, sig: tuple, fn: list, fw_total: list, fw: list) -> np.ndarray:
-        m, blocks = sig
-        if not self.card_level:
-            return fn[m]
+    @cached_property
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        """The signatures' sizes, the factors' masks and signatures (start, flat), the terms: as the kernel reads."""
+        sizes = np.array([m for m, _ in self.signatures], dtype=np.int64)
+        masks = np.array([mask for mask, _ in self.factors], dtype=np.float64).reshape(len(self.factors), 13)
+        start = np.cumsum([0] + [len(sigs) for _, sigs in self.factors]).astype(np.int64)
+        sigs = np.array([x for _, group in self.factors for x in group], dtype=np.int64)
+        return sizes, masks, start, sigs, np.ascontiguousarray(self.terms, dtype=np.int64)
+
+    def _compiled(self, ranks: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_block` for shoes whose block factors are ``(n_r)_m`` times a number ``q`` per signature."""
+        sizes, masks, start, sigs, terms = self._arrays
+        ev, size = np.empty(len(ranks)), np.empty(len(ranks))
+        _closed_form(ranks, (sizes, q, masks, start, sigs), terms, self.coef, self.default, ev, size)
+        bound = (64 + 2 * len(self.coef)) * _UNIT * size + 4 * _UNIT * abs(self.default)
+        return ev, bound
+
+    def _suit_sums(self, sig: tuple, fw: list) -> Any:
+        """The sum over distinct suits of a block's card blocks (each in its class) of prod_b (w_s)_|b|."""
+        _, blocks = sig
         s: Any = 0.0
         for suits in permutations(range(4), len(blocks)):
             if any(self.suit_classes[x] != c for x, (_, c) in zip(suits, blocks, strict=True)):
@@ -130,9 +154,94 @@ class PatternBet:
             for x, (size, _) in zip(suits[1:], blocks[1:], strict=True):
                 part = part * _suit(fw[size], x)
             s = s + part
-        den = fw_total[m]
+        return s
+
+    def _blind_sums(self, d: int) -> np.ndarray:
+        """Each signature's suit-blind suit sum over its pool: :meth:`_suit_sums` of ``d`` a suit, over ``(4d)_m``
+        (made once for each ``d``: a study asks for the same one a hundred thousand times)."""
+        cache = self.__dict__.setdefault("_blind", {})
+        if d not in cache:
+            fw, pool = _fallings(np.array(float(d))), _fallings(np.array(4.0 * d))
+            cache[d] = np.array(
+                [
+                    float(self._suit_sums(sig, fw)) / float(pool[sig[0]]) if pool[sig[0]] > 0 else 0.0
+                    for sig in self.signatures
+                ]
+            )
+        return cache[d]
+
+    def _g(self, sig: tuple, fn: list, fw_total: list, fw: list) -> np.ndarray:
+        s = self._suit_sums(sig, fw)
+        den = fw_total[sig[0]]
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(den > 0, fn[m] * s / den, 0.0)
+            return np.where(den > 0, fn[sig[0]] * s / den, 0.0)
+
+
+@numba.njit(cache=True, nogil=True, fastmath={"contract"})
+def _closed_form(ranks, shape, terms, coef, default, ev, size):  # pragma: no cover - compiled
+    """The closed form of :meth:`PatternBet._block` when each signature's ``g`` is ``(n_r)_m q``.
+
+    ``shape`` holds the signatures' sizes ``m`` and numbers ``q``, the factors' rank masks and their signatures
+    (``start``, ``sigs``); a term's padding factor (-1, or the number of factors) is 1.  Shoes run along the inner
+    axis, 64 at a time (the compiler vectorises the loops over them).
+    """
+    sizes, q, masks, start, sigs = shape
+    lanes = 64
+    n_factors = masks.shape[0]
+    fn, g = np.empty((5, 13, lanes)), np.empty((len(sizes), 13, lanes))
+    f, p, total = np.empty((n_factors + 1, lanes)), np.empty(lanes), np.empty(lanes)
+    f[n_factors, :] = 1.0  # the padding factor of the terms (index -1 or n_factors)
+    e, z, v = np.empty(lanes), np.empty(lanes), np.empty(lanes)
+    for first in range(0, ranks.shape[0], lanes):
+        width = min(lanes, ranks.shape[0] - first)
+        total[:width] = 0.0
+        for r in range(13):
+            for b in range(width):
+                x = float(ranks[first + b, r])
+                total[b] += x
+                fn[0, r, b] = 1.0
+                for j in range(4):
+                    fn[j + 1, r, b] = fn[j, r, b] * max(x - j, 0.0)
+        for s in range(len(sizes)):
+            for r in range(13):
+                for b in range(width):
+                    g[s, r, b] = fn[sizes[s], r, b] * q[s]
+        for i in range(n_factors):
+            f[i, :width] = 0.0
+            for r in range(13):
+                if masks[i, r] == 0.0:
+                    continue
+                p[:width] = masks[i, r]
+                for k in range(start[i], start[i + 1]):
+                    for b in range(width):
+                        p[b] *= g[sigs[k], r, b]
+                for b in range(width):
+                    f[i, b] += p[b]
+        e[:width] = 0.0
+        z[:width] = 0.0
+        for t in range(terms.shape[0]):
+            v[:width] = 1.0
+            for k in range(terms.shape[1]):
+                for b in range(width):
+                    v[b] *= f[terms[t, k], b]
+            for b in range(width):
+                e[b] += v[b] * coef[t]
+                z[b] += abs(v[b]) * abs(coef[t])
+        for b in range(width):
+            scale = 1.0 / (total[b] * (total[b] - 1.0) * (total[b] - 2.0) * (total[b] - 3.0))
+            ev[first + b] = default + e[b] * scale
+            size[first + b] = z[b] * scale
+
+
+def uniform_weight(weights: np.ndarray) -> int | None:
+    """The one weight of suit weights in which every suit of every rank weighs the same (a suit-blind shoe's,
+    often a broadcast view of that number: read without touching its elements), else None."""
+    if weights.size == 0:
+        return None
+    first = int(weights.flat[0])
+    if all(stride == 0 for stride in weights.strides) or bool((weights == first).all()):
+        return first
+    return None
 
 
 def _suit(fw: np.ndarray, suit: int) -> np.ndarray:

@@ -494,9 +494,10 @@ def as_rank_matrix(shoes) -> np.ndarray:
 
 
 def _values_from_ranks(ranks: np.ndarray) -> np.ndarray:
-    values = np.zeros((ranks.shape[0], 10), dtype=np.int64)
-    for index, value in enumerate(RANK_VALUES):
-        values[:, value] += ranks[:, index]
+    """``(B, 10)`` counts by value of ``(B, 13)`` counts by rank: the ranks A-9 are the values 1-9, T-K the value 0."""
+    values = np.empty((ranks.shape[0], 10), dtype=np.int64)
+    values[:, 0] = ranks[:, 9:13].sum(axis=1)
+    values[:, 1:] = ranks[:, :9]
     return values
 
 
