@@ -36,7 +36,7 @@ import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from toolkit._check import count_matrix, one_of
-from toolkit.coup.cards import RANK_VALUES, Composition, CompositionLike
+from toolkit.coup.cards import Composition, CompositionLike
 from toolkit.coup.outcome import N_CLASSES, N_MAIN
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.exact._exact_sign import ExactBets, as_exact, general_bounds, int_products, pair_bounds
@@ -494,7 +494,12 @@ def as_rank_matrix(shoes) -> np.ndarray:
 
 
 def _values_from_ranks(ranks: np.ndarray) -> np.ndarray:
-    """``(B, 10)`` counts by value of ``(B, 13)`` counts by rank: the ranks A-9 are the values 1-9, T-K the value 0."""
+    """``(B, 10)`` counts by value of ``(B, 13)`` counts by rank: the ranks A-9 are the values 1-9, T-K the value 0
+    (:data:`toolkit.coup.cards.RANK_VALUES`, in two slices).
+
+    >>> _values_from_ranks(np.arange(13)[None]).tolist()
+    [[42, 0, 1, 2, 3, 4, 5, 6, 7, 8]]
+    """
     values = np.empty((ranks.shape[0], 10), dtype=np.int64)
     values[:, 0] = ranks[:, 9:13].sum(axis=1)
     values[:, 1:] = ranks[:, :9]
