@@ -16,6 +16,7 @@ computed here in exact integers (a :class:`fractions.Fraction`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_EXACT_CARDS",
+    "class_distance",
     "eulerian_numbers",
     "riffle_probability",
     "rising_sequences",
@@ -162,12 +164,22 @@ def total_variation_exact(n: int, riffles: int) -> Fraction:
     if riffles > MAX_EXACT_RIFFLES:
         raise ValueError(f"riffles must be at most {MAX_EXACT_RIFFLES}, got {riffles}")
     a = 2**riffles
-    fact, power = math.factorial(n), a**n
-    # |C / a^n - 1/n!| = |C n! - a^n| / (a^n n!), summed over r in integers
-    total = sum(
-        count * abs(math.comb(n + a - r, n) * fact - power) for r, count in enumerate(eulerian_numbers(n), start=1)
-    )
-    return Fraction(total, 2 * power * fact)
+    ways = [math.comb(n + a - r, n) for r in range(1, n + 1)]
+    return class_distance(n, eulerian_numbers(n), ways, a**n)
+
+
+def class_distance(n: int, sizes: Sequence[int], ways: Sequence[int], total: int) -> Fraction:
+    """Total-variation distance to uniform of a law on the ``n!`` orders that is constant on classes.
+
+    Class ``c`` holds ``sizes[c]`` orders, each of probability ``ways[c] / total``; the distance
+    ``1/2 sum_c sizes[c] |ways[c] / total - 1/n!|`` is summed in integers.
+
+    >>> class_distance(2, [1, 1], [3, 1], 4)  # two orders, of probabilities 3/4 and 1/4
+    Fraction(1, 4)
+    """
+    fact = math.factorial(n)
+    gap = sum(size * abs(w * fact - total) for size, w in zip(sizes, ways, strict=True))
+    return Fraction(gap, 2 * total * fact)
 
 
 def total_variation(n_cards: int = 52, riffles: int | range | tuple[int, ...] = range(1, 11)) -> pl.DataFrame:

@@ -39,6 +39,7 @@ import numba
 import numpy as np
 
 from toolkit._check import positive_int
+from toolkit.dealing.shuffles.exact import class_distance
 from toolkit.dealing.shuffles.models import Repeat, Shelf, ShuffleModel
 
 if TYPE_CHECKING:
@@ -207,10 +208,7 @@ def shelf_total_variation_exact(n: int, shelves: int) -> Fraction:
     Fraction(1, 3)
     """
     n, shelves = _check_shelves(n, shelves)
-    counts = valley_counts(n)
-    fact, scale = math.factorial(n), 2 * (2 * shelves) ** n
-    total = sum(c * abs(w * fact - scale) for c, w in zip(counts, _weights(n, shelves), strict=True))
-    return Fraction(total, 2 * scale * fact)
+    return class_distance(n, valley_counts(n), _weights(n, shelves), 2 * (2 * shelves) ** n)
 
 
 def shelf_total_variation(n_cards: int = 52, shelves: int | tuple[int, ...] = (10, 20, 50, 100, 200)) -> pl.DataFrame:
