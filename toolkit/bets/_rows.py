@@ -116,7 +116,7 @@ class Rows:
 
 def enumerate_rows(bet: CoupBet, tableau: Tableau) -> Rows:
     """The rows of ``bet`` under ``tableau``: every group's base, and the rows off it."""
-    fields = bet.fields
+    fields = bet.field_names
     # a bet on the first four cards only sums over their 10,000 value sequences, whatever follows
     seq = prefix_table() if set(fields) <= PREFIX_FIELDS else value_sequence_table(tableau)
     expanded = expansions(fields)
@@ -313,7 +313,7 @@ def prefix_payouts(bet: CoupBet, ranks: np.ndarray, suits: np.ndarray | None) ->
     absent = np.full(len(ranks), -1, dtype=np.int64)
     by_rank = {p: ranks[:, i] for i, p in enumerate(PREFIX)}
     by_suit = {p: absent if suits is None else suits[:, i] for i, p in enumerate(PREFIX)}
-    return evaluate(bet, row_frame(prefix_table(), rep, bet.fields, by_rank, by_suit))
+    return evaluate(bet, row_frame(prefix_table(), rep, bet.field_names, by_rank, by_suit))
 
 
 def evaluate(bet: CoupBet, frame: pl.DataFrame) -> np.ndarray:

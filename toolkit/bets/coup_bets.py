@@ -109,12 +109,15 @@ class CoupBet(Bet):
     events: tuple[tuple[str, Fraction], ...] = field(default=(), repr=False)
     _compiled: dict = field(default_factory=dict, init=False, repr=False)
     _key: tuple[str, str] = field(default=("", ""), init=False, repr=False)
+    #: The coup fields the payout names, read once (the compilers below read this, not a property of this module).
+    field_names: tuple[str, ...] = field(default=(), init=False, repr=False)
 
     def __post_init__(self) -> None:
         check_bet_text(self.name, self.description)
         if not isinstance(self.expr, pl.Expr):
             raise TypeError(f"bet {self.name!r}: expr must be a polars expression, got {type(self.expr).__name__}")
-        unknown = sorted(set(self.fields) - set(FIELDS))
+        object.__setattr__(self, "field_names", tuple(dict.fromkeys(self.expr.meta.root_names())))
+        unknown = sorted(set(self.field_names) - set(FIELDS))
         if unknown:
             raise ValueError(f"bet {self.name!r}: {unknown_field(unknown[0])}")
         # the name and the serialised expression, once: bets are dictionary keys on the hot paths
@@ -123,7 +126,7 @@ class CoupBet(Bet):
     @property
     def fields(self) -> tuple[str, ...]:
         """The coup fields the payout names."""
-        return tuple(dict.fromkeys(self.expr.meta.root_names()))
+        return self.field_names
 
     @property
     def class_level(self) -> bool:
