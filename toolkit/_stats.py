@@ -88,3 +88,17 @@ def ratio_interval(sum_a, sum_t, sum_aa, sum_at, sum_tt, n, confidence: float = 
         lo, hi = np.clip(r - z * se, 0, 1), np.clip(r + z * se, 0, 1)
     ok = sum_t > 0
     return np.where(ok, r, np.nan), np.where(ok, lo, np.nan), np.where(ok, hi, np.nan)
+
+
+def mean_interval(values: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
+    """The mean of independent values (shoes) with its normal interval: ``(mean, low, high)``, nan bounds for one.
+
+    >>> mean_interval(np.array([1.0, 2.0, 3.0]), 0.95)[0]
+    2.0
+    """
+    n = len(values)
+    mean = float(np.mean(values))
+    if n < 2:
+        return mean, float("nan"), float("nan")
+    half = normal_quantile(confidence) * float(np.std(values, ddof=1)) / np.sqrt(n)
+    return mean, mean - half, mean + half

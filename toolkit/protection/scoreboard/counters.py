@@ -27,7 +27,7 @@ import numpy as np
 import polars as pl
 
 from toolkit import Bet, get_bet
-from toolkit._stats import normal_quantile
+from toolkit._stats import mean_interval
 from toolkit.bets.paytable import bet_payouts
 from toolkit.parallel import SeedLike, as_seed_sequence, block_seed
 from toolkit.protection.scoreboard.posterior import RoadFilter
@@ -201,13 +201,6 @@ def scoreboard_shoes(
     return pl.concat(parts)
 
 
-def _interval(values: np.ndarray, z: float) -> tuple[float, float, float]:
-    n = len(values)
-    mean = float(values.mean())
-    half = z * float(values.std(ddof=1)) / np.sqrt(n) if n > 1 else np.nan
-    return mean, mean - half, mean + half
-
-
 def scoreboard_leak(
     records: Records,
     bets: Sequence[str] = BETS,
@@ -246,19 +239,19 @@ def scoreboard_leak(
         card counter's, and less the regression counter's, on the same shoes).
     """
     shoes = scoreboard_shoes(records, bets, particles, margin, seed)
-    z = normal_quantile(confidence)
     out = []
     for (bet, counter), part in shoes.group_by("bet", "counter", maintain_order=True):
         mine = part["expected"].to_numpy()
         row: dict[str, object] = {"bet": bet, "counter": counter, "shoes": part.height}
         row["bets_per_shoe"] = float(part["bets"].mean())  # type: ignore[arg-type]
         won = part["won"].to_numpy() if part["won"].null_count() == 0 else None
-        row["won_per_shoe"], row["won_low"], row["won_high"] = _interval(won, z) if won is not None else (None,) * 3
-        row["expected_per_shoe"], row["expected_low"], row["expected_high"] = _interval(mine, z)
+        won_row = mean_interval(won, confidence) if won is not None else (None,) * 3
+        row["won_per_shoe"], row["won_low"], row["won_high"] = won_row
+        row["expected_per_shoe"], row["expected_low"], row["expected_high"] = mean_interval(mine, confidence)
         row["top_edge"] = float(part["top_edge"].max())  # type: ignore[arg-type]
         for other, name in (("cards", "vs_cards"), ("regression", "vs_regression")):
             theirs = shoes.filter((pl.col("bet") == bet) & (pl.col("counter") == other))["expected"].to_numpy()
-            row[name], row[f"{name}_low"], row[f"{name}_high"] = _interval(mine - theirs, z)
+            row[name], row[f"{name}_low"], row[f"{name}_high"] = mean_interval(mine - theirs, confidence)
             if other == "cards":
                 row["share"] = float(mine.sum() / theirs.sum()) if theirs.sum() > 0 else None
         out.append(row)

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from toolkit._stats import normal_quantile
+from toolkit._stats import mean_interval, normal_quantile
 
-__all__ = ["edge_removed_at", "edge_summary", "mean_estimate", "ratio_estimate"]
+__all__ = ["edge_removed_at", "edge_summary", "ratio_estimate"]
 
 
 def ratio_estimate(a: np.ndarray, t: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
@@ -29,16 +29,6 @@ def ratio_estimate(a: np.ndarray, t: np.ndarray, confidence: float = 0.95) -> tu
     return r, r - z * se, r + z * se
 
 
-def mean_estimate(a: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float]:
-    """Mean over shoes with its normal interval."""
-    n = len(a)
-    m = float(a.mean())
-    if n < 2:
-        return m, float("nan"), float("nan")
-    half = normal_quantile(confidence) * float(np.std(a, ddof=1)) / np.sqrt(n)
-    return m, m - half, m + half
-
-
 def edge_summary(
     name: str,
     model: object,
@@ -50,7 +40,7 @@ def edge_summary(
     """One row of :func:`~toolkit.studies.shuffle.tracker.shuffle_tracker_edge` from its per-shoe sums."""
     hands, win = per_shoe["hands"], per_shoe["win"]
     w100, w100_lo, w100_hi = (100 * x for x in ratio_estimate(win, hands, confidence))
-    shoe, shoe_lo, shoe_hi = mean_estimate(win, confidence)
+    shoe, shoe_lo, shoe_hi = mean_interval(win, confidence)
     share, share_lo, share_hi = ratio_estimate(per_shoe["bets"], hands, confidence)
     count = getattr(model, "times", None)
     row: dict[str, object] = {
