@@ -36,9 +36,9 @@ from typing import Any
 import numba
 import numpy as np
 
-from toolkit.bets._prefix_patterns import uniform_weight
 from toolkit.bets._rows import Rows, enumerate_rows, exact_payouts, value_events
 from toolkit.coup.cards import RANK_VALUES
+from toolkit.coup.suits import uniform_weight
 from toolkit.exact._exact_sign import UNIT_ROUNDOFF, int_products
 from toolkit.exact._kernels import LANES, EventTable, Walk, sparse_walk
 from toolkit.exact._tables import multisets

@@ -48,8 +48,9 @@ import numba
 import numpy as np
 
 from toolkit.coup.cards import RANK_VALUES
+from toolkit.coup.suits import uniform_weight
 
-__all__ = ["PatternBet", "compile_patterns", "uniform_weight"]
+__all__ = ["PatternBet", "compile_patterns"]
 
 #: The four prefix positions, in the order the tuples are enumerated.
 PREFIX = ("player_1", "banker_1", "player_2", "banker_2")
@@ -231,17 +232,6 @@ def _closed_form(ranks, shape, terms, coef, default, ev, size):  # pragma: no co
             scale = 1.0 / (total[b] * (total[b] - 1.0) * (total[b] - 2.0) * (total[b] - 3.0))
             ev[first + b] = default + e[b] * scale
             size[first + b] = z[b] * scale
-
-
-def uniform_weight(weights: np.ndarray) -> int | None:
-    """The one weight of suit weights in which every suit of every rank weighs the same (a suit-blind shoe's,
-    often a broadcast view of that number: read without touching its elements), else None."""
-    if weights.size == 0:
-        return None
-    first = int(weights.flat[0])
-    if all(stride == 0 for stride in weights.strides) or bool((weights == first).all()):
-        return first
-    return None
 
 
 def _suit(fw: np.ndarray, suit: int) -> np.ndarray:

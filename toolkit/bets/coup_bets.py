@@ -72,7 +72,7 @@ from toolkit.bets.fields import (
 )
 from toolkit.coup.cards import RANK_VALUES, Composition
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
-from toolkit.coup.suits import SuitedShoe, blind_decks, suit_counts
+from toolkit.coup.suits import SuitedShoe, blind_decks, blind_weights, suit_counts
 from toolkit.exact.engine import _values_from_ranks
 from toolkit.parallel import SeedLike, as_generator
 
@@ -311,7 +311,7 @@ def _shoe_arrays(shoes: object, decks: int | None) -> tuple[np.ndarray, np.ndarr
             raise ValueError("shoes by rank must be non-negative integer counts")
         ranks = np.ascontiguousarray(shoes, dtype=np.int64)
         top = int(ranks.max()) if ranks.size else 0
-        return ranks, _blind(len(ranks), blind_decks(top, decks))
+        return ranks, blind_weights(len(ranks), blind_decks(top, decks))
     items = [tuple(int(x) for x in row) for row in shoes] if isinstance(shoes, np.ndarray) else list(shoes)  # type: ignore[call-overload]
     suited = [s for s in items if isinstance(s, SuitedShoe)]
     if suited and len(suited) != len(items):
@@ -321,13 +321,7 @@ def _shoe_arrays(shoes: object, decks: int | None) -> tuple[np.ndarray, np.ndarr
         return np.array([s.ranks.by_rank for s in suited], dtype=np.int64), weights
     ranks = np.array([Composition.from_any(s).by_rank for s in items], dtype=np.int64).reshape(len(items), 13)
     top = int(ranks.max()) if ranks.size else 0
-    return ranks, _blind(len(items), blind_decks(top, decks))
-
-
-def _blind(n: int, decks: int) -> np.ndarray:
-    """Suit-blind weights of ``n`` shoes: every suit of every rank weighing ``decks``, as one broadcast number (a
-    read-only view, no memory: the evaluators read such weights as the number, :func:`uniform_weight`)."""
-    return np.broadcast_to(np.int64(decks), (n, 13, 4))
+    return ranks, blind_weights(len(items), blind_decks(top, decks))
 
 
 def coup_payouts(

@@ -32,7 +32,7 @@ import numpy as np
 from toolkit._check import non_negative_int, positive_int
 from toolkit.coup.cards import RANKS, Composition, CompositionLike
 
-__all__ = ["CARDS", "SUITS", "SuitedShoe", "blind_decks", "suit_counts"]
+__all__ = ["CARDS", "SUITS", "SuitedShoe", "blind_decks", "blind_weights", "suit_counts", "uniform_weight"]
 
 #: The four suits, in the order of :data:`CARDS`: spades, hearts, diamonds, clubs.
 SUITS: tuple[str, ...] = ("s", "h", "d", "c")
@@ -205,3 +205,49 @@ def blind_decks(most_of_one_rank: int, decks: int | None = None) -> int:
     if most_of_one_rank > 4 * d:
         raise ValueError(f"a shoe holding {most_of_one_rank} cards of one rank cannot come from {d} deck(s)")
     return d
+
+
+def blind_weights(shoes: int, decks: int) -> np.ndarray:
+    """Suit-blind weights of ``shoes`` shoes by rank: every suit of every rank weighing ``decks``.
+
+    Parameters
+    ----------
+    shoes
+        How many shoes.
+    decks
+        The full decks their suits come from (:func:`blind_decks`).
+
+    Returns
+    -------
+    numpy.ndarray
+        One broadcast number: a read-only ``(shoes, 13, 4)`` view, no memory; :func:`uniform_weight` reads it back.
+
+    >>> blind_weights(1000, 8).shape, uniform_weight(blind_weights(1000, 8))
+    ((1000, 13, 4), 8)
+    """
+    return np.broadcast_to(np.int64(decks), (shoes, 13, 4))
+
+
+def uniform_weight(weights: np.ndarray) -> int | None:
+    """The one weight of suit weights in which every suit of every rank weighs the same, else None.
+
+    Parameters
+    ----------
+    weights
+        Suit weights, ``(..., 13, 4)``: a suit-blind shoe's are often a broadcast view of one number, read
+        without touching its elements.
+
+    Returns
+    -------
+    int or None
+        The weight, or None when the suits weigh differently.
+
+    >>> uniform_weight(np.full((13, 4), 8)), uniform_weight(np.arange(52).reshape(13, 4))
+    (8, None)
+    """
+    if weights.size == 0:
+        return None
+    first = int(weights.flat[0])
+    if all(stride == 0 for stride in weights.strides) or bool((weights == first).all()):
+        return first
+    return None
