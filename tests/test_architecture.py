@@ -318,6 +318,23 @@ def test_the_core_is_in_subpackages_each_naming_its_api(package):
     assert flat <= {"_check", "_files", "_show", "_stats", "parallel"}, sorted(flat)
 
 
+@pytest.mark.parametrize("package", CORE)
+def test_a_core_package_exports_every_name_its_public_modules_export(package):
+    """The API pages list each public module's ``__all__`` under its package: every such name is the package's."""
+    module = importlib.import_module(f"toolkit.{package}")
+    tree = ast.parse(Path(module.__file__).read_text())
+    children = {
+        node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(f"toolkit.{package}.")
+    }
+    for child in sorted(children):
+        if child.rsplit(".", 1)[-1].startswith("_"):
+            continue
+        missing = set(importlib.import_module(child).__all__) - set(module.__all__)
+        assert not missing, f"{child} exports {sorted(missing)}, which toolkit.{package} does not"
+
+
 def test_the_command_line_loads_neither_numba_nor_polars_for_help():
     code = (
         "import sys, runpy; sys.argv = ['baccarat', '--help']\n"

@@ -48,7 +48,9 @@ from toolkit.coup.suits import (
     SUITS,
     SuitedShoe,
     blind_decks,
+    blind_weights,
     suit_counts,
+    uniform_weight,
 )
 
 __all__ = [
@@ -79,6 +81,7 @@ __all__ = [
     "Tableau",
     "as_fraction",
     "blind_decks",
+    "blind_weights",
     "card_value",
     "class_index",
     "code",
@@ -88,4 +91,5 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "suit_counts",
+    "uniform_weight",
 ]
