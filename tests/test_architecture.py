@@ -318,6 +318,21 @@ def test_the_core_is_in_subpackages_each_naming_its_api(package):
     assert flat <= {"_check", "_files", "_show", "_stats", "parallel"}, sorted(flat)
 
 
+def test_the_package_reads_its_own_names_from_where_they_are_defined_not_through_the_facade():
+    """``toolkit`` is the users' namespace: a module inside it imports from the subpackage that holds a name (so its
+    layer is seen), never ``from toolkit import ...`` (the version string aside)."""
+    through = []
+    for module, path in MODULES.items():
+        if module == "toolkit":
+            continue
+        for node in ast.walk(ast.parse(Path(path).read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "toolkit" and not node.level:
+                names = {alias.name for alias in node.names} - {"__version__"}
+                if names:
+                    through.append(f"{module}:{node.lineno} {sorted(names)}")
+    assert not through, through
+
+
 @pytest.mark.parametrize("package", CORE)
 def test_a_core_package_exports_every_name_its_public_modules_export(package):
     """The API pages list each public module's ``__all__`` under its package: every such name is the package's."""

@@ -167,8 +167,8 @@ def simulate_players(
     players_file: str, out_text: str, shoes: int, seed: int | None, dealing, workers: int | None, scheduler: str | None
 ) -> None:
     """``baccarat simulate --players FILE``: deal the shoes, seat the players, write the record with their bets."""
-    from toolkit import Rules
     from toolkit.cli._common import check_run
+    from toolkit.coup import Rules
     from toolkit.protection import simulate_table
     from toolkit.protection.players_file import read_players
     from toolkit.records import ShoeHeader, write_records

@@ -44,8 +44,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from toolkit import RANKS
 from toolkit.counting import count_systems
+from toolkit.coup import RANKS
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.protection.implied import fit_tags, implied_count
 from toolkit.protection.permutation import CORRECTIONS, PermutationTest, adjust, within_shoe_permutation

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from toolkit import RANKS
 from toolkit.counting import CountSystem, Ramp, count_arrays, get_count_system
+from toolkit.coup import RANKS
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.records import Records, ShoeHeader, replay_records, simulate_records
 

@@ -15,11 +15,6 @@ Modules
 :mod:`~toolkit.protection.scoreboard.counters`
     What the road is worth: a Bayes counter (bets on the edge given the road), a regression counter and a card
     counter on the same shoes (:func:`scoreboard_leak`).
-
->>> tiny = (2, 0, 0, 2, 2, 0, 0, 2, 2, 2, 0, 0, 0)  # 12 cards: A, 4, 5, 8, 9, T
->>> posterior = exact_posterior(tiny, [("banker", False, False, True)])
->>> round(sum(posterior.values()), 12)
-1.0
 """
 
 from toolkit.protection.scoreboard.counters import BETS, COUNTERS, road_edges, scoreboard_leak, scoreboard_shoes

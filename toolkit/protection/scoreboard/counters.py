@@ -26,8 +26,8 @@ from collections.abc import Sequence
 import numpy as np
 import polars as pl
 
-from toolkit import Bet, get_bet
 from toolkit._stats import mean_interval
+from toolkit.bets import Bet, get_bet
 from toolkit.bets.paytable import bet_payouts
 from toolkit.parallel import SeedLike, as_seed_sequence, block_seed
 from toolkit.protection.scoreboard.posterior import RoadFilter

@@ -39,8 +39,9 @@ from functools import cache
 
 import numpy as np
 
-from toolkit import PUNTO_BANCO, Bet, Tableau, expected_values
 from toolkit._check import positive_int
+from toolkit.bets import Bet, expected_values
+from toolkit.coup import PUNTO_BANCO, Tableau
 from toolkit.coup.step import Tables
 from toolkit.exact.engine import CompiledBets, compiled_bets
 from toolkit.parallel import SeedLike, as_generator

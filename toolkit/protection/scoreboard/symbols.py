@@ -21,7 +21,8 @@ from functools import cache
 import numpy as np
 import polars as pl
 
-from toolkit import PUNTO_BANCO, PayTable, Tableau, expected_values, outcome_frame
+from toolkit.bets import PayTable, expected_values
+from toolkit.coup import PUNTO_BANCO, Tableau, outcome_frame
 from toolkit.coup.step import (
     BANKER_DRAWS,
     BOTH_DRAW,
