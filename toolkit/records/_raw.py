@@ -24,22 +24,53 @@ __all__ = [
     "CARD_LISTS",
     "CARD_SEPARATORS",
     "KEY_COLUMNS",
+    "MAX_QUOTED_CHARS",
     "LineProblem",
     "Raw",
     "Section",
     "UnreadableError",
     "canonical_columns",
+    "cut",
+    "quoted",
+    "split_hand",
 ]
 
 #: Columns holding a hand: a list of card texts (or, in CSV, one text of cards separated by these; a JSON
 #: list in a cell, ``["10", "6"]``, reads as its items).
 CARD_LISTS = ("player", "banker")
 CARD_SEPARATORS = r"[\s,;|\-\[\]\"']+"
+#: A minus sign that begins a number (``-5``): not a separator, so that ``"-5 -3"`` reads as the bad cards
+#: ``-5`` and ``-3`` (located problems), never as the cards ``5`` and ``3``.
+NEGATIVE = r"(^|[\s,;|\[\]\"'])-(\d)"
+#: What a minus sign of :data:`NEGATIVE` stands as while a hand is split (a private-use character).
+MINUS_MARK = "\ue000"
 #: A bet as read: who, which bet, how much (all text until checked).
 BET_FIELDS = ("who", "bet", "amount")
 BET_STRUCT = pl.Struct(dict.fromkeys(BET_FIELDS, pl.String))
 #: Columns that hold one scalar value a row: a list or a struct in one of them is refused.
 KEY_COLUMNS = ("shoe", "position", "card", "role", "coup", "road", "winner")
+
+
+#: The most characters of a cell or a line that a problem's message quotes: a longer text is cut, its length said.
+MAX_QUOTED_CHARS = 60
+
+
+def cut(text: object) -> object:
+    """A text as a message quotes it: at most :data:`MAX_QUOTED_CHARS` characters, then its length; else as it is.
+
+    >>> cut("K" * 100)
+    'KKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKK... (100 characters)'
+    """
+    if not isinstance(text, str) or len(text) <= MAX_QUOTED_CHARS:
+        return text
+    return f"{text[:MAX_QUOTED_CHARS]}... ({len(text):,} characters)"
+
+
+def quoted(text: object) -> str:
+    """A cell or line quoted in a message (``repr``), cut to :data:`MAX_QUOTED_CHARS` characters (:func:`cut`)."""
+    if isinstance(text, str) and len(text) > MAX_QUOTED_CHARS:
+        return f"{text[:MAX_QUOTED_CHARS]!r}... ({len(text):,} characters)"
+    return repr(text)
 
 
 class UnreadableError(Exception):
@@ -143,8 +174,20 @@ def _cards(value: object) -> list[str | None] | None:
     if isinstance(value, (list, tuple)):
         return [_text(x) for x in value]
     if isinstance(value, str):
-        return [c for c in re.split(CARD_SEPARATORS, value) if c]
+        marked = re.sub(NEGATIVE, rf"\g<1>{MINUS_MARK}\g<2>", value)
+        return [c.replace(MINUS_MARK, "-") for c in re.split(CARD_SEPARATORS, marked) if c]
     return [_text(value)]
+
+
+def split_hand(text: pl.Expr, separators: str = CARD_SEPARATORS) -> pl.Expr:
+    """A hand's text as its list of card texts, split at ``separators``; a number's minus sign stays its own.
+
+    >>> pl.select(split_hand(pl.lit("K-9 -5"))).item().to_list()
+    ['K', '9', '-5']
+    """
+    marked = text.str.replace_all(NEGATIVE, "${1}" + MINUS_MARK + "${2}")
+    split = marked.str.replace_all(separators, " ").str.strip_chars().str.split(" ")
+    return split.list.eval(pl.element().filter(pl.element() != "").str.replace_all(MINUS_MARK, "-", literal=True))
 
 
 def _bets(value: object) -> list[dict[str, str | None]] | None:
@@ -211,8 +254,7 @@ def canonical_columns(frame: pl.DataFrame) -> pl.DataFrame:
         if name == "line" or (name in CARD_LISTS and dtype == pl.List(pl.String)):
             out.append(frame[name])
         elif name in CARD_LISTS and dtype == pl.String:
-            text = pl.col(name).str.replace_all(CARD_SEPARATORS, " ").str.strip_chars()
-            out.append(frame.select(text.str.split(" ").list.eval(pl.element().filter(pl.element() != ""))).to_series())
+            out.append(frame.select(split_hand(pl.col(name))).to_series())
         elif name == "bets" and dtype == pl.String:
             item = pl.element().str.strip_chars().str.splitn(":", 3).struct.rename_fields(list(BET_FIELDS))
             items = pl.col(name).str.split(";").list.eval(pl.element().filter(pl.element().str.strip_chars() != ""))

@@ -61,6 +61,7 @@ def read_report(text: str, blocks: bool = True) -> tuple[Raw, str]:
     shoes: list[str] = []
     lines: list[str] = []
     shoe: str | None = None if blocks else "1"
+    begun: dict[str, int] = {}  # the shoe numbers whose block has begun, and the line that began it
     blank = False
     for number, line in enumerate(text.split("\n"), start=1):
         if line[:1] in "PBTpbt" and shoe is not None and _COUP_START.match(line):
@@ -75,6 +76,17 @@ def read_report(text: str, blocks: bool = True) -> tuple[Raw, str]:
         header = _SHOE_LINE.match(line) if "hoe" in line[:8].lower() or "HOE" in line[:8] else None
         if header:
             shoe = header.group(1)
+            if shoe in begun:  # a second block for one shoe number: never merged into the first
+                raw.problems.append(
+                    LineProblem(
+                        number,
+                        shoe,
+                        "duplicate_shoe",
+                        f"a second block for shoe {shoe} begins at line {number} (the first at line {begun[shoe]}): "
+                        "a shoe number heads one block",
+                    )
+                )
+            begun.setdefault(shoe, number)
     if not lines:
         raise UnreadableError("empty_file", "the report holds shoe blocks but no coup lines")
     frame = pl.DataFrame(
@@ -120,11 +132,20 @@ def read_report(text: str, blocks: bool = True) -> tuple[Raw, str]:
     return raw, said
 
 
+#: A card text's baccarat value, by its rank or number (a suit after it is ignored): ``A`` 1, ``2-9``, tens and faces 0.
+_VALUE = {"a": 1, "t": 0, "j": 0, "q": 0, "k": 0, **{str(n): n % 10 if n < 10 else 0 for n in range(14)}}
+
+
 def _first_hand_is_banker(frame: pl.DataFrame) -> bool:
-    """Whether the first hand of the coup lines is Banker's: the side whose total wins when it is said to win."""
+    """Whether the first hand of the coup lines is Banker's: the side whose total wins when it is said to win.
+
+    Only the coups with a winner and two different totals tell the order; when none does (only ties,
+    or cards that are not read) or they are split evenly, the order is ambiguous: :class:`UnreadableError`.
+    """
 
     def total(side: str) -> pl.Expr:
-        values = pl.col(side).list.eval(pl.element().cast(pl.Int64, strict=False) % 10)
+        rank = pl.element().str.strip_chars().str.to_lowercase().str.extract(r"^(1[0-3]|[0-9]|[atjqk])")
+        values = pl.col(side).list.eval(rank.replace_strict(_VALUE, default=None, return_dtype=pl.Int64))
         return pl.when(values.list.eval(pl.element().is_null()).list.any()).then(None).otherwise(values.list.sum() % 10)
 
     votes = frame.select(total("_one").alias("a"), total("_two").alias("b"), pl.col("winner")).filter(
@@ -132,7 +153,19 @@ def _first_hand_is_banker(frame: pl.DataFrame) -> bool:
     )
     votes = votes.filter(pl.col("winner").is_in(["player", "banker"]))
     agree = ((pl.col("a") > pl.col("b")) == (pl.col("winner") == "banker")).cast(pl.Int64) * 2 - 1
-    return bool(votes.select(agree.sum()).item() > 0) if votes.height else False
+    said = int(votes.select(agree.sum()).item()) if votes.height else 0
+    if said == 0:
+        why = (
+            "no coup has a winner and two different totals (only ties, or cards that cannot be read)"
+            if not votes.height
+            else f"its {votes.height:,} coups with a winner are split evenly between the two orders"
+        )
+        raise UnreadableError(
+            "ambiguous_order",
+            f"which hand a coup line gives first (Player's or Banker's) cannot be told: {why}",
+            int(frame["line"][0]) if frame.height else None,
+        )
+    return said > 0
 
 
 def read_database(path: Path, reading: Reading, layout: Layout | None = None) -> tuple[Raw, str, str | None]:

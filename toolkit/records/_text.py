@@ -213,8 +213,39 @@ def read_csv(text: str, data: bytes) -> Raw:
         _comment_lines(raw, comments, first_row - 1 if first_row is not None else None)
         lines_col = pl.Series("line", numbers, dtype=pl.Int64)
         raw.frame = canonical_columns(frame).with_columns(lines_col)
+        return _other_separators(raw, separator)
+    return _other_separators(_read_csv_by_line(lines, separator), separator)
+
+
+def _other_separators(raw: Raw, separator: str) -> Raw:
+    """``raw`` without the rows written with another separator than the column names' (``1;6;2c;banker`` in a
+    comma-separated file: one field, every other cell empty); each is a problem of its line and of the shoe its
+    first field names.  Read as they are, they would be rows of a phantom shoe ``1;6;2c;banker``."""
+    columns = [c for c in raw.frame.columns if c != "line"]
+    if len(columns) < 2:
         return raw
-    return _read_csv_by_line(lines, separator)
+    others = [d for d in DELIMITERS if d != separator]
+    first = pl.col(columns[0]).cast(pl.String)
+    alone = pl.all_horizontal(pl.col(c).is_null() for c in columns[1:])
+    pattern = "[" + "".join(re.escape(d) for d in others) + "]"
+    foreign = alone & first.str.contains(pattern)
+    bad = raw.frame.filter(foreign)
+    if bad.is_empty():
+        return raw
+    shoe_first = columns[0].strip().lower() == "shoe"
+    for line, text in bad.select("line", columns[0]).iter_rows():
+        used = next(d for d in others if d in text)
+        fields = text.split(used)
+        raw.problems.append(
+            LineProblem(
+                int(line),
+                fields[0].strip() if shoe_first else None,
+                "bad_line",
+                f"line {line} is separated by {used!r} ({len(fields)} fields) but the column names by "
+                f"{separator!r}: it is not read",
+            )
+        )
+    return raw.with_frame(raw.frame.filter(~foreign))
 
 
 def delimiter(names: str) -> str:

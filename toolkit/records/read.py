@@ -276,6 +276,14 @@ def _rows(path: Path, data: bytes, reading: Reading, layout: Layout | None) -> t
         text, note = decode(data)
         blocks = is_report(text)
         if blocks or is_coup_lines(text):
+            if layout is not None:  # a layout names columns, and a report has none: it is never ignored
+                what = "a text report of shoe blocks" if blocks else "coup lines without column names"
+                raise UnreadableError(
+                    "bad_layout",
+                    f"the file reads as {what}, which has no columns for the layout {layout.source} to name: "
+                    "read it without a layout",
+                    1,
+                )
             raw, told = read_report(text, blocks)
             if note is not None:
                 raw.problems.insert(0, note)

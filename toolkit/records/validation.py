@@ -66,6 +66,7 @@ from toolkit._show import html_table, text_table
 from toolkit.coup.cards import RANK_VALUES, RANKS, hand_total, parse_card
 from toolkit.coup.options import Burn
 from toolkit.coup.step import burn_count
+from toolkit.records._raw import cut
 from toolkit.records._rebuild import (
     AFTER_NATURAL,
     AFTER_UNDEALT,
@@ -444,9 +445,8 @@ class Checker:
         ``row_only``: the problem concerns that row alone, and does not set its shoe aside.
         """
         for row in frame.iter_rows(named=True):
-            self.add(
-                row["line"], row["shoe"], row[coup] if coup else None, code, message.format(**row), row_only=row_only
-            )
+            text = message.format(**{k: cut(v) for k, v in row.items()})  # a cell is quoted to a bounded prefix
+            self.add(row["line"], cut(row["shoe"]), row[coup] if coup else None, code, text, row_only=row_only)
 
     def rejected_frame(self) -> pl.DataFrame:
         """The rows left out for their own problems, as text, with ``file`` and ``line`` first (may be empty)."""

