@@ -8,6 +8,7 @@ a row written with another separator, a database with one cell that is not UTF-8
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,20 @@ def test_a_long_bad_cell_is_quoted_to_a_bounded_prefix(tmp_path: Path):
     message = records.report.problems[0].message
     assert "100,000 characters" in message
     assert len(message) < MAX_QUOTED_CHARS + 200
+
+
+def test_one_cell_not_utf8_in_a_database_sets_aside_its_shoe_only(tmp_path: Path):
+    path = tmp_path / "shoes.db"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE coups (shoe INTEGER, coup INTEGER, player TEXT, banker TEXT)")
+    rows = [(s, c, p, b) for s in (1, 2, 3) for c, p, b in ((1, "9 K", "6 K"), (2, "K 2 3", "K 6"))]
+    connection.executemany("INSERT INTO coups VALUES (?, ?, ?, ?)", rows)
+    connection.execute("UPDATE coups SET player = CAST(x'39204bff' AS TEXT) WHERE shoe = 3 AND coup = 2")
+    connection.commit()
+    connection.close()
+    records = read_records(path, NO_BURN)
+    assert records.shoes["shoe"].to_list() == [1, 2]
+    assert records.coups.height == 4
+    first = records.report.problems[0]
+    assert (first.line, first.shoe, first.code) == (6, "3", "bad_text")
+    assert "column 'player'" in first.message

@@ -27,7 +27,7 @@ import polars as pl
 
 from toolkit.records._formats import NO_CARD, Reading, recognise
 from toolkit.records._layout import Layout, apply_layout
-from toolkit.records._raw import LineProblem, Raw, UnreadableError, canonical_columns
+from toolkit.records._raw import LineProblem, Raw, UnreadableError, canonical_columns, cut
 
 __all__ = ["SQLITE_MAGIC", "is_coup_lines", "is_report", "read_database", "read_report"]
 
@@ -210,17 +210,54 @@ def read_database(path: Path, reading: Reading, layout: Layout | None = None) ->
 
 
 def _table(connection: sqlite3.Connection, table: str) -> Raw | None:
-    """One table's rows, every value as text (SQLite casts them), numbered from 1; ``None`` for an empty one."""
+    """One table's rows, every value as text (SQLite casts them), numbered from 1; ``None`` for an empty one.
+
+    A cell that is not UTF-8 is read with U+FFFD for its bad bytes and is a problem of its row (code
+    ``bad_text``, naming the table, the row and the column): the row's shoe is set aside, every other kept.
+    """
     quoted = '"' + table.replace('"', '""') + '"'
     names = [row[1] for row in connection.execute(f"PRAGMA table_info({quoted})")]
     if not names:
         return None
     texts = ", ".join('CAST("' + n.replace('"', '""') + '" AS TEXT)' for n in names)
-    rows = connection.execute(f"SELECT {texts} FROM {quoted}").fetchall()
+    factory = connection.text_factory
+    connection.text_factory = bytes  # decoded below, cell by cell: one bad cell must not lose the table
+    try:
+        rows = connection.execute(f"SELECT {texts} FROM {quoted}").fetchall()
+    finally:
+        connection.text_factory = factory
     if not rows:
         return None
+    problems: list[LineProblem] = []
     data = [
-        pl.Series(name, values, dtype=pl.String) for name, values in zip(names, zip(*rows, strict=True), strict=True)
+        pl.Series(name, _decoded(values, table, name, problems), dtype=pl.String)
+        for name, values in zip(names, zip(*rows, strict=True), strict=True)
     ]
     frame = canonical_columns(pl.DataFrame(data)).with_row_index("line", offset=1)
-    return Raw(frame.with_columns(pl.col("line").cast(pl.Int64)))
+    return Raw(frame.with_columns(pl.col("line").cast(pl.Int64)), problems=problems)
+
+
+def _decoded(
+    values: tuple[bytes | None, ...], table: str, column: str, problems: list[LineProblem]
+) -> list[str | None]:
+    """A column's cells as text; a cell that is not UTF-8 adds a ``bad_text`` problem of its row."""
+    try:
+        return [None if v is None else v.decode("utf-8") for v in values]
+    except UnicodeDecodeError:
+        pass
+    out: list[str | None] = []
+    for row, value in enumerate(values, start=1):
+        try:
+            out.append(None if value is None else value.decode("utf-8"))
+        except UnicodeDecodeError as err:
+            out.append(value.decode("utf-8", errors="replace"))
+            problems.append(
+                LineProblem(
+                    row,
+                    None,
+                    "bad_text",
+                    f"table {table!r}, row {row}, column {cut(column)!r}: the text is not UTF-8 "
+                    f"(byte {err.start + 1} of the cell); it was read with U+FFFD for the bytes that are not",
+                )
+            )
+    return out
