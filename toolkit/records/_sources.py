@@ -247,8 +247,11 @@ def _decoded(
         pass
     out: list[str | None] = []
     for row, value in enumerate(values, start=1):
+        if value is None:
+            out.append(None)
+            continue
         try:
-            out.append(None if value is None else value.decode("utf-8"))
+            out.append(value.decode("utf-8"))
         except UnicodeDecodeError as err:
             out.append(value.decode("utf-8", errors="replace"))
             problems.append(
