@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.records import read_records
+from toolkit.records import read_records, validation
 from toolkit.records._raw import MAX_QUOTED_CHARS
 
 NO_BURN = {"burn": "none"}
@@ -184,3 +184,24 @@ def test_one_cell_not_utf8_in_a_database_sets_aside_its_shoe_only(tmp_path: Path
     first = records.report.problems[0]
     assert (first.line, first.shoe, first.code) == (6, "3", "bad_text")
     assert "column 'player'" in first.message
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_problems_past_the_limit_are_counted_not_listed(tmp_path: Path, monkeypatch, extra: int):
+    # a small limit stands for MAX_PROBLEMS (10,000): at the limit every problem is listed, one past it is counted
+    monkeypatch.setattr(validation, "MAX_PROBLEMS", 4)
+    path = tmp_path / "bad.csv"
+    bad = "".join(f"{s},1,9 K,6 K,banker\n" for s in range(1, 5 + extra))
+    path.write_text("shoe,coup,player,banker,winner\n" + bad + "99,1,9 K,6 K,player\n")
+    report = read_records(path, NO_BURN).report
+    assert len(report.problems) == 4
+    assert report.n_unlisted == extra
+    assert report.n_valid == 1
+    assert sorted(report.invalid_shoes, key=int) == [str(s) for s in range(1, 5 + extra)]
+    if extra:
+        assert "1 more problem(s) not listed (winner_mismatch: 1)" in report.summary_lines()[-1]
+
+
+def test_the_problem_limit_is_checked_as_problems_are_found():
+    checker = validation.Checker("<memory>")
+    assert checker.limit == validation.MAX_PROBLEMS == 10_000
