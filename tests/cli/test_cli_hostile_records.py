@@ -1,4 +1,4 @@
-"""The record commands under hostile input (issue 35): located one-line refusals, and no file but those named changes.
+"""The record commands under hostile input: located one-line refusals, and no file but those named changes.
 
 ``convert`` and ``replay --out`` into a named pipe with no reader are refused at once (opening it never waits
 for a reader); the folder is hashed before and after.  The readers' cases (``tests/records/test_hostile.py``)

@@ -1,4 +1,4 @@
-"""Hostile input to the record readers (issue 35): every case read right or refused with its location.
+"""Hostile input to the record readers: every case read right or refused with its location.
 
 Each test writes the smallest file showing one case a hostile user tried: a hand of negative numbers,
 a report giving Banker's hand first, two blocks of one shoe number, results-only rows with a repeated,
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.records import read_records, validation
+from toolkit.records import _raw, _text, read_records, validation
 from toolkit.records._raw import MAX_QUOTED_CHARS
 
 NO_BURN = {"burn": "none"}
@@ -205,3 +205,65 @@ def test_problems_past_the_limit_are_counted_not_listed(tmp_path: Path, monkeypa
 def test_the_problem_limit_is_checked_as_problems_are_found():
     checker = validation.Checker("<memory>")
     assert checker.limit == validation.MAX_PROBLEMS == 10_000
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_line_at_the_byte_limit_is_read_and_one_past_it_is_a_problem(tmp_path: Path, monkeypatch, extra: int):
+    monkeypatch.setattr(_text, "MAX_LINE_BYTES", 64)
+    row = "2,1,9 K,6 K"
+    long = row + "," + "Z" * (64 - len(row) - 1 + extra)  # the trailing field is empty... or one byte more
+    path = tmp_path / "long.csv"
+    path.write_text(f"shoe,coup,player,banker,note\n1,1,9 K,6 K,\n{long}\n3,1,9 K,6 K,\n")
+    assert len(long) == 64 + extra
+    records = read_records(path, NO_BURN)
+    if extra:
+        assert records.shoes["shoe"].to_list() == [1, 3]
+        (problem,) = records.report.problems
+        assert (problem.line, problem.code) == (3, "bad_line")
+        assert "65 bytes" in problem.message
+    else:
+        assert records.report.ok
+        assert records.shoes["shoe"].to_list() == [1, 2, 3]
+
+
+def test_a_line_of_a_record_holds_at_most_one_mib():
+    assert _text.MAX_LINE_BYTES == 2**20
+    data = b"shoe,road\n1," + b"B" * 2**20 + b"\n2,P\n"
+    cleaned, problems = _text.drop_long_lines(data)
+    assert cleaned == b"shoe,road\n#\n2,P\n"
+    assert [p.line for p in problems] == [2]
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_columns_at_the_limit_are_read_and_one_past_it_refused_before_the_rows(tmp_path: Path, monkeypatch, extra):
+    monkeypatch.setattr(_raw, "MAX_COLUMNS", 8)
+    names = ["shoe", "coup", "player", "banker"] + [f"x{i}" for i in range(4 + extra)]
+    rows = ["1,1,9 K,6 K" + "," * (4 + extra)]
+    for suffix, text in (
+        (".csv", ",".join(names) + "\n" + "\n".join(rows) + "\n"),
+        (
+            ".jsonl",
+            '{"shoe": 1, "coup": 1, "player": "9 K", "banker": "6 K"}\n'
+            + "".join(f'{{"shoe": 1, "coup": 2, "{n}": 1}}\n' for n in names[4:]),
+        ),
+    ):
+        path = tmp_path / f"wide{suffix}"
+        path.write_text(text)
+        records = read_records(path, NO_BURN)
+        if extra:
+            (problem,) = records.report.problems
+            assert problem.code == "too_wide", problem
+            assert "9 columns; a record file has at most 8" in problem.message
+        else:
+            assert not any(p.code == "too_wide" for p in records.report.problems)
+
+
+def test_the_column_limit_is_checked_before_the_rows_are_read(tmp_path: Path, monkeypatch):
+    assert _raw.MAX_COLUMNS == 1_000
+    path = tmp_path / "wide.csv"
+    path.write_text(",".join(f"c{i}" for i in range(1_001)) + "\n" + "1," * 1_000 + "1\n")
+    calls = []
+    monkeypatch.setattr(_text.pl, "read_csv", lambda *a, **k: calls.append(a))  # never reached
+    (problem,) = read_records(path).report.problems
+    assert (problem.line, problem.code) == (1, "too_wide")
+    assert not calls

@@ -24,6 +24,8 @@ __all__ = [
     "CARD_LISTS",
     "CARD_SEPARATORS",
     "KEY_COLUMNS",
+    "MAX_COLUMNS",
+    "MAX_NESTING",
     "MAX_QUOTED_CHARS",
     "LineProblem",
     "Raw",
@@ -32,6 +34,7 @@ __all__ = [
     "canonical_columns",
     "cut",
     "quoted",
+    "refuse_width",
     "split_hand",
 ]
 
@@ -71,6 +74,27 @@ def quoted(text: object) -> str:
     if isinstance(text, str) and len(text) > MAX_QUOTED_CHARS:
         return f"{text[:MAX_QUOTED_CHARS]!r}... ({len(text):,} characters)"
     return repr(text)
+
+
+#: The most columns a record file may have (a line of more fields, a JSON lines file of more distinct keys, a
+#: Parquet file or database table of more columns is refused before its rows are read): a record needs a handful,
+#: and a wide file's every column is held as text.
+MAX_COLUMNS = 1_000
+#: The deepest nesting of a Parquet column's type (a hand is a list, a bet a list of structs: 2).
+MAX_NESTING = 4
+
+
+def refuse_width(n: int, line: int | None = None, what: str = "the file has") -> None:
+    """:class:`UnreadableError` when ``n`` columns are more than :data:`MAX_COLUMNS` (checked before reading rows).
+
+    >>> refuse_width(1_000)
+    >>> refuse_width(1_001)
+    Traceback (most recent call last):
+    ...
+    toolkit.records._raw.UnreadableError: the file has 1,001 columns; a record file has at most 1,000
+    """
+    if n > MAX_COLUMNS:
+        raise UnreadableError("too_wide", f"{what} {n:,} columns; a record file has at most {MAX_COLUMNS:,}", line)
 
 
 class UnreadableError(Exception):

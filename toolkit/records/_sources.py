@@ -27,7 +27,7 @@ import polars as pl
 
 from toolkit.records._formats import NO_CARD, Reading, recognise
 from toolkit.records._layout import Layout, apply_layout
-from toolkit.records._raw import LineProblem, Raw, UnreadableError, canonical_columns, cut
+from toolkit.records._raw import LineProblem, Raw, UnreadableError, canonical_columns, cut, refuse_width
 
 __all__ = ["SQLITE_MAGIC", "is_coup_lines", "is_report", "read_database", "read_report"]
 
@@ -219,6 +219,7 @@ def _table(connection: sqlite3.Connection, table: str) -> Raw | None:
     names = [row[1] for row in connection.execute(f"PRAGMA table_info({quoted})")]
     if not names:
         return None
+    refuse_width(len(names), None, f"table {cut(table)!r} has")
     texts = ", ".join('CAST("' + n.replace('"', '""') + '" AS TEXT)' for n in names)
     factory = connection.text_factory
     connection.text_factory = bytes  # decoded below, cell by cell: one bad cell must not lose the table
