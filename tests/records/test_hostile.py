@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from toolkit.records import _raw, _text, read_records, validation
+from toolkit.records import _raw, _sources, _text, read_records, validation
 from toolkit.records._raw import MAX_QUOTED_CHARS
 
 NO_BURN = {"burn": "none"}
@@ -267,3 +267,43 @@ def test_the_column_limit_is_checked_before_the_rows_are_read(tmp_path: Path, mo
     (problem,) = read_records(path).report.problems
     assert (problem.line, problem.code) == (1, "too_wide")
     assert not calls
+
+
+def _database(path: Path, rows: list[tuple]) -> Path:
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE coups (shoe INTEGER, coup INTEGER, player TEXT, banker TEXT)")
+    connection.executemany("INSERT INTO coups VALUES (?, ?, ?, ?)", rows)
+    connection.commit()
+    connection.close()
+    return path
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_database_cell_past_the_limit_sets_aside_its_shoe_unread(tmp_path: Path, monkeypatch, extra: int):
+    monkeypatch.setattr(_sources, "MAX_LINE_BYTES", 16)
+    cell = "9 K" + " " * (16 - 3 + extra)  # spaces end a hand: at the limit it reads as 9 K
+    path = _database(tmp_path / "big.db", [(1, 1, "9 K", "6 K"), (2, 1, cell, "6 K"), (3, 1, "9 K", "6 K")])
+    records = read_records(path, NO_BURN)
+    if extra:
+        assert records.shoes["shoe"].to_list() == [1, 3]
+        first = records.report.problems[0]
+        assert (first.line, first.shoe, first.code) == (2, "2", "bad_text")
+        assert "more than 16 bytes" in first.message
+    else:
+        assert records.report.ok, records.report.problems
+
+
+def test_parquet_metadata_nested_too_deeply_is_a_located_refusal(tmp_path: Path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table({"shoe": ["1"], "road": ["BP"]})
+    deep = "[" * 100_000 + "]" * 100_000
+    pq.write_table(table.replace_schema_metadata({"baccarat": deep}), tmp_path / "deep.parquet")
+    (problem,) = read_records(tmp_path / "deep.parquet").report.problems
+    assert problem.code == "bad_header"
+
+    nested = pa.array([[[[[["K"]]]]]])  # a list nested five deep
+    pq.write_table(pa.table({"shoe": ["1"], "player": nested, "banker": nested, "coup": ["1"]}), tmp_path / "n.parquet")
+    (problem,) = read_records(tmp_path / "n.parquet").report.problems
+    assert problem.code == "too_deep"

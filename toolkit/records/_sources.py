@@ -28,6 +28,7 @@ import polars as pl
 from toolkit.records._formats import NO_CARD, Reading, recognise
 from toolkit.records._layout import Layout, apply_layout
 from toolkit.records._raw import LineProblem, Raw, UnreadableError, canonical_columns, cut, refuse_width
+from toolkit.records._text import MAX_LINE_BYTES
 
 __all__ = ["SQLITE_MAGIC", "is_coup_lines", "is_report", "read_database", "read_report"]
 
@@ -220,7 +221,11 @@ def _table(connection: sqlite3.Connection, table: str) -> Raw | None:
     if not names:
         return None
     refuse_width(len(names), None, f"table {cut(table)!r} has")
-    texts = ", ".join('CAST("' + n.replace('"', '""') + '" AS TEXT)' for n in names)
+    # each cell as text, cut one byte past the longest a line may hold: a huge blob is never fetched whole
+    texts = ", ".join(
+        f'substr(CAST(CAST("{n.replace(chr(34), chr(34) * 2)}" AS TEXT) AS BLOB), 1, {MAX_LINE_BYTES + 1})'
+        for n in names
+    )
     factory = connection.text_factory
     connection.text_factory = bytes  # decoded below, cell by cell: one bad cell must not lose the table
     try:
@@ -243,13 +248,26 @@ def _decoded(
 ) -> list[str | None]:
     """A column's cells as text; a cell that is not UTF-8 adds a ``bad_text`` problem of its row."""
     try:
-        return [None if v is None else v.decode("utf-8") for v in values]
+        if all(v is None or len(v) <= MAX_LINE_BYTES for v in values):
+            return [None if v is None else v.decode("utf-8") for v in values]
     except UnicodeDecodeError:
         pass
     out: list[str | None] = []
     for row, value in enumerate(values, start=1):
         if value is None:
             out.append(None)
+            continue
+        if len(value) > MAX_LINE_BYTES:
+            out.append(None)
+            problems.append(
+                LineProblem(
+                    row,
+                    None,
+                    "bad_text",
+                    f"table {table!r}, row {row}, column {cut(column)!r}: the cell holds more than "
+                    f"{MAX_LINE_BYTES:,} bytes, the most a record's line or cell holds: it is not read",
+                )
+            )
             continue
         try:
             out.append(value.decode("utf-8"))
