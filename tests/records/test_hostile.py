@@ -307,3 +307,22 @@ def test_parquet_metadata_nested_too_deeply_is_a_located_refusal(tmp_path: Path)
     pq.write_table(pa.table({"shoe": ["1"], "player": nested, "banker": nested, "coup": ["1"]}), tmp_path / "n.parquet")
     (problem,) = read_records(tmp_path / "n.parquet").report.problems
     assert problem.code == "too_deep"
+
+
+def test_a_bet_given_twice_and_a_bet_coup_that_is_no_number_are_located(tmp_path: Path):
+    from toolkit.records import read_bets
+
+    record = tmp_path / "shoes.csv"
+    record.write_text("shoe,coup,player,banker\n1,1,9 K,6 K\n1,2,K 2 3,K 6\n")
+    bets = tmp_path / "bets.csv"
+    bets.write_text(
+        "shoe,coup,who,bet,amount\n1,1,seat1,banker,10\n1,2,seat1,banker,10\n1,1,seat1,banker,10\n1,x,seat2,player,5\n"
+    )
+    records = read_records(record, NO_BURN).with_bets(read_bets(bets))
+    located = sorted((p.line, p.code) for p in records.report.problems)
+    assert located == [(4, "bad_bet"), (5, "bad_bet")]
+    messages = " ".join(p.message for p in records.report.problems)
+    assert "seat1's bet on banker in coup 1 is given twice (first at line 2)" in messages
+    assert "the bet's coup 'x' is not a whole number" in messages
+    assert records.bets.height == 2
+    assert records.n_shoes == 1
