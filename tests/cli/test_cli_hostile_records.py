@@ -104,3 +104,38 @@ def test_a_layout_for_a_report_and_a_layout_dropping_kings_are_refused(capsys, t
     assert code == 2
     assert err.count("\n") == 1
     assert "[cards] none lists 'K', a card" in err
+
+
+DETECT = Path(__file__).resolve().parents[2] / "data" / "shoes" / "coups_with_bets.jsonl"
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_detect_reference_at_its_limit_runs_and_one_past_is_refused(capsys, monkeypatch, extra: int):
+    from toolkit.cli import detect
+
+    assert detect.MAX_REFERENCE_SHOES == 20_000  # the real limit; a small one stands for it below
+    monkeypatch.setattr(detect, "MAX_REFERENCE_SHOES", 40)
+    args = ("detect", str(DETECT), "--permutations", "9", "--seed", "1", "--bet", "banker", "-f", "csv")
+    code, _, err = run(capsys, *args, "--reference", str(40 + extra))
+    assert code == 2 * extra, err
+    if extra:
+        assert err == "baccarat: error: --reference must be 2..40 shoes, got 41\n"
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_detect_seat_tests_at_their_limit_run_and_one_past_are_refused(capsys, tmp_path, monkeypatch, extra):
+    from toolkit.cli import detect
+
+    assert detect.MAX_SEAT_TESTS == 500
+    monkeypatch.setattr(detect, "MAX_SEAT_TESTS", 3)
+    bets = tmp_path / "bets.csv"
+    rows = [f"1,{c},seat{k},banker,10" for c in range(1, 40) for k in range(3 + extra)]
+    bets.write_text("shoe,coup,who,bet,amount\n" + "\n".join(rows) + "\n")
+    args = ("detect", str(DETECT), "--bets", str(bets), "--permutations", "9", "--reference", "20", "--seed", "1")
+    code, _, err = run(capsys, *args, "-f", "csv")
+    assert code == 2 * extra, err
+    if extra:
+        assert err.count("\n") == 1
+        assert "4 seat-and-bet tests (4 seats); one run makes at most 3: name the seats to test with --who" in err
+        code, _, err = run(capsys, *args, "-f", "csv", "--who", "seat0")  # the seats named: within the limit
+        assert code == 0, err
