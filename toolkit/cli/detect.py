@@ -67,6 +67,39 @@ def _implied(row: dict) -> str | None:
     return f"{row['implied_count']}{trigger}"
 
 
+REFERENCE_OPTION = typer.Option(
+    2000, "--reference", help=f"Freshly shuffled shoes in the fresh_shoes pool (2..{MAX_REFERENCE_SHOES:,})."
+)
+
+
+def _check_numbers(alpha: float, permutations: int, method: Method, reference: int) -> None:
+    """Stop with one line on an --alpha, --permutations or --reference out of its range (before any work)."""
+    if not 0 < alpha < 1:
+        fail(f"--alpha must be between 0 and 1 (exclusive), got {alpha}")
+    if permutations < (0 if method == Method.normal else 1) or permutations > 10_000_000:
+        fail(f"--permutations must be 1..10,000,000 (0 with --method normal), got {permutations}")
+    if not 2 <= reference <= MAX_REFERENCE_SHOES:
+        fail(f"--reference must be 2..{MAX_REFERENCE_SHOES:,} shoes, got {reference}")
+
+
+def _refuse_too_many_tests(bets, who: list[str], bet: list[str], file: Path) -> None:
+    """Stop with one line when the seats and bets to test are more than :data:`MAX_SEAT_TESTS`."""
+    import polars as pl
+
+    tested = bets.select("who", "bet")
+    if who:
+        tested = tested.filter(pl.col("who").is_in(who))
+    if bet:
+        tested = tested.filter(pl.col("bet").is_in(bet))
+    n_tests = tested.unique().height
+    if n_tests > MAX_SEAT_TESTS:
+        seats = tested["who"].n_unique()
+        fail(
+            f"{file}: {n_tests:,} seat-and-bet tests ({seats:,} seats); one run makes at most {MAX_SEAT_TESTS:,}: "
+            "name the seats to test with --who (or the bets with --bet)"
+        )
+
+
 def detect(
     file: Path = typer.Argument(..., help="A card-level record with bets (who, bet, amount per coup)."),
     bets_file: Path | None = typer.Option(
@@ -93,9 +126,7 @@ def detect(
         help="fresh_shoes (each stake sequence against freshly shuffled shoes dealt by the header: valid for "
         "progressions) or within_shoe (the edges shuffled among each shoe's coups: no model of the shuffle).",
     ),
-    reference: int = typer.Option(
-        2000, "--reference", help=f"Freshly shuffled shoes in the fresh_shoes pool (2..{MAX_REFERENCE_SHOES:,})."
-    ),
+    reference: int = REFERENCE_OPTION,
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed of the shufflings (same seed, same p-values)."),
     fmt: OutputFormat = FORMAT_OPTION,
     progress: bool = typer.Option(False, "--progress/--no-progress", help="Progress bar on stderr."),
@@ -119,12 +150,7 @@ def detect(
 
     distinct(who, "--who")
     distinct(bet, "--bet")
-    if not 0 < alpha < 1:
-        fail(f"--alpha must be between 0 and 1 (exclusive), got {alpha}")
-    if permutations < (0 if method == Method.normal else 1) or permutations > 10_000_000:
-        fail(f"--permutations must be 1..10,000,000 (0 with --method normal), got {permutations}")
-    if not 2 <= reference <= MAX_REFERENCE_SHOES:
-        fail(f"--reference must be 2..{MAX_REFERENCE_SHOES:,} shoes, got {reference}")
+    _check_numbers(alpha, permutations, method, reference)
     try:
         records = read_table(file, bets_file)
     except OSError as err:
@@ -137,18 +163,7 @@ def detect(
         fail(f"{file}: an outcome-only record (bead road) holds no cards: the edges before each coup are unknown")
     if records.bets.height == 0:
         fail(f"{file}: the record carries no bets (give them in a bets column, or a table with --bets)")
-    tested = records.bets.select("who", "bet")
-    if who:
-        tested = tested.filter(pl.col("who").is_in(who))
-    if bet:
-        tested = tested.filter(pl.col("bet").is_in(bet))
-    n_tests = tested.unique().height
-    if n_tests > MAX_SEAT_TESTS:
-        seats = tested["who"].n_unique()
-        fail(
-            f"{file}: {n_tests:,} seat-and-bet tests ({seats:,} seats); one run makes at most {MAX_SEAT_TESTS:,}: "
-            "name the seats to test with --who (or the bets with --bet)"
-        )
+    _refuse_too_many_tests(records.bets, who, bet, file)
     found = detect_counters(
         records,
         who=who or None,

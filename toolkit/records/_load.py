@@ -21,6 +21,7 @@ from toolkit.bets.paytable import standard_bets
 from toolkit.coup.cards import VALUE_TO_RANK, ZERO_RANKS
 from toolkit.coup.options import Burn, HiddenBurn, LastHand, code
 from toolkit.dealing.dealer import DealtShoes
+from toolkit.records._bets import check_bets
 from toolkit.records._cards import check_cards
 from toolkit.records._diagnose import coup_outcomes, tableau_problems
 from toolkit.records._raw import BET_FIELDS, Raw, UnreadableError
@@ -37,7 +38,6 @@ from toolkit.records.validation import (
     RecordError,
     ValidationReport,
     as_int,
-    check_bets,
     check_sequence,
     check_winners,
     first_problem,

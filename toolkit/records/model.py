@@ -25,8 +25,9 @@ from toolkit._show import frame_html, frame_text, html_table, text_table
 from toolkit.bets.paytable import standard_bets
 from toolkit.coup.options import HiddenBurn
 from toolkit.dealing.dealer import DealtShoes
+from toolkit.records._bets import check_bets
 from toolkit.records.header import ShoeHeader
-from toolkit.records.validation import Checker, RecordError, ValidationReport, check_bets, first_problem
+from toolkit.records.validation import Checker, RecordError, ValidationReport, first_problem
 
 __all__ = ["LAYOUTS", "Records"]
 
