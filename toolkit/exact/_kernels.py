@@ -146,8 +146,11 @@ def walk_block(values, first, width, walk, scratch, chunk):  # pragma: no cover 
     A node's ratio is ``(n_v - h) * (1 / (N - s))`` from the shoes' counts ``nv`` and the six reciprocals ``inv``
     (two roundings).  The event sums of the current ``chunk`` of nodes go to ``acc``, added to ``tot`` at the end
     of each chunk (partial sums: about four times smaller rounding errors than one running sum of thousands of
-    terms, for 2 % more work).  The loops over shoes run to a run-time width on purpose: the compiler then
-    vectorises them (with a constant trip count it unrolls them into scalar code).
+    terms, for 2 % more work).  A node's weights are applied two at a time from one pass over its row, and a leaf
+    with at most two weights forms its row in registers and never stores it; every event sum still receives the
+    same terms in the same order, so the results are bit for bit those of one weight at a time.  The loops over
+    shoes run to a run-time width on purpose: the compiler then vectorises them (with a constant trip count it
+    unrolls them into scalar code).
     """
     level, ratio, start, event, weight = walk
     stack, nv, inv, acc, tot = scratch
@@ -175,13 +178,27 @@ def walk_block(values, first, width, walk, scratch, chunk):  # pragma: no cover 
             v = r // 36
             h = float((r // 6) % 6)
             q = r % 6
+            k0, k1 = start[i], start[i + 1]
+            leaf = i + 1 == n_nodes or level[i + 1] <= s
+            if leaf and k1 - k0 == 1:
+                g1, w1 = event[k0], weight[k0]
+                for b in range(width):
+                    x = stack[s - 1, b] * ((nv[v, b] - h) * inv[q, b])
+                    acc[g1, b] += w1 * x
+                continue
+            if leaf and k1 - k0 == 2:
+                g1, w1, g2, w2 = event[k0], weight[k0], event[k0 + 1], weight[k0 + 1]
+                for b in range(width):
+                    x = stack[s - 1, b] * ((nv[v, b] - h) * inv[q, b])
+                    acc[g1, b] += w1 * x
+                    acc[g2, b] += w2 * x
+                continue
             for b in range(width):
                 stack[s, b] = stack[s - 1, b] * ((nv[v, b] - h) * inv[q, b])
-            for k in range(start[i], start[i + 1]):
-                g = event[k]
-                w = weight[k]
+            for k in range(k0, k1):
+                g1, w1 = event[k], weight[k]
                 for b in range(width):
-                    acc[g, b] += w * stack[s, b]
+                    acc[g1, b] += w1 * stack[s, b]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -207,15 +224,19 @@ def event_kernel(values, walk, base, delta, lanes, chunk):  # pragma: no cover -
     out = np.empty((rows, n_out))
     scratch = walk_scratch(n_events, lanes)
     acc, tot = scratch[3], scratch[4]
+    row = np.empty(lanes)
     for first in range(0, rows, lanes):
         width = min(lanes, rows - first)
         walk_block(values, first, width, walk, scratch, chunk)
-        for b in range(width):
-            for c in range(n_out):
-                total_c = base[c]
-                for g in range(n_events):
-                    total_c += (tot[g, b] + acc[g, b]) * delta[g, c]
-                out[first + b, c] = total_c
+        for c in range(n_out):  # over lanes, not strided scalars: each sum still adds its events in order
+            for b in range(width):
+                row[b] = base[c]
+            for g in range(n_events):
+                d = delta[g, c]
+                for b in range(width):
+                    row[b] += (tot[g, b] + acc[g, b]) * d
+            for b in range(width):
+                out[first + b, c] = row[b]
     return out
 
 
