@@ -1,4 +1,4 @@
-"""The engine's event kernel as it stood before the kernel was brought to the core's limit (issue 36): the oracle.
+"""The engine's event kernel as it stood before the kernel was brought to the core's limit: the oracle.
 
 A verbatim copy of ``walk_block``, ``walk_scratch`` and ``event_kernel`` of ``toolkit/exact/_kernels.py`` at
 commit b1720dd (a plain numba walk, one weight and one lane loop at a time, the output loop over strided

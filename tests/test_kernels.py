@@ -15,6 +15,7 @@ import pytest
 from reference_kernel import reference_columns
 
 from toolkit.bets.paytable import PayTable, get_bet, standard_bets
+from toolkit.exact import _native
 from toolkit.exact._kernels import CHUNK, LANES, event_kernel
 from toolkit.exact.engine import _values_from_ranks, compiled_bets
 
@@ -67,3 +68,62 @@ def test_table_call_equals_the_reference_bit_for_bit_on_ragged_batches(tables, v
     table = tables["standard"]
     for n in (1, 5, LANES - 1, LANES + 1, 2 * LANES + 3):
         assert np.array_equal(table(values[:n]), reference_columns(table, values[:n]), equal_nan=True)
+
+
+def _isas() -> list[str]:
+    """The instruction sets this CPU can run the native kernel with (AVX-512 and AVX2 where present, SSE2 always)."""
+    found = []
+    for isa in ("avx512", "avx2", "sse2"):
+        try:
+            _native.target(isa)
+        except ValueError:
+            continue
+        found.append(isa)
+    return found
+
+
+@pytest.mark.parametrize("isa", _isas())
+@pytest.mark.parametrize("name", ["banker", "standard", "standard+side"])
+def test_native_kernel_equals_the_reference_bit_for_bit(tables, values, name, isa):
+    table = tables[name]
+    kernel = _native.native_kernel(isa)
+    assert kernel is not None
+    assert kernel.width == {"avx512": 8, "avx2": 4, "sse2": 2}[isa]
+    assert np.array_equal(kernel(table, values, CHUNK), reference_columns(table, values), equal_nan=True)
+
+
+def test_native_kernel_over_several_calls_and_odd_strips(tables, values, monkeypatch):
+    # more blocks than one call of the kernel holds, and strips that do not divide a row
+    monkeypatch.setattr(_native, "_BLOCKS_PER_CALL", 2)
+    table = tables["standard+side"]
+    for strip in (3, 5):
+        kernel = _native.native_kernel(_isas()[0], strip)
+        assert kernel is not None
+        assert np.array_equal(kernel(table, values, CHUNK), reference_columns(table, values), equal_nan=True)
+
+
+def test_native_target_is_chosen_from_the_cpu_at_run_time():
+    import llvmlite.binding as llvm
+
+    features = dict(llvm.get_host_cpu_features())
+    width = _native.target("native")[2]
+    if features.get("avx512f") and features.get("avx512dq"):
+        assert width == 8
+        assert "zmm" in _native._assembly("native")
+    elif features.get("avx2") and features.get("fma"):
+        assert width == 4
+        assert "ymm" in _native._assembly("native")
+    else:
+        assert width == 2
+    _, narrow, _ = _native.target("sse2")
+    assert "+avx512f" not in narrow
+    assert "+avx2" not in narrow
+    with pytest.raises(ValueError, match="isa must be one of"):
+        _native.target("avx1024")
+
+
+def test_aligned_buffers_start_on_64_bytes():
+    for shape in [(7, LANES), (3, 10, LANES), (1,)]:
+        a = _native.aligned_empty(shape)
+        assert a.shape == shape
+        assert a.ctypes.data % 64 == 0

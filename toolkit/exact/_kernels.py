@@ -35,6 +35,7 @@ from functools import lru_cache
 import numba
 import numpy as np
 
+from toolkit.exact._native import native_kernel
 from toolkit.exact._tables import multisets
 
 __all__ = [
@@ -261,9 +262,15 @@ class EventTable:
         return self.delta.shape[0]
 
     def __call__(self, values: np.ndarray, lanes: int = LANES) -> np.ndarray:
-        """``(B, C)`` columns for ``(B, 10)`` int64 counts by value."""
+        """``(B, C)`` columns for ``(B, 10)`` int64 counts by value: the native kernel of
+        :mod:`toolkit.exact._native` built for this CPU, or the numba kernel where it cannot be built or ``lanes``
+        is not the default (the same numbers bit for bit either way)."""
         if values.shape[0] == 0:
             return np.zeros((0, len(self.base)))
+        if lanes == LANES:
+            kernel = native_kernel()
+            if kernel is not None:
+                return kernel(self, values, CHUNK)
         lanes = int(min(lanes, values.shape[0]))
         return event_kernel(values, self.walk.arrays, self.base, self.delta, lanes, CHUNK)
 

@@ -1,0 +1,418 @@
+"""The engine's walk as a native kernel built at run time for the CPU it runs on (llvmlite, installed with numba).
+
+The numba kernel of :mod:`toolkit.exact._kernels` loops over the shoes of a block to a run-time width,
+so LLVM vectorises it for 256-bit registers, with run-time alias checks and unaligned scratch.  This module
+writes the same walk in LLVM IR with the lane width a compile-time constant (``LANES`` shoes a block, in
+vectors of ``width`` doubles: 8 where the CPU has AVX-512, 4 with AVX2, 2 otherwise), every row 64-byte
+aligned, and a node's row formed once per strip of ``strip`` vectors and kept in registers while the node's
+weights are applied to the event sums (``acc[g] += w * row``: a load, a fused multiply-add and a store per
+vector); the rows of leaves are never stored.  The CPU's features are read when the kernel is first used
+(:func:`target`), never at install time, and nothing needs setting.
+
+Each event sum receives the same terms in the same order, with the same roundings, as in the reference
+kernel (``fma(w, row, acc)`` where numba contracts ``acc += w * row``; partial sums per ``CHUNK`` nodes;
+``(n_v - h) * (1 / (N - s))`` for a node's ratio), so the results are bit for bit those of
+:func:`toolkit.exact._kernels.event_kernel` (``tests/test_kernels.py`` checks it).  Where the kernel cannot
+be built (no LLVM target for the machine), :func:`native_kernel` returns None and the numba kernel runs.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numba
+import numpy as np
+
+__all__ = ["ISAS", "NativeKernel", "aligned_empty", "native_kernel", "target"]
+
+#: Shoes per block: a compile-time constant of the native kernel (rows of 1 KiB, 64-byte aligned).
+LANES = 128
+#: Instruction sets the kernel can be built for: ``"native"`` is the best one the CPU has.
+ISAS = ("native", "avx512", "avx2", "sse2")
+#: Blocks per call of the kernel: bounds the event sums held at once (events x LANES x 8 bytes a block).
+_BLOCKS_PER_CALL = 64
+
+
+def aligned_empty(shape: tuple[int, ...], align: int = 64) -> np.ndarray:
+    """An uninitialised float64 array whose first element sits on an ``align``-byte boundary."""
+    n = int(np.prod(shape))
+    buf = np.empty(n + align // 8)
+    skip = (-buf.ctypes.data % align) // 8
+    return buf[skip : skip + n].reshape(shape)
+
+
+def _llvm() -> Any:
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    return llvm
+
+
+def target(isa: str = "native") -> tuple[str, str, int]:
+    """``(cpu, features, width)`` for ``isa``: the host's CPU name and feature string, and doubles per vector.
+
+    ``"native"`` picks 512-bit vectors where the host has AVX-512 (F and DQ), else 256-bit ones with AVX2 and FMA,
+    else 128-bit ones; ``"avx2"`` and ``"sse2"`` switch the wider features off (to measure what a smaller CPU
+    gets); ``"avx512"`` needs the host to have it.
+    """
+    if isa not in ISAS:
+        raise ValueError(f"isa must be one of {', '.join(ISAS)}; got {isa!r}")
+    llvm = _llvm()
+    cpu = llvm.get_host_cpu_name()
+    features = dict(llvm.get_host_cpu_features())
+    has512 = bool(features.get("avx512f") and features.get("avx512dq"))
+    has256 = bool(features.get("avx2") and features.get("fma"))
+    if isa == "native":
+        isa = "avx512" if has512 else "avx2" if has256 else "sse2"
+    if (isa == "avx512" and not has512) or (isa == "avx2" and not has256):
+        raise ValueError(f"this CPU ({cpu}) has no {isa}")
+    if isa != "avx512":
+        features = {k: (on and not k.startswith(("avx512", "amx", "avx10", "evex512"))) for k, on in features.items()}
+    if isa == "sse2":
+        wide = ("avx", "fma", "f16c", "vaes", "vpclmul")
+        features = {k: (on and not k.startswith(wide)) for k, on in features.items()}
+    flat = ",".join(("+" if on else "-") + k for k, on in sorted(features.items()))
+    if isa == "avx512":
+        flat += ",-prefer-256-bit"
+    return cpu, flat, {"avx512": 8, "avx2": 4, "sse2": 2}[isa]
+
+
+class _Ir:
+    """Lines of LLVM IR for vectors of ``width`` doubles, and the few instruction patterns the kernel repeats."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.vec = f"<{width} x double>"
+        self.align = 8 * width
+        self.n_vec = LANES // width
+        self.lines: list[str] = []
+
+    def __call__(self, line: str) -> None:
+        self.lines.append(line)
+
+    def splat(self, name: str, scalar: str) -> None:
+        vec = self.vec
+        self(f"  {name}.i = insertelement {vec} poison, double {scalar}, i32 0")
+        self(f"  {name} = shufflevector {vec} {name}.i, {vec} poison, <{self.width} x i32> zeroinitializer")
+
+    def vload(self, name: str, base: str, index: str) -> None:
+        self(f"  {name}.p = getelementptr inbounds double, ptr {base}, i64 {index}")
+        self(f"  {name} = load {self.vec}, ptr {name}.p, align {self.align}")
+
+    def vstore(self, value: str, base: str, index: str, tag: str) -> None:
+        self(f"  {tag}.p = getelementptr inbounds double, ptr {base}, i64 {index}")
+        self(f"  store {self.vec} {value}, ptr {tag}.p, align {self.align}")
+
+    def rows(self, label: str, previous: str, after: str, body: Callable[[str, str], None]) -> None:
+        """A loop over the ``nevents`` rows of event sums (index ``%label``), ``body(offset_name, tag)`` per vector."""
+        e = self
+        e(f"{label}:")
+        e(f"  %{label}.g = phi i64 [ 0, %{previous} ], [ %{label}.next, %{label} ]")
+        e(f"  %{label}.o = mul i64 %{label}.g, {LANES}")
+        for j in range(self.n_vec):
+            e(f"  %{label}.o{j} = add i64 %{label}.o, {j * self.width}")
+            body(f"%{label}.o{j}", f"%{label}.{j}")
+        e(f"  %{label}.next = add i64 %{label}.g, 1")
+        e(f"  %{label}.more = icmp slt i64 %{label}.next, %nevents")
+        e(f"  br i1 %{label}.more, label %{label}, label %{after}")
+
+
+def _ir_block(e: _Ir) -> None:
+    """The start of a block of ``LANES`` shoes: row 0 of the path set to 1, the event sums cleared."""
+    e("block:")
+    e("  %blk = phi i64 [ 0, %entry ], [ %blk.next, %block.end ]")
+    e(f"  %nvb.o = mul i64 %blk, {10 * LANES}")
+    e("  %nvb = getelementptr inbounds double, ptr %nv, i64 %nvb.o")
+    e(f"  %invb.o = mul i64 %blk, {6 * LANES}")
+    e("  %invb = getelementptr inbounds double, ptr %inv, i64 %invb.o")
+    e(f"  %totb.o0 = mul i64 %blk, {LANES}")
+    e("  %totb.o = mul i64 %totb.o0, %nevents")
+    e("  %tot = getelementptr inbounds double, ptr %sums, i64 %totb.o")
+    for j in range(e.n_vec):
+        e.vstore("%one", "%stack", str(j * e.width), f"%st0.{j}")
+    e("  %ev.any = icmp sgt i64 %nevents, 0")
+    e("  br i1 %ev.any, label %clear, label %nodes.pre")
+
+    def clear(offset: str, tag: str) -> None:
+        e.vstore("%zero", "%acc", offset, f"{tag}.a")
+        e.vstore("%zero", "%tot", offset, f"{tag}.t")
+
+    e.rows("clear", "block", "nodes.pre", clear)
+    e("nodes.pre:")
+    e("  %nodes.any = icmp sgt i64 %nnodes, 0")
+    e("  br i1 %nodes.any, label %node, label %finish.pre")
+
+
+def _ir_node(e: _Ir) -> None:
+    """The start of a node: the partial sums flushed every ``chunk`` nodes, the node's ratio, weights and rows."""
+    e("node:")
+    e("  %i = phi i64 [ 0, %nodes.pre ], [ %i.next, %node.end ]")
+    e("  %i.rem = urem i64 %i, %chunk")
+    e("  %i.edge = icmp eq i64 %i.rem, 0")
+    e("  %i.pos = icmp ne i64 %i, 0")
+    e("  %flush.now = and i1 %i.edge, %i.pos")
+    e("  br i1 %flush.now, label %flush, label %node.body")
+
+    def flush(offset: str, tag: str) -> None:
+        e.vload(f"{tag}.t", "%tot", offset)
+        e.vload(f"{tag}.a", "%acc", offset)
+        e(f"  {tag}.s = fadd {e.vec} {tag}.t, {tag}.a")
+        e.vstore(f"{tag}.s", "%tot", offset, f"{tag}.st")
+        e.vstore("%zero", "%acc", offset, f"{tag}.z")
+
+    e.rows("flush", "node", "node.body", flush)
+    e("node.body:")
+    for name, array, index in (("s", "level", "%i"), ("r", "ratio", "%i")):
+        e(f"  %{name}.p = getelementptr inbounds i64, ptr %{array}, i64 {index}")
+        e(f"  %{name} = load i64, ptr %{name}.p, align 8")
+    e("  %v = udiv i64 %r, 36")
+    e("  %r6 = udiv i64 %r, 6")
+    e("  %hi = urem i64 %r6, 6")
+    e("  %h = sitofp i64 %hi to double")
+    e("  %q = urem i64 %r, 6")
+    e("  %i.next = add i64 %i, 1")
+    for name, index in (("k0", "%i"), ("k1", "%i.next")):
+        e(f"  %{name}.p = getelementptr inbounds i64, ptr %start, i64 {index}")
+        e(f"  %{name} = load i64, ptr %{name}.p, align 8")
+    e("  %has.k = icmp slt i64 %k0, %k1")
+    e("  %last = icmp eq i64 %i.next, %nnodes")  # a leaf: the last node, or the next one is no deeper
+    e("  %nx.i = select i1 %last, i64 %i, i64 %i.next")
+    e("  %nx.p = getelementptr inbounds i64, ptr %level, i64 %nx.i")
+    e("  %nx = load i64, ptr %nx.p, align 8")
+    e("  %nx.leaf = icmp sle i64 %nx, %s")
+    e("  %leaf = or i1 %last, %nx.leaf")
+    e(f"  %row.o = mul i64 %s, {LANES}")
+    e(f"  %par.o = sub i64 %row.o, {LANES}")
+    e(f"  %nvr.o = mul i64 %v, {LANES}")
+    e(f"  %invr.o = mul i64 %q, {LANES}")
+    e.splat("%hv", "%h")
+    e("  br label %strip0")
+
+
+def _ir_strips(e: _Ir, strip: int) -> None:
+    """The node's row, ``strip`` vectors at a time, kept in registers while its weights go to the event sums
+    (stored for its children unless it is a leaf)."""
+    vec, width, n_vec = e.vec, e.width, e.n_vec
+    n_strips = (n_vec + strip - 1) // strip
+    for t in range(n_strips):
+        js = range(t * strip, min((t + 1) * strip, n_vec))
+        e(f"strip{t}:")
+        for j in js:  # row = parent * ((n_v - h) * (1 / (N - s)))
+            for name, base, offset in (("p", "%stack", "%par.o"), ("n", "%nvb", "%nvr.o"), ("iv", "%invb", "%invr.o")):
+                e(f"  %{name}o.{j} = add i64 {offset}, {j * width}")
+                e.vload(f"%{name}.{j}", base, f"%{name}o.{j}")
+            e(f"  %d.{j} = fsub {vec} %n.{j}, %hv")
+            e(f"  %m.{j} = fmul {vec} %d.{j}, %iv.{j}")
+            e(f"  %x.{j} = fmul {vec} %p.{j}, %m.{j}")
+        e(f"  br i1 %leaf, label %strip{t}.w, label %strip{t}.st")
+        e(f"strip{t}.st:")
+        for j in js:
+            e(f"  %so.{j} = add i64 %row.o, {j * width}")
+            e.vstore(f"%x.{j}", "%stack", f"%so.{j}", f"%sx.{j}")
+        e(f"  br label %strip{t}.w")
+        e(f"strip{t}.w:")
+        nxt = f"strip{t + 1}" if t + 1 < n_strips else "node.end"
+        e(f"  br i1 %has.k, label %strip{t}.k, label %{nxt}")
+        e(f"strip{t}.k:")  # acc[g] = fma(w, row, acc[g]) for each weight of the node
+        e(f"  %k.{t} = phi i64 [ %k0, %strip{t}.w ], [ %k.{t}.next, %strip{t}.k ]")
+        e(f"  %g.{t}.p = getelementptr inbounds i64, ptr %event, i64 %k.{t}")
+        e(f"  %g.{t} = load i64, ptr %g.{t}.p, align 8")
+        e(f"  %w.{t}.p = getelementptr inbounds double, ptr %weight, i64 %k.{t}")
+        e(f"  %w.{t} = load double, ptr %w.{t}.p, align 8")
+        e.splat(f"%ws.{t}", f"%w.{t}")
+        e(f"  %go.{t} = mul i64 %g.{t}, {LANES}")
+        for j in js:
+            e(f"  %ao.{t}.{j} = add i64 %go.{t}, {j * width}")
+            e.vload(f"%a.{t}.{j}", "%acc", f"%ao.{t}.{j}")
+            e(f"  %an.{t}.{j} = call {vec} @llvm.fma.v{width}f64({vec} %ws.{t}, {vec} %x.{j}, {vec} %a.{t}.{j})")
+            e.vstore(f"%an.{t}.{j}", "%acc", f"%ao.{t}.{j}", f"%as.{t}.{j}")
+        e(f"  %k.{t}.next = add i64 %k.{t}, 1")
+        e(f"  %k.{t}.more = icmp slt i64 %k.{t}.next, %k1")
+        e(f"  br i1 %k.{t}.more, label %strip{t}.k, label %{nxt}")
+    e("node.end:")
+    e("  %i.more = icmp slt i64 %i.next, %nnodes")
+    e("  br i1 %i.more, label %node, label %finish.pre")
+
+
+def _ir(width: int, strip: int) -> str:
+    """LLVM IR of ``walk_blocks`` for vectors of ``width`` doubles, rows formed ``strip`` vectors at a time."""
+    e = _Ir(width)
+    vec = e.vec
+    e(f"declare {vec} @llvm.fma.v{width}f64({vec}, {vec}, {vec})")
+    e("")
+    e(
+        "define void @walk_blocks(ptr noalias nocapture readonly %nv, ptr noalias nocapture readonly %inv, "
+        "i64 %nblocks, ptr noalias nocapture readonly %level, ptr noalias nocapture readonly %ratio, "
+        "ptr noalias nocapture readonly %start, ptr noalias nocapture readonly %event, "
+        "ptr noalias nocapture readonly %weight, i64 %nnodes, i64 %chunk, i64 %nevents, "
+        "ptr noalias nocapture %stack, ptr noalias nocapture %acc, ptr noalias nocapture %sums) #0 {"
+    )
+    e("entry:")
+    e.splat("%zero", "0.0")
+    e.splat("%one", "1.0")
+    e("  %any = icmp sgt i64 %nblocks, 0")
+    e("  br i1 %any, label %block, label %done")
+    _ir_block(e)
+    _ir_node(e)
+    _ir_strips(e, min(strip, e.n_vec))
+    e("finish.pre:")  # the block's event sums: tot + acc, left in sums
+    e("  br i1 %ev.any, label %finish, label %block.end")
+
+    def finish(offset: str, tag: str) -> None:
+        e.vload(f"{tag}.t", "%tot", offset)
+        e.vload(f"{tag}.a", "%acc", offset)
+        e(f"  {tag}.s = fadd {vec} {tag}.t, {tag}.a")
+        e.vstore(f"{tag}.s", "%tot", offset, f"{tag}.st")
+
+    e.rows("finish", "finish.pre", "block.end", finish)
+    e("block.end:")
+    e("  %blk.next = add i64 %blk, 1")
+    e("  %blk.more = icmp slt i64 %blk.next, %nblocks")
+    e("  br i1 %blk.more, label %block, label %done")
+    e("done:")
+    e("  ret void")
+    e("}")
+    e("")
+    e(f'attributes #0 = {{ nounwind "min-legal-vector-width"="{64 * width}" "prefer-vector-width"="{64 * width}" }}')
+    return "\n".join(e.lines) + "\n"
+
+
+_ARGTYPES = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64] + [ctypes.c_void_p] * 5
+_ARGTYPES += [ctypes.c_int64] * 3 + [ctypes.c_void_p] * 3
+
+
+@dataclass(frozen=True)
+class NativeKernel:
+    """A built kernel: ``isa`` and vector ``width`` it was built for, its machine code's entry point."""
+
+    isa: str
+    width: int
+    strip: int
+    function: Any
+    engine: Any  # keeps the machine code alive
+
+    def __call__(self, table: Any, values: np.ndarray, chunk: int) -> np.ndarray:
+        """``(B, C)`` columns of ``table`` (an :class:`~toolkit.exact._kernels.EventTable`) for ``(B, 10)`` counts."""
+        rows = values.shape[0]
+        n_events, n_out = table.delta.shape
+        out = np.empty((rows, n_out))
+        if rows == 0:
+            return out
+        level, ratio, start, event, weight = (np.ascontiguousarray(a) for a in table.walk.arrays)
+        stack = aligned_empty((7, LANES))
+        acc = aligned_empty((max(n_events, 1), LANES))
+        step = _BLOCKS_PER_CALL * LANES
+        blocks = min(_BLOCKS_PER_CALL, -(-rows // LANES))
+        nv = aligned_empty((blocks, 10, LANES))
+        inv = aligned_empty((blocks, 6, LANES))
+        sums = aligned_empty((blocks, max(n_events, 1), LANES))
+        for first in range(0, rows, step):
+            part = values[first : first + step]
+            n_blocks = -(-part.shape[0] // LANES)
+            _prepare(part, nv, inv)
+            self.function(
+                nv.ctypes.data,
+                inv.ctypes.data,
+                n_blocks,
+                level.ctypes.data,
+                ratio.ctypes.data,
+                start.ctypes.data,
+                event.ctypes.data,
+                weight.ctypes.data,
+                level.shape[0],
+                chunk,
+                n_events,
+                stack.ctypes.data,
+                acc.ctypes.data,
+                sums.ctypes.data,
+            )
+            _output(sums, table.base, table.delta, out[first : first + part.shape[0]])
+        return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _prepare(values, nv, inv):  # pragma: no cover - compiled
+    """Counts by value (as floats) and the six reciprocals ``1 / (N - s)`` of each shoe, block by block, the last
+    block padded with copies of the last shoe (their lanes are computed and never read)."""
+    rows = values.shape[0]
+    lanes = nv.shape[2]
+    for blk in range(-(-rows // lanes)):
+        for b in range(lanes):
+            row = min(blk * lanes + b, rows - 1)
+            total = 0
+            for v in range(10):
+                total += values[row, v]
+                nv[blk, v, b] = values[row, v]
+            for s in range(6):
+                inv[blk, s, b] = 1.0 / (total - s)
+
+
+@numba.njit(cache=True, nogil=True, fastmath={"contract"})
+def _output(sums, base, delta, out):  # pragma: no cover - compiled
+    """``out[b] = base + sums[b] @ delta`` row by row, each sum over the events in order (as the numba kernel)."""
+    rows = out.shape[0]
+    n_events, n_out = delta.shape
+    lanes = sums.shape[2]
+    row = np.empty(lanes)
+    for blk in range(-(-rows // lanes)):
+        first = blk * lanes
+        width = min(lanes, rows - first)
+        for c in range(n_out):
+            for b in range(width):
+                row[b] = base[c]
+            for g in range(n_events):
+                d = delta[g, c]
+                for b in range(width):
+                    row[b] += sums[blk, g, b] * d
+            for b in range(width):
+                out[first + b, c] = row[b]
+
+
+def _module(isa: str, strip: int) -> tuple[Any, Any, int]:
+    llvm = _llvm()
+    cpu, features, width = target(isa)
+    machine = llvm.Target.from_default_triple().create_target_machine(cpu=cpu, features=features, opt=3)
+    module = llvm.parse_assembly(_ir(width, strip))
+    module.triple = machine.triple
+    module.data_layout = str(machine.target_data)
+    module.verify()
+    return module, machine, width
+
+
+def _assembly(isa: str = "native", strip: int = 8) -> str:
+    """The machine code of the kernel for ``isa``, as assembly (to check which registers it uses)."""
+    module, machine, _ = _module(isa, strip)
+    return str(machine.emit_assembly(module))
+
+
+@lru_cache(maxsize=8)
+def native_kernel(isa: str = "native", strip: int | None = None) -> NativeKernel | None:
+    """The kernel built for ``isa`` (see :func:`target`), rows formed ``strip`` vectors at a time (by default a
+    whole row of 128 shoes with 512-bit vectors, 32 of the 16 registers' worth with 256-bit ones); None where
+    LLVM cannot build it for this machine (the caller then runs the numba kernel).
+
+    Examples
+    --------
+    >>> kernel = native_kernel()
+    >>> kernel is None or kernel.width in (2, 4, 8)  # doubles per vector: 128, 256 or 512 bits
+    True
+    """
+    try:
+        if strip is None:
+            strip = 16 if target(isa)[2] == 8 else 8
+        module, machine, width = _module(isa, strip)
+        engine = _llvm().create_mcjit_compiler(module, machine)
+        engine.finalize_object()
+        address = engine.get_function_address("walk_blocks")
+    except (RuntimeError, ValueError, OSError):  # pragma: no cover - no LLVM target for this machine
+        if isa != "native":
+            raise
+        return None
+    function = ctypes.CFUNCTYPE(None, *_ARGTYPES)(address)
+    name = isa if isa != "native" else {8: "avx512", 4: "avx2", 2: "sse2"}[width]
+    return NativeKernel(name, width, strip, function, engine)
