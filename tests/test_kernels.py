@@ -93,11 +93,11 @@ def test_native_kernel_equals_the_reference_bit_for_bit(tables, values, name, is
 
 
 def test_native_kernel_over_several_calls_and_odd_strips(tables, values, monkeypatch):
-    # more blocks than one call of the kernel holds, and strips that do not divide a row
+    # more blocks than one call of the kernel holds, strips that do not divide a row, another lane width
     monkeypatch.setattr(_native, "_BLOCKS_PER_CALL", 2)
     table = tables["standard+side"]
-    for strip in (3, 5):
-        kernel = _native.native_kernel(_isas()[0], strip)
+    for strip, lanes in ((3, LANES), (5, LANES), (4, 64)):
+        kernel = _native.native_kernel(_isas()[0], strip, lanes)
         assert kernel is not None
         assert np.array_equal(kernel(table, values, CHUNK), reference_columns(table, values), equal_nan=True)
 

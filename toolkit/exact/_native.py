@@ -85,11 +85,13 @@ def target(isa: str = "native") -> tuple[str, str, int]:
 class _Ir:
     """Lines of LLVM IR for vectors of ``width`` doubles, and the few instruction patterns the kernel repeats."""
 
-    def __init__(self, width: int) -> None:
+    def __init__(self, width: int, lanes: int = LANES, row: int = LANES) -> None:
         self.width = width
+        self.lanes = lanes
+        self.row = row  # doubles from one row of a buffer to the next
         self.vec = f"<{width} x double>"
         self.align = 8 * width
-        self.n_vec = LANES // width
+        self.n_vec = lanes // width
         self.lines: list[str] = []
 
     def __call__(self, line: str) -> None:
@@ -113,7 +115,7 @@ class _Ir:
         e = self
         e(f"{label}:")
         e(f"  %{label}.g = phi i64 [ 0, %{previous} ], [ %{label}.next, %{label} ]")
-        e(f"  %{label}.o = mul i64 %{label}.g, {LANES}")
+        e(f"  %{label}.o = mul i64 %{label}.g, {self.row}")
         for j in range(self.n_vec):
             e(f"  %{label}.o{j} = add i64 %{label}.o, {j * self.width}")
             body(f"%{label}.o{j}", f"%{label}.{j}")
@@ -126,11 +128,11 @@ def _ir_block(e: _Ir) -> None:
     """The start of a block of ``LANES`` shoes: row 0 of the path set to 1, the event sums cleared."""
     e("block:")
     e("  %blk = phi i64 [ 0, %entry ], [ %blk.next, %block.end ]")
-    e(f"  %nvb.o = mul i64 %blk, {10 * LANES}")
+    e(f"  %nvb.o = mul i64 %blk, {10 * e.row}")
     e("  %nvb = getelementptr inbounds double, ptr %nv, i64 %nvb.o")
-    e(f"  %invb.o = mul i64 %blk, {6 * LANES}")
+    e(f"  %invb.o = mul i64 %blk, {6 * e.row}")
     e("  %invb = getelementptr inbounds double, ptr %inv, i64 %invb.o")
-    e(f"  %totb.o0 = mul i64 %blk, {LANES}")
+    e(f"  %totb.o0 = mul i64 %blk, {e.row}")
     e("  %totb.o = mul i64 %totb.o0, %nevents")
     e("  %tot = getelementptr inbounds double, ptr %sums, i64 %totb.o")
     for j in range(e.n_vec):
@@ -152,10 +154,10 @@ def _ir_node(e: _Ir) -> None:
     """The start of a node: the partial sums flushed every ``chunk`` nodes, the node's ratio, weights and rows."""
     e("node:")
     e("  %i = phi i64 [ 0, %nodes.pre ], [ %i.next, %node.end ]")
-    e("  %i.rem = urem i64 %i, %chunk")
-    e("  %i.edge = icmp eq i64 %i.rem, 0")
-    e("  %i.pos = icmp ne i64 %i, 0")
-    e("  %flush.now = and i1 %i.edge, %i.pos")
+    e("  %cd = phi i64 [ %chunk, %nodes.pre ], [ %cd.next, %node.end ]")  # nodes left in the chunk (no division)
+    e("  %flush.now = icmp eq i64 %cd, 0")
+    e("  %cd.now = select i1 %flush.now, i64 %chunk, i64 %cd")
+    e("  %cd.next = sub i64 %cd.now, 1")
     e("  br i1 %flush.now, label %flush, label %node.body")
 
     def flush(offset: str, tag: str) -> None:
@@ -186,10 +188,10 @@ def _ir_node(e: _Ir) -> None:
     e("  %nx = load i64, ptr %nx.p, align 8")
     e("  %nx.leaf = icmp sle i64 %nx, %s")
     e("  %leaf = or i1 %last, %nx.leaf")
-    e(f"  %row.o = mul i64 %s, {LANES}")
-    e(f"  %par.o = sub i64 %row.o, {LANES}")
-    e(f"  %nvr.o = mul i64 %v, {LANES}")
-    e(f"  %invr.o = mul i64 %q, {LANES}")
+    e(f"  %row.o = mul i64 %s, {e.row}")
+    e(f"  %par.o = sub i64 %row.o, {e.row}")
+    e(f"  %nvr.o = mul i64 %v, {e.row}")
+    e(f"  %invr.o = mul i64 %q, {e.row}")
     e.splat("%hv", "%h")
     e("  br label %strip0")
 
@@ -225,7 +227,7 @@ def _ir_strips(e: _Ir, strip: int) -> None:
         e(f"  %w.{t}.p = getelementptr inbounds double, ptr %weight, i64 %k.{t}")
         e(f"  %w.{t} = load double, ptr %w.{t}.p, align 8")
         e.splat(f"%ws.{t}", f"%w.{t}")
-        e(f"  %go.{t} = mul i64 %g.{t}, {LANES}")
+        e(f"  %go.{t} = mul i64 %g.{t}, {e.row}")
         for j in js:
             e(f"  %ao.{t}.{j} = add i64 %go.{t}, {j * width}")
             e.vload(f"%a.{t}.{j}", "%acc", f"%ao.{t}.{j}")
@@ -239,9 +241,10 @@ def _ir_strips(e: _Ir, strip: int) -> None:
     e("  br i1 %i.more, label %node, label %finish.pre")
 
 
-def _ir(width: int, strip: int) -> str:
-    """LLVM IR of ``walk_blocks`` for vectors of ``width`` doubles, rows formed ``strip`` vectors at a time."""
-    e = _Ir(width)
+def _ir(width: int, strip: int, lanes: int, row: int) -> str:
+    """LLVM IR of ``walk_blocks`` for vectors of ``width`` doubles, rows formed ``strip`` vectors at a time, rows of
+    every buffer ``row`` doubles apart."""
+    e = _Ir(width, lanes, row)
     vec = e.vec
     e(f"declare {vec} @llvm.fma.v{width}f64({vec}, {vec}, {vec})")
     e("")
@@ -293,6 +296,8 @@ class NativeKernel:
     isa: str
     width: int
     strip: int
+    lanes: int
+    row: int
     function: Any
     engine: Any  # keeps the machine code alive
 
@@ -304,17 +309,18 @@ class NativeKernel:
         if rows == 0:
             return out
         level, ratio, start, event, weight = (np.ascontiguousarray(a) for a in table.walk.arrays)
-        stack = aligned_empty((7, LANES))
-        acc = aligned_empty((max(n_events, 1), LANES))
-        step = _BLOCKS_PER_CALL * LANES
-        blocks = min(_BLOCKS_PER_CALL, -(-rows // LANES))
-        nv = aligned_empty((blocks, 10, LANES))
-        inv = aligned_empty((blocks, 6, LANES))
-        sums = aligned_empty((blocks, max(n_events, 1), LANES))
+        row, lanes = self.row, self.lanes
+        stack = aligned_empty((7, row))
+        acc = aligned_empty((max(n_events, 1), row))
+        step = _BLOCKS_PER_CALL * lanes
+        blocks = min(_BLOCKS_PER_CALL, -(-rows // lanes))
+        nv = aligned_empty((blocks, 10, row))
+        inv = aligned_empty((blocks, 6, row))
+        sums = aligned_empty((blocks, max(n_events, 1), row))
         for first in range(0, rows, step):
             part = values[first : first + step]
-            n_blocks = -(-part.shape[0] // LANES)
-            _prepare(part, nv, inv)
+            n_blocks = -(-part.shape[0] // lanes)
+            _prepare(part, nv, inv, lanes)
             self.function(
                 nv.ctypes.data,
                 inv.ctypes.data,
@@ -331,16 +337,15 @@ class NativeKernel:
                 acc.ctypes.data,
                 sums.ctypes.data,
             )
-            _output(sums, table.base, table.delta, out[first : first + part.shape[0]])
+            _output(sums, table.base, table.delta, out[first : first + part.shape[0]], lanes)
         return out
 
 
 @numba.njit(cache=True, nogil=True)
-def _prepare(values, nv, inv):  # pragma: no cover - compiled
+def _prepare(values, nv, inv, lanes):  # pragma: no cover - compiled
     """Counts by value (as floats) and the six reciprocals ``1 / (N - s)`` of each shoe, block by block, the last
     block padded with copies of the last shoe (their lanes are computed and never read)."""
     rows = values.shape[0]
-    lanes = nv.shape[2]
     for blk in range(-(-rows // lanes)):
         for b in range(lanes):
             row = min(blk * lanes + b, rows - 1)
@@ -353,11 +358,10 @@ def _prepare(values, nv, inv):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True, fastmath={"contract"})
-def _output(sums, base, delta, out):  # pragma: no cover - compiled
+def _output(sums, base, delta, out, lanes):  # pragma: no cover - compiled
     """``out[b] = base + sums[b] @ delta`` row by row, each sum over the events in order (as the numba kernel)."""
     rows = out.shape[0]
     n_events, n_out = delta.shape
-    lanes = sums.shape[2]
     row = np.empty(lanes)
     for blk in range(-(-rows // lanes)):
         first = blk * lanes
@@ -373,11 +377,11 @@ def _output(sums, base, delta, out):  # pragma: no cover - compiled
                 out[first + b, c] = row[b]
 
 
-def _module(isa: str, strip: int) -> tuple[Any, Any, int]:
+def _module(isa: str, strip: int, lanes: int = LANES, row: int = LANES) -> tuple[Any, Any, int]:
     llvm = _llvm()
     cpu, features, width = target(isa)
     machine = llvm.Target.from_default_triple().create_target_machine(cpu=cpu, features=features, opt=3)
-    module = llvm.parse_assembly(_ir(width, strip))
+    module = llvm.parse_assembly(_ir(width, strip, lanes, row))
     module.triple = machine.triple
     module.data_layout = str(machine.target_data)
     module.verify()
@@ -391,10 +395,12 @@ def _assembly(isa: str = "native", strip: int = 8) -> str:
 
 
 @lru_cache(maxsize=8)
-def native_kernel(isa: str = "native", strip: int | None = None) -> NativeKernel | None:
-    """The kernel built for ``isa`` (see :func:`target`), rows formed ``strip`` vectors at a time (by default a
-    whole row of 128 shoes with 512-bit vectors, 32 of the 16 registers' worth with 256-bit ones); None where
-    LLVM cannot build it for this machine (the caller then runs the numba kernel).
+def native_kernel(isa: str = "native", strip: int | None = None, lanes: int = LANES) -> NativeKernel | None:
+    """The kernel built for ``isa`` (see :func:`target`) and ``lanes`` shoes a block (a multiple of 8), a node's
+    row formed ``strip`` vectors at a time (by default 16: a whole row of 128 shoes with 512-bit vectors, in 16 of
+    the 32 registers; 8 with narrower ones, half of the 16); None where LLVM cannot build it for this machine (the
+    caller then runs the numba kernel).  Measured on an AVX-512 Xeon: 128 lanes and whole rows are fastest (64 or
+    256 lanes, or half rows, 5 to 10 % slower); padding the rows against 4 KiB aliasing gained nothing.
 
     Examples
     --------
@@ -402,10 +408,12 @@ def native_kernel(isa: str = "native", strip: int | None = None) -> NativeKernel
     >>> kernel is None or kernel.width in (2, 4, 8)  # doubles per vector: 128, 256 or 512 bits
     True
     """
+    if lanes % 8 or lanes <= 0:
+        raise ValueError(f"lanes must be a positive multiple of 8; got {lanes}")
     try:
         if strip is None:
             strip = 16 if target(isa)[2] == 8 else 8
-        module, machine, width = _module(isa, strip)
+        module, machine, width = _module(isa, strip, lanes, lanes)
         engine = _llvm().create_mcjit_compiler(module, machine)
         engine.finalize_object()
         address = engine.get_function_address("walk_blocks")
@@ -415,4 +423,4 @@ def native_kernel(isa: str = "native", strip: int | None = None) -> NativeKernel
         return None
     function = ctypes.CFUNCTYPE(None, *_ARGTYPES)(address)
     name = isa if isa != "native" else {8: "avx512", 4: "avx2", 2: "sse2"}[width]
-    return NativeKernel(name, width, strip, function, engine)
+    return NativeKernel(name, width, strip, lanes, lanes, function, engine)
