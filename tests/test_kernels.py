@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from reference_kernel import event_kernel as reference_kernel
 from reference_kernel import reference_columns
 
 from toolkit.bets.paytable import PayTable, get_bet, standard_bets
@@ -92,12 +93,23 @@ def test_native_kernel_equals_the_reference_bit_for_bit(tables, values, name, is
     assert np.array_equal(kernel(table, values, CHUNK), reference_columns(table, values), equal_nan=True)
 
 
+@pytest.mark.parametrize("fuse", [True, False])
+@pytest.mark.parametrize("chunk", [CHUNK, 7, 1])
+def test_leaf_runs_and_flushes_match_the_reference_at_any_chunk(tables, values, fuse, chunk):
+    # a run of leaf children formed from their parent's row in registers never crosses a flush of the partial sums
+    table = tables["standard+side"]
+    kernel = _native.native_kernel(_isas()[0], fuse=fuse)
+    assert kernel is not None
+    expected = reference_kernel(values, table.walk.arrays, table.base, table.delta, LANES, chunk)
+    assert np.array_equal(kernel(table, values, chunk), expected, equal_nan=True)
+
+
 def test_native_kernel_over_several_calls_and_odd_strips(tables, values, monkeypatch):
     # more blocks than one call of the kernel holds, strips that do not divide a row, another lane width
     monkeypatch.setattr(_native, "_BLOCKS_PER_CALL", 2)
     table = tables["standard+side"]
-    for strip, lanes in ((3, LANES), (5, LANES), (4, 64)):
-        kernel = _native.native_kernel(_isas()[0], strip, lanes)
+    for strip, lanes, fuse in ((3, LANES, True), (5, LANES, False), (4, 64, True)):
+        kernel = _native.native_kernel(_isas()[0], strip, lanes, fuse)
         assert kernel is not None
         assert np.array_equal(kernel(table, values, CHUNK), reference_columns(table, values), equal_nan=True)
 

@@ -6,7 +6,10 @@ writes the same walk in LLVM IR with the lane width a compile-time constant (``L
 vectors of ``width`` doubles: 8 where the CPU has AVX-512, 4 with AVX2, 2 otherwise), every row 64-byte
 aligned, and a node's row formed once per strip of ``strip`` vectors and kept in registers while the node's
 weights are applied to the event sums (``acc[g] += w * row``: a load, a fused multiply-add and a store per
-vector); the rows of leaves are never stored.  The CPU's features are read when the kernel is first used
+vector).  A node's run of leaf children (the level-6 multisets under a level-5 one, most of the walk) is
+formed from the parent's row still in registers, and no row that no later node reads is stored (with 512-bit
+vectors; with narrower ones the registers are too few and each node reloads its parent's row, see
+:func:`native_kernel`).  The CPU's features are read when the kernel is first used
 (:func:`target`), never at install time, and nothing needs setting.
 
 Each event sum receives the same terms in the same order, with the same roundings, as in the reference
@@ -153,11 +156,10 @@ def _ir_block(e: _Ir) -> None:
 def _ir_node(e: _Ir) -> None:
     """The start of a node: the partial sums flushed every ``chunk`` nodes, the node's ratio, weights and rows."""
     e("node:")
-    e("  %i = phi i64 [ 0, %nodes.pre ], [ %i.next, %node.end ]")
+    e("  %i = phi i64 [ 0, %nodes.pre ], [ %i.after, %node.end ]")
     e("  %cd = phi i64 [ %chunk, %nodes.pre ], [ %cd.next, %node.end ]")  # nodes left in the chunk (no division)
     e("  %flush.now = icmp eq i64 %cd, 0")
     e("  %cd.now = select i1 %flush.now, i64 %chunk, i64 %cd")
-    e("  %cd.next = sub i64 %cd.now, 1")
     e("  br i1 %flush.now, label %flush, label %node.body")
 
     def flush(offset: str, tag: str) -> None:
@@ -182,12 +184,14 @@ def _ir_node(e: _Ir) -> None:
         e(f"  %{name}.p = getelementptr inbounds i64, ptr %start, i64 {index}")
         e(f"  %{name} = load i64, ptr %{name}.p, align 8")
     e("  %has.k = icmp slt i64 %k0, %k1")
-    e("  %last = icmp eq i64 %i.next, %nnodes")  # a leaf: the last node, or the next one is no deeper
-    e("  %nx.i = select i1 %last, i64 %i, i64 %i.next")
-    e("  %nx.p = getelementptr inbounds i64, ptr %level, i64 %nx.i")
-    e("  %nx = load i64, ptr %nx.p, align 8")
-    e("  %nx.leaf = icmp sle i64 %nx, %s")
-    e("  %leaf = or i1 %last, %nx.leaf")
+    e("  %pl.p = getelementptr inbounds i64, ptr %plan, i64 %i")  # run of leaf children | store flag << 32
+    e("  %pl = load i64, ptr %pl.p, align 8")
+    e("  %run = and i64 %pl, 4294967295")
+    e("  %keep.b = lshr i64 %pl, 32")
+    e("  %keep = icmp ne i64 %keep.b, 0")
+    e("  %has.run = icmp ne i64 %run, 0")
+    e("  %run.end = add i64 %i, %run")
+    e("  %step = add i64 %run, 1")
     e(f"  %row.o = mul i64 %s, {e.row}")
     e(f"  %par.o = sub i64 %row.o, {e.row}")
     e(f"  %nvr.o = mul i64 %v, {e.row}")
@@ -196,48 +200,100 @@ def _ir_node(e: _Ir) -> None:
     e("  br label %strip0")
 
 
+def _ir_weights(e: _Ir, tag: str, rows: list[str], js: range, k_first: str, k_last: str, come: str, then: str) -> None:
+    """``acc[g] = fma(w, row, acc[g])`` for each weight ``k_first .. k_last - 1`` (the row's vectors ``rows``, in
+    registers), entered from block ``come`` and leaving to ``then``; the loop's block is ``tag``."""
+    vec, width = e.vec, e.width
+    e(f"{tag}:")
+    e(f"  %{tag}.k = phi i64 [ {k_first}, %{come} ], [ %{tag}.next, %{tag} ]")
+    e(f"  %{tag}.gp = getelementptr inbounds i64, ptr %event, i64 %{tag}.k")
+    e(f"  %{tag}.g = load i64, ptr %{tag}.gp, align 8")
+    e(f"  %{tag}.wp = getelementptr inbounds double, ptr %weight, i64 %{tag}.k")
+    e(f"  %{tag}.w = load double, ptr %{tag}.wp, align 8")
+    e.splat(f"%{tag}.ws", f"%{tag}.w")
+    e(f"  %{tag}.go = mul i64 %{tag}.g, {e.row}")
+    for x, j in zip(rows, js, strict=True):
+        e(f"  %{tag}.ao{j} = add i64 %{tag}.go, {j * width}")
+        e.vload(f"%{tag}.a{j}", "%acc", f"%{tag}.ao{j}")
+        e(f"  %{tag}.an{j} = call {vec} @llvm.fma.v{width}f64({vec} %{tag}.ws, {vec} {x}, {vec} %{tag}.a{j})")
+        e.vstore(f"%{tag}.an{j}", "%acc", f"%{tag}.ao{j}", f"%{tag}.as{j}")
+    e(f"  %{tag}.next = add i64 %{tag}.k, 1")
+    e(f"  %{tag}.more = icmp slt i64 %{tag}.next, {k_last}")
+    e(f"  br i1 %{tag}.more, label %{tag}, label %{then}")
+
+
+def _ir_row(e: _Ir, out: str, parents: list[str], js: range, h: str, nv_o: str, inv_o: str) -> None:
+    """``out.j = parent.j * ((n_v - h) * (1 / (N - s)))`` for the vectors ``js`` of a row (two roundings in the
+    ratio, one in the product, as in the reference kernel)."""
+    vec, width = e.vec, e.width
+    for p, j in zip(parents, js, strict=True):
+        for name, base, offset in (("n", "%nvb", nv_o), ("iv", "%invb", inv_o)):
+            e(f"  {out}.{name}o{j} = add i64 {offset}, {j * width}")
+            e.vload(f"{out}.{name}{j}", base, f"{out}.{name}o{j}")
+        e(f"  {out}.d{j} = fsub {vec} {out}.n{j}, {h}")
+        e(f"  {out}.m{j} = fmul {vec} {out}.d{j}, {out}.iv{j}")
+        e(f"  {out}.{j} = fmul {vec} {p}, {out}.m{j}")
+
+
 def _ir_strips(e: _Ir, strip: int) -> None:
     """The node's row, ``strip`` vectors at a time, kept in registers while its weights go to the event sums
-    (stored for its children unless it is a leaf)."""
-    vec, width, n_vec = e.vec, e.width, e.n_vec
+    (stored only if a child outside its run of leaves needs it), then the rows of its run of leaf children, each
+    formed from the parent's row still in registers and never stored."""
+    width, n_vec = e.width, e.n_vec
     n_strips = (n_vec + strip - 1) // strip
     for t in range(n_strips):
         js = range(t * strip, min((t + 1) * strip, n_vec))
+        nxt = f"strip{t + 1}" if t + 1 < n_strips else "node.end"
         e(f"strip{t}:")
-        for j in js:  # row = parent * ((n_v - h) * (1 / (N - s)))
-            for name, base, offset in (("p", "%stack", "%par.o"), ("n", "%nvb", "%nvr.o"), ("iv", "%invb", "%invr.o")):
-                e(f"  %{name}o.{j} = add i64 {offset}, {j * width}")
-                e.vload(f"%{name}.{j}", base, f"%{name}o.{j}")
-            e(f"  %d.{j} = fsub {vec} %n.{j}, %hv")
-            e(f"  %m.{j} = fmul {vec} %d.{j}, %iv.{j}")
-            e(f"  %x.{j} = fmul {vec} %p.{j}, %m.{j}")
-        e(f"  br i1 %leaf, label %strip{t}.w, label %strip{t}.st")
+        parents = []
+        for j in js:
+            e(f"  %po.{j} = add i64 %par.o, {j * width}")
+            e.vload(f"%p.{j}", "%stack", f"%po.{j}")
+            parents.append(f"%p.{j}")
+        _ir_row(e, f"%x{t}", parents, js, "%hv", "%nvr.o", "%invr.o")
+        rows = [f"%x{t}.{j}" for j in js]
+        e(f"  br i1 %keep, label %strip{t}.st, label %strip{t}.w")
         e(f"strip{t}.st:")
         for j in js:
             e(f"  %so.{j} = add i64 %row.o, {j * width}")
-            e.vstore(f"%x.{j}", "%stack", f"%so.{j}", f"%sx.{j}")
+            e.vstore(f"%x{t}.{j}", "%stack", f"%so.{j}", f"%sx.{j}")
         e(f"  br label %strip{t}.w")
         e(f"strip{t}.w:")
-        nxt = f"strip{t + 1}" if t + 1 < n_strips else "node.end"
-        e(f"  br i1 %has.k, label %strip{t}.k, label %{nxt}")
-        e(f"strip{t}.k:")  # acc[g] = fma(w, row, acc[g]) for each weight of the node
-        e(f"  %k.{t} = phi i64 [ %k0, %strip{t}.w ], [ %k.{t}.next, %strip{t}.k ]")
-        e(f"  %g.{t}.p = getelementptr inbounds i64, ptr %event, i64 %k.{t}")
-        e(f"  %g.{t} = load i64, ptr %g.{t}.p, align 8")
-        e(f"  %w.{t}.p = getelementptr inbounds double, ptr %weight, i64 %k.{t}")
-        e(f"  %w.{t} = load double, ptr %w.{t}.p, align 8")
-        e.splat(f"%ws.{t}", f"%w.{t}")
-        e(f"  %go.{t} = mul i64 %g.{t}, {e.row}")
-        for j in js:
-            e(f"  %ao.{t}.{j} = add i64 %go.{t}, {j * width}")
-            e.vload(f"%a.{t}.{j}", "%acc", f"%ao.{t}.{j}")
-            e(f"  %an.{t}.{j} = call {vec} @llvm.fma.v{width}f64({vec} %ws.{t}, {vec} %x.{j}, {vec} %a.{t}.{j})")
-            e.vstore(f"%an.{t}.{j}", "%acc", f"%ao.{t}.{j}", f"%as.{t}.{j}")
-        e(f"  %k.{t}.next = add i64 %k.{t}, 1")
-        e(f"  %k.{t}.more = icmp slt i64 %k.{t}.next, %k1")
-        e(f"  br i1 %k.{t}.more, label %strip{t}.k, label %{nxt}")
+        e(f"  br i1 %has.k, label %strip{t}.k, label %strip{t}.kend")
+        _ir_weights(e, f"strip{t}.k", rows, js, "%k0", "%k1", f"strip{t}.w", f"strip{t}.kend")
+        e(f"strip{t}.kend:")
+        e(f"  br i1 %has.run, label %strip{t}.c, label %{nxt}")
+        c = f"%c{t}"  # the leaf children i + 1 .. i + run
+        e(f"strip{t}.c:")
+        e(f"  {c} = phi i64 [ %i.next, %strip{t}.kend ], [ {c}.next, %strip{t}.cend ]")
+        e(f"  {c}.rp = getelementptr inbounds i64, ptr %ratio, i64 {c}")
+        e(f"  {c}.r = load i64, ptr {c}.rp, align 8")
+        e(f"  {c}.v = udiv i64 {c}.r, 36")
+        e(f"  {c}.r6 = udiv i64 {c}.r, 6")
+        e(f"  {c}.hi = urem i64 {c}.r6, 6")
+        e(f"  {c}.h = sitofp i64 {c}.hi to double")
+        e(f"  {c}.q = urem i64 {c}.r, 6")
+        e(f"  {c}.nvo = mul i64 {c}.v, {e.row}")
+        e(f"  {c}.invo = mul i64 {c}.q, {e.row}")
+        e.splat(f"{c}.hv", f"{c}.h")
+        _ir_row(e, f"{c}.y", rows, js, f"{c}.hv", f"{c}.nvo", f"{c}.invo")
+        e(f"  {c}.next = add i64 {c}, 1")
+        e(f"  {c}.k0p = getelementptr inbounds i64, ptr %start, i64 {c}")
+        e(f"  {c}.k0 = load i64, ptr {c}.k0p, align 8")
+        e(f"  {c}.k1p = getelementptr inbounds i64, ptr %start, i64 {c}.next")
+        e(f"  {c}.k1 = load i64, ptr {c}.k1p, align 8")
+        e(f"  {c}.hask = icmp slt i64 {c}.k0, {c}.k1")
+        e(f"  br i1 {c}.hask, label %strip{t}.ck, label %strip{t}.cend")
+        _ir_weights(
+            e, f"strip{t}.ck", [f"{c}.y.{j}" for j in js], js, f"{c}.k0", f"{c}.k1", f"strip{t}.c", f"strip{t}.cend"
+        )
+        e(f"strip{t}.cend:")
+        e(f"  {c}.more = icmp sle i64 {c}.next, %run.end")
+        e(f"  br i1 {c}.more, label %strip{t}.c, label %{nxt}")
     e("node.end:")
-    e("  %i.more = icmp slt i64 %i.next, %nnodes")
+    e("  %i.after = add i64 %run.end, 1")
+    e("  %cd.next = sub i64 %cd.now, %step")
+    e("  %i.more = icmp slt i64 %i.after, %nnodes")
     e("  br i1 %i.more, label %node, label %finish.pre")
 
 
@@ -253,7 +309,8 @@ def _ir(width: int, strip: int, lanes: int, row: int) -> str:
         "i64 %nblocks, ptr noalias nocapture readonly %level, ptr noalias nocapture readonly %ratio, "
         "ptr noalias nocapture readonly %start, ptr noalias nocapture readonly %event, "
         "ptr noalias nocapture readonly %weight, i64 %nnodes, i64 %chunk, i64 %nevents, "
-        "ptr noalias nocapture %stack, ptr noalias nocapture %acc, ptr noalias nocapture %sums) #0 {"
+        "ptr noalias nocapture %stack, ptr noalias nocapture %acc, ptr noalias nocapture %sums, "
+        "ptr noalias nocapture readonly %plan) #0 {"
     )
     e("entry:")
     e.splat("%zero", "0.0")
@@ -286,7 +343,7 @@ def _ir(width: int, strip: int, lanes: int, row: int) -> str:
 
 
 _ARGTYPES = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64] + [ctypes.c_void_p] * 5
-_ARGTYPES += [ctypes.c_int64] * 3 + [ctypes.c_void_p] * 3
+_ARGTYPES += [ctypes.c_int64] * 3 + [ctypes.c_void_p] * 4
 
 
 @dataclass(frozen=True)
@@ -298,6 +355,7 @@ class NativeKernel:
     strip: int
     lanes: int
     row: int
+    fuse: bool
     function: Any
     engine: Any  # keeps the machine code alive
 
@@ -309,6 +367,7 @@ class NativeKernel:
         if rows == 0:
             return out
         level, ratio, start, event, weight = (np.ascontiguousarray(a) for a in table.walk.arrays)
+        plan = _plan(level, chunk, self.fuse)
         row, lanes = self.row, self.lanes
         stack = aligned_empty((7, row))
         acc = aligned_empty((max(n_events, 1), row))
@@ -336,9 +395,31 @@ class NativeKernel:
                 stack.ctypes.data,
                 acc.ctypes.data,
                 sums.ctypes.data,
+                plan.ctypes.data,
             )
             _output(sums, table.base, table.delta, out[first : first + part.shape[0]], lanes)
         return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _plan(level, chunk, fuse):  # pragma: no cover - compiled
+    """Per node ``run | keep << 32``: ``run`` leaf children right after it in the walk, within its chunk of nodes,
+    whose rows the kernel forms from its row in registers (none unless ``fuse``); ``keep`` whether a later node
+    still reads its row."""
+    n = level.shape[0]
+    plan = np.zeros(n, dtype=np.int64)
+    i = 0
+    while i < n:
+        s = level[i]
+        end = (i // chunk + 1) * chunk
+        j = i + 1
+        while fuse and j < n and j < end and level[j] == s + 1 and (j + 1 == n or level[j + 1] <= s + 1):
+            j += 1
+        run = j - i - 1
+        keep = 1 if j < n and level[j] > s else 0
+        plan[i] = run | (keep << 32)
+        i = j
+    return plan
 
 
 @numba.njit(cache=True, nogil=True)
@@ -395,12 +476,17 @@ def _assembly(isa: str = "native", strip: int = 8) -> str:
 
 
 @lru_cache(maxsize=8)
-def native_kernel(isa: str = "native", strip: int | None = None, lanes: int = LANES) -> NativeKernel | None:
+def native_kernel(
+    isa: str = "native", strip: int | None = None, lanes: int = LANES, fuse: bool | None = None
+) -> NativeKernel | None:
     """The kernel built for ``isa`` (see :func:`target`) and ``lanes`` shoes a block (a multiple of 8), a node's
     row formed ``strip`` vectors at a time (by default 16: a whole row of 128 shoes with 512-bit vectors, in 16 of
     the 32 registers; 8 with narrower ones, half of the 16); None where LLVM cannot build it for this machine (the
-    caller then runs the numba kernel).  Measured on an AVX-512 Xeon: 128 lanes and whole rows are fastest (64 or
-    256 lanes, or half rows, 5 to 10 % slower); padding the rows against 4 KiB aliasing gained nothing.
+    caller then runs the numba kernel).  ``fuse`` forms the rows of a node's run of leaf children from its row in
+    registers (by default with 512-bit vectors only).  Measured on an AVX-512 Xeon: 128 lanes and whole rows are
+    fastest (64 or 256 lanes, or half rows, 5 to 10 % slower); fusing leaf runs gains about 5 % with 512-bit
+    vectors and loses about 9 % with 256-bit ones (register spills); padding the rows against 4 KiB aliasing
+    gained nothing.
 
     Examples
     --------
@@ -423,4 +509,4 @@ def native_kernel(isa: str = "native", strip: int | None = None, lanes: int = LA
         return None
     function = ctypes.CFUNCTYPE(None, *_ARGTYPES)(address)
     name = isa if isa != "native" else {8: "avx512", 4: "avx2", 2: "sse2"}[width]
-    return NativeKernel(name, width, strip, lanes, lanes, function, engine)
+    return NativeKernel(name, width, strip, lanes, lanes, width == 8 if fuse is None else fuse, function, engine)
