@@ -17,7 +17,7 @@ from reference_kernel import reference_columns
 
 from toolkit.bets.paytable import PayTable, get_bet, standard_bets
 from toolkit.exact import _native
-from toolkit.exact._kernels import CHUNK, LANES, event_kernel
+from toolkit.exact._kernels import CHUNK, LANES, NATIVE_MIN_ROWS, event_kernel
 from toolkit.exact.engine import _values_from_ranks, compiled_bets
 
 
@@ -67,7 +67,7 @@ def test_numba_kernel_equals_the_reference_bit_for_bit(tables, values, name):
 
 def test_table_call_equals_the_reference_bit_for_bit_on_ragged_batches(tables, values):
     table = tables["standard"]
-    for n in (1, 5, LANES - 1, LANES + 1, 2 * LANES + 3):
+    for n in (1, 5, NATIVE_MIN_ROWS - 1, NATIVE_MIN_ROWS, LANES - 1, LANES + 1, 2 * LANES + 3, 2 * LANES + 70):
         assert np.array_equal(table(values[:n]), reference_columns(table, values[:n]), equal_nan=True)
 
 
