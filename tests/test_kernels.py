@@ -93,12 +93,13 @@ def test_native_kernel_equals_the_reference_bit_for_bit(tables, values, name, is
     assert np.array_equal(kernel(table, values, CHUNK), reference_columns(table, values), equal_nan=True)
 
 
-@pytest.mark.parametrize("fuse", [True, False])
+@pytest.mark.parametrize(("fuse", "ratios"), [(True, True), (False, True), (True, False), (False, False)])
 @pytest.mark.parametrize("chunk", [CHUNK, 7, 1])
-def test_leaf_runs_and_flushes_match_the_reference_at_any_chunk(tables, values, fuse, chunk):
-    # a run of leaf children formed from their parent's row in registers never crosses a flush of the partial sums
+def test_leaf_runs_and_flushes_match_the_reference_at_any_chunk(tables, values, fuse, ratios, chunk):
+    # a run of leaf children formed from their parent's row in registers never crosses a flush of the partial sums;
+    # the ratios made once a block as a table, or at each node, give the same numbers
     table = tables["standard+side"]
-    kernel = _native.native_kernel(_isas()[0], fuse=fuse)
+    kernel = _native.native_kernel(_isas()[0], fuse=fuse, table=ratios)
     assert kernel is not None
     expected = reference_kernel(values, table.walk.arrays, table.base, table.delta, LANES, chunk)
     assert np.array_equal(kernel(table, values, chunk), expected, equal_nan=True)
