@@ -24,7 +24,9 @@ made; subtrees that reach no event are pruned.  Shoes run along the inner axis
 (``lanes`` of them at a time), which the compiler vectorises.
 
 Everything here is float64 and deterministic; :mod:`toolkit.exact._exact_sign`
-bounds its rounding error and :mod:`toolkit.exact._gpu` runs the same walk on a GPU.
+bounds its rounding error, :mod:`toolkit.exact._native` runs the same walk as machine code built at run time for
+the CPU (512-bit vectors where it has them; the numbers bit for bit those of :func:`event_kernel`, which
+:class:`EventTable` falls back on), and :mod:`toolkit.exact._gpu` runs it on a GPU.
 """
 
 from __future__ import annotations
