@@ -188,7 +188,8 @@ CUT_CARD = typer.Option(14, "--cut-card", help="Cut card position, in cards from
 LAST_HAND_OPTION = typer.Option(
     LastHand.ONE_MORE,
     "--last-hand",
-    help="When the cut card comes out: one_more (finish and play one more), finish, seven_cards (chemin de fer).",
+    help="When the cut card comes out: one_more (finish and play one more), finish, seven_cards (chemin de fer), "
+    "two_more_if_first (Jacobson: as one_more, and two more coups when it is a coup's first card).",
 )
 COUPS = typer.Option(None, "--coups", help="Deal exactly this many coups per shoe instead (cut card ignored).")
 WORKERS = typer.Option(None, "--workers", "-w", help="Local worker processes (default: every core).")
@@ -340,7 +341,7 @@ LAST_HANDS = typer.Option(
     [],
     "--last-hand",
     help="When the cut card comes out (repeatable; default one_more): one_more, finish, seven_cards "
-    "(chemin de fer: the cut card ignored).",
+    "(chemin de fer: the cut card ignored), two_more_if_first (Jacobson).",
 )
 COUPS_MANY = typer.Option([], "--coups", help="Deal exactly this many coups per shoe (repeatable).")
 
