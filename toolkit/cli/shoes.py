@@ -243,7 +243,7 @@ def count(
             shoes,
             dealing,
             s,
-            rules=Rules(decks=dealing.decks),
+            rules=Rules(decks=dealing.decks, tableau=dealing.tableau),
             workers=workers,
             scheduler=scheduler,
             progress=progress,
