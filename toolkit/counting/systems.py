@@ -383,18 +383,22 @@ def _published() -> dict[str, CountSystem]:
                 _a_to_t((1, 1, -3, 1, 1, 1, 1, -8, 1, 1)),
                 bet="three_giving_eight",
                 threshold=2,
+                divisor="unseen",
                 source='Eliot Jacobson, "Baccarat Side Bets" (advancedadvantageplay.com; 8 decks, cut card 14 from '
                 "the end, standard burn): bet at true count >= +2, 23.207% of hands at an average edge of 16.926%, "
-                "3.928 units won per 100 hands",
+                "3.928 units won per 100 hands. The true count divides by the unseen cards, as in his other side-bet "
+                "counts; no reading tried reproduces the figures (see data/reference/count_systems.csv)",
             ),
             CountSystem(
                 "big_tiger",
                 _a_to_t((0, 0, -1, -1, -1, -2, 1, 2, 2, 0)),
                 bet="big_tiger",
                 threshold=8,
+                divisor="unseen",
                 source='Eliot Jacobson, "Card Counting the Big Tiger Baccarat Side Bet" (advancedadvantageplay.com, '
                 "2024; 100 million simulated 8-deck shoes, cut card 14 from the end): bet at true count >= +8, "
-                "3.536% of hands at an average edge of 7.227%, 0.256 units won per 100 hands",
+                "3.536% of hands at an average edge of 7.227%, 0.256 units won per 100 hands; reproduced with the "
+                "true count over the unseen cards (burned cards included), not over the decks left in the shoe",
             ),
         )
     }
