@@ -93,6 +93,7 @@ if _TYPE_CHECKING:
         Composition,
         Outcome,
         Rules,
+        RulesFile,
         SuitedShoe,
         Tableau,
         card_value,
@@ -101,6 +102,7 @@ if _TYPE_CHECKING:
         outcomes,
         parse_card,
         parse_cards,
+        read_rules_file,
     )
     from toolkit.dealing import (
         Dealing,
@@ -287,6 +289,7 @@ __all__ = (
     "Reproduced",
     "Results",
     "Rules",
+    "RulesFile",
     "ShoeExplorer",
     "ShoeHeader",
     "ShoeStepper",
@@ -379,6 +382,7 @@ __all__ = (
     "read_bets",
     "read_recipe",
     "read_records",
+    "read_rules_file",
     "records_from_dealt",
     "records_from_frame",
     "records_from_orders",
