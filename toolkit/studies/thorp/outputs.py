@@ -122,7 +122,7 @@ def write_outputs(
         }
     exact = None
     if exact_last is not None:
-        exact = exact_beside_sampled(deal_to_end or result, exact_last, progress=False)
+        exact = exact_beside_sampled(deal_to_end or result, exact_last, workers=1, progress=False)
         if exact.height:
             frames["exact_last_cards"] = exact
     for name, frame in frames.items():
