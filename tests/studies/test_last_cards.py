@@ -72,6 +72,15 @@ def test_last_cards_by_rank_equal_the_independent_enumerator(n):
             assert abs(row["mean_deviation"]) <= 1e-14
 
 
+def test_compositions_by_value_give_the_figures_by_rank_for_bets_blind_to_pairs():
+    shoe = (2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0)  # zero-valued cards of three ranks
+    by_value = last_cards(shoe, "6-8", ("banker", "player", "tie"), workers=1, progress=False)
+    by_rank = last_cards(shoe, "6-8", ("banker", "player", "tie"), by="rank", workers=1, progress=False)
+    for key in ("p_positive", "mean", "mean_positive", "p_zero", "max_edge"):
+        assert np.allclose(by_value[key], by_rank[key], rtol=0, atol=1e-14), key
+    assert (by_value["compositions"] < by_rank["compositions"]).all()
+
+
 def test_mean_edge_over_the_remainders_is_the_fresh_edge_exactly_for_several_n():
     shoe = (1,) * 9 + (2, 0, 0, 0)  # 11 cards (the oracle's cost grows fast with the cards of a remainder)
     for n in (6, 7, 8):

@@ -112,8 +112,14 @@ class _Job:
 
 
 def _shoes(caps: tuple[int, ...], comps: np.ndarray) -> np.ndarray:
-    """``(B, 13)`` counts by rank of compositions by value (zero-valued cards spread over T-K) or by rank."""
-    return comps if len(caps) == 13 else as_rank_matrix(comps)
+    """``(B, 13)`` counts by rank of compositions by rank, or by value (the zero-valued cards all as tens: the
+    bets priced by value look at no pairs, so any split of them gives the same edges)."""
+    if len(caps) == 13:
+        return comps
+    ranks = np.zeros((comps.shape[0], 13), dtype=np.int64)
+    ranks[:, :9] = comps[:, 1:]
+    ranks[:, 9] = comps[:, 0]
+    return ranks
 
 
 def _price_block(job: _Job, block: Block) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
