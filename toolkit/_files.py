@@ -52,6 +52,9 @@ __all__ = [
     "remove_stale_temporaries",
 ]
 
+#: The most bytes :func:`read_limited` asks of the operating system at once (1 MiB).
+READ_CHUNK = 2**20
+
 #: What kinds of file a reader refuses, by the test of their mode.
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -95,7 +98,8 @@ def read_limited(path: str | os.PathLike, limit: int, what: str) -> bytes:
     The file's kind is checked before it is opened (a link is followed to what
     it names): a folder, a device (``/dev/zero``), a named pipe or a socket is
     refused, and so is a file of more than ``limit`` bytes; at most ``limit + 1``
-    bytes are ever read, so nothing grows without bound and nothing blocks.
+    bytes are ever read, in chunks of :data:`READ_CHUNK`, so memory follows the file, not the limit,
+    nothing grows without bound and nothing blocks.
 
     Parameters
     ----------
@@ -127,10 +131,19 @@ def read_limited(path: str | os.PathLike, limit: int, what: str) -> bytes:
         _refuse_unless_regular(path, info.st_mode, what)
         if info.st_size > limit:
             raise RefusedFileError(path, too_big)
-        data = fh.read(limit + 1)
-    if len(data) > limit:
+        # in chunks: a read of ``limit + 1`` bytes at once would reserve the whole limit (4 GiB for a record
+        # file) however small the file; a file that grows while it is read stops at ``limit + 1`` bytes
+        chunks: list[bytes] = []
+        left = limit + 1
+        while left > 0:
+            chunk = fh.read(min(left, READ_CHUNK))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    if left <= 0:
         raise RefusedFileError(path, too_big)
-    return data
+    return b"".join(chunks)
 
 
 def refuse_symlink(path: str | os.PathLike, where: str = "output") -> Path:

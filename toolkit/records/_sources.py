@@ -11,7 +11,8 @@ third card), as ``rjsilvestre/baccarat`` (``baccarat-sim.py``, commit 0103d6f) w
 Which hand comes first is told by the winners: in the coups with a winner, it is the hand
 whose total beats the other's when that side wins.
 
-A *SQLite database* is opened read-only (``file:...?mode=ro``); each table whose columns
+A *SQLite database* is read from its bytes, in memory (never opened by name, so a name
+such as ``shoes#1.db`` opens no other file and nothing beside it is written); each table whose columns
 hold coups (as :func:`toolkit.records._formats.recognise` finds them) is read, its rows
 numbered from 1 (problems name the table and the row); several such tables become one record
 whose shoe ids are prefixed by the table name.
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from pathlib import Path
 
 import polars as pl
 
@@ -29,7 +29,7 @@ from toolkit.records._formats import NO_CARD, Reading, recognise
 from toolkit.records._layout import Layout, apply_layout
 from toolkit.records._raw import LineProblem, Raw, UnreadableError, canonical_columns
 
-__all__ = ["SQLITE_MAGIC", "is_coup_lines", "is_report", "read_database", "read_report"]
+__all__ = ["SQLITE_MAGIC", "is_coup_lines", "is_report", "open_database", "read_database", "read_report"]
 
 #: The first bytes of a SQLite database file.
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -135,11 +135,47 @@ def _first_hand_is_banker(frame: pl.DataFrame) -> bool:
     return bool(votes.select(agree.sum()).item() > 0) if votes.height else False
 
 
-def read_database(path: Path, reading: Reading, layout: Layout | None = None) -> tuple[Raw, str, str | None]:
-    """The coups of every table of a SQLite database that holds them, read-only; what was read; the one table."""
-    uri = f"file:{path.resolve().as_posix()}?mode=ro"
+def open_database(data: bytes) -> sqlite3.Connection:
+    """A connection to a private in-memory copy of the database whose file holds ``data``.
+
+    The file is never opened by SQLite: its bytes, already read, are handed to
+    ``sqlite3_deserialize``.  So the file's *name* decides nothing (a name is never
+    read as a URI: ``shoes#1.db``, ``..%2fvictim.db`` or ``db?mode=rwc`` open no
+    other file), and nothing beside the file is read, created or rewritten (a
+    neighbour's hot journal, ``-wal`` and ``-shm`` files).  A database in WAL mode
+    is read from its main file as a database in rollback mode would be (the WAL
+    file is not the record's: a program still writing should checkpoint first).
+    The schema is not trusted (no function a view or trigger names runs with
+    side effects) and the copy is read-only.
+
+    >>> import sqlite3
+    >>> source = sqlite3.connect(":memory:")
+    >>> _ = source.execute("CREATE TABLE t (x)")
+    >>> open_database(source.serialize()).execute("SELECT name FROM sqlite_master").fetchall()
+    [('t',)]
+    """
+    image = bytearray(data)
+    if len(image) >= 20 and image[18:20] == b"\x02\x02":  # WAL mode: read and write versions 2
+        image[18:20] = b"\x01\x01"  # an in-memory image cannot be in WAL mode; the bytes are this copy's
+    connection = sqlite3.connect(":memory:")
     try:
-        connection = sqlite3.connect(uri, uri=True)
+        connection.deserialize(bytes(image))
+        connection.execute("PRAGMA trusted_schema = OFF")
+        connection.execute("PRAGMA query_only = ON")
+    except sqlite3.Error:
+        connection.close()
+        raise
+    return connection
+
+
+def read_database(data: bytes, reading: Reading, layout: Layout | None = None) -> tuple[Raw, str, str | None]:
+    """The coups of every table of a SQLite database that holds them; what was read; the one table.
+
+    ``data`` is the file's bytes: the database is read from a copy in memory
+    (:func:`open_database`), never opened by name.
+    """
+    try:
+        connection = open_database(data)
     except sqlite3.Error as err:
         raise UnreadableError("unreadable", f"not a readable SQLite database: {err}") from None
     try:

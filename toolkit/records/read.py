@@ -234,7 +234,7 @@ def read_records(
     how = _layout(layout)
     data = _read(path)
     try:
-        raw, read_as, table = _rows(Path(path), data, Reading(one_shoe, shoe_column), how)
+        raw, read_as, table = _rows(data, Reading(one_shoe, shoe_column), how)
     except UnreadableError as err:
         return fatal(source, err, strict)
     spelling = how.spelling if how is not None else None
@@ -267,10 +267,10 @@ def _layout(layout: LayoutArg) -> Layout | None:
     raise TypeError(f"layout must be a layout file, a mapping of its tables or a Layout; got {type(layout).__name__}")
 
 
-def _rows(path: Path, data: bytes, reading: Reading, layout: Layout | None) -> tuple[Raw, str, str | None]:
+def _rows(data: bytes, reading: Reading, layout: Layout | None) -> tuple[Raw, str, str | None]:
     """The rows of a record file, in a layout of the record's own; what was recognised; the database table read."""
     if data.startswith(SQLITE_MAGIC):
-        return read_database(path, reading, layout)
+        return read_database(data, reading, layout)
     blank: list[int] = []
     if data[:4] != b"PAR1" and data.strip():
         text, note = decode(data)
