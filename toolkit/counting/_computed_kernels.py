@@ -17,7 +17,11 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["CHAIN_CONFIG", "add_leaf", "chain_rows", "times_group"]
+__all__ = ["CHAIN_CONFIG", "TINY", "chain_rows", "times_group"]
+
+#: Coup starts of smaller probability are dropped: over at most 4 million states, each worth at most 100 coups of
+#: at most 250 units, they move a win per shoe by less than 1e-7 units.
+TINY = 1e-18
 
 #: The integer settings :func:`chain_rows` reads, in order (the ``config`` array).
 CHAIN_CONFIG = (
@@ -74,83 +78,91 @@ def _stake(count, at, units):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def chain_rows(rho, chunk, config, run, ramp, out):  # pragma: no cover - compiled
-    """Settle the coup starts of one chunk of rows (cards seen) and push their mass to the next starts.
-
-    ``rho``: (rows, counts) mass of coup starts of one run (one exposed burn card and burn), complete for the rows
-    of this chunk.  ``chunk = (p0, trans, ev, steps)``: the chunk's count law (numbers of subsets, any scale), the
-    numerators of each one-coup transition ``(L, delta)`` in ``steps``, and the numerators of the bet's first and
-    second moments.  ``run = (offset, start_count)``: cards out before the first coup and the running count before
-    it.  ``ramp = (at, units)``.  ``out``: (5, full + 1) sums by cards out of the shoe: starts, bets, units staked,
-    expected win, expected squared win.
-    """
-    p0, trans, ev, steps = chunk
+def _settle(rho, chunk, config, run, ramp, rows):  # pragma: no cover - compiled
+    """For rows ``rows[0] .. rows[1] - 1`` of the chunk: ``(scale, stake, push)`` of each cell (the start's mass over
+    the law, the units staked, whether its successors are dealt), and the starts, bets and stakes by cards out."""
+    p0 = chunk[0]
     at, units = ramp
-    first, r_min, cards, full, cut = config[0], config[1], config[2], config[3], config[4]
-    rule, min_left, divisor, unit, rounding, trigger = config[5], config[6], config[7], config[8], config[9], config[10]
+    first, r_min, cards, full = config[0], config[1], config[2], config[3]
+    min_left, divisor, unit, rounding, trigger = config[6], config[7], config[8], config[9], config[10]
     offset, start_count = run
-    h, width = p0.shape
-    n_rows = rho.shape[0]
-    for i in range(h):
+    width = p0.shape[1]
+    scale = np.zeros((rows[1] - rows[0], width))
+    stake = np.zeros((rows[1] - rows[0], width))
+    for i in range(rows[0], rows[1]):
         d = first + i
-        if d >= n_rows:
-            break
         p = offset + d
         left = full - p
         if left < min_left:
             continue
         for j in range(width):
             mass = rho[d, j]
-            if mass == 0.0 or p0[i, j] <= 0.0:
+            if mass < TINY or p0[i, j] <= 0.0:
                 continue
-            out[0, p] += mass
             rc = start_count + r_min + j
             if trigger == 1:
                 count = float(rc)
             else:
                 div = left if divisor == 0 else cards - d
                 count = _rounded(rc / (div / unit), rounding)
-            stake = _stake(count, at, units)
-            scale = mass / p0[i, j]
-            if stake > 0.0:
-                out[1, p] += mass
-                out[2, p] += mass * stake
-                out[3, p] += stake * scale * ev[0, i, j]
-                out[4, p] += stake * stake * scale * ev[1, i, j]
-            for k in range(steps.shape[0]):
-                length = steps[k, 0]
-                nxt = p + length
-                if rule == 0 and p >= cut:
-                    break
-                if rule == 1 and nxt > cut:
-                    continue
-                if d + length >= n_rows:
-                    continue
-                jj = j + steps[k, 1]
-                if 0 <= jj < width:
-                    rho[d + length, jj] += scale * trans[k, i, j]
+            units_here = _stake(count, at, units)
+            scale[i - rows[0], j] = mass / p0[i, j]
+            stake[i - rows[0], j] = units_here
+    return scale, stake
 
 
 @numba.njit(cache=True, nogil=True)
-def add_leaf(rows, factor, coef, targets):  # pragma: no cover - compiled
-    """Add one projection's law (``rows`` times the row ``factor``) to every run's arrays.
+def chain_rows(rho, chunk, config, run, ramp, out):  # pragma: no cover - compiled
+    """Settle the coup starts of one chunk of rows (cards seen) and push their mass to the next starts.
 
-    ``coef = (pi (K,), step (K,), q (K, 2))``: per run the probability of the projection, its transition step (-1:
-    none) and the bet's two moments on it; ``targets = (trans (K, steps, h, w), ev (K, 2, h, w))``.
+    ``rho``: (rows, counts) mass of coup starts of one run (one exposed burn card and burn), complete for the rows
+    of this chunk.  ``chunk = (p0, stack, moves, pi, q)``: the chunk's count law (any scale per row), the laws of
+    the shoe less each projection ``(projections, h, counts)`` on the scale of ``p0``, each projection's move
+    ``(cards, count change)``, its probability on the next coup and the bet's two moments on it.  ``run = (offset,
+    start_count)``: cards out before the first coup and the running count before it.  ``ramp = (at, units)``.
+    ``out``: (5, full + 1) sums by cards out of the shoe: starts, bets, units staked, expected win, expected
+    squared win.  Rows go four at a time (a coup takes at least four cards, so their starts are complete), each
+    projection's array read along its rows.
     """
-    pi, step, q = coef
-    trans, ev = targets
-    h, width = rows.shape
-    for i in range(h):
-        f = factor[i]
-        if f == 0.0:
-            continue
-        for j in range(width):
-            x = rows[i, j] * f
-            if x == 0.0:
-                continue
-            for k in range(pi.shape[0]):
-                if step[k] >= 0:
-                    trans[k, step[k], i, j] += pi[k] * x
-                ev[k, 0, i, j] += q[k, 0] * x
-                ev[k, 1, i, j] += q[k, 1] * x
+    p0, stack, moves, pi, q = chunk
+    first, cut, rule = config[0], config[4], config[5]
+    offset = run[0]
+    h, width = p0.shape
+    n_rows = rho.shape[0]
+    for r0 in range(0, min(h, n_rows - first), 4):
+        r1 = min(r0 + 4, h, n_rows - first)
+        scale, stake = _settle(rho, chunk, config, run, ramp, (r0, r1))
+        m1 = np.zeros((r1 - r0, width))
+        m2 = np.zeros((r1 - r0, width))
+        for k in range(stack.shape[0]):
+            length, move = moves[k, 0], moves[k, 1]
+            for i in range(r0, r1):
+                d = first + i
+                p = offset + d
+                push = pi[k] > 0.0 and d + length < n_rows
+                push = push and not (rule == 0 and p >= cut) and not (rule == 1 and p + length > cut)
+                for j in range(width):
+                    c = scale[i - r0, j]
+                    if c == 0.0:
+                        continue
+                    x = stack[k, i, j]
+                    if stake[i - r0, j] > 0.0:
+                        m1[i - r0, j] += q[k, 0] * x
+                        m2[i - r0, j] += q[k, 1] * x
+                    jj = j + move
+                    if push and 0 <= jj < width:
+                        rho[d + length, jj] += c * pi[k] * x
+        for i in range(r0, r1):
+            p = offset + first + i
+            for j in range(width):
+                c = scale[i - r0, j]
+                if c == 0.0:
+                    continue
+                mass = c * p0[i, j]
+                units = stake[i - r0, j]
+                out[0, p] += mass
+                if units > 0.0:
+                    out[1, p] += mass
+                    out[2, p] += mass * units
+                    out[3, p] += units * c * m1[i - r0, j]
+                    out[4, p] += units * units * c * m2[i - r0, j]

@@ -36,7 +36,7 @@ import polars as pl
 
 from toolkit.bets.base import Bet
 from toolkit.bets.paytable import PayTable
-from toolkit.counting._computed_kernels import add_leaf, chain_rows, times_group
+from toolkit.counting._computed_kernels import chain_rows, times_group
 from toolkit.counting.strategies import CountPlay, Ramp, Strategy, count_strategy
 from toolkit.counting.systems import CountSystem, resolve_bet
 from toolkit.coup.cards import CompositionLike
@@ -248,67 +248,52 @@ class _Settings:
     tableau: Tableau
 
 
-def _steps(leaves: dict, pis: list[dict], tags: np.ndarray) -> tuple[np.ndarray, dict]:
-    """The one-coup transitions ``(cards, count change)`` that occur, and the step of each projection."""
-    step_of: dict[tuple[int, ...], int] = {}
-    steps: list[tuple[int, int]] = []
-    for a in leaves:
-        if not any(p.get(a, 0.0) > 0.0 for p in pis):
-            continue
-        key = (sum(a), int(np.dot(a, tags)))
-        if key not in steps:
-            steps.append(key)
-        step_of[a] = steps.index(key)
-    return np.array(steps, dtype=np.int64).reshape(-1, 2), step_of
+def _stack(law: _Law, leaves: list[tuple[int, ...]], d0: int, d1: int) -> tuple[np.ndarray, np.ndarray]:
+    """The count's law on rows ``d0 .. d1 - 1`` (cards seen) of the shoe ``(h, counts)`` and of the shoe less each
+    projection of ``leaves`` ``(h, counts, leaves)``, the latter on the scale of the former (see
+    :meth:`_Law.row_factors`); built from the rows of the base product the multiplications need."""
+    lo = max(0, d0 - int(law.top.sum()))
+    factors = law.row_factors()
+    index = {a: i for i, a in enumerate(leaves)}
+    stack = np.zeros((len(leaves), d1 - d0, law.width))
+    p0 = np.zeros((d1 - d0, law.width))
+
+    def leaf(a, buf):
+        rows = buf[d0 - lo :]
+        if not any(a):
+            p0[:] = rows
+        np.multiply(rows, factors[sum(a), d0:d1, None], out=stack[index[a]])
+
+    prefixes = {a[:i] for a in leaves for i in range(len(a) + 1)}
+    _visit(law, np.ascontiguousarray(law.base[lo:d1]), (), prefixes, leaf)
+    return p0, stack
 
 
 def _shoe_pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Settings) -> np.ndarray:
     """Sums by cards out of the shoe ``(5, full + 1)`` (see :func:`chain_rows`) over the runs of one shoe of seen
     cards, each weighted by its probability."""
     coefs = [_coefficients(run, moments, codes, settings.tableau) for run in runs]
-    pis = [dict(zip(map(int, c[0]), c[1].tolist(), strict=True)) for c in coefs]
-    qs = [{int(k): c[2][:, i] for i, k in enumerate(c[0]) if np.any(c[2][:, i])} for c in coefs]
-    leaves = {
-        a: code
-        for a, code in _leaves(law, coefs[0][0]).items()
-        if not any(a) or any(p.get(code, 0.0) > 0.0 for p in pis) or any(code in q for q in qs)
-    }
-    steps, step_of = _steps(leaves, [{a: p.get(leaves[a], 0.0) for a in leaves} for p in pis], law.tags)
-    prefixes = {a[:i] for a in leaves for i in range(len(a) + 1)}
-    coef = {
-        a: (
-            np.array([p.get(code, 0.0) for p in pis]),
-            np.array([step_of.get(a, -1) if p.get(code, 0.0) > 0.0 else -1 for p in pis], dtype=np.int64),
-            np.array([q.get(code, np.zeros(2)) for q in qs]).reshape(len(runs), 2),
-        )
-        for a, code in leaves.items()
-    }
-    factors = law.row_factors()
-    k_runs, n_steps = len(runs), len(steps)
-    height = int(max(16, min(128, CHUNK_BYTES // (8 * k_runs * (n_steps + 2) * law.width))))
-    overlap = int(law.top.sum())
+    uniq = coefs[0][0]
+    used = np.zeros(len(uniq), dtype=bool)
+    for _, pi, qs in coefs:
+        used |= (pi > 0) | np.any(qs != 0, axis=0)
+    used |= uniq == 0
+    leaf_of = _leaves(law, uniq)
+    leaves = [a for a, code in leaf_of.items() if used[np.searchsorted(uniq, code)]]
+    pos = np.searchsorted(uniq, [leaf_of[a] for a in leaves])
+    moves = np.array([(sum(a), int(np.dot(a, law.tags))) for a in leaves], dtype=np.int64).reshape(-1, 2)
+    height = int(max(8, min(128, CHUNK_BYTES // (8 * max(len(leaves), 1) * law.width))))
     full = settings.config[1]
-    rho = np.zeros((k_runs, law.rows, law.width))
+    rho = np.zeros((len(runs), law.rows, law.width))
     rho[:, 0, -law.r_min] = 1.0
-    out = np.zeros((k_runs, 5, full + 1))
+    out = np.zeros((len(runs), 5, full + 1))
     for d0 in range(0, law.rows, height):
         d1 = min(law.rows, d0 + height)
-        lo = max(0, d0 - overlap)
-        h = d1 - d0
-        p0 = np.zeros((h, law.width))
-        trans = np.zeros((k_runs, n_steps, h, law.width))
-        ev = np.zeros((k_runs, 2, h, law.width))
-
-        def leaf(a, buf, d0=d0, d1=d1, lo=lo, p0=p0, targets=(trans, ev)):
-            rows = buf[d0 - lo :]
-            if not any(a):
-                p0[:] = rows
-            add_leaf(rows, factors[sum(a), d0:d1], coef[a], targets)
-
-        _visit(law, np.ascontiguousarray(law.base[lo:d1]), (), prefixes, leaf)
+        p0, stack = _stack(law, leaves, d0, d1)
         config = np.array([d0, law.r_min, *settings.config], dtype=np.int64)
         for k, run in enumerate(runs):
-            chunk = (p0, trans[k], ev[k], steps)
+            _, pi, qs = coefs[k]
+            chunk = (p0, stack, moves, np.ascontiguousarray(pi[pos]), np.ascontiguousarray(qs[:, pos].T))
             chain_rows(rho[k], chunk, config, (run.offset, run.start_count), settings.ramp, out[k])
     return np.einsum("k,kij->ij", np.array([r.weight for r in runs]), out)
 
@@ -566,20 +551,10 @@ def count_law(
     run = _Run(1.0, 0, system.initial_count, values, ranks)
     uniq, _, qs = _coefficients(run, _moment_weights(target, tableau), codes, tableau)
     law = _Law.build(np.bincount(group, weights=values, minlength=len(tags)).astype(np.int64), tags)
-    leaves = {a: code for a, code in _leaves(law, uniq).items() if not any(a) or np.any(qs[:, uniq == code])}
-    factors = law.row_factors()
-    p0 = np.zeros((law.rows, law.width))
-    ev = np.zeros((1, 2, law.rows, law.width))
-    none = np.full(1, -1, dtype=np.int64)
-    empty = np.zeros((1, 0, law.rows, law.width))
-
-    def leaf(a, buf):
-        if not any(a):
-            p0[:] = buf
-        q = qs[:, int(np.flatnonzero(uniq == leaves[a])[0])].reshape(1, 2)
-        add_leaf(buf, factors[sum(a)], (np.zeros(1), none, q), (empty, ev))
-
-    _visit(law, law.base.copy(), (), {a[:i] for a in leaves for i in range(len(a) + 1)}, leaf)
+    leaf_of = _leaves(law, uniq)
+    leaves = [a for a, code in leaf_of.items() if code == 0 or np.any(qs[:, np.searchsorted(uniq, code)])]
+    p0, stack = _stack(law, leaves, 0, law.rows)
+    ev = np.einsum("lij,ql->ijq", stack, qs[:, np.searchsorted(uniq, [leaf_of[a] for a in leaves])])
     d, j = np.nonzero(p0[: law.rows - 6] > 0)
     norm = p0.sum(axis=1)
     return pl.DataFrame(
@@ -587,7 +562,7 @@ def count_law(
             "cards_seen": d,
             "running_count": system.initial_count + law.r_min + j,
             "probability": p0[d, j] / norm[d],
-            "ev": ev[0, 0, d, j] / p0[d, j],
-            "ev2": ev[0, 1, d, j] / p0[d, j],
+            "ev": ev[d, j, 0] / p0[d, j],
+            "ev2": ev[d, j, 1] / p0[d, j],
         }
     )
