@@ -78,10 +78,9 @@ def _stake(count, at, units):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _settle(rho, chunk, config, run, ramp, rows):  # pragma: no cover - compiled
-    """For rows ``rows[0] .. rows[1] - 1`` of the chunk: ``(scale, stake, push)`` of each cell (the start's mass over
-    the law, the units staked, whether its successors are dealt), and the starts, bets and stakes by cards out."""
-    p0 = chunk[0]
+def _settle(rho, p0, config, run, ramp, rows):  # pragma: no cover - compiled
+    """For rows ``rows[0] .. rows[1] - 1`` of the chunk: ``(scale, stake)`` of each cell (the start's mass over the
+    law ``p0``, 0 for no start; the units staked)."""
     at, units = ramp
     first, r_min, cards, full = config[0], config[1], config[2], config[3]
     min_left, divisor, unit, rounding, trigger = config[6], config[7], config[8], config[9], config[10]
@@ -105,53 +104,72 @@ def _settle(rho, chunk, config, run, ramp, rows):  # pragma: no cover - compiled
             else:
                 div = left if divisor == 0 else cards - d
                 count = _rounded(rc / (div / unit), rounding)
-            units_here = _stake(count, at, units)
             scale[i - rows[0], j] = mass / p0[i, j]
-            stake[i - rows[0], j] = units_here
+            stake[i - rows[0], j] = _stake(count, at, units)
     return scale, stake
 
 
 @numba.njit(cache=True, nogil=True)
-def chain_rows(rho, chunk, config, run, ramp, out):  # pragma: no cover - compiled
+def _band(values):  # pragma: no cover - compiled
+    """First and one past the last column where ``values`` (one row) is non-zero."""
+    lo, hi = values.shape[0], 0
+    for j in range(values.shape[0]):
+        if values[j] != 0.0:
+            lo = min(lo, j)
+            hi = j + 1
+    return lo, hi
+
+
+@numba.njit(cache=True, nogil=True)
+def chain_rows(rho, chunk, coef, config, run, ramp, out):  # pragma: no cover - compiled
     """Settle the coup starts of one chunk of rows (cards seen) and push their mass to the next starts.
 
     ``rho``: (rows, counts) mass of coup starts of one run (one exposed burn card and burn), complete for the rows
-    of this chunk.  ``chunk = (p0, stack, moves, pi, q)``: the chunk's count law (any scale per row), the laws of
-    the shoe less each projection ``(projections, h, counts)`` on the scale of ``p0``, each projection's move
-    ``(cards, count change)``, its probability on the next coup and the bet's two moments on it.  ``run = (offset,
+    of this chunk.  ``chunk = (stack, factors, picked)``: the count's law of the shoe less each projection
+    ``(projections, h, counts)`` halved once per card, the row factors ``(7, h)`` turning a projection of ``k``
+    more cards than the run's shoe into a ratio of laws, and the projections this run reads (the first its shoe).
+    ``coef = (sizes, moves, pi, q)``: per projection read, its cards beyond the run's shoe, its move ``(cards,
+    count change)``, its probability on the next coup and the bet's two moments on it.  ``run = (offset,
     start_count)``: cards out before the first coup and the running count before it.  ``ramp = (at, units)``.
     ``out``: (5, full + 1) sums by cards out of the shoe: starts, bets, units staked, expected win, expected
-    squared win.  Rows go four at a time (a coup takes at least four cards, so their starts are complete), each
-    projection's array read along its rows.
+    squared win.  Rows go four at a time (a coup takes at least four cards, so their starts are complete).
     """
-    p0, stack, moves, pi, q = chunk
+    stack, factors, picked = chunk
+    sizes, moves, pi, q = coef
     first, cut, rule = config[0], config[4], config[5]
     offset = run[0]
+    p0 = stack[picked[0]]
     h, width = p0.shape
     n_rows = rho.shape[0]
     for r0 in range(0, min(h, n_rows - first), 4):
         r1 = min(r0 + 4, h, n_rows - first)
-        scale, stake = _settle(rho, chunk, config, run, ramp, (r0, r1))
+        scale, stake = _settle(rho, p0, config, run, ramp, (r0, r1))
         m1 = np.zeros((r1 - r0, width))
         m2 = np.zeros((r1 - r0, width))
-        for k in range(stack.shape[0]):
-            length, move = moves[k, 0], moves[k, 1]
-            for i in range(r0, r1):
-                d = first + i
-                p = offset + d
-                push = pi[k] > 0.0 and d + length < n_rows
-                push = push and not (rule == 0 and p >= cut) and not (rule == 1 and p + length > cut)
-                for j in range(width):
-                    c = scale[i - r0, j]
-                    if c == 0.0:
-                        continue
-                    x = stack[k, i, j]
-                    if stake[i - r0, j] > 0.0:
-                        m1[i - r0, j] += q[k, 0] * x
-                        m2[i - r0, j] += q[k, 1] * x
-                    jj = j + move
-                    if push and 0 <= jj < width:
-                        rho[d + length, jj] += c * pi[k] * x
+        for i in range(r0, r1):
+            d = first + i
+            p = offset + d
+            lo, hi = _band(scale[i - r0])
+            slo, shi = _band(stake[i - r0])
+            slo, shi = max(lo, slo), min(hi, shi)
+            for k in range(1, picked.shape[0]):
+                row = stack[picked[k], i]
+                f = factors[sizes[k], i]
+                length, move = moves[k, 0], moves[k, 1]
+                qa, qb = q[k, 0] * f, q[k, 1] * f
+                for j in range(slo, shi):
+                    m1[i - r0, j] += qa * row[j]
+                    m2[i - r0, j] += qb * row[j]
+                if pi[k] <= 0.0 or d + length >= n_rows or (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
+                    continue
+                w = pi[k] * f
+                target = rho[d + length]
+                for j in range(max(lo, -move), min(hi, width - move)):
+                    target[j + move] += scale[i - r0, j] * w * row[j]
+            qa, qb = q[0, 0], q[0, 1]  # the run's own shoe: the bet's constant part
+            for j in range(slo, shi):
+                m1[i - r0, j] += qa * p0[i, j]
+                m2[i - r0, j] += qb * p0[i, j]
         for i in range(r0, r1):
             p = offset + first + i
             for j in range(width):

@@ -55,7 +55,7 @@ MAX_CELLS = 4_000_000
 #: The most tag groups (distinct tags by value).
 MAX_GROUPS = 6
 #: Bytes of the per-chunk arrays.
-CHUNK_BYTES = 160_000_000
+CHUNK_BYTES = 96_000_000
 
 #: What the method's figures mean and how far they may be off (measured, see the maths page).
 METHOD_NOTE = (
@@ -128,6 +128,7 @@ class _Run:
     start_count: int
     values: np.ndarray
     ranks: np.ndarray
+    removed: int = -1  # tag group of the exposed burn card (-1: none exposed)
 
 
 def _leaf_codes(group: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
@@ -170,10 +171,11 @@ class _Law:
     r_min: int
     width: int
     rows: int  # cards + 1
+    most: int  # most cards a projection holds (a coup's six, and the exposed burn card)
     base: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0)))
 
     @classmethod
-    def build(cls, sizes: np.ndarray, tags: np.ndarray) -> _Law:
+    def build(cls, sizes: np.ndarray, tags: np.ndarray, most: int = 6) -> _Law:
         r_min = int(np.sum(np.minimum(tags, 0) * sizes))
         width = int(np.sum(np.maximum(tags, 0) * sizes)) - r_min + 1
         rows = int(sizes.sum()) + 1
@@ -182,7 +184,7 @@ class _Law:
                 f"the count's running count spans {width:,} values over {rows - 1} cards ({rows * width:,} cells, "
                 f"at most {MAX_CELLS:,}): tags too large for the computed method"
             )
-        top = np.minimum(sizes, 6)
+        top = np.minimum(sizes, most)
         base = np.zeros((rows, width))
         base[0, -r_min] = 1.0
         done = 0
@@ -190,12 +192,11 @@ class _Law:
             for _ in range(int(sizes[g] - top[g])):
                 done += 1
                 times_group(base, int(tags[g]), done + 1)
-        return cls(sizes, tags, top, r_min, width, rows, base)
+        return cls(sizes, tags, top, r_min, width, rows, most, base)
 
-    def row_factors(self) -> np.ndarray:
-        """``f[k, d] = 2^-k (N)_k / (N - d)_k``: turns the halved product of a shoe less ``k`` cards into the ratio of
-        its law to the full shoe's (0 where fewer than ``k`` cards would be left)."""
-        n = self.rows - 1
+    def row_factors(self, n: int) -> np.ndarray:
+        """``f[k, d] = 2^-k (n)_k / (n - d)_k``: turns the halved product of a shoe of ``n`` cards less ``k`` into the
+        ratio of its law to that shoe's (0 where fewer than ``k`` cards would be left)."""
         d = np.arange(self.rows, dtype=np.float64)
         out = np.zeros((7, self.rows))
         for k in range(7):
@@ -226,7 +227,7 @@ def _visit(law: _Law, buf: np.ndarray, prefix: tuple[int, ...], prefixes: set, l
     if g == len(law.sizes):
         leaf_fn(prefix, buf)
         return
-    room = 6 - sum(prefix)
+    room = law.most - sum(prefix)
     highest = min(int(law.top[g]), room)
     cur = buf.copy()
     t = int(law.tags[g])
@@ -248,53 +249,71 @@ class _Settings:
     tableau: Tableau
 
 
-def _stack(law: _Law, leaves: list[tuple[int, ...]], d0: int, d1: int) -> tuple[np.ndarray, np.ndarray]:
-    """The count's law on rows ``d0 .. d1 - 1`` (cards seen) of the shoe ``(h, counts)`` and of the shoe less each
-    projection of ``leaves`` ``(h, counts, leaves)``, the latter on the scale of the former (see
-    :meth:`_Law.row_factors`); built from the rows of the base product the multiplications need."""
+def _stack(law: _Law, leaves: list[tuple[int, ...]], d0: int, d1: int, into: np.ndarray | None = None) -> np.ndarray:
+    """The count's law on rows ``d0 .. d1 - 1`` (cards seen) of the shoe less each projection of ``leaves``
+    ``(leaves, h, counts)``, halved once per card (see :func:`times_group`); built from the rows of the base
+    product the multiplications need (written in ``into``'s first rows when given)."""
     lo = max(0, d0 - int(law.top.sum()))
-    factors = law.row_factors()
     index = {a: i for i, a in enumerate(leaves)}
-    stack = np.zeros((len(leaves), d1 - d0, law.width))
-    p0 = np.zeros((d1 - d0, law.width))
+    shape = (len(leaves), d1 - d0, law.width)
+    stack = np.empty(shape) if into is None else into[:, : d1 - d0]
 
     def leaf(a, buf):
-        rows = buf[d0 - lo :]
-        if not any(a):
-            p0[:] = rows
-        np.multiply(rows, factors[sum(a), d0:d1, None], out=stack[index[a]])
+        stack[index[a]] = buf[d0 - lo :]
 
     prefixes = {a[:i] for a in leaves for i in range(len(a) + 1)}
     _visit(law, np.ascontiguousarray(law.base[lo:d1]), (), prefixes, leaf)
-    return p0, stack
+    return stack
 
 
-def _shoe_pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Settings) -> np.ndarray:
-    """Sums by cards out of the shoe ``(5, full + 1)`` (see :func:`chain_rows`) over the runs of one shoe of seen
-    cards, each weighted by its probability."""
+def _run_leaves(law: _Law, run: _Run, coefs, used: np.ndarray) -> tuple[list[tuple[int, ...]], tuple]:
+    """The projections one run reads (its exposed burn card added to each) and its coefficients on them:
+    ``(leaves, (sizes, moves, pi, q))``, the first leaf the run's own shoe."""
+    uniq, pi, qs = coefs
+    extra = np.zeros(len(law.sizes), dtype=np.int64)
+    if run.removed >= 0:
+        extra[run.removed] = 1
+    own = tuple(extra.tolist())
+    leaves, pos = [own], [int(np.flatnonzero(uniq == 0)[0])]
+    for i, code in enumerate(uniq.tolist()):
+        a = np.array([(code // 7**g) % 7 for g in range(len(law.sizes))])
+        if code == 0 or not used[i] or np.any(a + extra > law.top):
+            continue
+        leaves.append(tuple((a + extra).tolist()))
+        pos.append(i)
+    picked = np.array(pos)
+    sizes = np.array([sum(a) - sum(own) for a in leaves], dtype=np.int64)
+    moves = np.array([(k, int(np.dot(np.subtract(a, own), law.tags))) for a, k in zip(leaves, sizes, strict=True)])
+    coef = (sizes, moves.reshape(-1, 2).astype(np.int64), np.ascontiguousarray(pi[picked]), qs[:, picked].T.copy())
+    return leaves, coef
+
+
+def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Settings) -> np.ndarray:
+    """Sums by cards out of the shoe ``(5, full + 1)`` (see :func:`chain_rows`) over the runs (exposed burn cards),
+    each weighted by its probability: one product of the count's law serves them all."""
     coefs = [_coefficients(run, moments, codes, settings.tableau) for run in runs]
-    uniq = coefs[0][0]
-    used = np.zeros(len(uniq), dtype=bool)
+    used = np.zeros(len(coefs[0][0]), dtype=bool)
     for _, pi, qs in coefs:
         used |= (pi > 0) | np.any(qs != 0, axis=0)
-    used |= uniq == 0
-    leaf_of = _leaves(law, uniq)
-    leaves = [a for a, code in leaf_of.items() if used[np.searchsorted(uniq, code)]]
-    pos = np.searchsorted(uniq, [leaf_of[a] for a in leaves])
-    moves = np.array([(sum(a), int(np.dot(a, law.tags))) for a in leaves], dtype=np.int64).reshape(-1, 2)
+    per_run = [_run_leaves(law, run, c, used) for run, c in zip(runs, coefs, strict=True)]
+    leaves = sorted({a for run_leaves, _ in per_run for a in run_leaves})
+    index = {a: i for i, a in enumerate(leaves)}
+    seen = settings.config[0]
+    factors = law.row_factors(seen)
     height = int(max(8, min(128, CHUNK_BYTES // (8 * max(len(leaves), 1) * law.width))))
-    full = settings.config[1]
     rho = np.zeros((len(runs), law.rows, law.width))
     rho[:, 0, -law.r_min] = 1.0
-    out = np.zeros((len(runs), 5, full + 1))
+    out = np.zeros((len(runs), 5, settings.config[1] + 1))
+    buffer = np.empty((len(leaves), height, law.width))
     for d0 in range(0, law.rows, height):
         d1 = min(law.rows, d0 + height)
-        p0, stack = _stack(law, leaves, d0, d1)
+        stack = _stack(law, leaves, d0, d1, buffer)
         config = np.array([d0, law.r_min, *settings.config], dtype=np.int64)
         for k, run in enumerate(runs):
-            _, pi, qs = coefs[k]
-            chunk = (p0, stack, moves, np.ascontiguousarray(pi[pos]), np.ascontiguousarray(qs[:, pos].T))
-            chain_rows(rho[k], chunk, config, (run.offset, run.start_count), settings.ramp, out[k])
+            run_leaves, coef = per_run[k]
+            picked = np.array([index[a] for a in run_leaves], dtype=np.int64)
+            chunk = (stack, np.ascontiguousarray(factors[:, d0:d1]), picked)
+            chain_rows(rho[k], chunk, coef, config, (run.offset, run.start_count), settings.ramp, out[k])
     return np.einsum("k,kij->ij", np.array([r.weight for r in runs]), out)
 
 
@@ -371,15 +390,15 @@ def _play(strategy: Strategy | CountPlay | CountSystem | str, **options: object)
     return plays[0]
 
 
-def _runs(dealing: Dealing, system: CountSystem, group: np.ndarray, tags: np.ndarray) -> dict[int, list[_Run]]:
-    """The runs by the tag group of the exposed burn card (-1: none exposed)."""
+def _runs(dealing: Dealing, system: CountSystem, group: np.ndarray, tags: np.ndarray) -> list[_Run]:
+    """The runs: one per value of the exposed burn card, or one when none is exposed."""
     ranks = np.full(13, 4 * dealing.decks, dtype=np.int64)
     values = np.array([ranks[9:].sum(), *ranks[:9]], dtype=np.int64)
     irc = system.initial_count
     if dealing.burn != Burn.STANDARD:
         offset = dealing.burn_cards if dealing.burn == Burn.FIXED else 0
-        return {-1: [_Run(1.0, offset, irc, values, ranks)]}
-    out: dict[int, list[_Run]] = {}
+        return [_Run(1.0, offset, irc, values, ranks)]
+    out: list[_Run] = []
     for v in range(10):
         rank = 9 if v == 0 else v - 1
         burn = 10 if v == 0 else dealing.burn_ace if v == 1 else v
@@ -387,8 +406,7 @@ def _runs(dealing: Dealing, system: CountSystem, group: np.ndarray, tags: np.nda
         seen_r[rank] -= 1
         seen_v[v] -= 1
         tag = int(tags[group[v]]) if system.count_burn_card else 0
-        run = _Run(float(values[v] / values.sum()), 1 + burn, irc + tag, seen_v, seen_r)
-        out.setdefault(int(group[v]), []).append(run)
+        out.append(_Run(float(values[v] / values.sum()), 1 + burn, irc + tag, seen_v, seen_r, int(group[v])))
     return out
 
 
@@ -479,11 +497,10 @@ def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
     moments = _moment_weights(bet, dealing.tableau)
     settings = _settings(dealing, play)
     _, codes = _leaf_codes(group, len(tags))
-    total = np.zeros((5, dealing.cards + 1))
-    for removed, runs in _runs(dealing, play.system, group, tags).items():
-        sizes = np.bincount(group, weights=runs[0].values, minlength=len(tags)).astype(np.int64)
-        del removed
-        total += _shoe_pass(_Law.build(sizes, tags), runs, codes, moments, settings)
+    runs = _runs(dealing, play.system, group, tags)
+    full = np.bincount(group, weights=np.full(10, 4 * dealing.decks) * (1 + 3 * (np.arange(10) == 0)))
+    most = 7 if runs[0].removed >= 0 else 6
+    total = _pass(_Law.build(full.astype(np.int64), tags, most), runs, codes, moments, settings)
     hands, bets, staked, ev, ev2 = (float(x) for x in total.sum(axis=1))
     frame = pl.DataFrame(
         {
@@ -553,7 +570,9 @@ def count_law(
     law = _Law.build(np.bincount(group, weights=values, minlength=len(tags)).astype(np.int64), tags)
     leaf_of = _leaves(law, uniq)
     leaves = [a for a, code in leaf_of.items() if code == 0 or np.any(qs[:, np.searchsorted(uniq, code)])]
-    p0, stack = _stack(law, leaves, 0, law.rows)
+    stack = _stack(law, leaves, 0, law.rows)
+    p0 = stack[leaves.index((0,) * len(tags))]
+    stack *= law.row_factors(law.rows - 1)[[sum(a) for a in leaves], :, None]
     ev = np.einsum("lij,ql->ijq", stack, qs[:, np.searchsorted(uniq, [leaf_of[a] for a in leaves])])
     d, j = np.nonzero(p0[: law.rows - 6] > 0)
     norm = p0.sum(axis=1)
