@@ -8,12 +8,14 @@
 * :mod:`~toolkit.counting.harness`: strategies played through dealt shoes (:func:`play`, :func:`run_strategies`);
 * :mod:`~toolkit.counting.results`: per-shoe totals and the figures with their intervals (:class:`Results`);
 * :mod:`~toolkit.counting.sweeps`: threshold and penetration sweeps;
-* :mod:`~toolkit.counting.computed`: a count's win computed from the count's exact law (:func:`count_value`).
+* :mod:`~toolkit.counting.computed`: a count's win computed from the count's exact law (:func:`count_value`);
+* :mod:`~toolkit.counting.optimise`: the best count for a bet, searched on the computed win (:func:`best_count`).
 """
 
 from toolkit.counting.computed import CountValue, count_law, count_value
 from toolkit.counting.custom import custom_count, parse_tags, read_count_system
 from toolkit.counting.harness import compare_strategies, play, results_frame, run_strategies, simulate
+from toolkit.counting.optimise import best_count
 from toolkit.counting.quality import betting_correlation, count_quality, eor_count
 from toolkit.counting.results import Estimate, LookAheadError, Results, ShoeTotals, summarize
 from toolkit.counting.strategies import (
@@ -44,6 +46,7 @@ __all__ = (
     "Results",
     "ShoeTotals",
     "Strategy",
+    "best_count",
     "betting_correlation",
     "combine_strategies",
     "compare_strategies",
