@@ -70,6 +70,12 @@ class Rounding(str, Enum):
     nearest = "nearest"
 
 
+class DeckEstimate(str, Enum):
+    exact = "exact"
+    half_deck = "half_deck"
+    whole_deck = "whole_deck"
+
+
 def _deal_block(block, dealing):
     """Deal one block (runs in the worker; numpy only: polars is not fork-safe in worker processes)."""
     from toolkit.dealing.dealer import deal_block, shuffled_shoes
@@ -207,6 +213,9 @@ def count(
         None, "--divisor", help="True count divides by decks left in the shoe or by unseen cards."
     ),
     rounding: Rounding | None = typer.Option(None, "--rounding", help="True count rounding."),
+    deck_estimate: DeckEstimate | None = typer.Option(
+        None, "--deck-estimate", help="Decks the true count divides by: exact, or to the nearest half or whole deck."
+    ),
     count_burn_card: bool | None = typer.Option(
         None, "--count-burn-card/--no-count-burn-card", help="Count the exposed burn card (default: the system's)."
     ),
@@ -242,6 +251,7 @@ def count(
         for k, v in (
             ("divisor", divisor.value if divisor else None),
             ("rounding", rounding.value if rounding else None),
+            ("deck_estimate", deck_estimate.value if deck_estimate else None),
             ("count_burn_card", count_burn_card),
             ("trigger", count_kind.value if count_kind else None),
             ("threshold", threshold),
@@ -259,7 +269,7 @@ def count(
             shoes,
             dealing,
             s,
-            rules=Rules(decks=dealing.decks),
+            rules=Rules(decks=dealing.decks, tableau=dealing.tableau),
             workers=workers,
             scheduler=scheduler,
             progress=progress,
