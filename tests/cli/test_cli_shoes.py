@@ -201,3 +201,22 @@ def test_count_computed_refuses_in_one_line(capsys, args, message) -> None:
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_count_optimise_lists_the_published_counts_and_the_one_found(capsys, monkeypatch) -> None:
+    import toolkit.counting
+
+    calls = []
+    search = toolkit.counting.best_count
+
+    def small_search(bet, dealing, *, start):  # the search itself is tested in tests/counting/test_best_count.py
+        calls.append((bet, dealing.decks, start.threshold))
+        return search(bet, dealing, start=start, tag_range=(1, 2), thresholds=[2], values=[8])
+
+    monkeypatch.setattr(toolkit.counting, "best_count", small_search)
+    code, out, err = run(capsys, "count", "--system", "dragon7", "--decks", "1", "-t", "2", "--method", "optimise",
+                       "-f", "json")  # fmt: skip
+    assert code == 0, err
+    rows = json.loads(out)
+    assert [r["count"] for r in rows] == ["dragon7", "how_dragon7", "dragon7 (start)", "found"]
+    assert calls == [("dragon7", 1, 2.0)]

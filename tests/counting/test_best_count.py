@@ -21,13 +21,13 @@ def table():
 
 
 def test_the_search_lists_the_published_counts_beside_the_one_found(table):
-    assert table["count"].to_list() == ["dragon7", "how_dragon7", "weak", "found"]
+    assert table["count"].to_list() == ["dragon7", "how_dragon7", "weak (start)", "found"]
     published = table.filter(table["count"] == "dragon7")["units_per_shoe_ev"][0]
     assert published == pytest.approx(count_value("dragon7", ONE_DECK).units_per_shoe_ev, rel=1e-12)
 
 
 def test_the_count_found_wins_more_than_the_start_and_retags_the_eights(table):
-    weak = table.filter(table["count"] == "weak")["units_per_shoe_ev"][0]
+    weak = table.filter(table["count"] == "weak (start)")["units_per_shoe_ev"][0]
     found = table.filter(table["count"] == "found")
     assert found["units_per_shoe_ev"][0] > weak
     assert literal_eval(found["tags"][0])[8] > 0

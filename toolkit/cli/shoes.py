@@ -50,6 +50,7 @@ RESULT_LABELS = {"se": "std error", "ci_low": "CI low", "ci_high": "CI high"}
 class Method(str, Enum):
     simulated = "simulated"
     computed = "computed"
+    optimise = "optimise"
 
 
 class CountKind(str, Enum):
@@ -231,7 +232,8 @@ def count(
         Method.simulated,
         "--method",
         help="simulated: deal --shoes shoes; computed: the expected win from the count's exact law, no shoes dealt "
-        "(a count, not perfect play; pay-table and value-event bets).",
+        "(a count, not perfect play; pay-table and value-event bets); optimise: search integer tags -4..+4 by value "
+        "and the threshold from the count given, on the computed win, beside the published counts (minutes).",
     ),
 ) -> None:
     """What a counter wins: play a count (or computer-perfect play) through simulated shoes, or compute it."""
@@ -257,8 +259,8 @@ def count(
         if v is not None
     }
     strategy, convention = _strategy(system, tags, system_file, bet, threshold, changes)
-    if method == Method.computed:
-        _computed(strategy, convention, dealing, fmt)
+    if method != Method.simulated:
+        _computed(strategy, convention, dealing, fmt, optimise=method == Method.optimise)
         return
     s = seed_or_fresh(seed)
     try:
@@ -292,15 +294,22 @@ def count(
         emit(res.frame(), fmt, payload)
 
 
-def _computed(strategy: Any, convention: dict[str, object], dealing: Dealing, fmt: OutputFormat) -> None:
-    """``count --method computed``: the expected win from the count's law, under the simulated command's keys."""
+def _computed(
+    strategy: Any, convention: dict[str, object], dealing: Dealing, fmt: OutputFormat, optimise: bool = False
+) -> None:
+    """``count --method computed``: the expected win from the count's law, under the simulated command's keys;
+    ``--method optimise``: the count search from it (:func:`toolkit.counting.best_count`)."""
     import polars as pl
 
-    from toolkit.counting import CountPlay, count_value
+    from toolkit.counting import CountPlay, best_count, count_value
 
-    if not isinstance(strategy.plays[0], CountPlay):
+    play = strategy.plays[0]
+    if not isinstance(play, CountPlay):
         fail("--method computed plays a count; perfect play needs --method simulated")
     try:
+        if optimise:
+            emit(best_count(play.bet, dealing, start=play.system.with_(threshold=play.ramp.threshold)), fmt)
+            return
         res = count_value(strategy, dealing)
     except ValueError as err:
         fail(str(err))

@@ -70,8 +70,9 @@ def best_count(
     Returns
     -------
     polars.DataFrame
-        ``count, tags, threshold, units_per_shoe_ev, bets_per_shoe``: every published count for the bet (at its own
-        threshold) and the start, then the count found (``count`` = ``"found"``), all computed.
+        ``count, tags, threshold, units_per_shoe_ev, bets_per_shoe``: every published count for the bet (at its
+        own threshold) and the start (``(start)`` when not one of them), then the count found (``count`` =
+        ``"found"``), all computed.
     """
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau)
     target = resolve_bet(bet, rules)
@@ -110,6 +111,7 @@ def best_count(
             continue
         (play,) = count_strategy(s, bet=target).plays
         value = _value(play, target, dealing)  # type: ignore[arg-type]
-        rows.append((s.name, str(s.tags_by_value), s.threshold, value.units_per_shoe_ev, value.bets_per_shoe))
+        label = s.name if s in published else f"{s.name} (start)"
+        rows.append((label, str(s.tags_by_value), s.threshold, value.units_per_shoe_ev, value.bets_per_shoe))
     rows.append(("found", str(tuple(tags)), best[2], best[0], best[1]))
     return pl.DataFrame(rows, schema=["count", "tags", "threshold", "units_per_shoe_ev", "bets_per_shoe"], orient="row")
