@@ -158,3 +158,15 @@ def test_the_nearest_bucket_of_the_variance_ratio_stays_on_the_axes() -> None:
     assert low < 5 < high
     assert ax.get_ylim()[1] > 5.55
     plt.close(ax.figure)
+
+
+def test_the_exact_law_of_the_last_cards_is_drawn_beside_the_sample(result) -> None:
+    exact = pl.DataFrame({"unseen": [7, 6], "bet": ["banker", "banker"], "exact_p_positive": [0.26, 0.27]})
+    ax = plot_p_positive(result.by_unseen(), "banker", exact=exact)
+    dots = [line for line in ax.get_lines() if line.get_label() == "exact"]
+    assert len(dots) == 1
+    assert dots[0].get_xdata().tolist() == [6, 7]
+    assert dots[0].get_ydata().tolist() == [0.27, 0.26]
+    ax = plot_p_positive(result.by_unseen(), "tie", exact=exact)
+    assert not [line for line in ax.get_lines() if line.get_label() == "exact"]
+    plt.close("all")

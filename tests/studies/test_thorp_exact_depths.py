@@ -48,3 +48,4 @@ def test_the_table_and_its_coverage_are_reported(dealt_to_end, table):
     text = markdown_report(dealt_to_end, exact=table)
     assert "## The last cards, exactly" in text
     assert f"in {covered} of {cells} depths" in text
+    assert "Exactly (every composition of the last cards weighed, not sampled)" in text.split("## ")[0]

@@ -73,7 +73,9 @@ def _cards_axis(ax: Axes, low: float = 6, high: float = 420) -> None:
     ax.set_xlabel(_X)
 
 
-def plot_p_positive(by_unseen: pl.DataFrame, bet: str, ax: Axes | None = None, min_hands: int = 1) -> Axes:
+def plot_p_positive(
+    by_unseen: pl.DataFrame, bet: str, ax: Axes | None = None, min_hands: int = 1, exact: pl.DataFrame | None = None
+) -> Axes:
     """P(EV > 0) against cards unseen for one bet, one line per observer, with the 95 % Wilson band.
 
     The line and its band take the bet's colour (:data:`toolkit.plots._axes.BET_COLOURS`);
@@ -91,6 +93,9 @@ def plot_p_positive(by_unseen: pl.DataFrame, bet: str, ax: Axes | None = None, m
         The axes (a new figure when ``None``).
     min_hands
         Leave out depths with fewer hands.
+    exact
+        The exact law of the last cards (``unseen``, ``bet``, ``exact_p_positive``: the table
+        ``exact_last_cards`` of :func:`toolkit.studies.write_outputs`), drawn as black dots.
 
     Returns
     -------
@@ -115,6 +120,9 @@ def plot_p_positive(by_unseen: pl.DataFrame, bet: str, ax: Axes | None = None, m
         ax.set_yscale("log")
         ax.set_ylim(bottom=float(shown["p_positive"].to_numpy().min()) / 3, top=1.2)
         ax.yaxis.set_minor_locator(NullLocator())  # minor ticks on many small log panels cost seconds
+    if exact is not None and bet in set(exact["bet"]):
+        dots = exact.filter(pl.col("bet") == bet).sort("unseen")
+        ax.plot(dots["unseen"].to_numpy(), dots["exact_p_positive"].to_numpy(), "k.", ms=3, label="exact")
     _cards_axis(ax)
     ax.set_ylabel("P(EV > 0)")
     ax.set_title(bet_name(bet))
@@ -549,9 +557,9 @@ def save_study_figures(frames: Mapping[str, pl.DataFrame], folder: str | Path, d
         save(fig, ANSWER_FIGURE, "Where the edges are: share of each bet's edges by cards unseen")
     by_unseen = frames["by_unseen"]
     save(
-        by_bet_figure(by_unseen, plot_p_positive, figure=Figure()),
+        by_bet_figure(by_unseen, plot_p_positive, figure=Figure(), exact=frames.get("exact_last_cards")),
         "p_positive_by_unseen",
-        "P(EV > 0) by cards unseen, per bet",
+        "P(EV > 0) by cards unseen, per bet (black dots: the exact law of the last cards)",
     )
     save(
         by_bet_figure(by_unseen, plot_mean_positive_ev, figure=Figure()),

@@ -134,8 +134,8 @@ def _price_block(job: _Job, block: Block) -> list[tuple[int, np.ndarray, np.ndar
         w = weights(comps, job.tables[k], job.totals[k])
         ranks = _shoes(job.caps, comps)
         edge = evaluate(ranks, exact_signs=False)
+        near = np.abs(edge) <= evaluate.bounds  # the entries settled next (for best's count)
         settled = evaluate.settle_signs(ranks, edge)
-        near = np.abs(edge) <= evaluate.bounds  # after settling: exact values near zero (for best's count)
         edge = np.concatenate([edge, edge.max(axis=1, keepdims=True)], axis=1)
         sums = np.stack(
             [

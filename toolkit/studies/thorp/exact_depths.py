@@ -42,7 +42,7 @@ _COMPUTED: dict[tuple, pl.DataFrame] = {}
 
 
 def exact_beside_sampled(
-    result: StudyResult, last: int = EXACT_LAST, workers: int | None = None, progress: bool = True
+    result: StudyResult, last: int = EXACT_LAST, workers: int | None = None, progress: bool = False
 ) -> pl.DataFrame:
     """The exact P(edge > 0) and E[max(edge, 0)] beside the study's sampled ones, per depth ``6 .. last``.
 

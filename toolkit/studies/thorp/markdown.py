@@ -469,6 +469,19 @@ def _theorem_section(result: StudyResult) -> list[str]:
     ]
 
 
+def _exact_lead(table: pl.DataFrame) -> str:
+    """One sentence under the answer: the exact chance of an edge with the fewest and the most cards of the table."""
+    last = int(table["unseen"].max())  # type: ignore[arg-type]
+    at = {(r["bet"], r["unseen"]): r["exact_p_positive"] for r in table.to_dicts()}
+    bets = list(dict.fromkeys(table["bet"].to_list()))
+    return (
+        "Exactly (every composition of the last cards weighed, not sampled): an edge is there with probability "
+        + "; ".join(f"{pct(at[(b, 6)], 1)} for {bet_label(b)}" for b in bets)
+        + f" with 6 cards left, and {'; '.join(f'{pct(at[(b, last)], 1)} for {bet_label(b)}' for b in bets)} "
+        f"with {last} (section *The last cards, exactly*)."
+    )
+
+
 def _exact_section(table: pl.DataFrame, which: str) -> list[str]:
     """The exact law of the last cards beside the sampled shares, with the intervals' coverage."""
     covered, cells = coverage(table)
@@ -565,6 +578,8 @@ def markdown_report(
     study = result.study
     claims = result.claims().filter(pl.col("observer") == study.observers[0])
     lines = ["# Do baccarat edges appear only in the last 5-20 cards?", "", answer(result, deal_to_end)]
+    if exact is not None and exact.height:
+        lines += ["", _exact_lead(exact)]
     pictures = dict(figures or {})
     first = next((t for t, path in pictures.items() if Path(path).stem == ANSWER_FIGURE), None)
     if first is not None:

@@ -99,32 +99,9 @@ def write_outputs(
     refuse_symlink(folder / "tables", "output folder")
     (folder / "tables").mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {}
-    frames: dict[str, pl.DataFrame] = {
-        "by_unseen": result.by_unseen(),
-        "by_bucket": result.by_bucket(),
-        "cumulative": result.cumulative(),
-        "claims": result.claims().join(
-            pl.concat([study_verdicts(result, o).with_columns(observer=pl.lit(o)) for o in result.study.observers]),
-            on=["observer", "bet"],
-            how="left",
-        ),
-        "per_shoe": result.per_shoe(),
-        "jacobson": result.jacobson(),
-    }
-    if "unseen" in result.study.observers:
-        frames["variance"] = result.variance()
-        frames["variance_by_bucket"] = result.variance_by_bucket()
-    if deal_to_end is not None:
-        frames |= {
-            "by_unseen_deal_to_end": deal_to_end.by_unseen(),
-            "cumulative_deal_to_end": deal_to_end.cumulative(),
-            "claims_deal_to_end": deal_to_end.claims(),
-        }
-    exact = None
-    if exact_last is not None:
-        exact = exact_beside_sampled(deal_to_end or result, exact_last, workers=1, progress=False)
-        if exact.height:
-            frames["exact_last_cards"] = exact
+    frames = _frames(result, deal_to_end)
+    exact = None if exact_last is None else exact_beside_sampled(deal_to_end or result, exact_last, workers=1)
+    frames |= {"exact_last_cards": exact} if exact is not None and exact.height else {}
     for name, frame in frames.items():
         atomic_write(folder / "tables" / f"{name}.parquet", frame.write_parquet)
         atomic_write(folder / "tables" / f"{name}.csv", frame.write_csv)
@@ -150,6 +127,32 @@ def write_outputs(
     report = markdown_report(result, table, shown, deal_to_end, "published.md" if reproduce else None, exact)
     atomic_write(paths["report"], report)
     return paths
+
+
+def _frames(result: StudyResult, deal_to_end: StudyResult | None) -> dict[str, pl.DataFrame]:
+    """The tables of a run (and of its deal-to-end run), by name."""
+    frames: dict[str, pl.DataFrame] = {
+        "by_unseen": result.by_unseen(),
+        "by_bucket": result.by_bucket(),
+        "cumulative": result.cumulative(),
+        "claims": result.claims().join(
+            pl.concat([study_verdicts(result, o).with_columns(observer=pl.lit(o)) for o in result.study.observers]),
+            on=["observer", "bet"],
+            how="left",
+        ),
+        "per_shoe": result.per_shoe(),
+        "jacobson": result.jacobson(),
+    }
+    if "unseen" in result.study.observers:
+        frames["variance"] = result.variance()
+        frames["variance_by_bucket"] = result.variance_by_bucket()
+    if deal_to_end is not None:
+        frames |= {
+            "by_unseen_deal_to_end": deal_to_end.by_unseen(),
+            "cumulative_deal_to_end": deal_to_end.cumulative(),
+            "claims_deal_to_end": deal_to_end.claims(),
+        }
+    return frames
 
 
 def _json_default(value: Any) -> Any:
