@@ -27,6 +27,7 @@ b'one\\n'
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import signal
@@ -262,6 +263,24 @@ def _locked_temporary(target: Path) -> tuple[int, str]:
     raise OSError(f"cannot make a temporary file beside {str(target)!r}")  # pragma: no cover
 
 
+def _open_special(target: Path) -> int:
+    """A descriptor writing into the device or pipe ``target``, opened without waiting.
+
+    A named pipe with no reader is refused (:class:`OSError`, ``ENXIO``) instead of blocking until one
+    comes; what is opened is then written in blocking mode, as an ordinary file.
+    """
+    try:
+        fd = os.open(target, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as err:
+        if err.errno == errno.ENXIO:
+            raise OSError(
+                errno.ENXIO, "a named pipe (FIFO) with no reader: start its reader first, or name a regular file"
+            ) from None
+        raise
+    os.set_blocking(fd, True)
+    return fd
+
+
 @contextlib.contextmanager
 def atomic_file(path: str | os.PathLike, where: str = "output") -> Iterator[IO[bytes]]:
     """A binary file to write ``path``'s new content to; renamed over ``path`` when the block ends without error.
@@ -286,7 +305,7 @@ def atomic_file(path: str | os.PathLike, where: str = "output") -> Iterator[IO[b
     if target.is_dir():
         raise IsADirectoryError(f"{where} {str(target)!r} is a folder, not a file")
     if target.exists() and not target.is_file():  # a device or a pipe: write into it, never replace it
-        with open(target, "wb") as fh:
+        with os.fdopen(_open_special(target), "wb") as fh:
             yield fh
         return
     remove_stale_temporaries(target)

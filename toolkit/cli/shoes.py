@@ -47,6 +47,11 @@ __all__ = ["register"]
 RESULT_LABELS = {"se": "std error", "ci_low": "CI low", "ci_high": "CI high"}
 
 
+class Method(str, Enum):
+    simulated = "simulated"
+    computed = "computed"
+
+
 class CountKind(str, Enum):
     true = "true"
     running = "running"
@@ -222,8 +227,14 @@ def count(
     scheduler: str | None = SCHEDULER,
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
+    method: Method = typer.Option(
+        Method.simulated,
+        "--method",
+        help="simulated: deal --shoes shoes; computed: the expected win from the count's exact law, no shoes dealt "
+        "(a count, not perfect play; pay-table and value-event bets).",
+    ),
 ) -> None:
-    """What a counter wins: play a count (or computer-perfect play) through simulated shoes."""
+    """What a counter wins: play a count (or computer-perfect play) through simulated shoes, or compute it."""
     from toolkit.counting import LookAheadError, run_strategies
     from toolkit.coup.rules import Rules
 
@@ -246,6 +257,9 @@ def count(
         if v is not None
     }
     strategy, convention = _strategy(system, tags, system_file, bet, threshold, changes)
+    if method == Method.computed:
+        _computed(strategy, convention, dealing, fmt)
+        return
     s = seed_or_fresh(seed)
     try:
         (res,) = run_strategies(
@@ -276,6 +290,35 @@ def count(
         emit(_result_frame(res, bankroll), fmt, keys=2, labels=RESULT_LABELS)
     else:
         emit(res.frame(), fmt, payload)
+
+
+def _computed(strategy: Any, convention: dict[str, object], dealing: Dealing, fmt: OutputFormat) -> None:
+    """``count --method computed``: the expected win from the count's law, under the simulated command's keys."""
+    import polars as pl
+
+    from toolkit.counting import CountPlay, count_value
+
+    if not isinstance(strategy.plays[0], CountPlay):
+        fail("--method computed plays a count; perfect play needs --method simulated")
+    try:
+        res = count_value(strategy, dealing)
+    except ValueError as err:
+        fail(str(err))
+    payload = {
+        **res.as_dict(),
+        "bet": convention.get("bet"),
+        "threshold": convention.get("threshold"),
+        "convention": convention,
+        "dealing": dealing_payload(dealing),
+    }
+    if fmt == OutputFormat.json:
+        emit(res.by_depth, fmt, payload)
+        return
+    say(f"{res.strategy}: computed, no shoes dealt; {res.note}")
+    figures = res.as_dict()
+    keys = ("hands_per_shoe", "bets_per_shoe", "bet_frequency", "mean_edge", "units_per_shoe_ev")
+    rows = [{"metric": k, "value": figures[k]} for k in (*keys, "units_per_100_hands_ev", "sd_per_hand")]
+    emit(pl.DataFrame(rows), fmt, payload)
 
 
 def _strategy(
