@@ -415,7 +415,15 @@ def _settings(dealing: Dealing, play: CountPlay) -> _Settings:
         raise ValueError("the computed method deals to the cut card; Dealing.coups (a fixed number of coups) is not")
     system = play.system
     full = dealing.cards
-    rule = {LastHand.ONE_MORE: 0, LastHand.FINISH: 1, LastHand.SEVEN_CARDS: 2}[LastHand(dealing.last_hand)]
+    rules = {LastHand.ONE_MORE: 0, LastHand.FINISH: 1, LastHand.SEVEN_CARDS: 2}
+    if LastHand(dealing.last_hand) not in rules:
+        raise ValueError(f"the computed method does not deal by last_hand={dealing.last_hand} yet; simulate it")
+    if system.deck_estimate != "exact" or system.thresholds:
+        raise ValueError(
+            f"count system {system.name!r}: the computed method takes exact decks and one threshold, not "
+            "deck_estimate or a thresholds table yet; simulate it"
+        )
+    rule = rules[LastHand(dealing.last_hand)]
     cards = full - (1 if dealing.burn == Burn.STANDARD else 0)
     config = (
         cards,

@@ -217,6 +217,77 @@ def recorded_rule(text: str) -> tuple[str, float] | None:
     return kind, value
 
 
+class _CountRuns:
+    """The simulations behind the count figures: one per system, rule, divisor and dealing, run once each."""
+
+    def __init__(self, shoes: int, options: dict[str, Any], rows: dict[str, dict[str, Any]]) -> None:
+        self.shoes, self.options, self.rows = shoes, options, rows
+        self.runs: dict[tuple, Any] = {}
+
+    def simulate(self, system: str, rule: tuple[str, float] | None, divisor: str, dealing: Any) -> Any:
+        from toolkit.counting import count_strategy, get_count_system, run_strategies
+
+        key = (system, rule, divisor, dealing)
+        if key not in self.runs:
+            s = get_count_system(system).with_(divisor=divisor)
+            if rule is not None:
+                s = s.with_(trigger=rule[0], threshold=rule[1])
+            (self.runs[key],) = run_strategies([count_strategy(s)], self.shoes, dealing, **self.options)
+        return self.runs[key]
+
+    @staticmethod
+    def setting(row: dict[str, Any]) -> tuple[Any, str, Any, str]:
+        """The row's dealing, divisor and rule, and the words naming them."""
+        from toolkit.counting import get_count_system
+        from toolkit.dealing.dealer import Dealing
+
+        dealing = Dealing(decks=row["decks"], cut_card=row["cut_card"], last_hand=row["last_hand"])
+        divisor = _DIVISORS.get(row["true_count_convention"] or "", "decks_left")
+        rule = recorded_rule(row["bet_rule"] or "")
+        shown = (row["bet_rule"] or f"threshold {get_count_system(_SYSTEMS[row['system']]).threshold:+g}").strip()
+        counted = "running count, no divisor" if rule is not None and rule[0] == "running" else f"divisor {divisor}"
+        words = f"simulated under: {shown}; {counted}; cut card {row['cut_card']}, last hand {row['last_hand']}"
+        return dealing, divisor, rule, words
+
+    def estimate(self, row: dict[str, Any]) -> tuple[float, float, float, str]:
+        """The figure's value, standard error and scale, and the words of its setting (a sum for a derived row)."""
+        import numpy as np
+
+        parts = row["system"].split("+")
+        quantity, scale = row["quantity"], 100.0 if "percent" in row["unit"] else 1.0
+        total, variance, words, value = np.zeros(self.shoes), 0.0, [], 0.0
+        single = ("bets_per_shoe", "hands_bet", "units_per_100_hands")
+        for system in parts:
+            part = next(r for r in self.rows.values() if r["system"] == system and r["role"] == "reproduce")
+            recorded = {**part, "last_hand": row["last_hand"]} if len(parts) > 1 else row
+            dealing, divisor, rule, text = self.setting(recorded)
+            res = self.simulate(_SYSTEMS[system], rule, divisor, dealing)
+            words.append(text)
+            if quantity in single:
+                one = {"bets_per_shoe": res.bets_per_shoe, "hands_bet": res.bet_frequency}.get(
+                    quantity, res.units_per_100_hands_ev
+                )
+                value, variance = one.value, one.se**2
+            else:
+                total = total + res.totals.ev
+        if quantity not in single:
+            value, variance = float(total.mean()), float(total.var(ddof=1) / len(total))
+        return value, float(np.sqrt(variance)), scale, " + ".join(dict.fromkeys(words))
+
+    def other_reading(self, row: dict[str, Any]) -> str:
+        """How's figures: the table heading's ">= 0" beside the text's "> 0" (or the other way round)."""
+        if row["system"] != "dragon7_how_unbalanced":
+            return ""
+        dealing, divisor, rule, _ = self.setting(row)
+        other = ("running", 0.0) if rule == ("running", 1.0) else ("running", 1.0)
+        res = self.simulate(_SYSTEMS[row["system"]], other, divisor, dealing)
+        label = "running count >= 0" if other[1] == 0 else "running count > 0"
+        return (
+            f"; the other reading, {label}: {res.bets_per_shoe.value:.2f} bets and "
+            f"{100 * res.units_per_shoe_ev.value:+.1f} % a shoe"
+        )
+
+
 def count_providers(
     shoes: int = 20_000,
     seed: SeedLike = 1,
@@ -253,81 +324,22 @@ def count_providers(
     dict
         Figure name to provider, for :func:`reproduce_table`.
     """
-    import numpy as np
-
-    from toolkit.counting import count_strategy, get_count_system, run_strategies
-    from toolkit.dealing.dealer import Dealing
     from toolkit.edges.reference import Reproduced, load_reference, printed_number, printed_tolerance
 
     options = {"seed": seed_integer(seed), "workers": workers, "progress": progress, "scheduler": scheduler}
     rows = {r["figure"]: r for r in load_reference("count_results").to_dicts()}
-    runs: dict[tuple, Any] = {}  # one simulation per (system, rule, divisor) and dealing
-
-    def simulate(system: str, rule: tuple[str, float] | None, divisor: str, dealing: Any) -> Any:
-        key = (system, rule, divisor, dealing)
-        if key not in runs:
-            s = get_count_system(system).with_(divisor=divisor)
-            if rule is not None:
-                s = s.with_(trigger=rule[0], threshold=rule[1])
-            (runs[key],) = run_strategies([count_strategy(s)], shoes, dealing, **options)
-        return runs[key]
-
-    def setting(row: dict[str, Any]) -> tuple[Any, str, Any, str]:
-        dealing = Dealing(decks=row["decks"], cut_card=row["cut_card"], last_hand=row["last_hand"])
-        divisor = _DIVISORS.get(row["true_count_convention"] or "", "decks_left")
-        rule = recorded_rule(row["bet_rule"] or "")
-        shown = (row["bet_rule"] or f"threshold {get_count_system(_SYSTEMS[row['system']]).threshold:+g}").strip()
-        counted = "running count, no divisor" if rule is not None and rule[0] == "running" else f"divisor {divisor}"
-        words = f"simulated under: {shown}; {counted}; cut card {row['cut_card']}, last hand {row['last_hand']}"
-        return dealing, divisor, rule, words
-
-    def estimate(row: dict[str, Any]) -> tuple[float, float, float, str]:
-        """The figure's value, standard error and scale, and the words of its setting (a sum for a derived row)."""
-        parts = row["system"].split("+")
-        quantity, scale = row["quantity"], 100.0 if "percent" in row["unit"] else 1.0
-        total, variance, words = np.zeros(shoes), 0.0, []
-        value = 0.0
-        for system in parts:
-            part = next(r for r in rows.values() if r["system"] == system and r["role"] == "reproduce")
-            dealing, divisor, rule, text = setting({**part, "last_hand": row["last_hand"]} if len(parts) > 1 else row)
-            res = simulate(_SYSTEMS[system], rule, divisor, dealing)
-            words.append(text)
-            one = {
-                "bets_per_shoe": res.bets_per_shoe,
-                "hands_bet": res.bet_frequency,
-                "units_per_100_hands": res.units_per_100_hands_ev,
-            }.get(quantity)
-            if one is not None:
-                value, variance = one.value, one.se**2
-            else:
-                total = total + res.totals.ev
-        if quantity not in ("bets_per_shoe", "hands_bet", "units_per_100_hands"):
-            value, variance = float(total.mean()), float(total.var(ddof=1) / len(total))
-        return value, float(np.sqrt(variance)), scale, " + ".join(dict.fromkeys(words))
-
-    def other_reading(row: dict[str, Any]) -> str:
-        """How's figures: the table heading's ">= 0" beside the text's "> 0" (or the other way round)."""
-        if row["system"] != "dragon7_how_unbalanced":
-            return ""
-        dealing, divisor, rule, _ = setting(row)
-        other = ("running", 0.0) if rule == ("running", 1.0) else ("running", 1.0)
-        res = simulate(_SYSTEMS[row["system"]], other, divisor, dealing)
-        label = "running count >= 0" if other[1] == 0 else "running count > 0"
-        return (
-            f"; the other reading, {label}: {res.bets_per_shoe.value:.2f} bets and "
-            f"{100 * res.units_per_shoe_ev.value:+.1f} % a shoe"
-        )
+    runs = _CountRuns(shoes, options, rows)
 
     def provider(figure: str) -> Any:
         def provide(row: dict[str, Any]) -> Reproduced:
-            value, se, scale, words = estimate(row)
+            value, se, scale, words = runs.estimate(row)
             published = float(printed_number(row["printed"]))
             allowed = COUNT_Z * se * scale + float(printed_tolerance(row["printed"]))
             return Reproduced(
                 value * scale,
                 abs(value * scale - published) <= allowed,
                 f"standard error {se * scale:.3g}; {shoes:,} simulated shoes, within {COUNT_Z:g} standard errors; "
-                f"{words}{other_reading(row)}",
+                f"{words}{runs.other_reading(row)}",
             )
 
         return provide
