@@ -263,7 +263,7 @@ def count(
     }
     if fmt == OutputFormat.table:
         _say_result(res, strategy, s, confidence)
-        emit(_result_frame(res, bankroll), fmt, keys=2, labels=RESULT_LABELS)
+        emit(_result_frame(res, bankroll), fmt, keys=2, labels=RESULT_LABELS, optional=("se",))
     else:
         emit(res.frame(), fmt, payload)
 
