@@ -94,9 +94,11 @@ def _check(text: str, frames, width: int, where: str) -> None:
         assert not broken, f"{where}: identifiers not whole in the table: {broken[:5]}"
 
 
+SLOW = {"thorp", "reproduce"}  # half a minute each
+
+
 @pytest.mark.parametrize(
-    "name",
-    [*COMMANDS, pytest.param("thorp", marks=pytest.mark.slow), "assess"],  # thorp: half a minute
+    "name", [*COMMANDS, *(pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in FOLDERS)]
 )
 def test_every_table_fits_80_and_100_columns_through_a_pipe_with_identifiers_whole(
     name: str, capsys, monkeypatch, tmp_path

@@ -49,9 +49,12 @@ def test_validate_exits_2_when_a_file_cannot_be_read(capsys, name: str) -> None:
     code, out, _ = run(capsys, "validate", str(SHOES / "cards_observed.csv"), str(MALFORMED / name))
     assert code == 2
     assert "cannot be read" in _flat(out)
-    code, out, _ = run(capsys, "validate", str(MALFORMED / "missing.csv"))
+    code, out, err = run(capsys, "validate", str(MALFORMED / "missing.csv"))
     assert code == 2
-    assert "cannot open the file" in _flat(out)
+    assert "cannot be read" in _flat(out)
+    assert err.startswith("baccarat: error: ")  # the reason is an error of the command: on stderr, one line
+    assert "cannot open the file" in err
+    assert err.count("\n") == 1
 
 
 def test_validate_json_lists_each_problem_with_its_location(capsys) -> None:
@@ -192,10 +195,9 @@ def test_validate_and_replay_refuse_what_is_not_a_regular_file(capsys, tmp_path:
     path = non_regular(tmp_path, kind)
     code, out, err = run(capsys, "validate", str(path))
     assert code == 2
-    refused = [ln for ln in out.splitlines() if "must be a regular file" in ln]
-    assert len(refused) == 1
-    assert refused[0].startswith(f"{path}: a record file must be a regular file")
-    assert err == ""
+    assert out == f"{path}: cannot be read\n"
+    assert err.count("\n") == 1
+    assert err.startswith(f"baccarat: error: {path}: a record file must be a regular file")
     code, out, err = run(capsys, "replay", str(path), "--shoe", "1")
     assert code == 2
     assert out == ""

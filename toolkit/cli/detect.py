@@ -193,7 +193,8 @@ def simulate_players(
         fail(str(err))
     except OSError as err:
         fail(f"--out: cannot write {str(out)!r}: {err.strerror or err}")
-    say(f"wrote {records.n_shoes} shoes with {records.bets.height} bets of {len(seated)} player(s) to {out} (seed {s})")
+    seats = records.bets["who"].n_unique()  # a team is two seats, as detect shows them
+    say(f"wrote {records.n_shoes} shoes with {records.bets.height} bets from {seats} seat(s) to {out} (seed {s})")
 
 
 def register(app: typer.Typer) -> None:

@@ -28,6 +28,8 @@ EDGE_LABELS = {
 
 
 def _rules(decks: int | None, commission: float, tie_pays: float) -> Rules:
+    if not 0 <= commission < 1:  # the option's words, not the library's (Rules.commission, a Fraction)
+        fail(f"--commission is a fraction of Banker's win in [0, 1) (0.05 for 5%), got {commission:g}")
     try:
         return Rules(decks=decks or 8, commission=as_fraction(commission), tie_pays=as_fraction(tie_pays))
     except (ValueError, TypeError) as err:

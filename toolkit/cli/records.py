@@ -156,8 +156,11 @@ def validate(
     elif fmt == OutputFormat.csv:
         emit(rows, fmt)
     else:
-        for p in problems:
-            say(str(p))
+        for p in problems:  # a file that cannot be read is an error of the command: on stderr
+            if p.code == "unreadable":
+                typer.echo(f"baccarat: error: {p}", err=True)
+            else:
+                say(str(p))
         for s in summary:
             state = "cannot be read" if not s["readable"] else f"{s['valid']} of {s['shoes']} shoe(s) valid"
             if s["shoes"] is None:
