@@ -230,6 +230,21 @@ def test_validate_says_how_a_foreign_file_was_read_and_counts_its_faults(capsys,
     assert "missing Banker's third card" in flat  # shoe 2, coup 2: Banker stood on 4 after Player stood
 
 
+def test_validate_and_replay_say_what_was_assumed_for_a_file_without_a_header(capsys, tmp_path) -> None:
+    # a foreign file without a header was read as 8 decks without a word (issue 34, item 10)
+    path = _foreign(tmp_path)
+    _, out, _ = run(capsys, "validate", str(path))
+    assert "no header, so the default rules assumed (decks=8 " in _flat(out)
+    code, out, err = run(capsys, "replay", str(path), "--shoe", "1", "--format", "csv")
+    assert code == 0
+    assert "no header, so the default rules assumed (decks=8 " in _flat(err)
+    assert out.startswith("shoe,")  # the table itself untouched
+    headed = tmp_path / "headed.csv"
+    headed.write_text("# decks=6\n" + path.read_text())
+    _, out, _ = run(capsys, "validate", str(headed))
+    assert "no header" not in out
+
+
 def test_convert_writes_the_valid_shoes_once_for_every_later_command(capsys, tmp_path) -> None:
     out = tmp_path / "shoes.parquet"
     code, text, err = run(capsys, "convert", str(_foreign(tmp_path)), "--out", str(out), "--format", "json")

@@ -251,6 +251,8 @@ def replay(
         else:
             known = ", ".join(str(s) for s in records.shoe_ids[:12]) + (" ..." if records.n_shoes > 12 else "")
             fail(f"no shoe {shoe!r} in {file}; shoes: {known or 'none loaded'}")
+    if records.read_as:  # how a foreign file was read, and what was assumed: beside the table, on stderr
+        typer.echo(f"baccarat: {file}: read as: {records.read_as}", err=True)
     try:
         frame = replay_shoe(records, shoe=shoe, systems=system, bets=bet or None)
     except (ValueError, TypeError) as err:
