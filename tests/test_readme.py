@@ -1,4 +1,4 @@
-"""The README's shell lines and Python block run as written (issue 34: a newcomer's first two hours).
+"""The README's shell lines and Python block run as written.
 
 Every ``baccarat`` line of the README's ``bash`` blocks is run in-process from a scratch folder
 holding the project's ``data/``: the options and files exactly as written, the numbers of shoes

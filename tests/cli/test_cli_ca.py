@@ -55,7 +55,7 @@ def test_ca_says_the_house_edge_in_units_staked_like_every_command(capsys) -> No
 
 
 def test_ca_on_a_suit_blind_shoe_says_so_and_prints_no_fractional_combinations(capsys) -> None:
-    # a 10-count shoe printed "combinations" such as 636990634.2857 for a bet on suits (issue 34, item 3)
+    # a 10-count shoe printed "combinations" such as 636990634.2857 for a bet on suits
     shoe = ",".join(["32"] * 9 + ["128"])
     code, out, _ = run(capsys, "ca", "--bet", "perfect_pair", "--shoe", shoe)
     assert code == 0

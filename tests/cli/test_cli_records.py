@@ -231,7 +231,7 @@ def test_validate_says_how_a_foreign_file_was_read_and_counts_its_faults(capsys,
 
 
 def test_validate_and_replay_say_what_was_assumed_for_a_file_without_a_header(capsys, tmp_path) -> None:
-    # a foreign file without a header was read as 8 decks without a word (issue 34, item 10)
+    # a foreign file without a header was read as 8 decks without a word
     path = _foreign(tmp_path)
     _, out, _ = run(capsys, "validate", str(path))
     assert "no header, so the default rules assumed (decks=8 " in _flat(out)

@@ -170,7 +170,7 @@ def test_a_bet_file_not_in_utf8_is_named(capsys, tmp_path) -> None:
 
 
 def test_errors_speak_of_the_options_not_the_library_inside(capsys) -> None:
-    # issue 34, item 7: "Rules.commission must be in [0, 1), got Fraction(5, 1)" and "unknown card 'eight'"
+    # once: "Rules.commission must be in [0, 1), got Fraction(5, 1)" and "unknown card 'eight'"
     code, _, err = run(capsys, "edge", "--commission", "5")
     assert code == 2
     assert err.startswith("baccarat: error: --commission ")

@@ -302,20 +302,36 @@ def render_table(
     groups += [[name] for name in prose]  # each long text in a table of its own beside the keys
     # keys too wide to stand beside the columns read together: each row's names on a line of their own above it
     above = bool(key_cols) and not _fits(key_cols + [n for n in together if n in shown], need, width)
-    tables: list[Any] = []
-    for group in groups:
-        columns = group if above and group[0] not in prose else key_cols + group
-        sizes = _widths([need[n] for n in columns], [fill[n] for n in columns], [want[n] for n in columns], width)
-        sized = dict(zip(columns, sizes, strict=True))
-        if group[0] in prose:  # a table of long text lists the rows that have some
-            rows = [r for r in range(frame.height) if cells[group[0]][r] not in ("", "-")]
-            tables.append(_table(frame, sized, heads, cells, rows) if rows else [])
-        elif above:
-            tables.append(_keys_above(frame, key_cols, sized, heads, cells))
-        else:
-            tables.append(_table(frame, sized, heads, cells))
+    tables = [
+        _group_table(frame, group, key_cols, (need, fill, want), heads, cells, width, above, group[0] in prose)
+        for group in groups
+    ]
     note = f"Not shown at this width: {', '.join(heads[n] for n in left_out)} (--format csv has every column)."
     return _draw(tables, title, note if left_out else None, width)
+
+
+def _group_table(
+    frame: pl.DataFrame,
+    group: Sequence[str],
+    key_cols: Sequence[str],
+    sizes: tuple[Mapping[str, int], Mapping[str, int], Mapping[str, int]],
+    heads: Mapping[str, str],
+    cells: Mapping[str, list[str]],
+    width: int,
+    above: bool,
+    prose: bool,
+) -> Any:
+    """One of the tables: ``group`` beside the keys (or the keys above each row), a table of text its rows with some."""
+    need, fill, want = sizes
+    columns = [*group] if above and not prose else [*key_cols, *group]
+    widths = _widths([need[n] for n in columns], [fill[n] for n in columns], [want[n] for n in columns], width)
+    sized = dict(zip(columns, widths, strict=True))
+    if prose:  # a table of long text lists the rows that have some
+        rows = [r for r in range(frame.height) if cells[group[0]][r] not in ("", "-")]
+        return _table(frame, sized, heads, cells, rows) if rows else []
+    if above:
+        return _keys_above(frame, key_cols, sized, heads, cells)
+    return _table(frame, sized, heads, cells)
 
 
 def _draw(tables: Sequence[Any], title: str | None, note: str | None, width: int) -> str:

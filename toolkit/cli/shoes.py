@@ -183,7 +183,7 @@ def simulate(
 def count(
     *,
     system: str | None = typer.Option(
-        None, "--system", help="Count system (dragon7, panda8, thorp_natural9, ten_count, how_dragon7) or 'perfect'."
+        None, "--system", help="Count system (dragon7, panda8, ...: 'baccarat list systems') or 'perfect'."
     ),
     tags: str | None = typer.Option(
         None,
