@@ -39,6 +39,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "sort": ("sort", "--positions", "1-2", "--best-partition"),
     "shuffle-track": ("shuffle-track", "--shoes", "4", "--seed", "1", "--workers", "1", "-k", "0", "-k", "1"),
     "cut-card": ("cut-card", "--shoes", "4", "--seed", "1", "--workers", "1"),
+    "list-bets": ("list", "bets"),
+    "list-systems": ("list", "systems"),
     "chemin-solve": ("chemin", "solve"),
     "chemin-value": ("chemin", "value"),
     "bankroll": ("bankroll", "--system", "dragon7", "--bankroll", "200", "--shoes", "40", "--seed", "1"),
