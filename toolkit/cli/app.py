@@ -53,6 +53,7 @@ COMMAND_MODULES = (
     "shuffle_track",
     "cut_card",
     "listing",
+    "last_cards",
 )
 
 for _name in COMMAND_MODULES:

@@ -8,6 +8,7 @@ import typer
 
 from toolkit.cli._bets import SHOE_52_OPTION, one_bet, shoe_for_bets
 from toolkit.cli._common import DECKS_OPTION, FORMAT_OPTION, OutputFormat, emit, fail, say
+from toolkit.cli._rules import RULES_OPTION, house_rules
 
 __all__ = ["register"]
 
@@ -17,6 +18,7 @@ def ca(
     bet_files: list[Path] = typer.Option([], "--bet-file", help="The bet, defined in a TOML file."),
     decks: int | None = DECKS_OPTION,
     shoe: str | None = SHOE_52_OPTION,
+    rules_file: Path | None = RULES_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
     """One row per payout: combinations (ordered six cards), probability, return; then edge, SD, hit frequency."""
@@ -27,9 +29,10 @@ def ca(
     comp = shoe_for_bets(decks, shoe)
     if comp.total < 6:
         fail(f"the shoe holds {comp.total} card(s); a coup may need six (two hands of up to three cards)")
+    rules = house_rules(decks, 0.05, 8.0, rules_file)
     try:
-        chosen = get_bet(bet) if bet is not None else bet_from_file(str(bet_file))
-        summary = ca_summary(chosen, comp, decks=decks)
+        chosen = get_bet(bet, rules) if bet is not None else bet_from_file(str(bet_file))
+        summary = ca_summary(chosen, comp, rules.tableau, decks=decks)
     except (ValueError, TypeError) as err:
         fail(str(err))
     # a bet on suits priced on a shoe given by value or rank (10 or 13 counts): its suits are taken as evenly
@@ -37,18 +40,22 @@ def ca(
     exact = summary.rows.schema["combinations"].is_integer()
     rows = summary.rows if exact else summary.rows.drop("combinations")
     if fmt == OutputFormat.json:
-        emit(rows, fmt, {**summary.as_dict(), "rows": rows.to_dicts(), "combinations_exact": exact})
+        extra = {"rows": rows.to_dicts(), "combinations_exact": exact, "rules": rules.tableau.name}
+        emit(rows, fmt, {**summary.as_dict(), **extra})
         return
     if fmt == OutputFormat.csv:
         emit(rows, fmt)
         return
     if exact:
-        say(f"{summary.bet}: combinations count every coup as six ordered cards ({summary.total_combinations:,})")
+        say(
+            f"{summary.bet} under {rules.tableau.name} rules: combinations count every coup as six ordered cards "
+            f"({summary.total_combinations:,})"
+        )
     else:
         say(
-            f"{summary.bet}: a bet on suits, and the shoe is given without suits (10 or 13 counts): its suits are "
-            "taken as evenly spread, so the table gives probabilities, not combinations (give --shoe 52 counts by "
-            "card, in the order As,Ah,Ad,Ac,2s,..., for exact combinations)"
+            f"{summary.bet} under {rules.tableau.name} rules: a bet on suits, and the shoe is given without suits "
+            "(10 or 13 counts): its suits are taken as evenly spread, so the table gives probabilities, not "
+            "combinations (give --shoe 52 counts by card, in the order As,Ah,Ad,Ac,2s,..., for exact combinations)"
         )
     emit(rows, fmt)
     say(
