@@ -45,7 +45,7 @@ def listing(
         rows = [
             {
                 "system": s.name,
-                "bet": s.bet,
+                "bet": s.bet or "-",
                 "tags": " ".join(f"{r}={t:+d}" if t else f"{r}=0" for r, t in zip(RANKS, s.tags, strict=True)),
                 "bets at": "-" if s.threshold is None else f"{s.trigger} count >= {s.threshold:g}",
             }

@@ -134,8 +134,8 @@ def shuffle_track(
                 at = edge_removed_at(frame)
                 rule = "interval holds 0, upper bound < 0.1 per 100 hands"
                 if at is None:
-                    most = frame["riffles"].max()
-                    shown = f"up to {most} riffles" if most is not None else "by the shuffles tried"
+                    most = frame["riffles"].drop_nulls()
+                    shown = f"up to {int(most.max())} riffles" if len(most) else "by the shuffles tried"  # type: ignore[arg-type]
                     say(f"edge not removed {shown} ({rule}): try more riffles (-k)")
                 else:
                     say(f"edge removed at {at} riffles ({rule})")
