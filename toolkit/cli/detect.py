@@ -44,6 +44,15 @@ LABELS = {
 }
 
 
+def _p_text(p: float | None) -> str:
+    """A p-value to four significant digits, without padding: ``0.0001``, ``0.3357``, ``1``.
+
+    >>> _p_text(0.0001), _p_text(0.335700), _p_text(1.0), _p_text(None)
+    ('0.0001', '0.3357', '1', '-')
+    """
+    return "-" if p is None else f"{p:.4g}"
+
+
 class Correction(str, Enum):
     holm = "holm"
     bh = "bh"
@@ -180,7 +189,8 @@ def detect(
         f"{null.value} null): {names}. "
         "Edges are expected values per unit staked before the coup."
     )
-    emit(table, fmt, labels=LABELS, keys=2, title=title, optional=("mean_edge", "expected_win", "won"))
+    p_text = dict.fromkeys(("p_value", "p_adjusted"), _p_text)  # 0.0001, not 0.000100000
+    emit(table, fmt, labels=LABELS, formats=p_text, keys=2, title=title, optional=("mean_edge", "expected_win", "won"))
 
 
 def simulate_players(
