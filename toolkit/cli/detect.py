@@ -53,6 +53,10 @@ def _p_text(p: float | None) -> str:
     return "-" if p is None else f"{p:.4g}"
 
 
+#: The p-values' cells in a table: 0.0001, not 0.000100000.
+_P_TEXT = dict.fromkeys(("p_value", "p_adjusted"), _p_text)
+
+
 class Correction(str, Enum):
     holm = "holm"
     bh = "bh"
@@ -189,8 +193,7 @@ def detect(
         f"{null.value} null): {names}. "
         "Edges are expected values per unit staked before the coup."
     )
-    p_text = dict.fromkeys(("p_value", "p_adjusted"), _p_text)  # 0.0001, not 0.000100000
-    emit(table, fmt, labels=LABELS, formats=p_text, keys=2, title=title, optional=("mean_edge", "expected_win", "won"))
+    emit(table, fmt, labels=LABELS, formats=_P_TEXT, keys=2, title=title, optional=("mean_edge", "expected_win", "won"))
 
 
 def simulate_players(
