@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
-from tqdm.auto import tqdm
+
+from toolkit._progress import progress_bar
 
 __all__ = [
     "MAX_SHOES",
@@ -331,8 +332,7 @@ def map_blocks(
         ``fn(block)``, block by block in order, whatever order the workers finish in.
     """
     total = blocks.n_shoes if isinstance(blocks, BlockPlan) else sum(b.n_shoes for b in blocks)
-    # disable=None: tqdm shows the bar only on a terminal (a notebook's widget shows anyway)
-    bar = tqdm(total=total, unit="shoe", desc=description, disable=None if progress else True, smoothing=0.1)
+    bar = progress_bar(total=total, unit="shoe", desc=description, show=progress, smoothing=0.1)
     try:
         if scheduler is not None:
             yield from _map_dask(fn, blocks, scheduler, bar)
@@ -398,7 +398,7 @@ def _exit_with_parent(parent: int) -> None:  # pragma: no cover - runs in the wo
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def _map_dask(fn: Callable[[Block], T], blocks: Sequence[Block], scheduler: str | Any, bar: tqdm) -> Iterator[T]:
+def _map_dask(fn: Callable[[Block], T], blocks: Sequence[Block], scheduler: str | Any, bar: Any) -> Iterator[T]:
     from distributed import Client
 
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)

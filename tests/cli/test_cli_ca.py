@@ -52,3 +52,19 @@ def test_ca_says_the_house_edge_in_units_staked_like_every_command(capsys) -> No
     edge = float(line.split()[2])
     assert 0 < edge < 1  # a fraction of the stake, as edge, eor and the csv print it
     assert f"per unit staked ({edge:.2%} of the bet)" in line
+
+
+def test_ca_on_a_suit_blind_shoe_says_so_and_prints_no_fractional_combinations(capsys) -> None:
+    # a 10-count shoe printed "combinations" such as 636990634.2857 for a bet on suits
+    shoe = ",".join(["32"] * 9 + ["128"])
+    code, out, _ = run(capsys, "ca", "--bet", "perfect_pair", "--shoe", shoe)
+    assert code == 0
+    assert "probabilities, not combinations" in out
+    assert "combinations " not in out.splitlines()[1]  # the header has no combinations column
+    code, out, _ = run(capsys, "ca", "--bet", "perfect_pair", "--shoe", shoe, "--format", "json")
+    data = json.loads(out)
+    assert data["combinations_exact"] is False
+    assert all("combinations" not in r for r in data["rows"])
+    assert abs(sum(r["probability"] for r in data["rows"]) - 1) < 1e-12
+    code, out, _ = run(capsys, "ca", "--bet", "perfect_pair", "--format", "json")  # 8 decks with their suits
+    assert json.loads(out)["combinations_exact"] is True

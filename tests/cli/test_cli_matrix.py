@@ -61,6 +61,7 @@ BASE: dict[tuple[str, ...], tuple[str, ...]] = {
     ("chemin", "solve"): (),
     ("chemin", "value"): (),
     ("ca",): ("--bet", "tiger_pair"),
+    ("list",): ("bets",),
     ("assess",): (
         "--bet",
         "lucky6",

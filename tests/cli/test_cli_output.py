@@ -103,13 +103,39 @@ def _published_like(rows: int = 12) -> pl.DataFrame:
     )
 
 
-def test_identifiers_wrap_after_underscores_before_the_table_is_cut() -> None:
+def test_identifiers_are_never_broken_and_the_compared_columns_stay_in_one_table() -> None:
     frame = _published_like()
-    text = render_table(frame, width=80, together=("published", "toolkit", "status"))
+    text = render_table(frame, width=120, together=("published", "toolkit", "status"))
     assert "\n\n" not in text.strip()  # one table: the figures read beside the toolkit's values
-    assert max(len(line) for line in text.splitlines()) <= 80
+    assert max(len(line) for line in text.splitlines()) <= 120
+    assert set(frame["figure"]) <= set(text.split())  # every name whole, to paste back
     for value in frame["published"]:  # the number published and the toolkit's on one line
         assert any(line.count(value) == 2 for line in text.splitlines())
+
+
+def test_keys_too_wide_for_the_compared_columns_go_on_a_line_above_their_row() -> None:
+    # reproduce at 80 columns: 38-character figure names beside two 21-digit numbers and a verdict
+    frame = _published_like(4)
+    text = render_table(frame, width=80, together=("published", "toolkit", "status"))
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    for name, value in zip(frame["figure"], frame["published"], strict=True):
+        at = lines.index(name)  # the name whole, alone on its line
+        assert lines[at + 1].count(value) == 2  # and below it the figure published beside the toolkit's
+
+
+def test_a_long_description_goes_to_a_table_of_its_own_beside_the_keys() -> None:
+    # ``edge`` through a pipe printed 75 lines for 17 rows: descriptions squeezed beside four numbers
+    text_cells = ["Banker's first two cards a pair (same rank): 11:1 " * 2] * 17
+    numbers = {f"n{i}": [-0.103614] * 17 for i in range(4)}
+    frame = pl.DataFrame({"bet": [f"bet_number_{i}" for i in range(17)], **numbers, "description": text_cells})
+    text = render_table(frame, labels={f"n{i}": "expected value (per unit)" for i in range(4)}, width=80)
+    assert len(text.splitlines()) <= 17 * 3 + 12
+    assert max(len(line) for line in text.splitlines()) <= 80
+    blocks = text.split("\n\n")
+    assert len(blocks) == 2
+    assert "description" not in blocks[0]
+    assert blocks[1].split()[:2] == ["bet", "description"]
 
 
 def test_columns_that_belong_together_are_never_cut_apart() -> None:

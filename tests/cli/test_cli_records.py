@@ -49,9 +49,12 @@ def test_validate_exits_2_when_a_file_cannot_be_read(capsys, name: str) -> None:
     code, out, _ = run(capsys, "validate", str(SHOES / "cards_observed.csv"), str(MALFORMED / name))
     assert code == 2
     assert "cannot be read" in _flat(out)
-    code, out, _ = run(capsys, "validate", str(MALFORMED / "missing.csv"))
+    code, out, err = run(capsys, "validate", str(MALFORMED / "missing.csv"))
     assert code == 2
-    assert "cannot open the file" in _flat(out)
+    assert "cannot be read" in _flat(out)
+    assert err.startswith("baccarat: error: ")  # the reason is an error of the command: on stderr, one line
+    assert "cannot open the file" in err
+    assert err.count("\n") == 1
 
 
 def test_validate_json_lists_each_problem_with_its_location(capsys) -> None:
@@ -192,10 +195,9 @@ def test_validate_and_replay_refuse_what_is_not_a_regular_file(capsys, tmp_path:
     path = non_regular(tmp_path, kind)
     code, out, err = run(capsys, "validate", str(path))
     assert code == 2
-    refused = [ln for ln in out.splitlines() if "must be a regular file" in ln]
-    assert len(refused) == 1
-    assert refused[0].startswith(f"{path}: a record file must be a regular file")
-    assert err == ""
+    assert out == f"{path}: cannot be read\n"
+    assert err.count("\n") == 1
+    assert err.startswith(f"baccarat: error: {path}: a record file must be a regular file")
     code, out, err = run(capsys, "replay", str(path), "--shoe", "1")
     assert code == 2
     assert out == ""
@@ -226,6 +228,21 @@ def test_validate_says_how_a_foreign_file_was_read_and_counts_its_faults(capsys,
     assert "cards as values 0-9" in flat
     assert "1 of 2 shoe(s) valid" in flat
     assert "missing Banker's third card" in flat  # shoe 2, coup 2: Banker stood on 4 after Player stood
+
+
+def test_validate_and_replay_say_what_was_assumed_for_a_file_without_a_header(capsys, tmp_path) -> None:
+    # a foreign file without a header was read as 8 decks without a word
+    path = _foreign(tmp_path)
+    _, out, _ = run(capsys, "validate", str(path))
+    assert "no header, so the default rules assumed (decks=8 " in _flat(out)
+    code, out, err = run(capsys, "replay", str(path), "--shoe", "1", "--format", "csv")
+    assert code == 0
+    assert "no header, so the default rules assumed (decks=8 " in _flat(err)
+    assert out.startswith("shoe,")  # the table itself untouched
+    headed = tmp_path / "headed.csv"
+    headed.write_text("# decks=6\n" + path.read_text())
+    _, out, _ = run(capsys, "validate", str(headed))
+    assert "no header" not in out
 
 
 def test_convert_writes_the_valid_shoes_once_for_every_later_command(capsys, tmp_path) -> None:

@@ -167,3 +167,18 @@ def test_a_bet_file_not_in_utf8_is_named(capsys, tmp_path) -> None:
     line = refused(capsys, ["edge", "--bet-file", str(path)], "not UTF-8 text")
     assert str(path) in line
     assert "0xe9" in line
+
+
+def test_errors_speak_of_the_options_not_the_library_inside(capsys) -> None:
+    # once: "Rules.commission must be in [0, 1), got Fraction(5, 1)" and "unknown card 'eight'"
+    code, _, err = run(capsys, "edge", "--commission", "5")
+    assert code == 2
+    assert err.startswith("baccarat: error: --commission ")
+    assert "0.05 for 5%" in err
+    assert "Fraction" not in err
+    assert "Rules." not in err
+    code, _, err = run(capsys, "edge", "--shoe", "eight decks")
+    assert code == 2
+    assert "--decks N" in err
+    assert "unknown card" not in err
+    assert err.count("\n") == 1

@@ -141,7 +141,7 @@ def test_reproduce_prints_every_published_figure(capsys, monkeypatch) -> None:
     for figure in ("dragon7_jacobson_units_per_shoe", "panda8_wizard_units_per_shoe", "dragon7_how_bets_per_shoe"):
         assert rows[figure]["matches"] is True, rows[figure]
     assert rows["ten_count_jstat_claim"]["status"].startswith("claim: no number to check")  # dealt, not pending
-    monkeypatch.setenv("COLUMNS", "160")  # at 80 the longest figure names wrap after an underscore
+    monkeypatch.setenv("COLUMNS", "160")  # wide enough for one table: the verdicts beside the figures
     code, stdout, _ = run(capsys, "reproduce", "--shoes", "100", "--study-shoes", "20", *NO_COUNTS, *FAST)
     assert code == 0
     assert "house_edge_8d_banker" in stdout

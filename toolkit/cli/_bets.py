@@ -21,7 +21,7 @@ BET_OPTION = typer.Option(
     [],
     "--bet",
     help="A bet to add beyond the standard panel, by name (repeatable): the panel's and the side-bet catalogue's"
-    " (perfect_pair, tiger_pair, lucky6, three_giving_eight, ...; see 'baccarat ca --help').",
+    " (perfect_pair, tiger_pair, lucky6, three_giving_eight, ...; see 'baccarat list bets').",
 )
 SHOE_52_OPTION = typer.Option(
     None,

@@ -88,6 +88,11 @@ def shoe_from_options(decks: int | None, shoe: str | None) -> Composition:
         fail("give either --decks or --shoe, not both")
     if shoe is not None:
         parts = [p for p in shoe.split(",") if p.strip()]
+        if not any(c.isdigit() for c in shoe):  # words ("eight decks"), not counts
+            fail(
+                f"--shoe takes counts of cards separated by commas (10 by value 0-9, 13 by rank A..K, or 52 by card "
+                f"where a bet allows); --decks N gives whole decks; got {shoe!r}"
+            )
         if len(parts) not in (10, 13):
             fail(f"--shoe needs 10 counts by value (0-9) or 13 by rank (A,2,...,9,T,J,Q,K); got {len(parts)}")
         try:

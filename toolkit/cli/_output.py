@@ -3,11 +3,12 @@
 Every command writes its results through :func:`emit` (in :mod:`toolkit.cli._common`),
 which calls the renderers here, so a new command gets the same output for free:
 
-* ``table``: a rich table no wider than the terminal (``COLUMNS``, or 80 when the
-  output is not a terminal).  Cells wrap at word boundaries; a table too wide for
-  the terminal is cut into several tables of whole columns, each repeating the key
-  columns (the first, by default), so a header or a number is never split mid-word
-  and nothing is cut short with an ellipsis.
+* ``table``: a rich table no wider than the terminal (``COLUMNS``, or the terminal's,
+  or 80 in a pipe).  An identifier is never broken (a name read from a table pastes
+  back into ``--bet``); text wraps at word boundaries, a long description in a table
+  of its own beside the keys; a table too wide for the terminal is cut into several
+  tables of whole columns, each repeating the key columns (the first, by default), so
+  a header or a number is never split mid-word and nothing is cut short with an ellipsis.
 * ``csv``, ``json``, ``parquet``: the frame as it is, at full precision (lists of cards
   become text separated by spaces in CSV).
 
@@ -26,7 +27,6 @@ import io
 import json
 import math
 import os
-import re
 import shutil
 import textwrap
 from collections.abc import Callable, Mapping, Sequence
@@ -40,6 +40,9 @@ __all__ = ["csv_text", "format_column", "json_text", "render_table", "terminal_w
 SIGNIFICANT = 6
 #: Cells at most this wide are never wrapped (a hand of cards, a number); a header still wraps at its spaces.
 SHORT = 16
+#: A column of text with a cell wider than this (a description) goes to a table of its own beside the keys
+#: when the rows do not fit the width on one line each.
+PROSE = 24
 
 
 def terminal_width() -> int:
@@ -189,26 +192,6 @@ def _widths(need: Sequence[int], fill: Sequence[int], want: Sequence[int], width
     return widths
 
 
-def _pieces(text: str) -> list[str]:
-    """An identifier's pieces, each ending at an underscore: where it may wrap when it must."""
-    return [piece for word in text.split() for piece in re.findall(r"[^_]*_+|[^_]+", word)]
-
-
-def _break(text: str, width: int) -> str:
-    """``text`` on lines of at most ``width``, wrapped at spaces and after underscores."""
-    lines: list[str] = []
-    for word in text.split():
-        pieces = re.findall(r"[^_]*_+|[^_]+", word)
-        line = "" if not lines or len(lines[-1]) + 1 + len(word) > width else lines.pop() + " "
-        for piece in pieces:
-            if line and len(line) + len(piece) > width:
-                lines.append(line)
-                line = ""
-            line += piece
-        lines.append(line)
-    return "\n".join(lines)
-
-
 def _groups(rest: Sequence[str], fixed: Sequence[str], need: Mapping[str, int], together: set[str], width: int):
     """The columns after the keys cut into tables that fit; the ``together`` columns all go in the first."""
     first = [n for n in rest if n in together]
@@ -244,10 +227,13 @@ def render_table(
 ) -> str:
     """The frame as text tables no wider than ``width`` (the terminal's by default).
 
-    When the columns do not fit side by side, the table gives way in this order: headers
-    wrap at their spaces, then cells of text; the ``breakable`` columns wrap after the
-    underscores of their identifiers; the ``optional`` columns are left out (a last line
-    names them); and only then is it cut into several tables, each repeating the keys.
+    An identifier (a cell without a space: a bet, a system, a figure's name) is never
+    broken, so a name read from the table pastes back into ``--bet``.  When the columns
+    do not fit side by side, the table gives way in this order: headers wrap at their
+    spaces; a column of long text (a description) moves to a table of its own beside the
+    keys, where it takes the rest of the width; the other cells of text wrap at their
+    spaces; the ``optional`` columns are left out (a last line names them); and only then
+    is it cut into several tables, each repeating the keys.
 
     Parameters
     ----------
@@ -267,21 +253,33 @@ def render_table(
     optional
         Columns left out, first named first, before the table would be cut in two.
     breakable
-        Text columns of identifiers that may wrap after an underscore (default: the keys).
+        Accepted for the callers written when identifiers could wrap after an underscore;
+        identifiers are now never broken, so it changes nothing.
 
     Examples
     --------
     >>> figures = ["house_edge_ties_excluded_8d", "house_edge_8d"]
     >>> frame = pl.DataFrame({"figure": figures, "published": [1.0579, 1.0579], "toolkit": [1.05791, 1.05791]})
-    >>> print(render_table(frame, width=44, together=("published", "toolkit")).rstrip())
-    figure                   published   toolkit
-    ────────────────────────────────────────────
-    house_edge_ties_           1.05790   1.05791
-    excluded_8d
-    house_edge_8d              1.05790   1.05791
+    >>> print(render_table(frame, width=50, together=("published", "toolkit")).rstrip())
+    figure                        published   toolkit
+    ─────────────────────────────────────────────────
+    house_edge_ties_excluded_8d     1.05790   1.05791
+    house_edge_8d                   1.05790   1.05791
+    >>> bets = pl.DataFrame({"bet": ["banker", "dragon7"], "edge": [0.0106, 0.0761],
+    ...     "description": ["Banker wins pays 19/20; tie pushes", "Banker wins with a three-card 7: 40:1"]})
+    >>> print(render_table(bets, width=40).rstrip())
+    bet            edge
+    ───────────────────
+    banker    0.0106000
+    dragon7   0.0761000
+    <BLANKLINE>
+    bet       description
+    ────────────────────────────────────────
+    banker    Banker wins pays 19/20; tie
+              pushes
+    dragon7   Banker wins with a three-card
+              7: 40:1
     """
-    from rich.console import Console
-
     width = terminal_width() if width is None else width
     labels = dict(labels or {})
     formats = dict(formats or {})
@@ -296,37 +294,93 @@ def render_table(
             width=width,
         )
     keys = max(0, min(keys, len(names) - 1)) if len(names) > 1 else 0
-    broken: set[str] = set()
-    if not _fits(names, need, width):  # identifiers wrap after their underscores before the table is cut
-        candidates = names[:keys] if breakable is None else breakable
-        ordered = [n for n in candidates if n in cells and not _numeric(frame.schema[n])]
-        _narrow(names, ordered, cells, heads, need, width)
-        broken = set(ordered)
-    shown = _without_optional(names, optional, keys, need, width)
-    left_out = [n for n in names if n not in shown]
+    prose = _prose(names, keys, frame, cells, together, fill, width)
+    shown = _without_optional([n for n in names if n not in prose], optional, keys, need, width)
+    left_out = [n for n in names if n not in shown and n not in prose]
     key_cols = shown[:keys]
-    groups = _groups(shown[keys:], key_cols, need, set(together), width)
+    groups = [g for g in _groups(shown[keys:], key_cols, need, set(together), width) if g or not prose]
+    groups += [[name] for name in prose]  # each long text in a table of its own beside the keys
+    # keys too wide to stand beside the columns read together: each row's names on a line of their own above it
+    above = bool(key_cols) and not _fits(key_cols + [n for n in together if n in shown], need, width)
+    tables = [
+        _group_table(frame, group, key_cols, (need, fill, want), heads, cells, width, above, group[0] in prose)
+        for group in groups
+    ]
+    note = f"Not shown at this width: {', '.join(heads[n] for n in left_out)} (--format csv has every column)."
+    return _draw(tables, title, note if left_out else None, width)
+
+
+def _group_table(
+    frame: pl.DataFrame,
+    group: Sequence[str],
+    key_cols: Sequence[str],
+    sizes: tuple[Mapping[str, int], Mapping[str, int], Mapping[str, int]],
+    heads: Mapping[str, str],
+    cells: Mapping[str, list[str]],
+    width: int,
+    above: bool,
+    prose: bool,
+) -> Any:
+    """One of the tables: ``group`` beside the keys (or the keys above each row), a table of text its rows with some."""
+    need, fill, want = sizes
+    columns = [*group] if above and not prose else [*key_cols, *group]
+    widths = _widths([need[n] for n in columns], [fill[n] for n in columns], [want[n] for n in columns], width)
+    sized = dict(zip(columns, widths, strict=True))
+    if prose:  # a table of long text lists the rows that have some
+        rows = [r for r in range(frame.height) if cells[group[0]][r] not in ("", "-")]
+        return _table(frame, sized, heads, cells, rows) if rows else []
+    if above:
+        return _keys_above(frame, key_cols, sized, heads, cells)
+    return _table(frame, sized, heads, cells)
+
+
+def _draw(tables: Sequence[Any], title: str | None, note: str | None, width: int) -> str:
+    """The rich ``tables`` as text ``width`` wide, a blank line between them, the title above and the note below."""
+    from rich.console import Console
+
     buffer = io.StringIO()
     console = Console(
         file=buffer, width=width, highlight=False, color_system=None, force_terminal=False, legacy_windows=False
     )
     if title:
         buffer.write(wrap(title, width) + "\n")
-    for i, group in enumerate(groups):
-        columns = key_cols + group
-        sizes = _widths([need[n] for n in columns], [fill[n] for n in columns], [want[n] for n in columns], width)
+    for i, table in enumerate(t for t in tables if t != []):
         if i:
             buffer.write("\n")
-        console.print(_table(frame, dict(zip(columns, sizes, strict=True)), heads, cells, broken))
-    if left_out:
-        buffer.write(
-            wrap(
-                f"Not shown at this width: {', '.join(heads[n] for n in left_out)} (--format csv has every column).",
-                width,
-            )
-            + "\n"
-        )
+        for part in table if isinstance(table, list) else [table]:
+            if isinstance(part, str):
+                buffer.write(part + "\n")
+            else:
+                console.print(part)
+    if note:
+        buffer.write(wrap(note, width) + "\n")
     return "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
+
+
+def _prose(
+    names: Sequence[str],
+    keys: int,
+    frame: pl.DataFrame,
+    cells: Mapping[str, list[str]],
+    together: Sequence[str],
+    fill: Mapping[str, int],
+    width: int,
+) -> list[str]:
+    """The columns of long text set apart, each in a table of its own beside the keys, when the rows do not fit.
+
+    A description squeezed beside the numbers wraps into a line or two a word; beside the keys alone
+    it takes the rest of the width and a line or two a row.  Columns read ``together`` stay in place.
+    """
+    if sum(fill[n] for n in names) + _overhead(len(names)) <= width:
+        return []
+    return [
+        name
+        for name in names[keys:]
+        if name not in together
+        and not _numeric(frame.schema[name])
+        and fill[name] > PROSE
+        and any(" " in text for text in cells[name])
+    ]
 
 
 def _column_widths(
@@ -348,22 +402,6 @@ def _cells(column: pl.Series, fn: Callable[[Any], str] | None) -> list[str]:
     return [fn(v) for v in column.to_list()] if fn is not None else format_column(column)
 
 
-def _narrow(
-    names: Sequence[str],
-    broken: Sequence[str],
-    cells: Mapping[str, list[str]],
-    heads: Mapping[str, str],
-    need: dict[str, int],
-    width: int,
-) -> None:
-    """Let the ``broken`` columns wrap after the underscores of their identifiers: their least widths in ``need``."""
-    for name in broken:
-        pieces = [p for text in cells[name] for p in _pieces(text)]
-        excess = sum(need[n] for n in names) + _overhead(len(names)) - width
-        least = max(_min_width([heads[name]]), _max_width(pieces or ["-"]))
-        need[name] = max(least, need[name] - max(excess, 0))  # no narrower than the table needs
-
-
 def _without_optional(
     names: Sequence[str], optional: Sequence[str], keys: int, need: Mapping[str, int], width: int
 ) -> list[str]:
@@ -382,21 +420,38 @@ def _table(
     sized: Mapping[str, int],
     heads: Mapping[str, str],
     cells: Mapping[str, list[str]],
-    broken: set[str],
+    rows: Sequence[int] | None = None,
+    header: bool = True,
 ) -> Any:
-    """One rich table of the columns in ``sized`` (name: width), numbers to the right, identifiers broken."""
+    """One rich table of the columns in ``sized`` (name: width), numbers to the right, identifiers whole.
+
+    ``rows``: the rows shown (every one by default); ``header``: show the header and its rule.
+    """
     from rich import box
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1), show_header=header)
     for name, size in sized.items():
         right = _numeric(frame.schema[name])
         table.add_column(Text(heads[name]), justify="right" if right else "left", overflow="fold", width=size)
-    for row in range(frame.height):
-        texts = (_break(cells[n][row], sized[n]) if n in broken else cells[n][row] for n in sized)
-        table.add_row(*(Text(t) for t in texts))
+    for row in range(frame.height) if rows is None else rows:
+        table.add_row(*(Text(cells[n][row]) for n in sized))
     return table
+
+
+def _keys_above(
+    frame: pl.DataFrame,
+    key_cols: Sequence[str],
+    sized: Mapping[str, int],
+    heads: Mapping[str, str],
+    cells: Mapping[str, list[str]],
+) -> list[Any]:
+    """The table of the ``sized`` columns with each row's keys whole on a line of their own above the row."""
+    parts: list[Any] = ["   ".join(heads[n] for n in key_cols), _table(frame, sized, heads, cells, rows=())]
+    for row in range(frame.height):
+        parts += ["   ".join(cells[n][row] for n in key_cols), _table(frame, sized, heads, cells, (row,), False)]
+    return parts
 
 
 # ----------------------------------------------------------------------------------------------- files

@@ -44,6 +44,8 @@ def house_rules(decks: int | None, commission: float, tie_pays: float, path: Pat
     from toolkit._check import as_fraction
     from toolkit.coup.rules import Rules
 
+    if not 0 <= commission < 1:  # the option's words, not the library's (Rules.commission, a Fraction)
+        fail(f"--commission is a fraction of Banker's win in [0, 1) (0.05 for 5%), got {commission:g}")
     read = read_rules_option(path)
     try:
         if read is None:

@@ -52,6 +52,7 @@ COMMAND_MODULES = (
     "sort",
     "shuffle_track",
     "cut_card",
+    "listing",
     "last_cards",
 )
 

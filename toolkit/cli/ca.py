@@ -35,17 +35,29 @@ def ca(
         summary = ca_summary(chosen, comp, rules.tableau, decks=decks)
     except (ValueError, TypeError) as err:
         fail(str(err))
+    # a bet on suits priced on a shoe given by value or rank (10 or 13 counts): its suits are taken as evenly
+    # spread, so its "combinations" are expectations, not counts: say so, and show the probabilities only
+    exact = summary.rows.schema["combinations"].is_integer()
+    rows = summary.rows if exact else summary.rows.drop("combinations")
     if fmt == OutputFormat.json:
-        emit(summary.rows, fmt, {**summary.as_dict(), "rules": rules.tableau.name})
+        extra = {"rows": rows.to_dicts(), "combinations_exact": exact, "rules": rules.tableau.name}
+        emit(rows, fmt, {**summary.as_dict(), **extra})
         return
     if fmt == OutputFormat.csv:
-        emit(summary.rows, fmt)
+        emit(rows, fmt)
         return
-    say(
-        f"{summary.bet} under {rules.tableau.name} rules: combinations count every coup as six ordered cards "
-        f"({summary.total_combinations:,})"
-    )
-    emit(summary.rows, fmt)
+    if exact:
+        say(
+            f"{summary.bet} under {rules.tableau.name} rules: combinations count every coup as six ordered cards "
+            f"({summary.total_combinations:,})"
+        )
+    else:
+        say(
+            f"{summary.bet} under {rules.tableau.name} rules: a bet on suits, and the shoe is given without suits "
+            "(10 or 13 counts): its suits are taken as evenly spread, so the table gives probabilities, not "
+            "combinations (give --shoe 52 counts by card, in the order As,Ah,Ad,Ac,2s,..., for exact combinations)"
+        )
+    emit(rows, fmt)
     say(
         f"house edge {summary.house_edge:.6f} per unit staked ({summary.house_edge:.2%} of the bet)   "
         f"standard deviation {summary.std_dev:.4f}   "

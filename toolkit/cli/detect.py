@@ -44,6 +44,19 @@ LABELS = {
 }
 
 
+def _p_text(p: float | None) -> str:
+    """A p-value to four significant digits, without padding: ``0.0001``, ``0.3357``, ``1``.
+
+    >>> _p_text(0.0001), _p_text(0.335700), _p_text(1.0), _p_text(None)
+    ('0.0001', '0.3357', '1', '-')
+    """
+    return "-" if p is None else f"{p:.4g}"
+
+
+#: The p-values' cells in a table: 0.0001, not 0.000100000.
+_P_TEXT = dict.fromkeys(("p_value", "p_adjusted"), _p_text)
+
+
 class Correction(str, Enum):
     holm = "holm"
     bh = "bh"
@@ -195,7 +208,7 @@ def detect(
         f"{null.value} null): {names}. "
         "Edges are expected values per unit staked before the coup."
     )
-    emit(table, fmt, labels=LABELS, keys=2, title=title, optional=("mean_edge", "expected_win", "won"))
+    emit(table, fmt, labels=LABELS, formats=_P_TEXT, keys=2, title=title, optional=("mean_edge", "expected_win", "won"))
 
 
 def simulate_players(
@@ -228,7 +241,8 @@ def simulate_players(
         fail(str(err))
     except OSError as err:
         fail(f"--out: cannot write {str(out)!r}: {err.strerror or err}")
-    say(f"wrote {records.n_shoes} shoes with {records.bets.height} bets of {len(seated)} player(s) to {out} (seed {s})")
+    seats = records.bets["who"].n_unique()  # a team is two seats, as detect shows them
+    say(f"wrote {records.n_shoes} shoes with {records.bets.height} bets from {seats} seat(s) to {out} (seed {s})")
 
 
 def register(app: typer.Typer) -> None:

@@ -174,8 +174,11 @@ def validate(
     elif fmt == OutputFormat.csv:
         emit(rows, fmt)
     else:
-        for p in problems:
-            say(str(p))
+        for p in problems:  # a file that cannot be read is an error of the command: on stderr
+            if p.code == "unreadable":
+                typer.echo(f"baccarat: error: {p}", err=True)
+            else:
+                say(str(p))
         for s in summary:
             state = "cannot be read" if not s["readable"] else f"{s['valid']} of {s['shoes']} shoe(s) valid"
             if s["shoes"] is None:
@@ -269,6 +272,8 @@ def replay(
         else:
             known = ", ".join(str(s) for s in records.shoe_ids[:12]) + (" ..." if records.n_shoes > 12 else "")
             fail(f"no shoe {shoe!r} in {file}; shoes: {known or 'none loaded'}")
+    if records.read_as:  # how a foreign file was read, and what was assumed: beside the table, on stderr
+        typer.echo(f"baccarat: {file}: read as: {records.read_as}", err=True)
     try:
         frame = replay_shoe(records, shoe=shoe, systems=system, bets=bet or None)
     except (ValueError, TypeError) as err:

@@ -195,7 +195,7 @@ def simulate(
 def count(
     *,
     system: str | None = typer.Option(
-        None, "--system", help="Count system (dragon7, panda8, thorp_natural9, ten_count, how_dragon7) or 'perfect'."
+        None, "--system", help="Count system (dragon7, panda8, ...: 'baccarat list systems') or 'perfect'."
     ),
     tags: str | None = typer.Option(
         None,
@@ -289,7 +289,7 @@ def count(
     }
     if fmt == OutputFormat.table:
         _say_result(res, strategy, s, confidence)
-        emit(_result_frame(res, bankroll), fmt, keys=2, labels=RESULT_LABELS)
+        emit(_result_frame(res, bankroll), fmt, keys=2, labels=RESULT_LABELS, optional=("se",))
     else:
         emit(res.frame(), fmt, payload)
 

@@ -132,7 +132,13 @@ def shuffle_track(
             emit(frame.select(TRACKER_COLUMNS), fmt, payload, labels=LABELS, keys=2, title="Tracker's win (units)")
             if fmt == OutputFormat.table:
                 at = edge_removed_at(frame)
-                say(f"edge removed at (interval holds 0, upper bound < 0.1 per 100 hands): {at} riffles")
+                rule = "interval holds 0, upper bound < 0.1 per 100 hands"
+                if at is None:
+                    most = frame["riffles"].drop_nulls()
+                    shown = f"up to {int(most.max())} riffles" if len(most) else "by the shuffles tried"  # type: ignore[arg-type]
+                    say(f"edge not removed {shown} ({rule}): try more riffles (-k)")
+                else:
+                    say(f"edge removed at {at} riffles ({rule})")
             return
         grid = tuple(power_shoes) or (2, 5, 10, 20, 50)
         if [k for k in riffles if k == 0]:

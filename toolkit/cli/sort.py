@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import typer
@@ -115,15 +116,22 @@ def sort(
         f"Seeing {result.observation.describe()}, from a shoe of {comp.total} cards: gain {result.gain:.4%} per coup "
         f"(the best bet when positive); no bet on {result.share_no_bet:.2%} of coups. Money per unit staked."
     )
-    emit(patterns, fmt, labels={**LABELS, **{f"ev_{b}": f"{b} (per unit)" for b in result.bets}}, title=title)
-    if best is not None:
-        emit(
-            best,
-            fmt,
-            labels=LABELS,
-            title=f"The best two-group sorts of the {by}s (H, the group without {'0' if by == 'value' else 'K'}), "
-            f"positions {positions}:",
-        )
+    labels = {**LABELS, **{f"ev_{b}": f"{b} (per unit)" for b in result.bets}}
+    if best is None:
+        emit(patterns, fmt, labels=labels, title=title)
+        return
+    # what was asked first: the best sorts, then the patterns of the sort given by --groups, for comparison
+    top_row = best.row(0, named=True)
+    emit(
+        best,
+        fmt,
+        labels=LABELS,
+        title=f"The best two-group sorts of the {by}s (H, the group without {'0' if by == 'value' else 'K'}), "
+        f"positions {positions}, from a shoe of {comp.total} cards: the best, H = {top_row['groups']}, gains "
+        f"{top_row['gain_per_coup']:.4%} per coup.",
+    )
+    sys.stdout.write("\n")
+    emit(patterns, fmt, labels=labels, title=f"For comparison, the sort --groups {groups}. {title}")
 
 
 def _payload(result: Any, best: Any) -> dict[str, Any]:

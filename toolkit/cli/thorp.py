@@ -349,8 +349,17 @@ def reproduce(
     result = run_study(ThorpStudy(shoes=study_shoes, seed=seed), workers=workers, progress=progress)
     counts = count_providers(count_shoes, seed=seed, workers=workers, progress=progress) if count_shoes else None
     table = reproduce_table(result, jacobson, counts)
-    shown = table.select("figure", "published", "toolkit", "status") if fmt == OutputFormat.table else table
-    emit(shown, fmt, together=("published", "toolkit", "status"))  # the comparison is the point: side by side
+    if fmt != OutputFormat.table:
+        emit(table, fmt)
+        return
+    import polars as pl
+
+    # the verdict beside the figures (the comparison is the point: side by side), its explanation in a note
+    status = table["status"].str.extract_groups(r"^(?<status>.*?)\s*(?:\((?<a>.*)\)|:\s*(?<b>.*))?$").struct.unnest()
+    shown = table.select("figure", "published", "toolkit").with_columns(
+        status=status["status"], note=pl.coalesce(status["a"], status["b"], pl.lit(""))
+    )
+    emit(shown, fmt, together=("published", "toolkit", "status"))
 
 
 def register(app: typer.Typer) -> None:

@@ -539,9 +539,9 @@ def best_partitions(
     rows = []
     masks: Iterable[int] = range(1, 2 ** len(_SORT_KINDS[by]))
     if progress:
-        from tqdm import tqdm
+        from toolkit._progress import progress_bar
 
-        masks = tqdm(masks, desc="partitions", unit="partition")
+        masks = progress_bar(masks, desc="partitions", unit="partition")
     for mask in masks:
         part = _two_groups(mask, by)
         pattern_of_cell, names = _pattern_ids(Observation(where, (part,) * len(where)), base)

@@ -261,7 +261,7 @@ def detect_counters(
     Detection
         ``seats`` (one row per seat and bet) and the settings.
     """
-    from tqdm.auto import tqdm
+    from toolkit._progress import progress_bar
 
     alpha = _alpha(alpha)
     _check_choices(permutations, correction, method, null, reference)
@@ -290,7 +290,7 @@ def detect_counters(
     pool_seed, *streams = np.random.SeedSequence(as_generator(seed).integers(2**63)).spawn(1 + len(pairs))
     groups, pools = _pools(records, placed, names, int(reference), pool_seed) if null == "fresh_shoes" else (None, {})
     rows = []
-    for (seat, bet), stream in zip(tqdm(pairs, desc="seats", disable=not progress), streams, strict=True):
+    for (seat, bet), stream in zip(progress_bar(pairs, desc="seats", unit="seat", show=progress), streams, strict=True):
         gen = np.random.default_rng(stream)
         rows.append(_seat_row(table, placed, seat, bet, int(permutations), gen, groups, pools))
     frame = _assemble(rows, _money(records, placed), method, correction, alpha)

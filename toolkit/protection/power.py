@@ -181,7 +181,8 @@ def power_curve(
         ``who, kind, shoes, trials, flagged, rate, ci_low, ci_high, alpha``.
     """
     from scipy.stats import binomtest
-    from tqdm.auto import tqdm
+
+    from toolkit._progress import progress_bar
 
     sizes = sorted({int(n) for n in shoes})
     if not sizes or sizes[0] < 1:
@@ -195,7 +196,7 @@ def power_curve(
     kinds = _kinds(players)
     gen = np.random.default_rng(test_seed)
     rows = []  # one pool of fresh shoes serves every number of shoes (drawn from the same stream)
-    for n in tqdm(sizes, desc="shoes", disable=not progress):
+    for n in progress_bar(sizes, desc="record sizes", unit="size", show=progress):
         tests = trial_tests(records, n, trials, permutations, method, null, reference, gen)
         flagged = (
             tests.group_by(["who", "trial"])

@@ -382,6 +382,8 @@ def load(
     kind = "road" if layout == "road" else "values" if spelling == "values" else "cards"
     records = _assemble(kind, layout, file_header, shoes, raw_rows, cards, coups, dealt, bets, checker)
     said = [s for s in (read_as, _SPELLING_SAID.get(spelling, "")) if s]
+    if said and not raw.meta and not over:  # a foreign file without a header: say what its shoes were taken to be
+        said.append(f"no header, so the default rules assumed ({file_header.text()}; --header sets them)")
     return replace(records, read_as="; ".join(said))
 
 

@@ -391,7 +391,7 @@ def simulate_risk(
     >>> 0 <= r.ruin.value <= 1
     True
     """
-    from tqdm.auto import tqdm
+    from toolkit._progress import progress_bar
 
     won, low = _check_shoes(won, low)
     if weights is not None:
@@ -406,8 +406,7 @@ def simulate_risk(
     gen = as_generator(seed)
     mu, var = float(won.mean()), float(won.var(ddof=1))
     ruined = tripped = reached = 0
-    # disable=None: tqdm shows the bar only on a terminal
-    with tqdm(total=paths, unit="path", desc="paths", disable=None if progress else True) as bar:
+    with progress_bar(total=paths, unit="path", desc="paths", show=progress) as bar:
         for start in range(0, paths, PATH_BLOCK):
             n = min(PATH_BLOCK, paths - start)
             ruined_at, goal_at = ruin_paths(won, low, b, mu, var, n, max_shoes, gen, goal)

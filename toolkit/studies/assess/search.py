@@ -410,7 +410,7 @@ def search_counts(
     (polars.DataFrame, Score)
         Every candidate, best first, and the winner.
     """
-    from tqdm.auto import tqdm
+    from toolkit._progress import progress_bar
 
     eor = np.asarray(eor, dtype=np.float64)
     todo: list[tuple[str, float | None, np.ndarray, str]] = []
@@ -422,40 +422,35 @@ def search_counts(
     todo.append(("zero", None, np.zeros(13, np.int64), "true"))
     rows: list[dict[str, object]] = []
     scores: list[Score] = []
-    bar = tqdm(total=len(todo), desc="count search", unit="count", disable=not progress)
 
     def run(family: str, top: float | None, tags: np.ndarray, trigger: str) -> Score:
         s = score_tags(tags, trigger, data, space.thresholds)
         rows.append({"family": family, "top": top, **s.row()})
         scores.append(s)
-        bar.update(1)
         return s
 
-    try:
-        for item in todo:
-            run(*item)
-        # climb from the best EOR-guided count (else the best published one; no climb from the zero count alone)
-        guided = [s for s, r in zip(scores, rows, strict=True) if str(r["family"]).startswith("eor")]
-        published = [s for s, r in zip(scores, rows, strict=True) if str(r["family"]).startswith("published")]
-        start = guided or published
-        current = max(start, key=lambda s: s.win_per_100_hands) if start else None
-        groups = _groups(eor)
-        reach = space.reach(eor)
-        tried = {(s.tags, s.trigger) for s in scores}
-        for k in range(space.local_passes):
-            if current is None:
-                break
-            neighbours = _neighbours(current, groups, reach, tried)
-            bar.total += len(neighbours)
-            bar.refresh()
-            best = current
-            for tags, trig in neighbours:
-                s = run(f"variant (pass {k + 1})", None, tags, trig)
-                if s.win_per_100_hands > best.win_per_100_hands:
-                    best = s
-            current = None if best is current else best
-    finally:
-        bar.close()
+    # a bar for each stage, its total fixed: the counts of the climb are known only when it gets there
+    for item in progress_bar(todo, desc="count search", unit="count", show=progress):
+        run(*item)
+    # climb from the best EOR-guided count (else the best published one; no climb from the zero count alone)
+    guided = [s for s, r in zip(scores, rows, strict=True) if str(r["family"]).startswith("eor")]
+    published = [s for s, r in zip(scores, rows, strict=True) if str(r["family"]).startswith("published")]
+    start = guided or published
+    current = max(start, key=lambda s: s.win_per_100_hands) if start else None
+    groups = _groups(eor)
+    reach = space.reach(eor)
+    tried = {(s.tags, s.trigger) for s in scores}
+    for k in range(space.local_passes):
+        if current is None:
+            break
+        neighbours = _neighbours(current, groups, reach, tried)
+        best = current
+        desc = f"climb, pass {k + 1}"
+        for tags, trig in progress_bar(neighbours, desc=desc, unit="count", show=progress):
+            s = run(f"variant (pass {k + 1})", None, tags, trig)
+            if s.win_per_100_hands > best.win_per_100_hands:
+                best = s
+        current = None if best is current else best
     winner = max(scores, key=lambda s: s.win_per_100_hands)  # the first of the best: a guided or published one
     frame = (
         pl.DataFrame(rows)

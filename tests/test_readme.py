@@ -1,0 +1,100 @@
+"""The README's shell lines and Python block run as written.
+
+Every ``baccarat`` line of the README's ``bash`` blocks is run in-process from a scratch folder
+holding the project's ``data/``: the options and files exactly as written, the numbers of shoes
+(and trials, paths) cut to a few so that the whole README runs in the default suite; the lines of
+the long studies (thorp, reproduce, assess) are marked slow.  A line whose comment says it
+"exits 1" must exit 1; every other line must exit 0.  The Python block runs, as written, in the
+slow suite.
+"""
+
+from __future__ import annotations
+
+import glob
+import io
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from cli_helpers import run
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: Lines of the README that are not the toolkit's commands: installing, the tests, the docs build.
+NOT_OURS = ("pip install", "python -m pytest", "python -m sphinx")
+#: Options whose number is cut to a few shoes for the default suite, and the most each keeps.
+SMALL = {"--shoes": 6, "-n": 6, "--trials": 20, "--study-shoes": 4, "--count-shoes": 0, "--paths": 20}
+SLOW = ("baccarat thorp", "baccarat reproduce", "baccarat assess")
+
+
+def _blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", README, flags=re.DOTALL)
+
+
+def _shell_lines() -> list[tuple[str, str]]:
+    """(command, comment) for every README shell line that runs a toolkit command."""
+    lines = []
+    for block in _blocks("bash"):
+        for raw in block.splitlines():
+            command, _, comment = raw.partition("#")
+            command = command.strip()
+            if command and not command.startswith(NOT_OURS):
+                lines.append((command, comment))
+    return lines
+
+
+def _small(argv: list[str]) -> list[str]:
+    out = list(argv)
+    for i, arg in enumerate(out[:-1]):
+        if arg in SMALL and out[i + 1].isdigit():
+            out[i + 1] = str(min(int(out[i + 1]), SMALL[arg]))
+    return out
+
+
+def test_the_readme_names_files_that_exist() -> None:
+    for command, _ in _shell_lines():
+        for word in shlex.split(command):
+            if word.startswith("data/"):
+                assert glob.glob(str(ROOT / word)), f"{command}: no {word}"
+
+
+def test_the_readme_has_its_shell_lines() -> None:
+    assert len(_shell_lines()) > 25
+
+
+def _run_lines(lines: list[tuple[str, str]], capsys, monkeypatch, folder: Path) -> None:
+    """Run the lines in order in ``folder`` (a line may read what an earlier one wrote); each must exit as said."""
+    (folder / "data").symlink_to(ROOT / "data")
+    monkeypatch.chdir(folder)
+    failed = []
+    for command, comment in lines:
+        code = 1 if "exits 1" in comment else 0
+        for part in command.split("&&"):
+            words = shlex.split(part)
+            assert words[0] == "baccarat", command
+            argv = [m for w in words[1:] for m in (sorted(glob.glob(w)) if "*" in w else [w])]
+            if words[1] == "track":  # a live session reads its keys from stdin: none here, so it ends at once
+                monkeypatch.setattr("sys.stdin", io.StringIO(""))
+            got, _, err = run(capsys, *_small(argv))
+            if got != code:
+                failed.append(f"{part}: exit {got}: {err.strip()[-500:]}")
+                break
+    assert not failed, "\n".join(failed)
+
+
+def test_the_readme_shell_lines_run_as_written(capsys, monkeypatch, tmp_path) -> None:
+    _run_lines([(c, m) for c, m in _shell_lines() if not c.startswith(SLOW)], capsys, monkeypatch, tmp_path)
+
+
+@pytest.mark.slow
+def test_the_readme_long_studies_run_as_written(capsys, monkeypatch, tmp_path) -> None:
+    _run_lines([(c, m) for c, m in _shell_lines() if c.startswith(SLOW)], capsys, monkeypatch, tmp_path)
+
+
+@pytest.mark.slow
+def test_the_readme_python_block_runs_as_written(monkeypatch, tmp_path) -> None:
+    (tmp_path / "data").symlink_to(ROOT / "data")
+    monkeypatch.chdir(tmp_path)
+    (block,) = _blocks("python")
+    exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
