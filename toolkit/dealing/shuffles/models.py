@@ -124,6 +124,31 @@ def _fraction(value: object, where: str, *, closed: bool = True) -> float:
     return x
 
 
+#: The most packets whose sizes the interleaving kernel counts in a table of its own (``a + 1`` integers); an
+#: a-shuffle of more packets sorts its digits instead (the same positions, memory of the deck's size).
+MAX_TABLE_PACKETS = 2**16
+
+
+def interleave_positions(digits: np.ndarray, a: int) -> np.ndarray:
+    """Positions of an a-shuffle for ``(rows, cards)`` digits: output place ``p`` takes the next card of packet
+    ``digits[p]`` (:func:`toolkit.dealing.shuffles._kernels.interleave_by_digits`).
+
+    Place ``p`` takes card ``j``, the rank of ``p`` among the places sorted by digit (ties in place order), so
+    for many packets (``2**30``, ``2**31 - 1``) the positions are the inverse of a stable sort of the digits:
+    memory of the deck's size, never a table of ``a`` counts.
+
+    >>> digits = np.array([[1, 0, 1, 0, 7]])
+    >>> interleave_positions(digits, 8).tolist() == interleave_positions(digits, 2**20).tolist() == [[2, 0, 3, 1, 4]]
+    True
+    """
+    if a <= MAX_TABLE_PACKETS:
+        return _kernels.interleave_by_digits(digits, a)
+    order = np.argsort(digits, axis=1, kind="stable")
+    perm = np.empty(digits.shape, dtype=np.int64)
+    np.put_along_axis(perm, order, np.arange(digits.shape[1], dtype=np.int64)[None, :].repeat(len(digits), 0), axis=1)
+    return perm
+
+
 @dataclass(frozen=True)
 class AShuffle:
     """One a-shuffle (Bayer & Diaconis 1992): cut into ``a`` packets by a multinomial, drop uniformly.
@@ -153,7 +178,7 @@ class AShuffle:
         dtype = np.uint8 if self.a <= 2**8 else np.uint16 if self.a <= 2**16 else np.int64
         for rows in _blocks(*orders.shape):
             digits = gen.integers(0, self.a, size=orders[rows].shape, dtype=dtype)
-            out[rows] = _permute(orders[rows], _kernels.interleave_by_digits(digits, self.a))
+            out[rows] = _permute(orders[rows], interleave_positions(digits, self.a))
         return out
 
 
