@@ -1,0 +1,238 @@
+"""Issue 35, part B: every limit at the limit and one past it, figures written safely, loose ends refused.
+
+Each refusal is checked to come before the work starts (one line, exit 2), and where a file could be
+written through a planted link, the folder's bytes are hashed before and after.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cli_helpers import run
+
+from toolkit._check import MAX_FLOAT_CARDS, float_counts
+from toolkit.edges._observation import parse_positions
+
+
+def _one_line(code: int, err: str) -> str:
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("baccarat: error: ")
+    return lines[0]
+
+
+def _folder_hash(folder: Path) -> dict[str, str]:
+    """Every entry of ``folder`` (links as their target's name, never followed) and the bytes of its files."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        if p.is_symlink():
+            out[str(p)] = "link to " + os.readlink(p)
+        elif p.is_file():
+            out[str(p)] = hashlib.sha256(p.read_bytes()).hexdigest()
+        else:
+            out[str(p)] = "folder"
+    return out
+
+
+# ------------------------------------------------------------------ class 5: figures
+CUT_CARD = ("cut-card", "--shoes", "2", "--seed", "1", "--coups", "1", "--no-progress")
+
+
+def test_a_link_planted_at_the_figure_path_is_refused_and_its_target_unchanged(capsys, tmp_path: Path):
+    victim = tmp_path / "victim.png"
+    victim.write_bytes(b"precious")
+    os.symlink(victim, tmp_path / "plot.png")
+    os.symlink(tmp_path / "missing.png", tmp_path / "dangling.png")
+    before = _folder_hash(tmp_path)
+    for name in ("plot.png", "dangling.png"):
+        line = _one_line(*run(capsys, *CUT_CARD, "--figure", str(tmp_path / name))[::2])
+        assert "symbolic link" in line
+    assert _folder_hash(tmp_path) == before
+    assert not (tmp_path / "missing.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "fault"),
+    [
+        ("/dev/full", "ending in .png, .svg or .pdf"),  # matplotlib would have written /dev/full.png
+        ("plot", "ending in .png, .svg or .pdf"),  # ... and plot.png, a file not named
+        ("plot.jpeg", "ending in .png, .svg or .pdf"),
+        ("folder.png", "is a folder, not a file"),
+    ],
+)
+def test_a_figure_path_that_is_not_a_new_or_regular_file_of_a_known_kind_is_refused(capsys, tmp_path, name, fault):
+    (tmp_path / "folder.png").mkdir()
+    path = name if name.startswith("/") else str(tmp_path / name)
+    before = _folder_hash(tmp_path)
+    line = _one_line(*run(capsys, *CUT_CARD, "--figure", path)[::2])
+    assert fault in line
+    assert _folder_hash(tmp_path) == before
+
+
+def test_a_device_with_a_figure_suffix_is_refused(capsys, tmp_path: Path):
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(fifo)
+    line = _one_line(*run(capsys, *CUT_CARD, "--figure", str(fifo))[::2])
+    assert "a device, a pipe or a socket" in line
+
+
+def test_save_figure_is_atomic_and_writes_the_format_named(tmp_path: Path):
+    from matplotlib.figure import Figure
+
+    from toolkit.plots._save import save_figure
+
+    fig = Figure(figsize=(1, 1))
+    for suffix, magic in ((".png", b"\x89PNG"), (".svg", b"<?xml"), (".PDF", b"%PDF")):
+        path = save_figure(fig, tmp_path / f"a{suffix}", dpi=20)
+        assert path.read_bytes().startswith(magic)
+    old = tmp_path / "old.png"
+    old.write_bytes(b"the old figure")
+
+    def broken(fh, **kwargs):
+        fh.write(b"half a figure")
+        raise OSError(28, "No space left on device")
+
+    fig.savefig = broken  # type: ignore[method-assign]
+    with pytest.raises(OSError, match="No space"):
+        save_figure(fig, old)
+    assert old.read_bytes() == b"the old figure"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.PDF", "a.png", "a.svg", "old.png"]  # no temporary left
+
+
+# ------------------------------------------------------------------ class 7: loose ends
+def test_one_shoe_beside_a_shoe_column_is_refused(capsys, tmp_path: Path):
+    path = tmp_path / "shoes.csv"
+    path.write_text("shoe,player,banker\n1,2 3,4 5\n")
+    for command in ("validate", "replay", "convert"):
+        extra = {"convert": ("--out", str(tmp_path / "out.csv")), "replay": ("--shoe", "1")}.get(command, ())
+        line = _one_line(*run(capsys, command, str(path), "--one-shoe", "--shoe-column", "shoe", *extra)[::2])
+        assert "either --one-shoe" in line
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_a_panel_bet_given_twice_to_cut_card_is_refused(capsys):
+    line = _one_line(*run(capsys, *CUT_CARD, "--bet", "banker", "--bet", "banker")[::2])
+    assert "'banker'" in line
+
+
+ESCAPE = "\x1b[2J\x1b]0;owned\x07"
+
+
+def test_control_characters_in_names_never_reach_the_terminal_raw(capsys, tmp_path: Path):
+    missing = tmp_path / f"shoes{ESCAPE}.csv"
+    code, out, err = run(capsys, "validate", str(missing))
+    assert code != 0
+    shoes = tmp_path / "shoes.csv"
+    shoes.write_text("shoe,player,banker\n1,2 3,4 5\n")
+    out_name = tmp_path / f"no{ESCAPE}folder" / "x.csv"
+    code2, out2, err2 = run(capsys, "convert", str(shoes), "--out", str(out_name))
+    assert code2 == 2
+    for text in (out, err, out2, err2):
+        assert "\x1b" not in text
+        assert "\x07" not in text
+    assert "\\x1b[2J" in out + err
+    assert "\\x1b[2J" in err2
+    assert len(err2.strip().splitlines()) == 1
+
+
+def test_a_table_cell_with_control_characters_is_escaped():
+    import polars as pl
+
+    from toolkit.cli._output import render_table
+
+    text = render_table(pl.DataFrame({"seat": [f"Ann{ESCAPE}", "Bob\nnext"], "bets": [3, 4]}), width=80)
+    assert "\x1b" not in text
+    assert "\x07" not in text
+    assert "Ann\\x1b[2J" in text
+    assert "Bob\\nnext" in text
+
+
+# ------------------------------------------------------------------ class 2: what the arithmetic holds
+def test_the_float_engine_holds_shoes_of_up_to_2_to_the_53_cards():
+    assert float_counts([[MAX_FLOAT_CARDS, 0]]).tolist() == [[MAX_FLOAT_CARDS, 0]]
+    for past in ([[MAX_FLOAT_CARDS, 1]], [[2**64, 0]], np.array([[2**63, 1]], dtype=np.uint64), [[10**19] * 13]):
+        with pytest.raises(ValueError, match=r"at most 2\*\*53"):
+            float_counts(past)
+
+
+def test_sort_at_the_largest_shoe_and_one_deck_past_it(capsys):
+    limit = MAX_FLOAT_CARDS // 52
+    code, out, err = run(capsys, "sort", "--decks", str(limit), "--format", "json")
+    assert code == 0, err
+    import json
+
+    result = json.loads(out)
+    assert result["cards"] == 52 * limit
+    # the gain of an infinite shoe, seen at position 1 by 6789 (the edge sorter's sort): 6.71%, as for 8 decks
+    # and a hundred decks within a few in the fourth digit; 10**18 decks read 3,954%
+    assert 0.06 < result["gain_per_coup"] < 0.07
+    assert all(0 <= p["probability"] <= 1 for p in result["patterns"])
+    for decks in (limit + 1, 10**18):
+        line = _one_line(*run(capsys, "sort", "--decks", str(decks))[::2])
+        assert "at most 2**53 = 9,007,199,254,740,992 cards" in line
+
+
+def test_sort_positions_are_checked_before_any_range_is_built(capsys):
+    assert parse_positions("1-6") == (1, 2, 3, 4, 5, 6)
+    assert parse_positions("006") == (6,)
+    for text, fault in (("1-7", "position 7 is outside 1-6"), ("1-99999999999", "99999999999 is outside 1-6")):
+        with pytest.raises(ValueError, match=fault):
+            parse_positions(text)
+    line = _one_line(*run(capsys, "sort", "--positions", "1-" + "9" * 5000)[::2])
+    assert "is outside 1-6" in line
+    assert len(line) < 400
+    with pytest.raises(ValueError, match="given twice"):
+        parse_positions(iter(lambda: 1, 0))  # an endless iterable stops at the first repeat
+
+
+@pytest.mark.parametrize("z", [math.nan, -1.96, 0.0, math.inf])
+def test_cut_card_effect_refuses_a_bad_z_before_any_shoe_is_dealt(monkeypatch, z):
+    import toolkit.studies.cut_card.run as run_module
+
+    def never(*args, **kwargs):
+        raise AssertionError("the study ran")
+
+    monkeypatch.setattr(run_module, "run_cut_card", never)
+    with pytest.raises(ValueError, match="finite positive normal quantile"):
+        run_module.cut_card_effect(shoes=2, seed=1, z=z, progress=False)
+
+
+def test_an_exact_zero_effect_is_reported_exactly_zero():
+    """The first coup of a shoe with no burn is dealt from the whole shoe: its effect is zero, not 1e-17."""
+    from toolkit.coup.options import Burn
+    from toolkit.dealing.dealer import Dealing
+    from toolkit.studies.cut_card import cut_card_effect
+
+    bets = ("player_pair", "banker_pair", "either_pair", "banker")
+    frame = cut_card_effect(
+        shoes=3, cut_cards=(), coups=(1,), bets=bets, dealing=Dealing(burn=Burn.NONE), seed=2, progress=False
+    )
+    assert frame["effect"].to_list() == [0.0] * len(bets)
+    assert frame["ci_low"].to_list() == frame["ci_high"].to_list() == [0.0] * len(bets)
+    assert frame["dealt_edge"].to_list() == frame["fresh_edge"].to_list()
+    from toolkit.studies.cut_card.result import check_z
+
+    with pytest.raises(ValueError, match="finite positive"):
+        check_z(math.nan)
+
+
+# ------------------------------------------------------------------ classes 4 and 6: shuffles
+def test_an_a_shuffle_of_many_packets_matches_the_kernel_and_holds_no_table():
+    from toolkit.dealing.shuffles._kernels import interleave_by_digits
+    from toolkit.dealing.shuffles.models import MAX_PACKETS, AShuffle, Riffle, interleave_positions
+
+    gen = np.random.default_rng(5)
+    for a in (2, 7, 300, 2**16):
+        digits = gen.integers(0, a, size=(40, 90))
+        # the sorting path (any a past the table's) against the counting kernel, on the same digits
+        assert np.array_equal(interleave_positions(digits, 2**31 - 1), interleave_by_digits(digits, a))
+    deck = np.tile(np.arange(2_000, dtype=np.int16), (3, 1))
+    for model in (AShuffle(MAX_PACKETS), Riffle(30), Riffle(64)):
+        out = model.apply(deck, np.random.default_rng(1))  # a 2**31-packet table was 16 GiB
+        assert (np.sort(out, axis=1) == deck).all()
