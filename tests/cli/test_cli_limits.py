@@ -236,3 +236,104 @@ def test_an_a_shuffle_of_many_packets_matches_the_kernel_and_holds_no_table():
     for model in (AShuffle(MAX_PACKETS), Riffle(30), Riffle(64)):
         out = model.apply(deck, np.random.default_rng(1))  # a 2**31-packet table was 16 GiB
         assert (np.sort(out, axis=1) == deck).all()
+
+
+def test_the_float_distance_agrees_with_the_exact_fraction():
+    """The fast path (floats from logarithms) against the oracle (the Bayer-Diaconis sum in integers)."""
+    from toolkit.dealing.shuffles.exact import _total_variation_float, total_variation_exact
+
+    for n, k in ((52, 6), (52, 7), (52, 12), (52, 40), (52, 64), (416, 9), (416, 10), (416, 20), (300, 64)):
+        exact = float(total_variation_exact(n, k))
+        assert _total_variation_float(n, k) == pytest.approx(exact, rel=1e-12, abs=0), (n, k)
+    # Bayer & Diaconis (1992), Table 1 (52 cards): 0.334 after 7 riffles, 0.043 after 10
+    assert round(_total_variation_float(52, 7), 3) == 0.334
+    assert round(_total_variation_float(52, 10), 3) == 0.043
+
+
+def test_total_variation_sums_in_integers_up_to_the_bits_limit_and_in_floats_past_it():
+    from toolkit.dealing.shuffles.exact import (
+        EXACT_ROW_BITS,
+        _total_variation_float,
+        total_variation,
+        total_variation_exact,
+    )
+
+    n = 500
+    k = EXACT_ROW_BITS // n  # n * k at the limit: the exact fraction, rounded
+    rows = total_variation(n, (k, k + 1))["tv"].to_list()
+    assert rows[0] == float(total_variation_exact(n, k))
+    assert rows[1] == _total_variation_float(n, k + 1)
+    assert rows[1] == pytest.approx(float(total_variation_exact(n, k + 1)), rel=1e-12, abs=0)
+    with pytest.raises(ValueError, match="at most 64"):
+        total_variation(52, (1, 65))
+    # a deck larger than the riffles' packets stays exact past the bits: 2**9 <= 1,000 (9,000 bits)
+    assert total_variation(1_000, (9,))["tv"].to_list() == [float(total_variation_exact(1_000, 9))]
+
+
+def test_tv_of_64_riffles_runs_and_65_is_refused(capsys):
+    code, out, err = run(capsys, "shuffle", "--riffles", "64", "--measure", "tv", "--cards", "416", "--format", "csv")
+    assert code == 0, err
+    last = out.strip().splitlines()[-1].split(",")
+    assert last[:2] == ["416", "64"]
+    assert 0 < float(last[2]) < 1e-15
+    line = _one_line(*run(capsys, "shuffle", "--model", "riffle:64", "--model", "riffle:1", "--measure", "tv")[::2])
+    assert "1 to 64 riffles in all, got 65" in line
+
+
+@pytest.mark.slow
+def test_tv_at_the_largest_deck_and_riffles(capsys):
+    code, out, err = run(capsys, "shuffle", "--riffles", "64", "--measure", "tv", "--cards", "2000", "--format", "csv")
+    assert code == 0, err
+    assert len(out.strip().splitlines()) == 65
+
+
+def test_the_card_moves_of_a_run_are_checked_at_the_limit_and_one_past():
+    from toolkit.dealing.shuffles.models import (
+        MAX_CARD_MOVES,
+        MAX_NESTING,
+        Cut,
+        Repeat,
+        Riffle,
+        Sequence,
+        card_passes,
+        check_shuffle_work,
+    )
+
+    assert card_passes(Riffle(30)) == 1
+    assert card_passes(Riffle(31)) == card_passes(Riffle(60)) == 2
+    assert card_passes(Riffle(64)) == 3
+    assert card_passes(Repeat(Repeat(Riffle(64), 10_000), 10_000)) == 300_000_000  # integers: never rounded
+    model = Repeat(Cut(), 1_000)
+    assert check_shuffle_work(model, MAX_CARD_MOVES // (1_000 * 200), 200) == MAX_CARD_MOVES
+    with pytest.raises(ValueError, match="card moves, past the 2,000,000,000"):
+        check_shuffle_work(model, MAX_CARD_MOVES // (1_000 * 200) + 1, 200)
+    deep: object = Cut()
+    for _ in range(MAX_NESTING):
+        deep = Sequence((deep,))
+    assert card_passes(deep) == 1  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="nests more than 32 deep"):
+        card_passes(Sequence((deep,)))  # type: ignore[arg-type]
+
+
+def test_runs_past_the_card_moves_are_refused_before_they_start(capsys, tmp_path: Path):
+    line = _one_line(*run(capsys, "shuffle", "--model", "riffle:64", "--passes", "10000", "--seed", "1")[::2])
+    assert "124,800,000,000 card moves" in line
+    recipe = tmp_path / "nested.toml"
+    steps = "".join(f"[[steps{'.steps' * d}]]\nkind = 'repeat'\ntimes = 10000\n" for d in range(3))
+    recipe.write_text("name = 'nested'\n" + steps + "[[steps.steps.steps.steps]]\nkind = 'riffle'\ntimes = 64\n")
+    for measure in ("guess", "tracker", "power"):
+        extra = ("--decks", "1") if measure != "guess" else ()
+        line = _one_line(*run(capsys, "shuffle", "--recipe", str(recipe), "--measure", measure, *extra, "-s", "1")[::2])
+        assert "3,000,000,000,000 passes each" in line
+    deep = tmp_path / "deep.toml"
+    deep.write_text("name = 'x'\nx = " + "[" * 20_000 + "]" * 20_000 + "\n")
+    line = _one_line(*run(capsys, "shuffle", "--recipe", str(deep))[::2])
+    assert "nested too deeply" in line
+
+
+def test_chemin_solve_fits_100_columns_in_a_pipe(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    code, out, err = run(capsys, "chemin", "solve")
+    assert code == 0, err
+    assert max(len(line) for line in out.splitlines()) <= 100
+    assert "exactly 974653793197999/75340147272374985" in out  # the exact value kept, on a line of its own

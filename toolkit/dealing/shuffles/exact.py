@@ -43,10 +43,10 @@ MAX_EXACT_CARDS = 2_000
 #: The most riffles the exact distance is computed for (``a = 2**k`` makes numbers of ``n * k`` bits).
 MAX_EXACT_RIFFLES = 64
 #: :func:`total_variation` sums a row in integers while ``cards * riffles`` is at most this (numbers of that many
-#: bits: under a second for 2,000 cards); past it, where ``a = 2**riffles`` exceeds the cards, in floats from
-#: logarithms (:func:`_total_variation_float`, within 1e-12 of the exact distance; 64 riffles of 2,000 cards took
-#: 65 s a row in integers).
-EXACT_ROW_BITS = 20_000
+#: bits) or ``a = 2**riffles`` is at most the cards (at most 20,000 bits: under a second); past both, in floats
+#: from logarithms (:func:`_total_variation_float`, within 1e-12 of the exact distance; 64 riffles of 2,000
+#: cards took 65 s a row in integers).
+EXACT_ROW_BITS = 8_192
 
 
 def rising_sequences(order: np.ndarray) -> int:
@@ -201,7 +201,8 @@ def total_variation(n_cards: int = 52, riffles: int | range | tuple[int, ...] = 
     -------
     polars.DataFrame
         ``cards``, ``riffles``, ``tv``: the exact fraction rounded to a float while ``cards * riffles`` is at most
-        :data:`EXACT_ROW_BITS`, past it within 1e-12 of it (relative; both are tested against each other).
+        :data:`EXACT_ROW_BITS` or ``2**riffles`` at most the cards, else within 1e-12 of it (relative; both are
+        tested against each other).
 
     Examples
     --------
@@ -220,7 +221,7 @@ def total_variation(n_cards: int = 52, riffles: int | range | tuple[int, ...] = 
         raise ValueError(f"n must be at most {MAX_EXACT_CARDS:,} for exact Eulerian numbers, got {n_cards:,}")
     rows = [
         float(total_variation_exact(n_cards, k))
-        if n_cards * k <= EXACT_ROW_BITS
+        if n_cards * k <= EXACT_ROW_BITS or 2**k <= n_cards
         else _total_variation_float(n_cards, k)
         for k in ks
     ]
