@@ -337,3 +337,52 @@ def test_chemin_solve_fits_100_columns_in_a_pipe(capsys, monkeypatch):
     assert code == 0, err
     assert max(len(line) for line in out.splitlines()) <= 100
     assert "exactly 974653793197999/75340147272374985" in out  # the exact value kept, on a line of its own
+
+
+# ------------------------------------------------------------------ detect's limits (the protection study's side)
+DETECT = ("detect", "data/shoes/coups_with_bets.jsonl", "--seed", "1")
+
+
+def test_detect_refuses_a_reference_pool_or_shufflings_past_their_limits_before_any_work(capsys, monkeypatch):
+    from toolkit.protection import detection
+    from toolkit.protection.detection import MAX_PERMUTATIONS, _check_choices
+    from toolkit.protection.reference import MAX_REFERENCE
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    _check_choices(MAX_PERMUTATIONS, "holm", "permutation", "fresh_shoes", MAX_REFERENCE)  # at the limits: taken
+
+    def never(*args, **kwargs):
+        raise AssertionError("the work started")
+
+    monkeypatch.setattr(detection, "coup_table", never)
+    for option, value, fault in (
+        ("--reference", MAX_REFERENCE + 1, "reference must be 2 to 20,000"),
+        ("--reference", 10**6, "reference must be 2 to 20,000"),
+        ("--permutations", MAX_PERMUTATIONS + 1, "permutations must be at most 1,000,000"),
+    ):
+        assert fault in _one_line(*run(capsys, *DETECT, option, str(value))[::2])
+
+
+def test_detect_refuses_more_seat_and_bet_pairs_than_one_run_tests(capsys, monkeypatch):
+    from toolkit.protection import detection
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    monkeypatch.setattr(detection, "MAX_TESTS", 1)  # the sample record has a few pairs: one past a limit of one
+    monkeypatch.setattr(detection, "coup_table", lambda *a, **k: (_ for _ in ()).throw(AssertionError("ran")))
+    line = _one_line(*run(capsys, *DETECT)[::2])
+    assert "seat-and-bet pairs to test, at most 1 in one run" in line
+
+
+def test_the_reference_pool_is_the_same_replayed_in_blocks(monkeypatch):
+    """Shoes are centred one by one, so replaying the pool a few shoes at a time (bounded memory) changes nothing."""
+    from toolkit.protection import reference
+    from toolkit.records import ShoeHeader
+
+    header = ShoeHeader()
+    whole = reference.reference_shoes(header, ["banker", "tie"], 7, seed=3)
+    monkeypatch.setattr(reference, "_REFERENCE_BLOCK", 3)
+    blocked = reference.reference_shoes(header, ["banker", "tie"], 7, seed=3)
+    for bet in ("banker", "tie"):
+        assert np.array_equal(whole[bet].edges, blocked[bet].edges)
+    with pytest.raises(ValueError, match="2 to 20,000"):
+        reference.reference_shoes(header, ["banker"], 20_001, seed=3)
