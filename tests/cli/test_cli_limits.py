@@ -1,4 +1,4 @@
-"""Issue 35, part B: every limit at the limit and one past it, figures written safely, loose ends refused.
+"""Every limit at the limit and one past it, figures written safely, loose ends refused (hostile input).
 
 Each refusal is checked to come before the work starts (one line, exit 2), and where a file could be
 written through a planted link, the folder's bytes are hashed before and after.

@@ -183,6 +183,17 @@ def _names(values: Iterable[str] | str | None, where: str) -> list[str] | None:
     return out
 
 
+def _pairs(placed: pl.DataFrame, source: object) -> list[tuple]:
+    """The seat-and-bet pairs to test, at most :data:`MAX_TESTS` (checked before any test starts)."""
+    pairs = placed.select("who", "bet").unique(maintain_order=True).rows()
+    if len(pairs) > MAX_TESTS:
+        raise ValueError(
+            f"{source}: {len(pairs):,} seat-and-bet pairs to test, at most {MAX_TESTS:,} in one run; "
+            "name the seats (who) or the bets to test"
+        )
+    return pairs
+
+
 def _check_choices(permutations: object, correction: str, method: str, null: str, reference: object) -> None:
     for value, allowed, what in (
         (method, METHODS, "method"),
@@ -291,12 +302,7 @@ def detect_counters(
         placed = placed.filter(pl.col("who").is_in(seats))
     if chosen is not None:
         placed = placed.filter(pl.col("bet").is_in(chosen))
-    pairs = placed.select("who", "bet").unique(maintain_order=True).rows()
-    if len(pairs) > MAX_TESTS:
-        raise ValueError(
-            f"{records.source}: {len(pairs):,} seat-and-bet pairs to test, at most {MAX_TESTS:,} in one run; "
-            "name the seats (who) or the bets to test"
-        )
+    pairs = _pairs(placed, records.source)
     problems = records.report.problems
     if not pairs:
         return Detection(
