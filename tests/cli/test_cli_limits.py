@@ -356,17 +356,22 @@ def test_detect_refuses_a_reference_pool_or_shufflings_past_their_limits_before_
 
     monkeypatch.setattr(detection, "coup_table", never)
     for option, value, fault in (
-        ("--reference", MAX_REFERENCE + 1, "reference must be 2 to 20,000"),
-        ("--reference", 10**6, "reference must be 2 to 20,000"),
+        ("--reference", MAX_REFERENCE + 1, "reference must be 2..20,000"),
+        ("--reference", 10**6, "reference must be 2..20,000"),
         ("--permutations", MAX_PERMUTATIONS + 1, "permutations must be at most 1,000,000"),
     ):
         assert fault in _one_line(*run(capsys, *DETECT, option, str(value))[::2])
 
 
 def test_detect_refuses_more_seat_and_bet_pairs_than_one_run_tests(capsys, monkeypatch):
-    from toolkit.protection import detection
+    from toolkit.protection import detection, reference
 
     monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    from toolkit.cli import detect as command
+
+    # the command checks the same limits as the library, before the record's edges are computed
+    assert command.MAX_SEAT_TESTS == detection.MAX_TESTS
+    assert command.MAX_REFERENCE_SHOES == reference.MAX_REFERENCE
     monkeypatch.setattr(detection, "MAX_TESTS", 1)  # the sample record has a few pairs: one past a limit of one
     monkeypatch.setattr(detection, "coup_table", lambda *a, **k: (_ for _ in ()).throw(AssertionError("ran")))
     line = _one_line(*run(capsys, *DETECT)[::2])

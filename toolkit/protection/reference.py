@@ -47,8 +47,9 @@ __all__ = ["MAX_REFERENCE", "Pool", "centred_matrix", "fresh_shoe_test", "refere
 
 #: Reference edges drawn at a time (bounds the memory: chunk x shoes x coups floats).
 _CHUNK_CELLS = 4_000_000
-#: The most shoes of a reference pool: each is replayed with exact edges (about 10 ms a shoe on one core, so
-#: minutes) and kept as one row of floats per bet (under 1 KB); 10**6 was hours and 80 GB of replayed frames.
+#: The most shoes of a reference pool (the command's ``MAX_REFERENCE_SHOES``, the same number, tested): each is
+#: replayed with exact edges (about 10 ms a shoe on one core, so minutes) and kept as one row of floats per bet
+#: (under 1 KB); 10**6 was hours and 80 GB of replayed frames.
 MAX_REFERENCE = 20_000
 #: Reference shoes replayed at once: the replay's frame (about 80 KB a shoe) is dropped after each block.
 _REFERENCE_BLOCK = 500
