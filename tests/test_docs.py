@@ -21,7 +21,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "notebooks"
-BUILD_TIMEOUT = 900  # seconds; the build takes about a minute on two cores
 
 
 def _missing_docs_extra() -> str | None:
@@ -104,7 +103,9 @@ def test_docs_build_without_warnings(tmp_path: Path) -> None:
         str(SOURCE),
         str(tmp_path / "html"),
     ]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=BUILD_TIMEOUT, check=False)
+    # no timeout: the build takes about a minute on two idle cores and many on a loaded machine, and a test's
+    # verdict must not depend on the machine's speed (a build that never ends is for the suite's runner to stop)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     problems = "\n".join(line for line in (done.stdout + done.stderr).splitlines() if line.strip())
     assert done.returncode == 0, f"the documentation build failed (exit {done.returncode}):\n{problems}"
     assert "WARNING" not in problems, problems

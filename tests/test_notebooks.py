@@ -29,7 +29,9 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 #: Where the documentation build caches its executions of the notebooks.
 DOCS_CACHE = ROOT / "notebooks" / "_build" / ".jupyter_cache"
-CELL_TIMEOUT = 600  # seconds per cell; with BACCARAT_SMALL=1 every notebook should need far less
+#: No limit on a cell's time (nbclient's ``None``): with BACCARAT_SMALL=1 every cell needs seconds on an idle
+#: machine, and a test's verdict must not depend on the machine's speed.
+CELL_TIMEOUT = None
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])

@@ -26,10 +26,12 @@ from typing import SupportsFloat
 import numpy as np
 
 __all__ = [
+    "MAX_FLOAT_CARDS",
     "MAX_PAYOUT",
     "as_fraction",
     "check_bet_text",
     "count_matrix",
+    "float_counts",
     "integer",
     "non_negative_int",
     "one_of",
@@ -223,3 +225,37 @@ def count_matrix(counts: np.ndarray, where: str) -> np.ndarray:
         at = [int(i) for i in np.argwhere(out < 0)[0]]
         raise ValueError(f"{where} must be non-negative, got {int(out[tuple(at)])} at {at}")
     return out
+
+
+#: The most cards a shoe may hold on the float paths: ``2**53``, so that every count, every total and every
+#: ``(n - h) / (N - s)`` ratio's terms are exact in float64 and int64 (past it a count of 10**18 decks wraps
+#: around and gains of thousands of percent come out).  The exact path (``exact=True``) holds any shoe.
+MAX_FLOAT_CARDS = 2**53
+
+
+def float_counts(counts: object) -> np.ndarray:
+    """``(B, k)`` card counts as int64 for the float paths; :class:`ValueError` for a shoe past :data:`MAX_FLOAT_CARDS`.
+
+    >>> float_counts([[4, 4]]).dtype
+    dtype('int64')
+    >>> float_counts([[2**53, 1]])
+    Traceback (most recent call last):
+    ...
+    ValueError: the float engine holds shoes of at most 2**53 = 9,007,199,254,740,992 cards (every count exact \
+in float64); this shoe holds 9,007,199,254,740,993
+    """
+    raw = np.asarray(counts)
+    if raw.dtype.kind == "i" or (raw.dtype.kind == "u" and raw.dtype.itemsize < 8):
+        arr = raw.astype(np.int64)
+        big = arr.size > 0 and (arr.max() > MAX_FLOAT_CARDS or arr.sum(axis=-1).max() > MAX_FLOAT_CARDS)
+    else:  # Python integers past int64 (an object array), or uint64: summed exactly
+        rows = [[int(x) for x in row] for row in np.atleast_2d(raw.astype(object))]
+        big = any(sum(row) > MAX_FLOAT_CARDS for row in rows)
+        arr = np.array(rows, dtype=np.int64).reshape(raw.shape) if not big else raw
+    if big:
+        rows = [[int(x) for x in row] for row in np.atleast_2d(raw.astype(object))]
+        raise ValueError(
+            f"the float engine holds shoes of at most 2**53 = {MAX_FLOAT_CARDS:,} cards (every count exact in "
+            f"float64); this shoe holds {max(sum(row) for row in rows):,}"
+        )
+    return arr

@@ -77,9 +77,27 @@ MAX_COUNT_SHOES = 100_000_000
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print one clear line to stderr and exit."""
-    typer.echo(f"baccarat: error: {message}", err=True)
+    """Print one clear line to stderr and exit.
+
+    Whatever the message quotes (a file's name, an ``--out`` name, a seat's name) reaches the terminal with
+    its control characters escaped (:func:`printable`): never a raw escape sequence, never a second line.
+    """
+    typer.echo(f"baccarat: error: {printable(message)}", err=True)
     raise typer.Exit(code)
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that does not print (controls, line breaks, bidirectional formatting) escaped.
+
+    The one rule for text that reaches the terminal: the records' problem messages use the same
+    (:func:`toolkit.records.validation.escape_controls`).
+
+    >>> print(printable("seat \\x1b[2J7\\nnext"))
+    seat \\x1b[2J7\\nnext
+    """
+    from toolkit.records.validation import escape_controls
+
+    return escape_controls(text)
 
 
 def shoe_from_options(decks: int | None, shoe: str | None) -> Composition:
@@ -113,6 +131,7 @@ def say(text: str) -> None:
     """
     from toolkit.cli._output import wrap
 
+    text = printable(text)
     sys.stdout.write((wrap(text) if sys.stdout.isatty() else text) + "\n")
 
 

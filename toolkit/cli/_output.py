@@ -145,7 +145,9 @@ def _text(value: Any) -> str:
         return " ".join(_text(v) for v in value)
     if isinstance(value, dict):
         return json.dumps(value, default=str)
-    return str(value)
+    from toolkit.records.validation import escape_controls  # a seat's or a file's name: never raw to a terminal
+
+    return escape_controls(str(value))
 
 
 def _numeric(dtype: pl.DataType) -> bool:

@@ -62,7 +62,7 @@ for _name in COMMAND_MODULES:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app, turning usage errors and bad values into one line on stderr."""
-    from toolkit.cli._common import ARGS
+    from toolkit.cli._common import ARGS, printable
 
     ARGS[:] = list(sys.argv[1:] if argv is None else argv)
     command = typer.main.get_command(app)
@@ -80,11 +80,11 @@ def main(argv: list[str] | None = None) -> None:
         if hasattr(err, "format_message") and hasattr(err, "exit_code"):
             message = err.format_message()
             if message:  # empty when the help was printed for a bare command
-                typer.echo(f"baccarat: error: {message}", err=True)
+                typer.echo(f"baccarat: error: {printable(message)}", err=True)
             sys.exit(2)
         if isinstance(err, (ValueError, TypeError, OSError, ArithmeticError)):
             lines = str(err).strip().splitlines() or [type(err).__name__]
-            typer.echo(f"baccarat: error: {lines[0]}", err=True)
+            typer.echo(f"baccarat: error: {printable(lines[0])}", err=True)
             sys.exit(2)
         raise
     sys.exit(code if isinstance(code, int) else 0)

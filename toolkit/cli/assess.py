@@ -25,6 +25,7 @@ from toolkit.cli._common import (
     emit,
     fail,
     output_path,
+    printable,
     say,
     seed_or_fresh,
     with_dealing,
@@ -150,7 +151,7 @@ def assess(
         say(f"{chosen.name}: {a.verdict} (seed {s})")
     emit(frame, fmt, {**summary, "seed": s, "report": str(paths["report"])})
     if fmt == OutputFormat.table:
-        typer.echo(f"report: {paths['report']}")  # a path is never wrapped
+        typer.echo(printable(f"report: {paths['report']}"))  # a path is never wrapped
 
 
 def _say_how_long(

@@ -77,21 +77,23 @@ def solve_command(
     if fmt == OutputFormat.csv:
         emit(sol.banker_table, fmt)
         return
-    exact = f" = {sol.value}" if sol.exact else ""
+    # short lines (each well under 80 columns, the exact fractions on their own): a title fits the terminal
+    # also in a pipe, where say() does not wrap
     say(
-        f"chemin de fer {m.name} ({'with' if m.replacement else 'without'} replacement; Player sees his "
-        f"{m.player_sees}, Banker his {m.banker_sees}); shoe of {comp.total} cards; "
+        f"chemin de fer {m.name}, {'with' if m.replacement else 'without'} replacement: shoe of {comp.total} cards, "
         f"commission {float(sol.commission):g}"
     )
-    say(f"value to Banker per unit staked: {float(sol.value):.10f}{exact}   ({sol.method}, exact: {sol.exact})")
-    say(
-        f"Player draws at 5 with probability {float(sol.player_draw_at_5):.10f}"
-        + (f" = {sol.player_draw_at_5}" if sol.exact else "")
-    )
+    say(f"Player sees his {m.player_sees}, Banker his {m.banker_sees}")
+    say(f"value to Banker per unit staked: {float(sol.value):.10f} ({sol.method}, exact: {sol.exact})")
+    if sol.exact:
+        say(f"  exactly {sol.value}")
+    say(f"Player draws at 5 with probability {float(sol.player_draw_at_5):.10f}")
+    if sol.exact:
+        say(f"  exactly {sol.player_draw_at_5}")
     if m.player_sees == "composition":
         emit(sol.player.frame(), fmt, labels=CHEMIN_LABELS)
     departures = sol.departures()
-    say(f"Banker departs from the punto banco tableau in {departures.height} information set(s):")
+    say(f"Banker departs from the tableau in {departures.height} information set(s):")
     emit(
         departures.select(
             "banker", "banker_total", "player_third", "tableau_draws", "draw_probability", "draw_exact", "probability"

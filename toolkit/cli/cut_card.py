@@ -83,7 +83,12 @@ def cut_card(
     controls: bool = typer.Option(
         True, "--controls/--no-controls", help="Narrow the intervals with the control variates (mean known exactly)."
     ),
-    figure: str | None = typer.Option(None, "--figure", metavar="FILE", help="Also draw the effects to a PNG file."),
+    figure: str | None = typer.Option(
+        None,
+        "--figure",
+        metavar="FILE",
+        help="Also draw the effects to FILE (.png, .svg or .pdf; a regular file or a new one).",
+    ),
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
@@ -92,7 +97,7 @@ def cut_card(
     check_scheduler(workers, scheduler)
     cuts, hands = _rules(dealing.cut_cards, dealing.last_hands, dealing.coups)
     base = dealing.dealing
-    figure_path = None if figure is None else output_path(figure, "--figure")
+    figure_path = None if figure is None else figure_file(figure)
     from toolkit.bets.base import Bet
     from toolkit.bets.paytable import standard_bets
     from toolkit.coup.rules import Rules
@@ -140,17 +145,30 @@ def cut_card(
     )
 
 
+def figure_file(text: str, option: str = "--figure") -> Path:
+    """The file a figure option names, checked before the work starts: a known suffix, no link, no folder or device."""
+    from toolkit.plots._save import figure_target
+
+    output_path(text, option)  # not empty
+    try:
+        return figure_target(text, option)[0]
+    except ValueError as err:
+        fail(str(err))
+    raise AssertionError("unreachable")
+
+
 def _draw(table, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     from toolkit.plots import cut_card_figure
+    from toolkit.plots._save import save_figure
 
     fig = cut_card_figure(table)
-    try:
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-    except OSError as err:
-        fail(f"--figure: cannot write {str(path)!r}: {err.strerror or err}")
+    try:  # a temporary file renamed into place: the old figure stays whole if the disk is full
+        save_figure(fig, path, "--figure", dpi=120, bbox_inches="tight")
+    except (OSError, ValueError) as err:
+        fail(f"--figure: cannot write {str(path)!r}: {getattr(err, 'strerror', None) or err}")
 
 
 def register(app: typer.Typer) -> None:

@@ -7,7 +7,17 @@ from pathlib import Path
 
 import typer
 
-from toolkit.cli._common import FORMAT_OPTION, OutputFormat, distinct, emit, fail, output_path, say, seed_or_fresh
+from toolkit.cli._common import (
+    FORMAT_OPTION,
+    OutputFormat,
+    distinct,
+    emit,
+    fail,
+    output_path,
+    printable,
+    say,
+    seed_or_fresh,
+)
 
 __all__ = ["MAX_REFERENCE_SHOES", "MAX_SEAT_TESTS", "MAX_TABLE_SHOES", "register", "simulate_players"]
 
@@ -191,7 +201,7 @@ def detect(
         progress=progress,
     )
     for problem in found.problems:
-        typer.echo(f"baccarat: warning: {problem}", err=True)
+        typer.echo(f"baccarat: warning: {printable(str(problem))}", err=True)
     if fmt == OutputFormat.json:
         emit(found.seats, fmt, found.as_json())
         return

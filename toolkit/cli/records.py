@@ -16,6 +16,7 @@ from toolkit.cli._common import (
     emit,
     fail,
     output_path,
+    printable,
     say,
 )
 from toolkit.cli._rules import RULES_OPTION, read_rules_option
@@ -66,6 +67,12 @@ def _layout(path: Path | None):
         return read_layout(path)
     except ValueError as err:
         fail(f"--layout: {err}")
+
+
+def _one_way_to_shoes(one_shoe: bool, shoe_column: str | None) -> None:
+    """Refuse ``--one-shoe`` beside ``--shoe-column``: one says there is no shoe column, the other names it."""
+    if one_shoe and shoe_column is not None:
+        fail(f"give either --one-shoe (no shoe column) or --shoe-column {shoe_column!r}, not both")
 
 
 def _header(text: str | None) -> dict[str, str] | None:
@@ -119,6 +126,7 @@ def validate(
     from toolkit._files import RefusedFileError
     from toolkit.records import Problem, RecordError, read_records
 
+    _one_way_to_shoes(one_shoe, shoe_column)
     settings = _header_and_rules(header, rules_file)
     how = _layout(layout_file)
     problems: list[Problem] = []
@@ -240,6 +248,7 @@ def replay(
     chosen = None if columns is None else distinct([c.strip() for c in columns.split(",") if c.strip()], "--columns")
     if chosen is not None and not chosen:
         fail("--columns names no column (give names separated by commas, e.g. --columns coup,ev_banker)")
+    _one_way_to_shoes(one_shoe, shoe_column)
     how = _layout(layout_file)
     try:
         records = read_records(
@@ -263,8 +272,10 @@ def replay(
             except ValueError as err:
                 fail(str(err), 1)
             typer.echo(
-                f"baccarat: shoe {shoe} was set aside ({len(mine):,} problem(s)); replaying its "
-                f"{records.coups.height:,} coup(s) before the first: {mine[0]}",
+                printable(
+                    f"baccarat: shoe {shoe} was set aside ({len(mine):,} problem(s)); replaying its "
+                    f"{records.coups.height:,} coup(s) before the first: {mine[0]}"
+                ),
                 err=True,
             )
         elif mine:
@@ -337,6 +348,7 @@ def convert(
     out = output_path(out_text)
     if layout is not None and layout not in LAYOUTS:
         fail(f"--as must be one of {', '.join(LAYOUTS)}; got {layout!r}")
+    _one_way_to_shoes(one_shoe, shoe_column)
     how = _layout(layout_file)
     try:
         records = read_records(file, header=_header(header), one_shoe=one_shoe, shoe_column=shoe_column, layout=how)

@@ -29,6 +29,7 @@ from toolkit.cli._common import (
     emit,
     fail,
     output_path,
+    printable,
     say,
     seed_or_fresh,
     with_dealing,
@@ -209,7 +210,7 @@ def thorp(
         also = f"{end.n_shoes:,} shoes dealt to the end (no cut card)" if end is not None else "no deal-to-end run"
         counted = f"{count_shoes:,} shoes for the published count results" if count_shoes else "no count shoes"
         say(f"also: {also}; {counted} (--deal-to-end-shoes, --count-shoes)")
-        typer.echo(f"report: {paths['report']}")  # a path is never wrapped
+        typer.echo(printable(f"report: {paths['report']}"))  # a path is never wrapped
 
 
 def _claims_table(result: StudyResult, observer: str) -> pl.DataFrame:

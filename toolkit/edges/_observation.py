@@ -161,7 +161,8 @@ def parse_positions(positions: int | str | Iterable[int]) -> tuple[int, ...]:
     -------
     tuple of int
     """
-    where = f"positions {positions!r}"
+    shown = repr(positions)
+    where = f"positions {shown if len(shown) <= 40 else shown[:40] + '...'}"
     out: list[int] = []
     if isinstance(positions, bool):
         raise TypeError(f"{where}: give positions as numbers 1-6, '1-4' or '1,3'")
@@ -171,29 +172,63 @@ def parse_positions(positions: int | str | Iterable[int]) -> tuple[int, ...]:
         for part in (p.strip() for p in positions.split(",")):
             if not part:
                 raise ValueError(f"{where}: an empty position; write '1', '1-4' or '1,3'")
-            lo, dash, hi = part.partition("-")
-            if not lo.strip().isdigit() or (dash and not hi.strip().isdigit()):
+            lo, dash, hi = (p.strip() for p in part.partition("-"))
+            if not _digits(lo) or (dash and not _digits(hi)):
                 raise ValueError(f"{where}: {part!r} is not a position or a range of positions such as '1-4'")
-            first, last = int(lo), int(hi) if dash else int(lo)
+            first, last = _position(lo, where), _position(hi, where) if dash else _position(lo, where)
             if last < first:
                 raise ValueError(f"{where}: the range {part!r} runs backwards")
-            out.extend(range(first, last + 1))
+            out.extend(range(first, last + 1))  # at most six: both ends are checked first
+            if len(out) > 6:
+                _repeated(out, where)
     else:
         for p in positions:
             if isinstance(p, bool) or not isinstance(p, (int, np.integer)):
                 raise TypeError(f"{where}: each position must be an integer 1-6, got {p!r}")
-            out.append(int(p))
+            out.append(_position_in_range(int(p), where))
+            if len(out) > 6:  # the positions of an endless iterable stop at the first repeated
+                _repeated(out, where)
     if not out:
         raise ValueError(f"{where}: observe at least one position (1-6)")
-    bad = [p for p in out if not 1 <= p <= 6]
-    if bad:
-        raise ValueError(
-            f"{where}: position {bad[0]} is outside 1-6 (a coup is six ordered cards: 1 and 3 Player, 2 and 4 "
-            "Banker, 5 and 6 the third cards)"
-        )
-    if len(set(out)) != len(out):
-        raise ValueError(f"{where}: position {next(p for p in out if out.count(p) > 1)} is given twice")
+    for p in out:
+        _position_in_range(p, where)
+    _repeated(out, where)
     return tuple(sorted(out))
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` takes ``'²'``, which ``int`` refuses)."""
+    return text.isascii() and text.isdigit()
+
+
+def _position(text: str, where: str) -> int:
+    """A position written in digits, checked to be 1-6 before anything is built from it (``1-99999999999``)."""
+    stripped = text.lstrip("0") or "0"
+    if len(stripped) > 1:  # never converted: a number of any length is refused as it is written
+        raise _outside(stripped if len(stripped) <= 20 else stripped[:20] + "...", where)
+    return _position_in_range(int(stripped), where)
+
+
+def _position_in_range(p: int, where: str) -> int:
+    if not 1 <= p <= 6:
+        raise _outside(str(p), where)
+    return p
+
+
+def _outside(shown: str, where: str) -> ValueError:
+    return ValueError(
+        f"{where}: position {shown} is outside 1-6 (a coup is six ordered cards: 1 and 3 Player, 2 and 4 "
+        "Banker, 5 and 6 the third cards)"
+    )
+
+
+def _repeated(out: list[int], where: str) -> None:
+    """Refuse a position given twice."""
+    seen: set[int] = set()
+    for p in out:
+        if p in seen:
+            raise ValueError(f"{where}: position {p} is given twice")
+        seen.add(p)
 
 
 @dataclass(frozen=True)

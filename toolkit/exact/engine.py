@@ -35,7 +35,7 @@ import numba
 import numpy as np
 from numpy.lib.mixins import NDArrayOperatorsMixin
 
-from toolkit._check import count_matrix, one_of
+from toolkit._check import count_matrix, float_counts, one_of
 from toolkit.coup.cards import Composition, CompositionLike
 from toolkit.coup.outcome import N_CLASSES, N_MAIN
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
@@ -97,9 +97,10 @@ def _factor_index() -> np.ndarray:
 
 def _features(values: np.ndarray) -> np.ndarray:
     """``(M, B)`` normalised falling-factorial products for ``(B, 10)`` counts by value."""
+    counts = np.ascontiguousarray(float_counts(values))
     ms = multisets()
-    out = np.empty((len(ms.parent), values.shape[0]))
-    _features_t(np.ascontiguousarray(values, dtype=np.int64), ms.parent, _factor_index(), out)
+    out = np.empty((len(ms.parent), counts.shape[0]))
+    _features_t(counts, ms.parent, _factor_index(), out)
     return out
 
 
@@ -484,13 +485,13 @@ def as_rank_matrix(shoes) -> np.ndarray:
     [416, 52]
     """
     if isinstance(shoes, np.ndarray) and shoes.ndim == 2 and shoes.shape[1] in (10, 13):
-        arr = count_matrix(shoes, "shoe counts")
+        arr = float_counts(count_matrix(shoes, "shoe counts"))
         if arr.shape[1] == 13:
             return arr
         zeros = arr[:, 0]
         split = np.stack([zeros // 4 + (i < zeros % 4) for i in range(4)], axis=1)
         return np.concatenate([arr[:, 1:], split], axis=1)
-    return np.array([Composition.from_any(s).by_rank for s in shoes], dtype=np.int64).reshape(-1, 13)
+    return float_counts([Composition.from_any(s).by_rank for s in shoes]).reshape(-1, 13)
 
 
 def _values_from_ranks(ranks: np.ndarray) -> np.ndarray:

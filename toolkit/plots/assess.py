@@ -139,14 +139,15 @@ def save_assess_figures(
     """
     from matplotlib.figure import Figure
 
-    from toolkit._files import atomic_write, refuse_symlink
+    from toolkit._files import refuse_symlink
+    from toolkit.plots._save import save_figure
 
     out = refuse_symlink(Path(folder), "figures folder")
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, Path] = {}
 
     def save(fig: Figure, name: str, title: str) -> None:
-        written[title] = atomic_write(out / f"{name}.png", lambda fh: fig.savefig(fh, dpi=dpi, format="png"), "figure")
+        written[title] = save_figure(fig, out / f"{name}.png", "figure", dpi=dpi)
 
     fig = Figure(figsize=(7, 4), layout="constrained")
     plot_assess_eor(frames["eor"], ax=fig.subplots())

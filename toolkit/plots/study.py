@@ -538,7 +538,8 @@ def save_study_figures(frames: Mapping[str, pl.DataFrame], folder: str | Path, d
     """
     from matplotlib.figure import Figure
 
-    from toolkit._files import atomic_write, refuse_symlink
+    from toolkit._files import refuse_symlink
+    from toolkit.plots._save import save_figure
     from toolkit.studies.thorp.markdown import ANSWER_FIGURE
 
     out = refuse_symlink(Path(folder), "figures folder")
@@ -547,8 +548,7 @@ def save_study_figures(frames: Mapping[str, pl.DataFrame], folder: str | Path, d
 
     def save(fig: Figure, name: str, title: str) -> None:
         # through a temporary file renamed into place: never half written, never through a planted link
-        path = atomic_write(out / f"{name}.png", lambda fh: fig.savefig(fh, dpi=dpi, format="png"), "figure")
-        written[title] = path
+        written[title] = save_figure(fig, out / f"{name}.png", "figure", dpi=dpi)
 
     if "claims" in frames:
         n_bets = frames["claims"]["bet"].n_unique()

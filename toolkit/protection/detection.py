@@ -49,7 +49,7 @@ from toolkit.coup import RANKS
 from toolkit.parallel import SeedLike, as_generator
 from toolkit.protection.implied import fit_tags, implied_count
 from toolkit.protection.permutation import CORRECTIONS, PermutationTest, adjust, within_shoe_permutation
-from toolkit.protection.reference import Pool, centred_matrix, fresh_shoe_test, reference_shoes
+from toolkit.protection.reference import MAX_REFERENCE, Pool, centred_matrix, fresh_shoe_test, reference_shoes
 from toolkit.records import Records, ShoeHeader, bet_edges, replay_records
 from toolkit.records.validation import Problem
 
@@ -88,6 +88,12 @@ SEAT_COLUMNS: dict[str, Any] = {
 
 #: How :func:`detect_counters` takes its p-values from the permutation test.
 METHODS = ("permutation", "normal")
+#: The most shufflings of one test: p-values to 1e-6, and one float each (8 MB).
+MAX_PERMUTATIONS = 1_000_000
+#: The most seat-and-bet pairs one run tests (each a permutation test over the record; 256 tests of 9,999
+#: shufflings took 28 s and 0.57 GB on the sample record): the command's ``MAX_SEAT_TESTS``, the same number
+#: (tested), checked there before the record's edges are computed; a record of many seats is tested a few at a time.
+MAX_TESTS = 500
 #: The null distributions :func:`detect_counters` knows (see :mod:`toolkit.protection.reference`).
 NULLS = ("fresh_shoes", "within_shoe")
 
@@ -178,6 +184,17 @@ def _names(values: Iterable[str] | str | None, where: str) -> list[str] | None:
     return out
 
 
+def _pairs(placed: pl.DataFrame, source: object) -> list[tuple]:
+    """The seat-and-bet pairs to test, at most :data:`MAX_TESTS` (checked before any test starts)."""
+    pairs = placed.select("who", "bet").unique(maintain_order=True).rows()
+    if len(pairs) > MAX_TESTS:
+        raise ValueError(
+            f"{source}: {len(pairs):,} seat-and-bet pairs to test, at most {MAX_TESTS:,} in one run; "
+            "name the seats (who) or the bets to test"
+        )
+    return pairs
+
+
 def _check_choices(permutations: object, correction: str, method: str, null: str, reference: object) -> None:
     for value, allowed, what in (
         (method, METHODS, "method"),
@@ -189,8 +206,14 @@ def _check_choices(permutations: object, correction: str, method: str, null: str
     least = 0 if method == "normal" else 1
     if isinstance(permutations, bool) or not isinstance(permutations, (int, np.integer)) or permutations < least:
         raise ValueError(f"permutations must be an integer >= {least} with method {method!r}, got {permutations!r}")
-    if isinstance(reference, bool) or not isinstance(reference, (int, np.integer)) or reference < 2:
-        raise ValueError(f"reference must be an integer >= 2 (freshly shuffled shoes), got {reference!r}")
+    if (
+        isinstance(reference, bool)
+        or not isinstance(reference, (int, np.integer))
+        or not 2 <= reference <= MAX_REFERENCE
+    ):
+        raise ValueError(f"reference must be 2 to {MAX_REFERENCE:,} freshly shuffled shoes, got {reference!r}")
+    if permutations > MAX_PERMUTATIONS:
+        raise ValueError(f"permutations must be at most {MAX_PERMUTATIONS:,} (a p-value to 1e-6), got {permutations:,}")
 
 
 def coup_table(records: Records, bets: list[str]) -> pl.DataFrame:
@@ -273,13 +296,14 @@ def detect_counters(
         known = set(placed[column].to_list())
         missing = [v for v in values or () if v not in known]
         if missing:
-            shown = ", ".join(sorted(known)) or "none"
+            shown = ", ".join(sorted(known)[:12]) + (f" ... ({len(known):,} in all)" if len(known) > 12 else "")
+            shown = shown or "none"
             raise ValueError(f"{name}: no bets by {missing[0]!r} in {records.source}; found: {shown}")
     if seats is not None:
         placed = placed.filter(pl.col("who").is_in(seats))
     if chosen is not None:
         placed = placed.filter(pl.col("bet").is_in(chosen))
-    pairs = placed.select("who", "bet").unique(maintain_order=True).rows()
+    pairs = _pairs(placed, records.source)
     problems = records.report.problems
     if not pairs:
         return Detection(

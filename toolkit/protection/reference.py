@@ -43,10 +43,16 @@ from toolkit.parallel import SeedLike, as_generator
 from toolkit.protection.permutation import PermutationTest
 from toolkit.records import ShoeHeader, replay_records, simulate_records
 
-__all__ = ["Pool", "centred_matrix", "fresh_shoe_test", "reference_shoes"]
+__all__ = ["MAX_REFERENCE", "Pool", "centred_matrix", "fresh_shoe_test", "reference_shoes"]
 
 #: Reference edges drawn at a time (bounds the memory: chunk x shoes x coups floats).
 _CHUNK_CELLS = 4_000_000
+#: The most shoes of a reference pool (the command's ``MAX_REFERENCE_SHOES``, the same number, tested): each is
+#: replayed with exact edges (about 10 ms a shoe on one core, so minutes) and kept as one row of floats per bet
+#: (under 1 KB); 10**6 was hours and 80 GB of replayed frames.
+MAX_REFERENCE = 20_000
+#: Reference shoes replayed at once: the replay's frame (about 80 KB a shoe) is dropped after each block.
+_REFERENCE_BLOCK = 500
 
 
 def centred_matrix(shoe: np.ndarray, coup: np.ndarray, edges: np.ndarray, n_shoes: int, length: int) -> np.ndarray:
@@ -87,14 +93,22 @@ class Pool:
 
 def reference_shoes(header: ShoeHeader, bets: Sequence[str], n_shoes: int, seed: SeedLike = None) -> dict[str, Pool]:
     """The centred edges of ``n_shoes`` freshly shuffled shoes dealt by ``header``, by bet (a :class:`Pool` each)."""
+    if isinstance(n_shoes, bool) or not isinstance(n_shoes, (int, np.integer)) or not 2 <= n_shoes <= MAX_REFERENCE:
+        raise ValueError(f"reference must be 2 to {MAX_REFERENCE:,} freshly shuffled shoes, got {n_shoes!r}")
     records = simulate_records(n_shoes, header, seed=as_generator(seed))
-    frame = replay_records(records, bets=list(bets))
-    shoe = np.searchsorted(records.shoes["shoe"].to_numpy(), frame["shoe"].to_numpy())
-    coup = frame["coup"].to_numpy().astype(np.int64)
-    length = int(coup.max()) if len(coup) else 1
-    return {
-        b: Pool(centred_matrix(shoe, coup, frame[f"ev_{b}"].to_numpy().astype(float), n_shoes, length)) for b in bets
-    }
+    ids = records.shoe_ids
+    blocks: dict[str, list[np.ndarray]] = {b: [] for b in bets}
+    for start in range(0, len(ids), _REFERENCE_BLOCK):  # each shoe is centred on its own: blocks change nothing
+        part = records.select(ids[start : start + _REFERENCE_BLOCK])
+        frame = replay_records(part, bets=list(bets))
+        shoe = np.searchsorted(part.shoes["shoe"].to_numpy(), frame["shoe"].to_numpy())
+        coup = frame["coup"].to_numpy().astype(np.int64)
+        length = int(coup.max()) if len(coup) else 1
+        for b in bets:
+            edges = frame[f"ev_{b}"].to_numpy().astype(float)
+            blocks[b].append(centred_matrix(shoe, coup, edges, part.n_shoes, length))
+    longest = max(m.shape[1] for parts in blocks.values() for m in parts)
+    return {b: Pool(np.concatenate([_pad(m, longest) for m in parts])) for b, parts in blocks.items()}
 
 
 def _pad(matrix: np.ndarray, length: int) -> np.ndarray:

@@ -42,6 +42,11 @@ __all__ = [
 MAX_EXACT_CARDS = 2_000
 #: The most riffles the exact distance is computed for (``a = 2**k`` makes numbers of ``n * k`` bits).
 MAX_EXACT_RIFFLES = 64
+#: :func:`total_variation` sums a row in integers while ``cards * riffles`` is at most this (numbers of that many
+#: bits) or ``a = 2**riffles`` is at most the cards (at most 20,000 bits: under a second); past both, in floats
+#: from logarithms (:func:`_total_variation_float`, within 1e-12 of the exact distance; 64 riffles of 2,000
+#: cards took 65 s a row in integers).
+EXACT_ROW_BITS = 8_192
 
 
 def rising_sequences(order: np.ndarray) -> int:
@@ -195,7 +200,9 @@ def total_variation(n_cards: int = 52, riffles: int | range | tuple[int, ...] = 
     Returns
     -------
     polars.DataFrame
-        ``cards``, ``riffles``, ``tv`` (a float; the exact fraction rounds to it).
+        ``cards``, ``riffles``, ``tv``: the exact fraction rounded to a float while ``cards * riffles`` is at most
+        :data:`EXACT_ROW_BITS` or ``2**riffles`` at most the cards, else within 1e-12 of it (relative; both are
+        tested against each other).
 
     Examples
     --------
@@ -207,5 +214,52 @@ def total_variation(n_cards: int = 52, riffles: int | range | tuple[int, ...] = 
     n_cards = positive_int(n_cards, "n_cards")
     counts = range(1, non_negative_int(riffles, "riffles") + 1) if isinstance(riffles, int) else riffles
     ks = [non_negative_int(k, "riffles") for k in counts]
-    rows = [float(total_variation_exact(n_cards, k)) for k in ks]
+    for k in ks:  # every row checked before any is computed
+        if k > MAX_EXACT_RIFFLES:
+            raise ValueError(f"riffles must be at most {MAX_EXACT_RIFFLES}, got {k}")
+    if n_cards > MAX_EXACT_CARDS:
+        raise ValueError(f"n must be at most {MAX_EXACT_CARDS:,} for exact Eulerian numbers, got {n_cards:,}")
+    rows = [
+        float(total_variation_exact(n_cards, k))
+        if n_cards * k <= EXACT_ROW_BITS or 2**k <= n_cards
+        else _total_variation_float(n_cards, k)
+        for k in ks
+    ]
     return pl.DataFrame({"cards": [n_cards] * len(ks), "riffles": ks, "tv": rows}, schema_overrides={"tv": pl.Float64})
+
+
+@cache
+def _eulerian_shares(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``A(n, r) / n!`` for ``r = 1..n`` as floats (Python divides integers correctly rounded), and their logs."""
+    fact = math.factorial(n)
+    counts = eulerian_numbers(n)
+    log_fact = math.log(fact)
+    return np.array([c / fact for c in counts]), np.array([math.log(c) - log_fact for c in counts])
+
+
+def _total_variation_float(n: int, riffles: int) -> float:
+    """The distance of :func:`total_variation_exact` in floats, for ``a = 2**riffles`` above ``n``.
+
+    A permutation with ``r`` rising sequences is ``ratio_r = C(n + a - r, n) n! / a**n = prod_i (1 + (i - r) / a)``
+    times as likely as under the uniform law, so ``TV = 1/2 sum_r (A(n, r) / n!) |ratio_r - 1|``, a sum of
+    non-negative terms (no cancellation).  ``log ratio_1 = sum_i log1p((i - 1) / a)`` and
+    ``ratio_(r+1) / ratio_r = (a - r) / (a - r + n)`` give every ``log ratio_r`` from logarithms of numbers near
+    one, and ``expm1`` the small differences from one; a large ratio is taken with its share's logarithm.
+
+    >>> abs(_total_variation_float(52, 12) / float(total_variation_exact(52, 12)) - 1) < 1e-12
+    True
+    """
+    a = 2.0**riffles
+    if a <= n:
+        raise ValueError(f"the float distance needs more packets than cards: 2**{riffles} <= {n}")
+    r = np.arange(1, n, dtype=np.float64)
+    steps = np.log1p(-r / a) - np.log1p((n - r) / a)
+    first = math.fsum(math.log1p(i / a) for i in range(n))
+    logs = first + np.concatenate(([0.0], np.cumsum(steps)))
+    shares, log_shares = _eulerian_shares(n)
+    small = logs <= 1.0
+    terms = np.empty(n)
+    terms[small] = shares[small] * np.abs(np.expm1(logs[small]))
+    big = ~small  # share * (e**L - 1) = e**(log share + L) * (1 - e**-L): no overflow, no 0 * inf
+    terms[big] = np.exp(log_shares[big] + logs[big]) * -np.expm1(-logs[big])
+    return 0.5 * math.fsum(terms.tolist())

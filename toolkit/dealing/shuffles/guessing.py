@@ -39,7 +39,7 @@ import numpy as np
 
 from toolkit._check import positive_int
 from toolkit._stats import normal_quantile
-from toolkit.dealing.shuffles.models import Repeat, Shelf, ShuffleModel, shuffle_orders
+from toolkit.dealing.shuffles.models import Repeat, Shelf, ShuffleModel, check_shuffle_work, shuffle_orders
 from toolkit.dealing.shuffles.shelf import MAX_EXACT_SHELF_CARDS, equivalent_shelves, shelf_guessing_exact
 from toolkit.parallel import Block, SeedLike, block_plan, map_blocks
 
@@ -235,6 +235,7 @@ def guessing_game(
     chosen = strategy if strategy is not None else _default_strategy(model)
     if chosen not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {chosen!r}")
+    check_shuffle_work(model, trials, cards, "the guessing game")
     work = partial(_block_guesses, model=model, cards=cards, strategy=chosen)
     plan = block_plan(trials, GUESS_BLOCK, seed)
     hits = np.concatenate(list(map_blocks(work, plan, workers, progress=progress, description="decks")))

@@ -62,6 +62,8 @@ __all__ = [
     "ShuffleModel",
     "Stacks",
     "Wash",
+    "card_passes",
+    "check_shuffle_work",
     "shuffle_orders",
 ]
 
@@ -124,6 +126,31 @@ def _fraction(value: object, where: str, *, closed: bool = True) -> float:
     return x
 
 
+#: The most packets whose sizes the interleaving kernel counts in a table of its own (``a + 1`` integers); an
+#: a-shuffle of more packets sorts its digits instead (the same positions, memory of the deck's size).
+MAX_TABLE_PACKETS = 2**16
+
+
+def interleave_positions(digits: np.ndarray, a: int) -> np.ndarray:
+    """Positions of an a-shuffle for ``(rows, cards)`` digits: output place ``p`` takes the next card of packet
+    ``digits[p]`` (:func:`toolkit.dealing.shuffles._kernels.interleave_by_digits`).
+
+    Place ``p`` takes card ``j``, the rank of ``p`` among the places sorted by digit (ties in place order), so
+    for many packets (``2**30``, ``2**31 - 1``) the positions are the inverse of a stable sort of the digits:
+    memory of the deck's size, never a table of ``a`` counts.
+
+    >>> digits = np.array([[1, 0, 1, 0, 7]])
+    >>> interleave_positions(digits, 8).tolist() == interleave_positions(digits, 2**20).tolist() == [[2, 0, 3, 1, 4]]
+    True
+    """
+    if a <= MAX_TABLE_PACKETS:
+        return _kernels.interleave_by_digits(digits, a)
+    order = np.argsort(digits, axis=1, kind="stable")
+    perm = np.empty(digits.shape, dtype=np.int64)
+    np.put_along_axis(perm, order, np.arange(digits.shape[1], dtype=np.int64)[None, :].repeat(len(digits), 0), axis=1)
+    return perm
+
+
 @dataclass(frozen=True)
 class AShuffle:
     """One a-shuffle (Bayer & Diaconis 1992): cut into ``a`` packets by a multinomial, drop uniformly.
@@ -153,7 +180,7 @@ class AShuffle:
         dtype = np.uint8 if self.a <= 2**8 else np.uint16 if self.a <= 2**16 else np.int64
         for rows in _blocks(*orders.shape):
             digits = gen.integers(0, self.a, size=orders[rows].shape, dtype=dtype)
-            out[rows] = _permute(orders[rows], _kernels.interleave_by_digits(digits, self.a))
+            out[rows] = _permute(orders[rows], interleave_positions(digits, self.a))
         return out
 
 
@@ -505,3 +532,56 @@ def shuffle_orders(model: ShuffleModel, orders: np.ndarray, seed: SeedLike = Non
         raise ValueError(f"orders must be (cards,) or (n, cards), got shape {array.shape}")
     out = model.apply(np.atleast_2d(array), as_generator(seed))
     return out.reshape(array.shape)
+
+
+#: The most card moves one run may ask for: decks (or shoes) shuffled x cards x passes over them
+#: (:func:`card_passes`).  A pass takes 0.15 to 1 microsecond a card on one core, so this is minutes, not
+#: hours: ``--passes 10000`` of ``riffle:64`` on 10,000 decks of 416 cards (1.2e11 moves) is refused before it starts.
+MAX_CARD_MOVES = 2 * 10**9
+#: The deepest a model may nest (a Sequence in a Repeat in a Stacks ...): deeper is refused, never a RecursionError.
+MAX_NESTING = 32
+#: The passes :class:`Riffle` makes per ``2**30``-shuffle (the riffles it samples at once).
+_RIFFLES_A_PASS = 30
+
+
+def card_passes(model: ShuffleModel, depth: int = 0) -> int:
+    """Passes over the cards one shuffle by ``model`` makes: the time it takes, counted exactly in integers.
+
+    A riffle's ``times`` cost one pass per 30 (they are sampled as one ``2**30``-shuffle), a :class:`Repeat`
+    its passes times its inner model's, a :class:`Sequence` the sum of its steps', :class:`Stacks` its step's
+    (over the stacks together) and one to interleave; every other model one.  Nesting deeper than
+    :data:`MAX_NESTING` is refused (:class:`ValueError`).
+
+    >>> card_passes(Repeat(Sequence((Riffle(64), Cut())), 10_000))
+    40000
+    """
+    if depth > MAX_NESTING:
+        raise ValueError(f"a shuffle model nests more than {MAX_NESTING} deep")
+    if isinstance(model, Riffle):
+        return -(-model.times // _RIFFLES_A_PASS)
+    if isinstance(model, Repeat):
+        return model.times * card_passes(model.model, depth + 1)
+    if isinstance(model, Sequence):
+        return sum(card_passes(step, depth + 1) for step in model.steps)
+    if isinstance(model, Stacks):
+        return card_passes(model.step, depth + 1) + (model.merge == "interleave")
+    return 1
+
+
+def check_shuffle_work(
+    model: ShuffleModel, decks: int, cards: int, where: str = "this run", unit: str = "decks"
+) -> int:
+    """The card moves of shuffling ``decks`` decks of ``cards`` cards by ``model``; :class:`ValueError` past
+    :data:`MAX_CARD_MOVES` (checked before any work starts).
+
+    >>> check_shuffle_work(Riffle(7), 10_000, 416)
+    4160000
+    """
+    moves = decks * cards * card_passes(model)
+    if moves > MAX_CARD_MOVES:
+        raise ValueError(
+            f"{where} would shuffle {decks:,} {unit} of {cards:,} cards by {card_passes(model):,} passes each: "
+            f"{moves:,} card moves, past the {MAX_CARD_MOVES:,} one run may make (minutes on a core); give fewer "
+            f"{unit}, cards or passes"
+        )
+    return moves

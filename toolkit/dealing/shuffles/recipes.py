@@ -207,6 +207,10 @@ def parse_recipe(text: str, where: str = "recipe") -> Recipe:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ValueError(f"{where}: not valid TOML: {err}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables by recursion: 64 KiB of '[' exhausts it
+        raise ValueError(
+            f"{where}: arrays or tables nested too deeply to be a recipe (at most {MAX_DEPTH} steps deep)"
+        ) from None
     extra = sorted(set(data) - _TOP)
     if extra:
         raise ValueError(f"{where}: {extra[0]}: unknown key; a recipe has {', '.join(sorted(_TOP))}")

@@ -29,10 +29,27 @@ import polars as pl
 from toolkit.studies.cut_card.design import CutCardStudy
 from toolkit.studies.cut_card.tally import FROM_END, CutCardTally
 
-__all__ = ["Z_95", "CutCardResult"]
+__all__ = ["Z_95", "CutCardResult", "check_z"]
 
 #: The two-sided 95% normal quantile.
 Z_95 = 1.959963984540054
+
+
+def check_z(z: float) -> float:
+    """``z`` as a float when it is a finite, positive normal quantile; :class:`ValueError` (or TypeError) else.
+
+    >>> check_z(1.96)
+    1.96
+    >>> check_z(float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: z must be a finite positive normal quantile (1.96 for 95% intervals), got nan
+    """
+    if isinstance(z, bool) or not isinstance(z, (int, float, np.integer, np.floating)):
+        raise TypeError(f"z must be a number, got {z!r}")
+    if not (np.isfinite(z) and z > 0):
+        raise ValueError(f"z must be a finite positive normal quantile (1.96 for 95% intervals), got {z!r}")
+    return float(z)
 
 
 def _moments(tally: CutCardTally, b: int) -> tuple[int, np.ndarray, np.ndarray]:
@@ -172,6 +189,7 @@ class CutCardResult:
         -------
         polars.DataFrame
         """
+        z = check_z(z)
         labels, names = self.study.rule_labels, self.study.bet_names
         n_rules = len(labels)
         rows = []
@@ -220,6 +238,7 @@ class CutCardResult:
         -------
         polars.DataFrame
         """
+        z = check_z(z)
         labels = self.study.rule_labels
         if baseline not in labels:
             raise ValueError(f"differences: baseline {baseline!r} is not a rule of the study ({', '.join(labels)})")

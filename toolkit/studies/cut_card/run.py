@@ -20,7 +20,7 @@ from toolkit.coup.rules import Rules
 from toolkit.dealing.dealer import Dealing
 from toolkit.parallel import SeedLike, map_blocks
 from toolkit.studies.cut_card.design import CutCardStudy
-from toolkit.studies.cut_card.result import Z_95, CutCardResult
+from toolkit.studies.cut_card.result import Z_95, CutCardResult, check_z
 from toolkit.studies.cut_card.tally import cut_card_spec, empty_cut_card_tally, tally_block
 from toolkit.studies.thorp.tally import panel_values
 
@@ -101,6 +101,7 @@ def cut_card_effect(
     -------
     polars.DataFrame
     """
+    z = check_z(z)  # before any shoe is dealt
     study = CutCardStudy(
         shoes=shoes,
         seed=seed,

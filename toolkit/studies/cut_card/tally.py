@@ -40,7 +40,15 @@ from toolkit.parallel import Block
 from toolkit.studies.cut_card.design import CutCardStudy
 from toolkit.studies.thorp.tally import BlockSpec, block_spec, panel_values
 
-__all__ = ["CutCardSpec", "CutCardTally", "cut_card_spec", "empty_cut_card_tally", "shoe_moments", "tally_block"]
+__all__ = [
+    "CutCardSpec",
+    "CutCardTally",
+    "cut_card_spec",
+    "deviations",
+    "empty_cut_card_tally",
+    "shoe_moments",
+    "tally_block",
+]
 
 #: Coups counted from the end of each shoe in the ``from_end`` arrays (every shoe of 8 decks deals far more).
 FROM_END = 12
@@ -160,6 +168,32 @@ def control_compositions(shoes: np.ndarray, control: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(left[:, control])
 
 
+def deviations(shoes: np.ndarray, spec: BlockSpec, fresh: np.ndarray) -> np.ndarray:
+    """``EV - EV_fresh`` of every bet for ``(n, 13)`` shoes by rank: exactly zero for a shoe holding every card.
+
+    A coup dealt from the whole shoe (``--burn none``, the first coup) is the fresh shoe: its deviation is
+    zero by definition, not the last bits by which a batch's rounding differs from the fresh edge's (a
+    pair bet's 1e-17, which an interval of zero width would call significant).
+
+    Parameters
+    ----------
+    shoes
+        ``(n, 13)`` counts by rank.
+    spec
+        The Thorp block spec (its dealing and bets).
+    fresh
+        The fresh shoe's expected values, ``(bets,)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n, bets)``.
+    """
+    dev = panel_values(shoes, spec) - fresh
+    dev[np.all(shoes == 4 * spec.dealing.decks, axis=1)] = 0.0
+    return dev
+
+
 def shoe_moments(
     shoes: np.ndarray, spec: CutCardSpec, first_shoe: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, DealtShoes, np.ndarray, np.ndarray]:
@@ -184,7 +218,7 @@ def shoe_moments(
     local = (end.shoe - first_shoe).astype(np.int64)
     offsets = np.searchsorted(local, np.arange(len(shoes)))
     ev0 = panel_values(np.full((1, 13), 4 * thorp.dealing.decks), thorp)[0]
-    dev = panel_values(end.unseen, thorp) - ev0
+    dev = deviations(end.unseen, thorp, ev0)
     counts = np.stack([_prefix_counts(end, offsets, shoes, rule) for rule in spec.rules], axis=1)  # (n, R)
     coup = end.coup.astype(np.int64)
     y = np.stack(
@@ -193,7 +227,7 @@ def shoe_moments(
     )
     comps = control_compositions(shoes, spec.control)
     n, k = comps.shape[:2]
-    terms = (panel_values(comps.reshape(n * k, 13), thorp) - ev0).reshape(n, k, -1).transpose(0, 2, 1)
+    terms = deviations(comps.reshape(n * k, 13), thorp, ev0).reshape(n, k, -1).transpose(0, 2, 1)
     return y, counts, terms, end, dev, offsets
 
 

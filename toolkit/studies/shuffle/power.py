@@ -39,6 +39,7 @@ import polars as pl
 from toolkit._check import positive_int
 from toolkit._stats import wilson_interval
 from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes
+from toolkit.dealing.shuffles.models import check_shuffle_work
 from toolkit.parallel import Block, SeedLike, as_generator, as_seed_sequence, block_plan, map_blocks
 from toolkit.records.header import ShoeHeader
 from toolkit.records.model import Records
@@ -234,6 +235,8 @@ def shuffle_test_power(
     ]
     if uniform and not any(isinstance(m, UniformShuffle) for m in chosen):
         chosen.append(UniformShuffle())
+    for model in chosen:  # every chain's shuffles checked before the first starts
+        check_shuffle_work(model, replicates * grid[-1], dealing.cards, "the power study", "shoes")
     base_seed, chain_seed = as_seed_sequence(seed).spawn(2)
     header = ShoeHeader.from_dealing(dealing)
     base = records_from_orders(

@@ -54,6 +54,7 @@ from toolkit.coup.cards import RANK_VALUES
 from toolkit.coup.outcome import N_MAIN
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.dealing.dealer import Dealing, DealtShoes, deal_block, shuffled_shoes
+from toolkit.dealing.shuffles.models import check_shuffle_work
 from toolkit.parallel import Block, SeedLike, block_plan, map_blocks
 from toolkit.studies.shuffle._kernels import coup_distribution, discard_kernel, track_kernel
 from toolkit.studies.shuffle._one_riffle import one_riffle_kernel
@@ -369,6 +370,8 @@ def shuffle_tracker_edge(
         runs.insert(at + 1, (chosen[at], "one_riffle"))
     else:
         runs = [(m, "raked") for m in chosen]
+    for model, _ in runs:  # every model's time checked before the first starts
+        check_shuffle_work(model, shoes, dealing.cards, "the shuffle tracker", "shoes")
     bet_names = tuple(get_plain_bet(b, where="the shuffle tracker").name for b in bets)
     main_payoffs([get_plain_bet(b) for b in bet_names])  # refuse a pair bet before any work
     rows = []
