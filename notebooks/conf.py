@@ -97,7 +97,7 @@ copybutton_prompt_is_regexp = True
 #: the shared helpers documented on the first page, beside the facade
 SHARED = ("parallel",)
 SUBPACKAGES = (
-    ("coup", ("cards", "rules", "outcome", "suits", "options")),
+    ("coup", ("cards", "rules", "rules_file", "outcome", "suits", "options")),
     ("exact", ("engine", "frames")),
     ("dealing", ("dealer", "shuffles")),
     ("bets", ("paytable", "coup_bets", "files", "catalogue", "conditions", "ca")),

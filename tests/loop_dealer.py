@@ -17,7 +17,11 @@ Rules, as the casino procedures read (Wizard of Odds; Jacobson):
   came out as the first card of a coup (or earlier, during the burn), that
   coup is the last; if it came out during a coup, one more coup is played.
   ``finish``: the coup in which it comes out is the last.  ``seven_cards``:
-  no cut card; a coup starts only with at least seven cards left.  With a
+  no cut card; a coup starts only with at least seven cards left.
+  ``two_more_if_first`` (Jacobson: "If the cut-card is the first card dealt in
+  a round, then two additional rounds are dealt", otherwise one more): the
+  coup in which the cut card comes out is followed by exactly one more, also
+  when it came out as that coup's first card (or during the burn).  With a
   fixed number of coups, exactly that many are dealt.  In every case a coup
   starts only if six cards remain.
 """
@@ -151,6 +155,9 @@ def deal_shoe(
             continue
         if one_more_pending:
             break
+        if last_hand == "two_more_if_first" and (cut_already_out or cut_at is not None):
+            one_more_pending = True  # the round the cut card opened (or came out in) and one more
+            continue
         if cut_already_out or cut_at == 0:
             break
         if cut_at is not None:

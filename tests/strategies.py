@@ -176,7 +176,7 @@ def shoe_dealings(max_decks: int = 3, max_cut_card: int = 40) -> st.SearchStrate
         burn_ace=st.sampled_from([1, 11]),
         burn_cards=st.integers(0, 12),
         cut_card=st.integers(0, max_cut_card),
-        last_hand=st.sampled_from(["one_more", "finish", "seven_cards"]),
+        last_hand=st.sampled_from(["one_more", "finish", "seven_cards", "two_more_if_first"]),
     )
 
 

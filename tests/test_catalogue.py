@@ -96,6 +96,22 @@ def test_ca_table_sums_to_the_six_card_total_and_to_the_ev(bet: str, shoe: objec
     assert set(payload["rows"][0]) == {"outcome", "pays", "combinations", "probability", "return"}
 
 
+def test_ca_keeps_a_pay_row_that_cannot_happen_with_0_combinations() -> None:
+    """Without eights in the shoe, 3 Giving 8's 200:1 row cannot happen: shown, with 0 combinations."""
+    no_eights = [4, 4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4]
+    rows = ca_table("three_giving_eight", no_eights)
+    assert rows["pays"].to_list() == [200, -1]
+    assert rows["combinations"].to_list() == [0, perm(48, 6)]
+    assert rows["probability"][0] == 0.0
+    # on a full shoe it happens: the same two rows, both with combinations
+    assert ca_table("three_giving_eight", 1)["combinations"].min() > 0
+    # a row no coup can satisfy, in a bet of rows
+    impossible = "player_total = 9 AND banker_total = 9 AND winner = 'player'"
+    never = make_bet("never", [(impossible, 50), ("winner = 'tie'", 8)])
+    assert ca_table(never, 1)["pays"].to_list() == [50, 8, -1]
+    assert ca_table(never, 1)["combinations"][0] == 0
+
+
 def test_ca_on_a_52_card_shoe() -> None:
     shoe = SuitedShoe.from_cards(["Ks", "Ks", "Kh", "7d", "7d", "3c", "2s", "9h", "9h", "Qs"])
     rows = ca_table("perfect_pair", shoe)

@@ -34,6 +34,7 @@ from toolkit.coup.options import (
     LAST_FINISH,
     LAST_ONE_MORE,
     LAST_SEVEN_CARDS,
+    LAST_TWO_MORE_IF_FIRST,
     Burn,
     HiddenBurn,
     LastHand,
@@ -192,7 +193,11 @@ def test_may_start_needs_the_cards_of_a_coup() -> None:
     ("enum", "names", "codes"),
     [
         (Burn, ["standard", "fixed", "none"], [BURN_STANDARD, BURN_FIXED, BURN_NONE]),
-        (LastHand, ["one_more", "finish", "seven_cards"], [LAST_ONE_MORE, LAST_FINISH, LAST_SEVEN_CARDS]),
+        (
+            LastHand,
+            ["one_more", "finish", "seven_cards", "two_more_if_first"],
+            [LAST_ONE_MORE, LAST_FINISH, LAST_SEVEN_CARDS, LAST_TWO_MORE_IF_FIRST],
+        ),
         (HiddenBurn, ["omitted", "listed", "auto"], [HIDDEN_OMITTED, HIDDEN_LISTED, HIDDEN_AUTO]),
     ],
 )

@@ -40,6 +40,9 @@ CONFIGS = [
     Dealing(decks=1, cut_card=14),
     Dealing(decks=1, cut_card=45),  # the cut card can come out during the burn
     Dealing(decks=6, burn_ace=11, last_hand="finish"),
+    Dealing(last_hand="two_more_if_first"),
+    Dealing(cut_card=16, last_hand="two_more_if_first"),
+    Dealing(decks=1, cut_card=45, last_hand="two_more_if_first"),  # the cut card out during the burn
 ]
 
 
@@ -149,6 +152,26 @@ def test_cut_card_one_more_and_first_card_of_a_coup() -> None:
     # about one coup boundary in five falls on the cut card, so both cases occur in 400 shoes
     assert first_card_cases > 20
     assert mid_coup_cases > 200
+
+
+def test_jacobson_two_more_if_first() -> None:
+    """Jacobson: "If the cut-card is the first card dealt in a round, then two additional rounds are dealt"."""
+    shoes = shuffled_shoes(400, 8, 99)
+    jacobson = deal_block(shoes, Dealing(last_hand="two_more_if_first"))
+    wizard = deal_block(shoes, Dealing())
+    cut_pos = 416 - 14
+    first_card_cases = 0
+    for end, wizard_end in zip(_last_coups(jacobson), _last_coups(wizard), strict=True):
+        # the cut card came out in the coup before the last (as its first card or during it)
+        previous = jacobson.start[end - 1]
+        previous_cards = int((jacobson.cards[end - 1] >= 0).sum())
+        assert previous <= cut_pos < previous + previous_cards
+        if previous == cut_pos:  # two rounds after the cut card: the one it opened and one more
+            first_card_cases += 1
+            assert jacobson.coup[end] == wizard.coup[wizard_end] + 1  # the Wizard of Odds rule stops a coup earlier
+        else:
+            assert jacobson.coup[end] == wizard.coup[wizard_end]
+    assert first_card_cases > 20  # about one coup boundary in five falls on the cut card
 
 
 def test_cut_card_finish_and_seven_cards_and_fixed_coups() -> None:

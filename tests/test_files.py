@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from non_regular import non_regular
 
+from toolkit import _files
 from toolkit._files import (
     RefusedFileError,
     atomic_file,
@@ -149,3 +150,22 @@ def test_sigterm_removes_the_temporary_file_then_ends_the_process(tmp_path: Path
     done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "out.txt")], check=False)
     assert done.returncode == -signal.SIGTERM
     assert list(tmp_path.iterdir()) == []
+
+
+def test_read_limited_asks_for_memory_as_the_file_needs_not_the_limit(tmp_path: Path):
+    # a 3 KB file read under a 4 GiB limit in a process allowed 1 GiB of address space: a read of the
+    # whole limit at once (the reader's old way) fails there with MemoryError; the module is loaded alone
+    # (it imports only the standard library), so the limit measures the read and nothing else
+    path = tmp_path / "small.csv"
+    path.write_bytes(b"shoe,coup\n" * 300)
+    source = Path(_files.__file__)
+    script = (
+        "import importlib.util, resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))\n"
+        f"spec = importlib.util.spec_from_file_location('files', {str(source)!r})\n"
+        "module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)\n"
+        f"print(len(module.read_limited({str(path)!r}, 4 * 2**30, 'a record file')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "3000"

@@ -65,6 +65,24 @@ def test_gpu_kernel_matches_cpu_in_the_cuda_simulator():
     assert result["zero"] == 0.0
 
 
+def test_the_gpu_check_script_runs_end_to_end_in_the_cuda_simulator():
+    # tests/benchmarks/gpu.py is the one call a lent GPU machine runs: here on three coups, simulated
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    script = ROOT / "tests" / "benchmarks" / "gpu.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--tiny"], check=False, capture_output=True, text=True, env=env, timeout=600
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["simulated"]
+    assert result["coups"] == 3
+    assert result["ok"]
+    assert result["within_bound"]
+    assert result["same_signs"]
+    assert result["max_diff"] < 1e-12
+
+
 def _real_gpu() -> bool:
     from numba.core import config
 

@@ -27,6 +27,7 @@ b'one\\n'
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import signal
@@ -51,6 +52,9 @@ __all__ = [
     "remove_files",
     "remove_stale_temporaries",
 ]
+
+#: The most bytes :func:`read_limited` asks of the operating system at once (1 MiB).
+READ_CHUNK = 2**20
 
 #: What kinds of file a reader refuses, by the test of their mode.
 _KINDS = (
@@ -95,7 +99,8 @@ def read_limited(path: str | os.PathLike, limit: int, what: str) -> bytes:
     The file's kind is checked before it is opened (a link is followed to what
     it names): a folder, a device (``/dev/zero``), a named pipe or a socket is
     refused, and so is a file of more than ``limit`` bytes; at most ``limit + 1``
-    bytes are ever read, so nothing grows without bound and nothing blocks.
+    bytes are ever read, in chunks of :data:`READ_CHUNK`, so memory follows the file, not the limit,
+    nothing grows without bound and nothing blocks.
 
     Parameters
     ----------
@@ -127,10 +132,19 @@ def read_limited(path: str | os.PathLike, limit: int, what: str) -> bytes:
         _refuse_unless_regular(path, info.st_mode, what)
         if info.st_size > limit:
             raise RefusedFileError(path, too_big)
-        data = fh.read(limit + 1)
-    if len(data) > limit:
+        # in chunks: a read of ``limit + 1`` bytes at once would reserve the whole limit (4 GiB for a record
+        # file) however small the file; a file that grows while it is read stops at ``limit + 1`` bytes
+        chunks: list[bytes] = []
+        left = limit + 1
+        while left > 0:
+            chunk = fh.read(min(left, READ_CHUNK))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    if left <= 0:
         raise RefusedFileError(path, too_big)
-    return data
+    return b"".join(chunks)
 
 
 def refuse_symlink(path: str | os.PathLike, where: str = "output") -> Path:
@@ -249,6 +263,24 @@ def _locked_temporary(target: Path) -> tuple[int, str]:
     raise OSError(f"cannot make a temporary file beside {str(target)!r}")  # pragma: no cover
 
 
+def _open_special(target: Path) -> int:
+    """A descriptor writing into the device or pipe ``target``, opened without waiting.
+
+    A named pipe with no reader is refused (:class:`OSError`, ``ENXIO``) instead of blocking until one
+    comes; what is opened is then written in blocking mode, as an ordinary file.
+    """
+    try:
+        fd = os.open(target, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as err:
+        if err.errno == errno.ENXIO:
+            raise OSError(
+                errno.ENXIO, "a named pipe (FIFO) with no reader: start its reader first, or name a regular file"
+            ) from None
+        raise
+    os.set_blocking(fd, True)
+    return fd
+
+
 @contextlib.contextmanager
 def atomic_file(path: str | os.PathLike, where: str = "output") -> Iterator[IO[bytes]]:
     """A binary file to write ``path``'s new content to; renamed over ``path`` when the block ends without error.
@@ -273,7 +305,7 @@ def atomic_file(path: str | os.PathLike, where: str = "output") -> Iterator[IO[b
     if target.is_dir():
         raise IsADirectoryError(f"{where} {str(target)!r} is a folder, not a file")
     if target.exists() and not target.is_file():  # a device or a pipe: write into it, never replace it
-        with open(target, "wb") as fh:
+        with os.fdopen(_open_special(target), "wb") as fh:
             yield fh
         return
     remove_stale_temporaries(target)

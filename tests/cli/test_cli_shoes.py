@@ -169,3 +169,35 @@ def test_count_refuses_a_nan_threshold(capsys, system):
     code, _, err = run(capsys, "count", "--system", system, "--bet", "banker", "--threshold", "nan", "--shoes", "2")
     assert code == 2
     assert len(err.strip().splitlines()) == 1
+
+
+def test_count_computed_gives_the_simulated_keys_from_the_library(capsys) -> None:
+    from toolkit.counting import count_value
+
+    code, out, _ = run(capsys, "count", "--system", "dragon7", "--decks", "1", "--method", "computed", "-f", "json")
+    assert code == 0
+    payload = json.loads(out)
+    expected = count_value("dragon7", Dealing(decks=1)).as_dict()
+    for key in ("units_per_shoe_ev", "bet_frequency", "mean_edge", "units_per_100_hands_ev", "bets_per_shoe"):
+        assert payload[key] == pytest.approx(expected[key], rel=1e-12), key
+    assert payload["method"] == "computed"
+    assert payload["convention"]["name"] == "dragon7"
+    code, out, _ = run(capsys, "count", "--system", "dragon7", "--decks", "1", "--method", "computed")
+    assert code == 0
+    assert "units_per_shoe_ev" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--system", "perfect", "--bet", "dragon7"], "perfect play needs --method simulated"),
+        (["--system", "dragon7", "--threshold", "1000"], "never reaches"),
+        (["--system", "dragon7", "--bet", "perfect_pair"], "pay-table and value-event bets"),
+        (["--tags=900,-900,0,0,0,0,0,0,0,0", "--bet", "dragon7", "--threshold", "3", "--decks", "8"], "too large"),
+    ],
+)
+def test_count_computed_refuses_in_one_line(capsys, args, message) -> None:
+    code, _, err = run(capsys, "count", "--decks", "1", *args, "--method", "computed")
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1

@@ -49,3 +49,16 @@ def test_ev_scatter_and_sweeps() -> None:
     with pytest.raises(ValueError, match="units_per_shoe_ev"):
         plots_counting.plot_threshold_sweep(pl.DataFrame({"threshold": [1]}))
     plt.close("all")
+
+
+def test_a_computed_count_by_depth_plot_draws_its_frame() -> None:
+    from toolkit.counting import count_value
+    from toolkit.dealing.dealer import Dealing
+
+    value = count_value("dragon7", Dealing(decks=1))
+    ax = plots_counting.plot_count_value_by_depth(value.by_depth)
+    assert len(ax.patches) == value.by_depth.height
+    assert ax.get_xlabel().startswith("cards out")
+    with pytest.raises(ValueError, match="units_ev"):
+        plots_counting.plot_count_value_by_depth(pl.DataFrame({"cards_out": [1]}))
+    plt.close("all")

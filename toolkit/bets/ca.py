@@ -112,8 +112,9 @@ def ca_summary(
     n = _total(shoe)
     total = perm(n, 6)
     rows = []
-    wins = sum(1 for pays in stats.payouts if pays > 0)
-    for pays, p in sorted(stats.payouts.items(), key=lambda kv: -kv[0]):
+    payouts = {**_pay_rows(bet), **stats.payouts}  # a pay row that cannot happen on this shoe: 0 combinations
+    wins = sum(1 for pays in payouts if pays > 0)
+    for pays, p in sorted(payouts.items(), key=lambda kv: -kv[0]):
         combos = p * total
         rows.append(
             {
@@ -135,6 +136,17 @@ def ca_summary(
         hit_frequency=stats.hit_frequency,
         total_combinations=total,
     )
+
+
+def _pay_rows(bet: Bet) -> dict[Fraction, Fraction]:
+    """Every payout the bet's pay-table rows name, at probability 0 (the engine's figures replace those that occur)."""
+    out: dict[Fraction, Fraction] = {}
+    for _, value in bet.events:
+        try:
+            out[Fraction(value)] = Fraction(0)
+        except (TypeError, ValueError):  # a row whose payout is not one number (none of the built bets)
+            continue
+    return out
 
 
 def _integral(rows: list[dict]) -> bool:

@@ -188,18 +188,30 @@ CUT_CARD = typer.Option(14, "--cut-card", help="Cut card position, in cards from
 LAST_HAND_OPTION = typer.Option(
     LastHand.ONE_MORE,
     "--last-hand",
-    help="When the cut card comes out: one_more (finish and play one more), finish, seven_cards (chemin de fer).",
+    help="When the cut card comes out: one_more (finish and play one more), finish, seven_cards (chemin de fer), "
+    "two_more_if_first (Jacobson: as one_more, and two more coups when it is a coup's first card).",
 )
 COUPS = typer.Option(None, "--coups", help="Deal exactly this many coups per shoe instead (cut card ignored).")
+RULES_FILE = typer.Option(
+    None, "--rules", metavar="FILE", help="Drawing rules from a TOML rules file (see data/rules); default punto banco."
+)
 WORKERS = typer.Option(None, "--workers", "-w", help="Local worker processes (default: every core).")
 SCHEDULER = typer.Option(None, "--scheduler", help="Dask distributed scheduler address (tcp://host:8786).")
 PROGRESS = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr.")
 
 
 def dealing_from_options(
-    decks: int, burn: Burn, burn_ace: int, burn_cards: int, cut_card: int, last_hand: LastHand, coups: int | None = None
+    decks: int,
+    burn: Burn,
+    burn_ace: int,
+    burn_cards: int,
+    cut_card: int,
+    last_hand: LastHand,
+    coups: int | None = None,
+    rules: Path | None = None,
 ) -> Dealing:
     """The :class:`~toolkit.dealing.dealer.Dealing` named by the dealing options (bad values: one line, exit 2)."""
+    from toolkit.coup.rules import PUNTO_BANCO
     from toolkit.dealing.dealer import Dealing
 
     if burn != Burn.FIXED and burn_cards != 0:
@@ -217,10 +229,21 @@ def dealing_from_options(
             cut_card=cut_card,
             last_hand=last_hand,
             coups=coups,
+            tableau=PUNTO_BANCO if rules is None else _rules_tableau(rules),
         )
     except (ValueError, TypeError) as err:
         fail(str(err))
     raise AssertionError("unreachable")
+
+
+def _rules_tableau(path: Path) -> Any:
+    """The tableau of a rules file (a bad file: one line, exit 2)."""
+    from toolkit.coup.rules_file import read_rules_file
+
+    try:
+        return read_rules_file(path).tableau
+    except ValueError as err:
+        fail(f"--rules: {err}")
 
 
 #: The dealing options of every command that deals, in their order in ``--help``: (name, type, typer option).
@@ -232,6 +255,7 @@ DEALING_OPTIONS: tuple[tuple[str, Any, Any], ...] = (
     ("cut_card", int, CUT_CARD),
     ("last_hand", LastHand, LAST_HAND_OPTION),
     ("coups", int | None, COUPS),
+    ("rules", Path | None, RULES_FILE),
 )
 
 Command = Callable[..., None]
@@ -274,7 +298,8 @@ def with_dealing(command: Command | None = None, *, coups: bool = True) -> Comma
 
 def dealing_payload(dealing: Dealing) -> dict[str, object]:
     """The dealing options of a run, as a command's JSON output writes them (the option names, without dashes)."""
-    return {name: getattr(dealing, name) for name, _, _ in DEALING_OPTIONS}
+    payload = {name: getattr(dealing, name) for name, _, _ in DEALING_OPTIONS if name != "rules"}
+    return {**payload, "rules": dealing.tableau.name}
 
 
 def seed_or_fresh(seed: int | None) -> int:
@@ -340,7 +365,7 @@ LAST_HANDS = typer.Option(
     [],
     "--last-hand",
     help="When the cut card comes out (repeatable; default one_more): one_more, finish, seven_cards "
-    "(chemin de fer: the cut card ignored).",
+    "(chemin de fer: the cut card ignored), two_more_if_first (Jacobson).",
 )
 COUPS_MANY = typer.Option([], "--coups", help="Deal exactly this many coups per shoe (repeatable).")
 

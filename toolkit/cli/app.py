@@ -52,6 +52,7 @@ COMMAND_MODULES = (
     "sort",
     "shuffle_track",
     "cut_card",
+    "last_cards",
 )
 
 for _name in COMMAND_MODULES:

@@ -109,7 +109,7 @@ def assess(
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if min_win < 0:
         fail(f"--min-win must be 0 or more, got {min_win}")
-    rules = Rules(decks=dealing.decks)
+    rules = Rules(decks=dealing.decks, tableau=dealing.tableau)
     bet, bet_file = one_bet(bets, bet_files)
     try:
         chosen = get_bet(bet, rules) if bet is not None else bet_from_file(str(bet_file))

@@ -98,7 +98,7 @@ def cut_card(
     from toolkit.coup.rules import Rules
     from toolkit.studies.cut_card import CutCardStudy, run_cut_card
 
-    rules = Rules()
+    rules = Rules(tableau=dealing.dealing.tableau)
     panel: list[Bet] = list(standard_bets(rules))
     extra = bets_from_options(bet, [], rules, panel=[b.name for b in panel])
     try:  # checked before a fresh seed is drawn and printed

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import typer
 
-from toolkit._check import as_fraction
 from toolkit.cli._bets import BET_FILE_OPTION, BET_OPTION, SHOE_52_OPTION, bets_from_options, shoe_for_bets
 from toolkit.cli._common import DECKS_OPTION, FORMAT_OPTION, SHOE_OPTION, OutputFormat, emit, fail, shoe_from_options
+from toolkit.cli._rules import RULES_OPTION, house_rules
 from toolkit.coup.rules import Rules
 
 __all__ = ["register"]
@@ -27,19 +27,12 @@ EDGE_LABELS = {
 }
 
 
-def _rules(decks: int | None, commission: float, tie_pays: float) -> Rules:
-    try:
-        return Rules(decks=decks or 8, commission=as_fraction(commission), tie_pays=as_fraction(tie_pays))
-    except (ValueError, TypeError) as err:
-        fail(str(err))
-    raise AssertionError("unreachable")
-
-
 def edge(
     decks: int | None = DECKS_OPTION,
     shoe: str | None = SHOE_52_OPTION,
     commission: float = COMMISSION_OPTION,
     tie_pays: float = TIE_OPTION,
+    rules_file: Path | None = RULES_OPTION,
     bet: list[str] = BET_OPTION,
     bet_file: list[Path] = BET_FILE_OPTION,
     fmt: OutputFormat = FORMAT_OPTION,
@@ -52,7 +45,7 @@ def edge(
     from toolkit.bets.paytable import edge_table, standard_bets
 
     comp = shoe_for_bets(decks, shoe)
-    rules = _rules(decks, commission, tie_pays)
+    rules = house_rules(decks, commission, tie_pays, rules_file)
     if comp.total < 6:
         fail(f"the shoe holds {comp.total} card(s); a coup may need six (two hands of up to three cards)")
     extra = bets_from_options(bet, bet_file, rules, panel=[b.name for b in standard_bets(rules)])
@@ -70,8 +63,8 @@ def edge(
         fmt,
         payload,
         labels=EDGE_LABELS,
-        title=f"Exact odds of every bet from a shoe of {comp.total} cards; money per unit staked "
-        "(-0.0106 = -1.06% of the bet).",
+        title=f"Exact odds of every bet from a shoe of {comp.total} cards under {_named(rules)}; money per unit "
+        "staked (-0.0106 = -1.06% of the bet).",
     )
 
 
@@ -80,6 +73,7 @@ def eor(
     shoe: str | None = SHOE_OPTION,
     commission: float = COMMISSION_OPTION,
     tie_pays: float = TIE_OPTION,
+    rules_file: Path | None = RULES_OPTION,
     by: str = typer.Option(
         "value", "--by", metavar="[value|rank]", help="Remove cards by 'value' (0-9) or by 'rank' (A..K)."
     ),
@@ -96,7 +90,7 @@ def eor(
     from toolkit.edges.eor import effect_of_removal, eor_matrix
 
     comp = shoe_from_options(decks, shoe)
-    rules = _rules(decks, commission, tie_pays)
+    rules = house_rules(decks, commission, tie_pays, rules_file)
     if by not in ("value", "rank"):
         fail(f"--by must be 'value' or 'rank', got {by!r}")
     if comp.total < 7:
@@ -119,10 +113,16 @@ def eor(
             formats={c: _tenth for c in wide.columns if c != "bet"},
             title="Effect of removing one card of each "
             + by
-            + " on every bet: the change in expected value per unit staked, x 1e-7 (1157.2 = +0.00011572)",
+            + f" on every bet: the change in expected value per unit staked, x 1e-7 (1157.2 = +0.00011572); "
+            f"{_named(rules)}",
         )
     else:
         emit(table, fmt, payload)
+
+
+def _named(rules: Rules) -> str:
+    """The rules for a title: the tableau's name, the commission and the Tie payout."""
+    return f"{rules.tableau.name} rules (commission {float(rules.commission):g}, Tie {float(rules.tie_pays):g} to 1)"
 
 
 def _tenth(value: float | None) -> str:

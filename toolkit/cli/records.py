@@ -18,6 +18,7 @@ from toolkit.cli._common import (
     output_path,
     say,
 )
+from toolkit.cli._rules import RULES_OPTION, read_rules_option
 
 if TYPE_CHECKING:
     import polars as pl
@@ -77,6 +78,22 @@ def _header(text: str | None) -> dict[str, str] | None:
     return dict(w.split("=", 1) for w in words)
 
 
+def _header_and_rules(text: str | None, rules_file: Path | None) -> Any:
+    """``--header`` settings, over the house rules of ``--rules`` when given (a :class:`ShoeHeader` then)."""
+    settings = _header(text)
+    read = read_rules_option(rules_file)
+    if read is None:
+        return settings
+    from toolkit.dealing.dealer import Dealing
+    from toolkit.records.header import ShoeHeader
+
+    base = ShoeHeader(dealing=Dealing(tableau=read.tableau), rules=read.rules())
+    try:
+        return base.updated(settings or {})
+    except ValueError as err:
+        fail(f"--header: {err}")
+
+
 def validate(
     files: list[Path] = typer.Argument(..., help="Record files (CSV, JSON lines or Parquet; any layout)."),
     fmt: OutputFormat = typer.Option(
@@ -91,6 +108,7 @@ def validate(
     one_shoe: bool = ONE_SHOE_OPTION,
     shoe_column: str | None = SHOE_COLUMN_OPTION,
     layout_file: Path | None = LAYOUT_OPTION,
+    rules_file: Path | None = RULES_OPTION,
 ) -> None:
     """Check shoe records: exit 0 when every shoe is valid, 1 when some are not, 2 when a file cannot be read.
 
@@ -101,7 +119,7 @@ def validate(
     from toolkit._files import RefusedFileError
     from toolkit.records import Problem, RecordError, read_records
 
-    settings = _header(header)
+    settings = _header_and_rules(header, rules_file)
     how = _layout(layout_file)
     problems: list[Problem] = []
     summary: list[dict[str, Any]] = []
@@ -199,6 +217,7 @@ def replay(
         "--before-first-problem",
         help="Replay a shoe that was set aside up to its first bad coup (its coups before it).",
     ),
+    rules_file: Path | None = RULES_OPTION,
 ) -> None:
     """Replay one shoe coup by coup: unseen cards, counts and exact edges before each coup, then the outcome.
 
@@ -220,7 +239,9 @@ def replay(
         fail("--columns names no column (give names separated by commas, e.g. --columns coup,ev_banker)")
     how = _layout(layout_file)
     try:
-        records = read_records(file, header=_header(header), one_shoe=one_shoe, shoe_column=shoe_column, layout=how)
+        records = read_records(
+            file, header=_header_and_rules(header, rules_file), one_shoe=one_shoe, shoe_column=shoe_column, layout=how
+        )
     except OSError as err:
         fail(f"{file}: cannot open the file: {err.strerror or err}")
     except RefusedFileError as err:

@@ -47,6 +47,11 @@ __all__ = ["register"]
 RESULT_LABELS = {"se": "std error", "ci_low": "CI low", "ci_high": "CI high"}
 
 
+class Method(str, Enum):
+    simulated = "simulated"
+    computed = "computed"
+
+
 class CountKind(str, Enum):
     true = "true"
     running = "running"
@@ -62,6 +67,12 @@ class Rounding(str, Enum):
     floor = "floor"
     truncate = "truncate"
     nearest = "nearest"
+
+
+class DeckEstimate(str, Enum):
+    exact = "exact"
+    half_deck = "half_deck"
+    whole_deck = "whole_deck"
 
 
 def _deal_block(block, dealing):
@@ -201,6 +212,9 @@ def count(
         None, "--divisor", help="True count divides by decks left in the shoe or by unseen cards."
     ),
     rounding: Rounding | None = typer.Option(None, "--rounding", help="True count rounding."),
+    deck_estimate: DeckEstimate | None = typer.Option(
+        None, "--deck-estimate", help="Decks the true count divides by: exact, or to the nearest half or whole deck."
+    ),
     count_burn_card: bool | None = typer.Option(
         None, "--count-burn-card/--no-count-burn-card", help="Count the exposed burn card (default: the system's)."
     ),
@@ -213,8 +227,14 @@ def count(
     scheduler: str | None = SCHEDULER,
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
+    method: Method = typer.Option(
+        Method.simulated,
+        "--method",
+        help="simulated: deal --shoes shoes; computed: the expected win from the count's exact law, no shoes dealt "
+        "(a count, not perfect play; pay-table and value-event bets).",
+    ),
 ) -> None:
-    """What a counter wins: play a count (or computer-perfect play) through simulated shoes."""
+    """What a counter wins: play a count (or computer-perfect play) through simulated shoes, or compute it."""
     from toolkit.counting import LookAheadError, run_strategies
     from toolkit.coup.rules import Rules
 
@@ -229,6 +249,7 @@ def count(
         for k, v in (
             ("divisor", divisor.value if divisor else None),
             ("rounding", rounding.value if rounding else None),
+            ("deck_estimate", deck_estimate.value if deck_estimate else None),
             ("count_burn_card", count_burn_card),
             ("trigger", count_kind.value if count_kind else None),
             ("threshold", threshold),
@@ -236,6 +257,9 @@ def count(
         if v is not None
     }
     strategy, convention = _strategy(system, tags, system_file, bet, threshold, changes)
+    if method == Method.computed:
+        _computed(strategy, convention, dealing, fmt)
+        return
     s = seed_or_fresh(seed)
     try:
         (res,) = run_strategies(
@@ -243,7 +267,7 @@ def count(
             shoes,
             dealing,
             s,
-            rules=Rules(decks=dealing.decks),
+            rules=Rules(decks=dealing.decks, tableau=dealing.tableau),
             workers=workers,
             scheduler=scheduler,
             progress=progress,
@@ -266,6 +290,35 @@ def count(
         emit(_result_frame(res, bankroll), fmt, keys=2, labels=RESULT_LABELS)
     else:
         emit(res.frame(), fmt, payload)
+
+
+def _computed(strategy: Any, convention: dict[str, object], dealing: Dealing, fmt: OutputFormat) -> None:
+    """``count --method computed``: the expected win from the count's law, under the simulated command's keys."""
+    import polars as pl
+
+    from toolkit.counting import CountPlay, count_value
+
+    if not isinstance(strategy.plays[0], CountPlay):
+        fail("--method computed plays a count; perfect play needs --method simulated")
+    try:
+        res = count_value(strategy, dealing)
+    except ValueError as err:
+        fail(str(err))
+    payload = {
+        **res.as_dict(),
+        "bet": convention.get("bet"),
+        "threshold": convention.get("threshold"),
+        "convention": convention,
+        "dealing": dealing_payload(dealing),
+    }
+    if fmt == OutputFormat.json:
+        emit(res.by_depth, fmt, payload)
+        return
+    say(f"{res.strategy}: computed, no shoes dealt; {res.note}")
+    figures = res.as_dict()
+    keys = ("hands_per_shoe", "bets_per_shoe", "bet_frequency", "mean_edge", "units_per_shoe_ev")
+    rows = [{"metric": k, "value": figures[k]} for k in (*keys, "units_per_100_hands_ev", "sd_per_hand")]
+    emit(pl.DataFrame(rows), fmt, payload)
 
 
 def _strategy(

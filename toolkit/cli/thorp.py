@@ -160,6 +160,7 @@ def thorp(
 ) -> None:
     """Do baccarat edges appear only in the last 5-20 cards? Exact edges before every coup of many shoes."""
     from toolkit.bets.paytable import standard_bets
+    from toolkit.coup.rules import Rules
     from toolkit.studies import ThorpStudy, write_outputs
 
     check_run(shoes, workers)
@@ -179,12 +180,11 @@ def thorp(
     if not resume:
         _clear_earlier_run(out)
     observers = ("unseen", "remaining") if observer == Observer.both else (observer.value,)
-    extra = bets_from_options(bet, bet_file, panel=[b.name for b in standard_bets()])
+    rules = Rules(decks=dealing.decks, tableau=dealing.tableau)
+    extra = bets_from_options(bet, bet_file, rules, panel=[b.name for b in standard_bets(rules)])
     chosen_seed = _seed(seed, out, resume)
-    panel = (*standard_bets(), *extra) if extra else None
-    study = ThorpStudy(
-        shoes=shoes, seed=chosen_seed, dealing=dealing, observers=observers, device=device.value, bets=panel
-    )
+    bets = (*standard_bets(rules), *extra) if extra else None
+    study = ThorpStudy(shoes, chosen_seed, dealing, rules=rules, observers=observers, device=device.value, bets=bets)
     result = _run_main(study, chosen_seed, out, resume, records, workers, scheduler, progress)
     end = _run_to_end(study, chosen_seed, end_shoes, out, resume, workers, scheduler, progress) if end_shoes else None
     counts = None

@@ -7,11 +7,15 @@
 * :mod:`~toolkit.counting.strategies`: strategies as frozen values (:class:`CountPlay`, :class:`PerfectPlay`);
 * :mod:`~toolkit.counting.harness`: strategies played through dealt shoes (:func:`play`, :func:`run_strategies`);
 * :mod:`~toolkit.counting.results`: per-shoe totals and the figures with their intervals (:class:`Results`);
-* :mod:`~toolkit.counting.sweeps`: threshold and penetration sweeps.
+* :mod:`~toolkit.counting.sweeps`: threshold and penetration sweeps;
+* :mod:`~toolkit.counting.computed`: a count's win computed from the count's exact law (:func:`count_value`);
+* :mod:`~toolkit.counting.optimise`: the best count for a bet, searched on the computed win (:func:`best_count`).
 """
 
+from toolkit.counting.computed import CountValue, count_law, count_value
 from toolkit.counting.custom import custom_count, parse_tags, read_count_system
 from toolkit.counting.harness import compare_strategies, play, results_frame, run_strategies, simulate
+from toolkit.counting.optimise import best_count
 from toolkit.counting.quality import betting_correlation, count_quality, eor_count
 from toolkit.counting.results import Estimate, LookAheadError, Results, ShoeTotals, summarize
 from toolkit.counting.strategies import (
@@ -32,6 +36,7 @@ __all__ = (
     "COUNT_SYSTEMS",
     "CountPlay",
     "CountSystem",
+    "CountValue",
     "Estimate",
     "LookAheadError",
     "PerfectPlay",
@@ -41,13 +46,16 @@ __all__ = (
     "Results",
     "ShoeTotals",
     "Strategy",
+    "best_count",
     "betting_correlation",
     "combine_strategies",
     "compare_strategies",
     "count_arrays",
+    "count_law",
     "count_quality",
     "count_strategy",
     "count_systems",
+    "count_value",
     "counts",
     "custom_count",
     "eor_count",

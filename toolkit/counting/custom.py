@@ -13,6 +13,9 @@ from such tags; :func:`read_count_system` reads one from a TOML file::
     divisor = "decks_left"                   # or "unseen"
     per = "deck"                             # or "half_deck"
     rounding = "none"                        # floor, truncate, nearest
+    deck_estimate = "exact"                  # or "half_deck", "whole_deck"
+    thresholds = [[1, 4], [40, 3], [70, 2]]  # (from, threshold) steps through the shoe; or a table {"40" = 3}
+    threshold_by = "coup"                    # what "from" counts: "coup" or "cards_dealt"
     initial_count = 0
     count_burn_card = true
     source = "where it was published"
@@ -55,6 +58,9 @@ FILE_KEYS = (
     "initial_count",
     "count_burn_card",
     "source",
+    "deck_estimate",
+    "thresholds",
+    "threshold_by",
 )
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -68,6 +74,9 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "initial_count": (int,),
     "count_burn_card": (bool,),
     "source": (str,),
+    "deck_estimate": (str,),
+    "thresholds": (list, dict),
+    "threshold_by": (str,),
 }
 
 

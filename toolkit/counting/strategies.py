@@ -157,7 +157,11 @@ class CountPlay:
     def stakes(self, info: PreCoup, rules: Rules) -> np.ndarray:
         """Units to stake before each coup of ``info`` (see :class:`~toolkit.counting.strategies.Play`)."""
         rc, tc = info.counts(self.system)
-        return self.ramp(tc if self.count == "true" else rc)
+        count = tc if self.count == "true" else rc
+        if self.system.thresholds:  # the ramp moves with the threshold of the shoe's depth (see CountSystem)
+            cards_dealt = info.decks * 52 - info.left
+            count = count - (self.system.threshold_at(info.coup, cards_dealt) - self.ramp.threshold)
+        return self.ramp(count)
 
     def describe(self) -> str:
         """What the play bets, in a phrase (for tables and reports)."""
@@ -264,7 +268,9 @@ def count_strategy(
     system
         A :class:`~toolkit.counting.systems.CountSystem` or a published system's name.
     threshold
-        Bet when the count is at least this (default: the system's published trigger).
+        Bet when the count is at least this (default: the system's published trigger).  A system with a
+        threshold table (:attr:`~toolkit.counting.systems.CountSystem.thresholds`) moves the ramp so that its
+        lowest stake sits at the table's threshold for each coup.
     bet
         The bet (default: the system's).
     ramp
@@ -298,6 +304,8 @@ def count_strategy(
     which = count or s.trigger
     if ramp is None:
         t = s.threshold if threshold is None else threshold
+        if t is None and s.thresholds:  # a threshold table alone: the ramp starts at its first step
+            t = s.thresholds[0][1]
         if t is None:
             raise ValueError(f"count system {s.name!r} has no published threshold; give threshold= (or a ramp)")
         ramp = Ramp.flat(t, units)

@@ -17,8 +17,20 @@ the unseen composition before the coup::
 (``divisor="decks_left"``: ``cards_left / 52``, the burned cards are not in the
 shoe) or by the decks of unseen cards (``divisor="unseen"``: cards left plus
 cards burned face down); ``per="half_deck"`` divides by half decks
-(``cards / 26``) instead.  Then ``rounding`` applies: ``"none"``, ``"floor"``,
-``"truncate"`` (towards zero) or ``"nearest"`` (halves away from zero).
+(``cards / 26``) instead.  The decks may be *estimated* first, as a player at the
+table does (``deck_estimate``): ``"exact"`` (the default), ``"half_deck"`` (to the
+nearest half deck, halves up, at least half a deck) or ``"whole_deck"`` (to the
+nearest deck, at least one).  Then ``rounding`` applies to the true count:
+``"none"``, ``"floor"``, ``"truncate"`` (towards zero) or ``"nearest"`` (halves
+away from zero).
+
+**Thresholds through the shoe.** ``thresholds`` is a table of steps
+``((from, threshold), ...)``: from that coup number (``threshold_by="coup"``) or
+from that many cards out of the shoe before the coup, burned cards included
+(``threshold_by="cards_dealt"``), the trigger is that threshold, until the next
+step; before the first step, ``threshold`` (no bet when it is ``None``).  How's
+tracking sheets (a minimum running count that depends on the hand number) and
+Wong-style indices that move with the depth are such tables.
 
 Jacobson's published Dragon 7 result (0.597 units per shoe) is reproduced with
 ``divisor="decks_left"``, no rounding, and the exposed burn card counted (the
@@ -64,6 +76,10 @@ _DIVISORS = ("decks_left", "unseen")
 _PER = {"deck": 52, "half_deck": 26}
 _ROUNDING = ("none", "floor", "truncate", "nearest")
 _TRIGGERS = ("true", "running")
+_DECK_ESTIMATES = ("exact", "half_deck", "whole_deck")
+_THRESHOLD_BY = ("coup", "cards_dealt")
+#: The most steps a threshold table may hold (one per coup of the largest shoe is far more than any sheet).
+MAX_THRESHOLD_STEPS = 1000
 
 #: Tags as a count system takes them: 13 by rank, 10 by value, or a mapping of ranks or values to tags.
 TagsLike = Sequence[int] | Mapping[Any, int]
@@ -134,6 +150,12 @@ class CountSystem:
         Bet when that count is at least this value (``None``: no published trigger).
     source
         Where the system was published.
+    deck_estimate
+        How the decks the true count divides by are estimated: ``"exact"``, ``"half_deck"`` or ``"whole_deck"``.
+    thresholds
+        Steps ``((from, threshold), ...)`` of a threshold that changes through the shoe (see the module notes).
+    threshold_by
+        What the steps' ``from`` counts: ``"coup"`` (the coup number, from 1) or ``"cards_dealt"``.
 
     Examples
     --------
@@ -155,6 +177,9 @@ class CountSystem:
     trigger: str = "true"
     threshold: float | None = None
     source: str = ""
+    deck_estimate: str = "exact"
+    thresholds: tuple[tuple[int, float], ...] = ()
+    threshold_by: str = "coup"
 
     def __repr__(self) -> str:
         """The fields that differ from the defaults, without the source.
@@ -177,6 +202,8 @@ class CountSystem:
             ("per", tuple(_PER)),
             ("rounding", _ROUNDING),
             ("trigger", _TRIGGERS),
+            ("deck_estimate", _DECK_ESTIMATES),
+            ("threshold_by", _THRESHOLD_BY),
         ):
             one_of(getattr(self, field_name), allowed, f"{where}: {field_name}")
         if not isinstance(self.count_burn_card, (bool, np.bool_)):
@@ -191,6 +218,7 @@ class CountSystem:
             if not np.isfinite(self.threshold):
                 raise ValueError(f"{where}: threshold must be finite, got {self.threshold!r}")
             object.__setattr__(self, "threshold", float(self.threshold))
+        object.__setattr__(self, "thresholds", _threshold_steps(self.thresholds, where))
 
     # ------------------------------------------------------------------ derived
     @property
@@ -224,6 +252,22 @@ class CountSystem:
         """A copy with some fields changed (validated again)."""
         return replace(self, **changes)
 
+    def threshold_at(self, coup: np.ndarray, cards_dealt: np.ndarray) -> np.ndarray:
+        """The trigger before each coup: the step of :attr:`thresholds` reached, else :attr:`threshold` (inf: none).
+
+        >>> s = CountSystem("sheet", {"8": 1}, trigger="running", threshold=5, thresholds=((20, 3), (40, 1)))
+        >>> s.threshold_at(np.array([1, 19, 20, 39, 40, 70]), np.zeros(6)).tolist()
+        [5.0, 5.0, 3.0, 3.0, 1.0, 1.0]
+        """
+        position = np.asarray(coup if self.threshold_by == "coup" else cards_dealt, dtype=np.int64)
+        base = np.inf if self.threshold is None else self.threshold
+        if not self.thresholds:
+            return np.full(position.shape, base)
+        starts = np.array([a for a, _ in self.thresholds], dtype=np.int64)
+        values = np.array([t for _, t in self.thresholds], dtype=np.float64)
+        i = np.searchsorted(starts, position, side="right") - 1
+        return np.where(i >= 0, values[np.clip(i, 0, None)], base)
+
     def signal(self, running: np.ndarray, true: np.ndarray, threshold: float | None = None) -> np.ndarray:
         """Boolean array: the trigger count is at least ``threshold`` (default: the system's own)."""
         t = self.threshold if threshold is None else threshold
@@ -240,13 +284,41 @@ class CountSystem:
             "balanced": self.balanced,
             "initial_count": self.initial_count,
             "true_count": f"running count / ({cards} / {self.unit_cards})",
+            "deck_estimate": self.deck_estimate,
             "rounding": self.rounding,
             "count_burn_card": self.count_burn_card,
             "bet": self.bet,
             "trigger": self.trigger,
             "threshold": self.threshold,
+            "thresholds": [list(step) for step in self.thresholds],
+            "threshold_by": self.threshold_by,
             "source": self.source,
         }
+
+
+def _threshold_steps(steps: object, where: str) -> tuple[tuple[int, float], ...]:
+    """A threshold table as sorted ``(from, threshold)`` pairs: ``from`` a whole number >= 0, once each."""
+    if isinstance(steps, Mapping):
+        steps = tuple(steps.items())
+    if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
+        raise TypeError(f"{where}: thresholds must be (from, threshold) pairs, got {steps!r}")
+    out = []
+    for item in steps:
+        if isinstance(item, (str, bytes)) or not isinstance(item, Sequence) or len(item) != 2:
+            raise TypeError(f"{where}: a thresholds step is a (from, threshold) pair, got {item!r}")
+        start = integer(int(item[0]) if isinstance(item[0], str) and item[0].isdigit() else item[0], f"{where}: from")
+        value = item[1]
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{where}: the threshold from {start} must be a number, got {value!r}")
+        if start < 0 or not np.isfinite(value):
+            raise ValueError(f"{where}: a thresholds step needs from >= 0 and a finite threshold, got {item!r}")
+        out.append((start, float(value)))
+    if len(out) > MAX_THRESHOLD_STEPS:
+        raise ValueError(f"{where}: at most {MAX_THRESHOLD_STEPS} thresholds steps, got {len(out):,}")
+    out.sort()
+    if len({a for a, _ in out}) != len(out):
+        raise ValueError(f"{where}: thresholds name a step twice: {out}")
+    return tuple(out)
 
 
 # --------------------------------------------------------------------- library
@@ -311,18 +383,22 @@ def _published() -> dict[str, CountSystem]:
                 _a_to_t((1, 1, -3, 1, 1, 1, 1, -8, 1, 1)),
                 bet="three_giving_eight",
                 threshold=2,
+                divisor="unseen",
                 source='Eliot Jacobson, "Baccarat Side Bets" (advancedadvantageplay.com; 8 decks, cut card 14 from '
                 "the end, standard burn): bet at true count >= +2, 23.207% of hands at an average edge of 16.926%, "
-                "3.928 units won per 100 hands",
+                "3.928 units won per 100 hands. The true count divides by the unseen cards, as in his other side-bet "
+                "counts; no reading tried reproduces the figures (see data/reference/count_systems.csv)",
             ),
             CountSystem(
                 "big_tiger",
                 _a_to_t((0, 0, -1, -1, -1, -2, 1, 2, 2, 0)),
                 bet="big_tiger",
                 threshold=8,
+                divisor="unseen",
                 source='Eliot Jacobson, "Card Counting the Big Tiger Baccarat Side Bet" (advancedadvantageplay.com, '
                 "2024; 100 million simulated 8-deck shoes, cut card 14 from the end): bet at true count >= +8, "
-                "3.536% of hands at an average edge of 7.227%, 0.256 units won per 100 hands",
+                "3.536% of hands at an average edge of 7.227%, 0.256 units won per 100 hands; reproduced with the "
+                "true count over the unseen cards (burned cards included), not over the decks left in the shoe",
             ),
         )
     }

@@ -28,7 +28,7 @@ from toolkit.coup.cards import RANK_INDEX, RANKS
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.dealing.dealer import DealtShoes
 
-__all__ = ["PreCoup", "count_arrays", "counts", "round_count", "with_counts"]
+__all__ = ["PreCoup", "count_arrays", "counts", "estimated_decks", "round_count", "with_counts"]
 
 
 def round_count(x: np.ndarray, rounding: str) -> np.ndarray:
@@ -105,8 +105,26 @@ def count_arrays(
         cards = np.broadcast_to(np.asarray(left, dtype=np.int64), (n,))
     if n and cards.min() <= 0:
         raise ValueError(f"count system {system.name!r}: a true count needs cards left; row {int(np.argmin(cards))}")
-    tc = round_count(rc / (cards / system.unit_cards), system.rounding)
+    tc = round_count(rc / (estimated_decks(cards, system.deck_estimate) * 52 / system.unit_cards), system.rounding)
     return rc, tc
+
+
+def estimated_decks(cards: np.ndarray, estimate: str = "exact") -> np.ndarray:
+    """Decks of ``cards`` as a counter reckons them: ``"exact"``, ``"half_deck"`` or ``"whole_deck"`` (halves up).
+
+    An estimate is never below its step (half a deck, one deck), so a true count always has a divisor.
+
+    >>> estimated_decks(np.array([13, 39, 100, 416]), "half_deck").tolist()
+    [0.5, 1.0, 2.0, 8.0]
+    >>> estimated_decks(np.array([13, 78, 100]), "whole_deck").tolist()
+    [1.0, 2.0, 2.0]
+    """
+    decks = np.asarray(cards, dtype=np.float64) / 52
+    if estimate == "half_deck":
+        return np.maximum(np.floor(2 * decks + 0.5) / 2, 0.5)
+    if estimate == "whole_deck":
+        return np.maximum(np.floor(decks + 0.5), 1.0)
+    return decks
 
 
 def _burn_indices(column: pl.Series) -> np.ndarray:

@@ -24,6 +24,7 @@ from toolkit.coup.options import (
     LAST_FINISH,
     LAST_ONE_MORE,
     LAST_SEVEN_CARDS,
+    LAST_TWO_MORE_IF_FIRST,
     Burn,
     HiddenBurn,
     LastHand,
@@ -43,6 +44,7 @@ from toolkit.coup.rules import (
     Tableau,
     as_fraction,
 )
+from toolkit.coup.rules_file import MAX_RULES_FILE_BYTES, RulesFile, read_rules_file, rules_file_text
 from toolkit.coup.suits import (
     CARDS,
     SUITS,
@@ -64,6 +66,8 @@ __all__ = [
     "LAST_FINISH",
     "LAST_ONE_MORE",
     "LAST_SEVEN_CARDS",
+    "LAST_TWO_MORE_IF_FIRST",
+    "MAX_RULES_FILE_BYTES",
     "MAX_TIE_PAYS",
     "N_CLASSES",
     "PUNTO_BANCO",
@@ -77,6 +81,7 @@ __all__ = [
     "LastHand",
     "Outcome",
     "Rules",
+    "RulesFile",
     "SuitedShoe",
     "Tableau",
     "as_fraction",
@@ -90,6 +95,8 @@ __all__ = [
     "outcomes",
     "parse_card",
     "parse_cards",
+    "read_rules_file",
+    "rules_file_text",
     "suit_counts",
     "uniform_weight",
 ]

@@ -18,7 +18,12 @@ Last hand (:class:`LastHand`)
     coup during which it comes out is the last.  ``seven_cards``: ignore the
     cut card and never start a coup with fewer than seven cards left (the
     chemin de fer rule: "to constitute a valid deal, there must be not less
-    than seven cards").
+    than seven cards").  ``two_more_if_first``: Eliot Jacobson's rule, the one
+    his simulated count results use ("If the cut-card is the first card dealt in
+    a round, then two additional rounds are dealt", otherwise one more): the
+    coup during which the cut card comes out is followed by one more, and when
+    it comes out as the first card of a coup, that coup *and* one more are
+    dealt (where ``one_more`` deals only that coup).
 Hidden burn (:class:`HiddenBurn`)
     Whether a card-level record lists the cards burned face down:
     ``omitted``, ``listed``, or ``auto`` (listed exactly when the record holds
@@ -42,6 +47,7 @@ __all__ = [
     "LAST_FINISH",
     "LAST_ONE_MORE",
     "LAST_SEVEN_CARDS",
+    "LAST_TWO_MORE_IF_FIRST",
     "Burn",
     "HiddenBurn",
     "LastHand",
@@ -66,6 +72,7 @@ class LastHand(StrEnum):
     ONE_MORE = "one_more"
     FINISH = "finish"
     SEVEN_CARDS = "seven_cards"
+    TWO_MORE_IF_FIRST = "two_more_if_first"
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.{self.name}"
@@ -102,7 +109,7 @@ _CODES: dict[tuple[type, StrEnum], int] = {
 
 #: The kernels' codes of the options (:func:`code`), for the compiled code to compare with.
 BURN_STANDARD, BURN_FIXED, BURN_NONE = (code(b) for b in (Burn.STANDARD, Burn.FIXED, Burn.NONE))
-LAST_ONE_MORE, LAST_FINISH, LAST_SEVEN_CARDS = (
-    code(h) for h in (LastHand.ONE_MORE, LastHand.FINISH, LastHand.SEVEN_CARDS)
+LAST_ONE_MORE, LAST_FINISH, LAST_SEVEN_CARDS, LAST_TWO_MORE_IF_FIRST = (
+    code(h) for h in (LastHand.ONE_MORE, LastHand.FINISH, LastHand.SEVEN_CARDS, LastHand.TWO_MORE_IF_FIRST)
 )
 HIDDEN_OMITTED, HIDDEN_LISTED, HIDDEN_AUTO = (code(h) for h in (HiddenBurn.OMITTED, HiddenBurn.LISTED, HiddenBurn.AUTO))

@@ -34,6 +34,7 @@ from toolkit.coup.options import (
     HIDDEN_LISTED,
     LAST_FINISH,
     LAST_SEVEN_CARDS,
+    LAST_TWO_MORE_IF_FIRST,
 )
 from toolkit.coup.rules import PLAYER_STOOD
 
@@ -367,8 +368,9 @@ def cut_card_after(
     ``cut_position`` is where the cut card lies (cards before it); ``last``
     says that this coup was already to be the last one.  Under ``one_more``
     the coup during which the cut card comes out is followed by one more; a
-    coup that *starts* at or past the cut card is the last.  Under ``finish``
-    the coup during which it comes out is the last.  Under ``seven_cards``, or
+    coup that *starts* at or past the cut card is the last.  Under
+    ``two_more_if_first`` (Jacobson) such a coup is followed by one more as
+    well.  Under ``finish`` the coup during which it comes out is the last.  Under ``seven_cards``, or
     with ``fixed_coups > 0`` coups to deal, the cut card plays no part
     (:func:`may_start` ends the shoe).
     """
@@ -377,6 +379,8 @@ def cut_card_after(
     if last:
         return True, True
     if start >= cut_position:  # the cut card came out as the first card of this coup
+        if last_hand == LAST_TWO_MORE_IF_FIRST:  # this coup and one more: "two additional rounds"
+            return False, True
         return True, True
     if start < cut_position < end:  # it came out during this coup
         if last_hand == LAST_FINISH:

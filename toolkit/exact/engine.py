@@ -616,14 +616,16 @@ class CompiledBets:
                 ev[:, self.beta_bets] += beta[:, None] * raw[:, ng + na :]
             out[:, self.general] = ev
         if exact_signs:
-            self._settle_signs(ranks, out)
+            self.settle_signs(ranks, out)
         return out
 
-    def _settle_signs(self, ranks: np.ndarray, out: np.ndarray) -> None:
-        """Replace every expectation within its error bound of zero by its exact value (rounded)."""
+    def settle_signs(self, ranks: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """Settle in place, exactly, every float expectation ``out`` (of shoes ``ranks``) within its bound of zero;
+        return how many per bet (an int array)."""
         near = np.abs(out) <= self.bounds
+        settled = near.sum(axis=0)
         if not near.any():
-            return
+            return settled
         if self._exact is None:
             exact = self._exact_payoffs
             if exact is None:
@@ -631,6 +633,7 @@ class CompiledBets:
                 exact = [[read[v] for v in row] for row in self._payoffs.tolist()]
             self._exact = ExactBets(exact, self.tableau, self)
         self._exact.settle(ranks, near, out)
+        return settled
 
 
 @lru_cache(maxsize=32)

@@ -11,6 +11,7 @@ from toolkit.plots.chemin import plot_banker_strategy, plot_option_values, plot_
 from toolkit.plots.counting import (
     plot_count_path,
     plot_count_quality,
+    plot_count_value_by_depth,
     plot_ev_by_count,
     plot_penetration,
     plot_threshold_sweep,
@@ -50,6 +51,7 @@ __all__ = (
     "plot_big_road",
     "plot_count_path",
     "plot_count_quality",
+    "plot_count_value_by_depth",
     "plot_coups_per_shoe",
     "plot_cut_card_effect",
     "plot_depletion",

@@ -6,6 +6,7 @@ quality, sweeps); they never recompute.
 * :func:`plot_count_path`: the true (or running) counts through one shoe;
 * :func:`plot_ev_by_count`: the exact expected value before each coup against a count;
 * :func:`plot_count_quality`: R² of the linear count by depth of the shoe;
+* :func:`plot_count_value_by_depth`: a computed count's expected win and share bet by depth;
 * :func:`plot_threshold_sweep`: units won per shoe against the betting threshold;
 * :func:`plot_penetration`: units won per shoe against the cut card position.
 """
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "plot_count_path",
     "plot_count_quality",
+    "plot_count_value_by_depth",
     "plot_ev_by_count",
     "plot_penetration",
     "plot_threshold_sweep",
@@ -214,4 +216,37 @@ def plot_penetration(
     ax.set_xlabel("cut card (cards from the end of the shoe)")
     ax.invert_xaxis()
     reference_lines(ax)
+    return ax
+
+
+def plot_count_value_by_depth(by_depth: pl.DataFrame, ax: Axes | None = None) -> Axes:
+    """Where a count wins: expected units won per shoe at each depth, and the share of hands bet there.
+
+    ``by_depth``: :attr:`toolkit.counting.CountValue.by_depth` (a computed count's ``cards_out, hands, bets,
+    units_ev``).  The bars are the expected units won by the coups starting after that many cards are out of
+    the shoe; the line (right axis) the probability that a coup there is bet.
+
+    Parameters
+    ----------
+    by_depth
+        The frame.
+    ax
+        The axes (a new figure when ``None``).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes of the units won (the share bet is on its twin).
+    """
+    require_columns(by_depth, ["cards_out", "hands", "bets", "units_ev"], "plot_count_value_by_depth")
+    ax = axes_or_new(ax)
+    cards = by_depth["cards_out"].to_numpy()
+    ax.bar(cards, by_depth["units_ev"].to_numpy(), width=1.0, color="tab:green", label="expected units won")
+    ax.set_xlabel("cards out of the shoe before the coup")
+    ax.set_ylabel("expected units won per shoe")
+    share = ax.twinx()
+    hands = by_depth["hands"].to_numpy()
+    bets = by_depth["bets"].to_numpy()
+    share.plot(cards, bets / hands.clip(min=1e-300), color="tab:grey", lw=1, label="share of coups bet")
+    share.set_ylabel("share of coups bet")
     return ax

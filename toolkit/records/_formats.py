@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from toolkit.records._raw import LineProblem, Raw, UnreadableError
+from toolkit.records._raw import LineProblem, Raw, UnreadableError, quoted, split_hand
 
 __all__ = ["Reading", "infer_shoes", "normal_name", "recognise", "winner_names"]
 
@@ -43,6 +43,8 @@ _HAND_CELL = {side: re.compile(rf"^{pat}_?(cards|hand|hands|card_list)?$") for s
 _POSITION = {side: re.compile(rf"^{pat}_?(card_?|c_?)?([123])(_?card)?$") for side, pat in _SIDES.items()}
 #: Cell texts that mean "no card here".
 NO_CARD = ("", "x", "-", "none", "null", "nan", "na", "n/a")
+#: The most missing coup numbers a problem lists (then ``...``).
+MAX_LISTED_GAPS = 10
 _WINNER_WORDS = {
     "p": "player",
     "player": "player",
@@ -125,15 +127,9 @@ def _card_text(column: str) -> pl.Expr:
 
 def _hand_list(column: str) -> pl.Expr:
     """A hand a cell, as a list of card texts: a JSON list, or cards separated by spaces, ``,;|/`` or dashes."""
-    return (
-        pl.col(column)
-        .cast(pl.String)
-        .str.replace_all(r"[\[\]\"'(){}]", " ")
-        .str.replace_all(r"[\s,;|/\-]+", " ")
-        .str.strip_chars()
-        .str.split(" ")
-        .list.eval(pl.element().filter(~pl.element().str.to_lowercase().is_in(NO_CARD)))
-    )
+    text = pl.col(column).cast(pl.String).str.replace_all(r"[\[\]\"'(){}]", " ")
+    hand = split_hand(text, r"[\s,;|/\-]+")
+    return hand.list.eval(pl.element().filter(~pl.element().str.to_lowercase().is_in(NO_CARD)))
 
 
 def _as_text_hands(frame: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
@@ -217,7 +213,7 @@ def recognise(raw: Raw, reading: Reading = Reading(), blank_lines: Sequence[int]
         out = out.drop("_winner_text")
         said.append(f"winners from {winner!r}")
     if positions is None and cells is None:
-        road, problems = _road(out)
+        road, problems = _road(out, numbered=coup is not None and not _renumbered(coup, shoe_said))
         said.insert(0, "results only (a bead road per shoe)")
         result = raw.with_frame(road)
     else:
@@ -240,10 +236,14 @@ def _used(positions, cells, winner, coup, shoe) -> set[str]:
     return used | {c for c in named if c is not None}
 
 
+def _renumbered(coup: str | None, shoe_said: str) -> bool:
+    """Whether the coups are numbered 1, 2, ... in each shoe rather than read from the file's column ``coup``."""
+    return coup is None or (shoe_said.startswith("shoes inferred") and "restart" not in shoe_said)
+
+
 def _coups(frame: pl.DataFrame, shoes: pl.Series, coup: str | None, shoe_said: str) -> pl.Series:
     """The coup numbers: the file's (when its shoes are told by a column or by them), else 1, 2, ... in each shoe."""
-    renumber = coup is None or (shoe_said.startswith("shoes inferred") and "restart" not in shoe_said)
-    if coup is not None and not renumber:
+    if coup is not None and not _renumbered(coup, shoe_said):
         return frame[coup].cast(pl.String).str.strip_chars().str.replace(r"^(\d+)\.0+$", "${1}")
     index = pl.DataFrame({"shoe": shoes}).select(pl.int_range(1, pl.len() + 1).over("shoe").cast(pl.String))
     return index.to_series().alias("coup")
@@ -326,8 +326,12 @@ def infer_shoes(
     return ids, f"shoes inferred: a new one where {' or '.join(why)} ({int(shoe[-1]):,} shoes)"
 
 
-def _road(rows: pl.DataFrame) -> tuple[pl.DataFrame, list[LineProblem]]:
-    """Results-only rows (``shoe, coup, winner``) as one bead road a shoe; a row with no known winner is a problem."""
+def _road(rows: pl.DataFrame, numbered: bool = False) -> tuple[pl.DataFrame, list[LineProblem]]:
+    """Results-only rows (``shoe, coup, winner``) as one bead road a shoe; a row with no known winner is a problem.
+
+    When the file numbers the coups (``numbered``), a number that is not a whole number, a number given
+    twice and a number missing from a shoe's run are problems of their shoe: the road is in coup order.
+    """
     letter = pl.col("winner").replace_strict({"player": "P", "banker": "B", "tie": "T"}, default=None)
     rows = rows.with_columns(letter.alias("_letter"))
     problems = [
@@ -335,16 +339,44 @@ def _road(rows: pl.DataFrame) -> tuple[pl.DataFrame, list[LineProblem]]:
             int(line),
             shoe,
             "bad_value",
-            f"unknown winner {text!r}: expected P, B, T, player, banker, tie or player win"
+            f"unknown winner {quoted(text)}: expected P, B, T, player, banker, tie or player win"
             if text
             else "missing winner",
         )
         for line, shoe, text in rows.filter(pl.col("_letter").is_null()).select("line", "shoe", "winner").iter_rows()
     ]
+    rows = rows.with_columns(pl.col("coup").cast(pl.Int64, strict=False).alias("_n"))
+    if numbered:
+        problems.extend(_coup_number_problems(rows))
     road = (
         rows.filter(pl.col("_letter").is_not_null())
-        .with_columns(pl.col("coup").cast(pl.Int64, strict=False).alias("_n"))
         .group_by("shoe", maintain_order=True)
         .agg(pl.col("_letter").sort_by("_n").str.join("").alias("road"), pl.col("line").min())
     )
     return road, problems
+
+
+def _coup_number_problems(rows: pl.DataFrame) -> list[LineProblem]:
+    """The coup numbers of results-only rows that are not whole numbers, given twice, or missing from a shoe's run."""
+    problems = [
+        LineProblem(int(line), shoe, "bad_value", f"coup {quoted(text)} is not a whole number")
+        for line, shoe, text in rows.filter(pl.col("_n").is_null()).select("line", "shoe", "coup").iter_rows()
+    ]
+    numbered = rows.filter(pl.col("_n").is_not_null()).sort(["shoe", "_n", "line"], maintain_order=True)
+    twice = numbered.filter((pl.col("_n") == pl.col("_n").shift(1)) & (pl.col("shoe") == pl.col("shoe").shift(1)))
+    problems += [
+        LineProblem(int(line), shoe, "duplicate_coup", f"duplicate coup {n}: each coup appears once in a shoe")
+        for line, shoe, n in twice.select("line", "shoe", "_n").iter_rows()
+    ]
+    runs = numbered.group_by("shoe", maintain_order=True).agg(pl.col("_n").unique().sort(), pl.col("line").max())
+    for shoe, numbers, last_line in runs.iter_rows():
+        start = 0 if numbers[0] == 0 else 1
+        expected = len(numbers) + start
+        if numbers[0] != start or numbers[-1] != expected - 1:
+            present = set(numbers)
+            upto = min(numbers[-1], start + MAX_LISTED_GAPS + len(numbers))  # enough to list the first gaps
+            gaps = [n for n in range(start, upto) if n not in present]
+            shown = ", ".join(map(str, gaps[:MAX_LISTED_GAPS])) + (" ..." if len(gaps) > MAX_LISTED_GAPS else "")
+            message = f"missing coup(s) {shown}: the coups of a shoe count from {start} without a gap"
+            problems.append(LineProblem(int(last_line), shoe, "missing_coup", message))
+    return problems

@@ -15,7 +15,7 @@ import io
 import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import polars as pl
 
@@ -26,11 +26,13 @@ from toolkit.records._raw import (
     BET_STRUCT,
     CARD_LISTS,
     CARD_SEPARATORS,
+    MAX_NESTING,
     Raw,
     UnreadableError,
     canonical_columns,
+    refuse_width,
 )
-from toolkit.records._text import decode, is_jsonl, read_csv, read_jsonl
+from toolkit.records._text import decode, drop_long_lines, is_jsonl, read_csv, read_jsonl, refuse_wide_names
 
 __all__ = [
     "BET_FIELDS",
@@ -77,6 +79,13 @@ def _read_parquet(data: bytes) -> Raw:
 
     try:
         source = pq.ParquetFile(io.BytesIO(data))
+        refuse_width(source.metadata.num_columns)  # before a row is read
+        deepest = max((_depth(f.type) for f in source.schema_arrow), default=0)
+        if deepest > MAX_NESTING:
+            raise UnreadableError(
+                "too_deep",
+                f"a column's type is nested {deepest} deep; a record's columns are nested {MAX_NESTING} at most",
+            )
         table = source.read().replace_schema_metadata(None)
         table.validate(full=True)  # strings must be valid UTF-8, or polars panics later
         for name in table.schema.names:
@@ -100,7 +109,7 @@ def _read_parquet(data: bytes) -> Raw:
             raw.add_meta(dict(stored.get("header", {})), None)
             for shoe, values in stored.get("shoes", {}).items():
                 raw.add_meta({**values, "shoe": shoe}, None)
-        except (json.JSONDecodeError, AttributeError, TypeError, ValueError):
+        except (json.JSONDecodeError, AttributeError, TypeError, ValueError, RecursionError):
             raise UnreadableError(
                 "bad_header", "the Parquet metadata 'baccarat' is not a JSON object of header keys"
             ) from None
@@ -110,6 +119,19 @@ def _read_parquet(data: bytes) -> Raw:
     if raw.frame.height == 0:
         raise UnreadableError("empty_file", "the file holds no rows")
     return raw
+
+
+def _depth(dtype: Any) -> int:
+    """How deep an Arrow type nests (a plain type 0, a list of text 1), counted without recursion, up to 64."""
+    depth, level = 0, [dtype]
+    while level and depth <= 64:
+        inner = []
+        for t in level:
+            inner += [t.field(i).type for i in range(getattr(t, "num_fields", 0) or 0)]
+        if not inner:
+            break
+        depth, level = depth + 1, inner
+    return depth
 
 
 def _simulated(frame: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, str]]:
@@ -140,15 +162,18 @@ def read_container(data: bytes) -> Raw:
         raise UnreadableError("empty_file", "the file is empty")
     if data[:4] == b"PAR1":
         return _read_parquet(data)
+    data, long = drop_long_lines(data)
     text, note = decode(data)
     if not text.strip():
         raise UnreadableError("empty_file", "the file is empty")
+    refuse_wide_names(text)
     if is_jsonl(text):
         raw = read_jsonl(text)
     else:
         raw = read_csv(text, text.encode("utf-8"))
     if note is not None:
         raw.problems.insert(0, note)
+    raw.problems[:0] = long
     return raw
 
 

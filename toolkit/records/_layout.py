@@ -41,7 +41,7 @@ import polars as pl
 from toolkit._files import read_limited
 from toolkit.records._formats import NO_CARD, Reading, recognise
 from toolkit.records._raw import Raw, UnreadableError
-from toolkit.records._spelling import SPELLINGS
+from toolkit.records._spelling import SPELLINGS, read_cards
 
 __all__ = ["BOUNDARIES", "MAX_LAYOUT_BYTES", "Layout", "apply_layout", "as_layout", "read_layout"]
 
@@ -114,6 +114,14 @@ def as_layout(data: Mapping[str, object], source: str = "<layout>") -> Layout:
     if spelling is not None and spelling not in SPELLINGS:
         raise ValueError(f"{source}: [cards] spelling must be one of {', '.join(SPELLINGS)}, got {spelling!r:.60}")
     none = _texts(cards["none"], f"{source}: [cards] none") if "none" in cards else ()
+    for word in none:  # a card text as "no card" would drop every such card without a word
+        spellings = (spelling,) if spelling is not None else SPELLINGS
+        card_in = next((sp for sp in spellings if read_cards([word], sp)[0][0] is not None), None)
+        if card_in is not None:
+            raise ValueError(
+                f"{source}: [cards] none lists {word!r:.60}, a card (in the {card_in} spelling): "
+                "'none' lists the texts that mean no card"
+            )
     winners = {k: _texts(v, f"{source}: [winners] {k}") for k, v in dict(data.get("winners", {})).items()}  # type: ignore[call-overload]
     boundary = dict(data.get("shoes", {})).get("boundary")  # type: ignore[call-overload]
     if boundary is not None and boundary not in BOUNDARIES:

@@ -516,7 +516,9 @@ def _assemble(
         coups=_cast_shoe(coups, dtype),
         bets=_cast_shoe(table, dtype),
         dealt=dealt,
-        report=ValidationReport(problems, rejected, len(shoes), len(good)),
+        report=ValidationReport(
+            problems, rejected, len(shoes), len(good), tuple(checker.unlisted.items()), tuple(checker.unlisted_shoes)
+        ),
         source=checker.source,
     )
 

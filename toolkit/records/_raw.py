@@ -24,22 +24,77 @@ __all__ = [
     "CARD_LISTS",
     "CARD_SEPARATORS",
     "KEY_COLUMNS",
+    "MAX_COLUMNS",
+    "MAX_NESTING",
+    "MAX_QUOTED_CHARS",
     "LineProblem",
     "Raw",
     "Section",
     "UnreadableError",
     "canonical_columns",
+    "cut",
+    "quoted",
+    "refuse_width",
+    "split_hand",
 ]
 
 #: Columns holding a hand: a list of card texts (or, in CSV, one text of cards separated by these; a JSON
 #: list in a cell, ``["10", "6"]``, reads as its items).
 CARD_LISTS = ("player", "banker")
 CARD_SEPARATORS = r"[\s,;|\-\[\]\"']+"
+#: A minus sign that begins a number (``-5``): not a separator, so that ``"-5 -3"`` reads as the bad cards
+#: ``-5`` and ``-3`` (located problems), never as the cards ``5`` and ``3``.
+NEGATIVE = r"(^|[\s,;|\[\]\"'])-(\d)"
+#: What a minus sign of :data:`NEGATIVE` stands as while a hand is split (a private-use character).
+MINUS_MARK = "\ue000"
 #: A bet as read: who, which bet, how much (all text until checked).
 BET_FIELDS = ("who", "bet", "amount")
 BET_STRUCT = pl.Struct(dict.fromkeys(BET_FIELDS, pl.String))
 #: Columns that hold one scalar value a row: a list or a struct in one of them is refused.
 KEY_COLUMNS = ("shoe", "position", "card", "role", "coup", "road", "winner")
+
+
+#: The most characters of a cell or a line that a problem's message quotes: a longer text is cut, its length said.
+MAX_QUOTED_CHARS = 60
+
+
+def cut(text: object) -> object:
+    """A text as a message quotes it: at most :data:`MAX_QUOTED_CHARS` characters, then its length; else as it is.
+
+    >>> cut("K" * 100)
+    'KKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKKK... (100 characters)'
+    """
+    if not isinstance(text, str) or len(text) <= MAX_QUOTED_CHARS:
+        return text
+    return f"{text[:MAX_QUOTED_CHARS]}... ({len(text):,} characters)"
+
+
+def quoted(text: object) -> str:
+    """A cell or line quoted in a message (``repr``), cut to :data:`MAX_QUOTED_CHARS` characters (:func:`cut`)."""
+    if isinstance(text, str) and len(text) > MAX_QUOTED_CHARS:
+        return f"{text[:MAX_QUOTED_CHARS]!r}... ({len(text):,} characters)"
+    return repr(text)
+
+
+#: The most columns a record file may have (a line of more fields, a JSON lines file of more distinct keys, a
+#: Parquet file or database table of more columns is refused before its rows are read): a record needs a handful,
+#: and a wide file's every column is held as text.
+MAX_COLUMNS = 1_000
+#: The deepest nesting of a Parquet column's type (a hand is a list, a bet a list of structs: 2).
+MAX_NESTING = 4
+
+
+def refuse_width(n: int, line: int | None = None, what: str = "the file has") -> None:
+    """:class:`UnreadableError` when ``n`` columns are more than :data:`MAX_COLUMNS` (checked before reading rows).
+
+    >>> refuse_width(1_000)
+    >>> refuse_width(1_001)
+    Traceback (most recent call last):
+    ...
+    toolkit.records._raw.UnreadableError: the file has 1,001 columns; a record file has at most 1,000
+    """
+    if n > MAX_COLUMNS:
+        raise UnreadableError("too_wide", f"{what} {n:,} columns; a record file has at most {MAX_COLUMNS:,}", line)
 
 
 class UnreadableError(Exception):
@@ -143,8 +198,20 @@ def _cards(value: object) -> list[str | None] | None:
     if isinstance(value, (list, tuple)):
         return [_text(x) for x in value]
     if isinstance(value, str):
-        return [c for c in re.split(CARD_SEPARATORS, value) if c]
+        marked = re.sub(NEGATIVE, rf"\g<1>{MINUS_MARK}\g<2>", value)
+        return [c.replace(MINUS_MARK, "-") for c in re.split(CARD_SEPARATORS, marked) if c]
     return [_text(value)]
+
+
+def split_hand(text: pl.Expr, separators: str = CARD_SEPARATORS) -> pl.Expr:
+    """A hand's text as its list of card texts, split at ``separators``; a number's minus sign stays its own.
+
+    >>> pl.select(split_hand(pl.lit("K-9 -5"))).item().to_list()
+    ['K', '9', '-5']
+    """
+    marked = text.str.replace_all(NEGATIVE, "${1}" + MINUS_MARK + "${2}")
+    split = marked.str.replace_all(separators, " ").str.strip_chars().str.split(" ")
+    return split.list.eval(pl.element().filter(pl.element() != "").str.replace_all(MINUS_MARK, "-", literal=True))
 
 
 def _bets(value: object) -> list[dict[str, str | None]] | None:
@@ -211,8 +278,7 @@ def canonical_columns(frame: pl.DataFrame) -> pl.DataFrame:
         if name == "line" or (name in CARD_LISTS and dtype == pl.List(pl.String)):
             out.append(frame[name])
         elif name in CARD_LISTS and dtype == pl.String:
-            text = pl.col(name).str.replace_all(CARD_SEPARATORS, " ").str.strip_chars()
-            out.append(frame.select(text.str.split(" ").list.eval(pl.element().filter(pl.element() != ""))).to_series())
+            out.append(frame.select(split_hand(pl.col(name))).to_series())
         elif name == "bets" and dtype == pl.String:
             item = pl.element().str.strip_chars().str.splitn(":", 3).struct.rename_fields(list(BET_FIELDS))
             items = pl.col(name).str.split(";").list.eval(pl.element().filter(pl.element().str.strip_chars() != ""))

@@ -124,4 +124,8 @@ def line_problems(raw: Raw, frame: pl.DataFrame, checker: Checker) -> None:
             k = int(np.searchsorted(lines, p.line))
             if 0 < k < len(lines) and shoes[k - 1] == shoes[k]:
                 shoe = shoes[k]
+        elif shoe is None and p.code == "bad_text" and p.line is not None and len(lines):  # a bad cell of a row
+            k = int(np.searchsorted(lines, p.line))
+            if k < len(lines) and lines[k] == p.line:
+                shoe = shoes[k]
         checker.add(p.line, shoe, None, p.code, p.message)

@@ -23,9 +23,28 @@ from collections.abc import Mapping
 import numpy as np
 import polars as pl
 
-from toolkit.records._raw import KEY_COLUMNS, LineProblem, Raw, UnreadableError, canonical_columns, column
+from toolkit._files import size_text
+from toolkit.records._raw import (
+    KEY_COLUMNS,
+    LineProblem,
+    Raw,
+    UnreadableError,
+    canonical_columns,
+    column,
+    refuse_width,
+)
 
-__all__ = ["DELIMITERS", "decode", "delimiter", "is_jsonl", "read_csv", "read_jsonl"]
+__all__ = [
+    "DELIMITERS",
+    "MAX_LINE_BYTES",
+    "decode",
+    "delimiter",
+    "drop_long_lines",
+    "is_jsonl",
+    "read_csv",
+    "read_jsonl",
+    "refuse_wide_names",
+]
 
 _BOMS = (
     (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32"),
@@ -126,6 +145,70 @@ def _guess(data: bytes, err: UnicodeDecodeError) -> tuple[str, LineProblem]:
     return text, LineProblem(line, None, "encoding", message)
 
 
+#: The most bytes a line of a text record may hold: a longer line (a 300 MB blob in a cell) is a problem of its
+#: line and is not read (it stands as a comment line ``#``), so that its text is never decoded or split.
+MAX_LINE_BYTES = 2**20
+
+
+def drop_long_lines(data: bytes, limit: int | None = None) -> tuple[bytes, list[LineProblem]]:
+    """The bytes of a text record with each line longer than ``limit`` (:data:`MAX_LINE_BYTES`) made a ``#`` line,
+    and a problem for each (its line, its length); the line numbers of the others are kept.
+
+    >>> data, problems = drop_long_lines(b"a,b\\n1,22222\\n3,4\\n", limit=4)
+    >>> data, problems[0].message
+    (b'a,b\\n#\\n3,4\\n', 'line 2 holds 7 bytes; a line holds at most 4 bytes: it is not read')
+    """
+    limit = MAX_LINE_BYTES if limit is None else limit
+    wide = data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:4096]  # UTF-16 or -32: not bytes a line
+    if len(data) <= limit or wide:
+        return data, []
+    long = _long_spans(data, limit)
+    if not long:
+        return data, []
+    parts, problems, at, line, counted = [], [], 0, 1, 0
+    for start, end in long:
+        line += data.count(b"\n", counted, start)
+        counted = start
+        parts += [data[at:start], b"#"]
+        at = end
+        message = f"line {line} holds {end - start:,} bytes; a line holds at most {size_text(limit)}: it is not read"
+        problems.append(LineProblem(line, None, "bad_line", message))
+    parts.append(data[at:])
+    return b"".join(parts), problems
+
+
+def _long_spans(data: bytes, limit: int, chunk: int = 2**24) -> list[tuple[int, int]]:
+    """Where the lines longer than ``limit`` bytes are (start, end without the newline), found a chunk at a time."""
+    array = np.frombuffer(data, np.uint8)
+    spans: list[tuple[int, int]] = []
+    last = -1  # the newline before the line being read
+    for at in range(0, len(array), chunk):
+        part = array[at : at + chunk]
+        ends = np.flatnonzero((part == 10) | (part == 13)) + at  # CR-only line endings end lines too
+        if not len(ends):
+            continue
+        starts = np.r_[last, ends[:-1]] + 1
+        spans += [(int(starts[i]), int(ends[i])) for i in np.flatnonzero(ends - starts > limit)]
+        last = int(ends[-1])
+    if len(array) - (last + 1) > limit:
+        spans.append((last + 1, len(array)))
+    return spans
+
+
+def refuse_wide_names(text: str) -> None:
+    """:class:`UnreadableError` when the first line of a CSV text (its column names, or its first row) has more
+    fields than :data:`~toolkit.records._raw.MAX_COLUMNS`, by any separator: checked before anything else is read.
+
+    JSON lines are not counted here (their keys are, as they are read).
+    """
+    for number, line in enumerate(text.split("\n", 1000)[:1000], start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        if not line.lstrip().startswith(("{", "[")):
+            refuse_width(max(line.count(d) for d in DELIMITERS) + 1, number, f"line {number} has")
+        return
+
+
 def is_jsonl(text: str) -> bool:
     """Whether most of the first lines (not comments, not blank) are JSON objects."""
     first = [ln.strip() for ln in text.split("\n", 400)[:400] if ln.strip() and not ln.startswith("#")]
@@ -213,8 +296,39 @@ def read_csv(text: str, data: bytes) -> Raw:
         _comment_lines(raw, comments, first_row - 1 if first_row is not None else None)
         lines_col = pl.Series("line", numbers, dtype=pl.Int64)
         raw.frame = canonical_columns(frame).with_columns(lines_col)
+        return _other_separators(raw, separator)
+    return _other_separators(_read_csv_by_line(lines, separator), separator)
+
+
+def _other_separators(raw: Raw, separator: str) -> Raw:
+    """``raw`` without the rows written with another separator than the column names' (``1;6;2c;banker`` in a
+    comma-separated file: one field, every other cell empty); each is a problem of its line and of the shoe its
+    first field names.  Read as they are, they would be rows of a phantom shoe ``1;6;2c;banker``."""
+    columns = [c for c in raw.frame.columns if c != "line"]
+    if len(columns) < 2:
         return raw
-    return _read_csv_by_line(lines, separator)
+    others = [d for d in DELIMITERS if d != separator]
+    first = pl.col(columns[0]).cast(pl.String)
+    alone = pl.all_horizontal(pl.col(c).is_null() for c in columns[1:])
+    pattern = "[" + "".join(re.escape(d) for d in others) + "]"
+    foreign = alone & first.str.contains(pattern)
+    bad = raw.frame.filter(foreign)
+    if bad.is_empty():
+        return raw
+    shoe_first = columns[0].strip().lower() == "shoe"
+    for line, text in bad.select("line", columns[0]).iter_rows():
+        used = next(d for d in others if d in text)
+        fields = text.split(used)
+        raw.problems.append(
+            LineProblem(
+                int(line),
+                fields[0].strip() if shoe_first else None,
+                "bad_line",
+                f"line {line} is separated by {used!r} ({len(fields)} fields) but the column names by "
+                f"{separator!r}: it is not read",
+            )
+        )
+    return raw.with_frame(raw.frame.filter(~foreign))
 
 
 def delimiter(names: str) -> str:
@@ -368,7 +482,7 @@ def read_jsonl(text: str) -> Raw:
     lines: list[int] = []
     last_meta = -1
     for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
+        if not line.strip() or line == "#":  # "#": a line too long to read, a problem already (drop_long_lines)
             continue
         problem = None
         try:
@@ -408,6 +522,11 @@ def read_jsonl(text: str) -> Raw:
         lines.append(number)
     if not rows:
         raise UnreadableError("empty_file", "the file holds no records")
+    names: dict[str, int] = {}  # every key, and the line that gave it first: bounded before the columns are built
+    for i, obj in enumerate(rows):
+        for key in obj:
+            names.setdefault(key, lines[i])
+        refuse_width(len(names), lines[i], f"line {lines[i]} brings the keys to")
     columns: dict[str, list] = {}
     for i, obj in enumerate(rows):
         for key, value in obj.items():

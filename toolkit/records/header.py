@@ -9,7 +9,7 @@ burn card of a record that lists no cards (``burn_card``).
 In files the header is written as ``key=value`` pairs (defaults in brackets):
 ``decks`` [8], ``burn`` [standard | fixed | none], ``burn_ace`` [1],
 ``burn_cards`` [0, for a fixed burn], ``cut_card`` [14, cards from the end],
-``last_hand`` [one_more | finish | seven_cards], ``commission`` [0.05],
+``last_hand`` [one_more | finish | seven_cards | two_more_if_first], ``commission`` [0.05],
 ``tie_pays`` [8], ``hidden_burn`` [auto | listed | omitted] and ``burn_card``
 (the exposed burn card, for the per-coup and road layouts).  With a standard
 burn the first card is turned up (it is *seen*) and as many cards as its value

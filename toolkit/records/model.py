@@ -230,6 +230,8 @@ class Records:
                 pl.concat([report.rejected, rejected], how="diagonal_relaxed") if rejected.height else report.rejected,
                 report.n_shoes,
                 report.n_valid,
+                report.unlisted + tuple(checker.unlisted.items()),
+                report.unlisted_shoes,
             ),
         )
 

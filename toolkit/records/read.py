@@ -101,7 +101,7 @@ from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_co
 from toolkit.records._layout import Layout, apply_layout, as_layout, read_layout
 from toolkit.records._load import HeaderArg, caller_header, fatal, load
 from toolkit.records._sources import SQLITE_MAGIC, is_coup_lines, is_report, read_database, read_report
-from toolkit.records._text import decode
+from toolkit.records._text import decode, drop_long_lines, refuse_wide_names
 from toolkit.records.model import Records
 
 __all__ = [
@@ -234,7 +234,7 @@ def read_records(
     how = _layout(layout)
     data = _read(path)
     try:
-        raw, read_as, table = _rows(Path(path), data, Reading(one_shoe, shoe_column), how)
+        raw, read_as, table = _rows(data, Reading(one_shoe, shoe_column), how)
     except UnreadableError as err:
         return fatal(source, err, strict)
     spelling = how.spelling if how is not None else None
@@ -267,15 +267,34 @@ def _layout(layout: LayoutArg) -> Layout | None:
     raise TypeError(f"layout must be a layout file, a mapping of its tables or a Layout; got {type(layout).__name__}")
 
 
-def _rows(path: Path, data: bytes, reading: Reading, layout: Layout | None) -> tuple[Raw, str, str | None]:
+def _rows(data: bytes, reading: Reading, layout: Layout | None) -> tuple[Raw, str, str | None]:
     """The rows of a record file, in a layout of the record's own; what was recognised; the database table read."""
     if data.startswith(SQLITE_MAGIC):
-        return read_database(path, reading, layout)
+        return read_database(data, reading, layout)
+    if data[:4] == b"PAR1":
+        return _text_rows(data, reading, layout)
+    data, long = drop_long_lines(data)  # before the text is decoded: a long line is never held twice
+    raw, said, table = _text_rows(data, reading, layout)
+    raw.problems[:0] = long
+    return raw, said, table
+
+
+def _text_rows(data: bytes, reading: Reading, layout: Layout | None) -> tuple[Raw, str, str | None]:
+    """The rows of a record file that is not a database (see :func:`_rows`)."""
     blank: list[int] = []
     if data[:4] != b"PAR1" and data.strip():
         text, note = decode(data)
+        refuse_wide_names(text)  # before the shape of the rows is looked at
         blocks = is_report(text)
         if blocks or is_coup_lines(text):
+            if layout is not None:  # a layout names columns, and a report has none: it is never ignored
+                what = "a text report of shoe blocks" if blocks else "coup lines without column names"
+                raise UnreadableError(
+                    "bad_layout",
+                    f"the file reads as {what}, which has no columns for the layout {layout.source} to name: "
+                    "read it without a layout",
+                    1,
+                )
             raw, told = read_report(text, blocks)
             if note is not None:
                 raw.problems.insert(0, note)

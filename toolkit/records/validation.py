@@ -66,6 +66,7 @@ from toolkit._show import html_table, text_table
 from toolkit.coup.cards import RANK_VALUES, RANKS, hand_total, parse_card
 from toolkit.coup.options import Burn
 from toolkit.coup.step import burn_count
+from toolkit.records._raw import cut
 from toolkit.records._rebuild import (
     AFTER_NATURAL,
     AFTER_UNDEALT,
@@ -81,6 +82,7 @@ from toolkit.records._rebuild import (
 from toolkit.records._spelling import read_cards
 
 __all__ = [
+    "MAX_PROBLEMS",
     "WINNER_NAMES",
     "Checker",
     "Problem",
@@ -207,12 +209,18 @@ class ValidationReport:
         Shoes found.
     n_valid
         Shoes that loaded.
+    unlisted, unlisted_shoes
+        The problems past the first :data:`MAX_PROBLEMS` of a file, counted by code, and the shoes they set aside.
     """
 
     problems: tuple[Problem, ...] = ()
     rejected: pl.DataFrame = field(default_factory=_empty_rejected)
     n_shoes: int = 0
     n_valid: int = 0
+    #: Problems found past :data:`MAX_PROBLEMS` in a file, counted by code but not listed.
+    unlisted: tuple[tuple[str, int], ...] = ()
+    #: The shoes those unlisted problems set aside (beyond those of the listed ones).
+    unlisted_shoes: tuple[str, ...] = ()
 
     def _shown(self) -> tuple[str, list[tuple[str, object]]]:
         title = (
@@ -239,12 +247,19 @@ class ValidationReport:
 
     @property
     def invalid_shoes(self) -> list[str]:
-        """Ids of the shoes set aside, in file order."""
+        """Ids of the shoes set aside, in file order (those of unlisted problems after the others)."""
         seen: dict[str, None] = {}
         for p in self.problems:
             if p.shoe is not None:
                 seen.setdefault(p.shoe)
+        for shoe in self.unlisted_shoes:
+            seen.setdefault(shoe)
         return list(seen)
+
+    @property
+    def n_unlisted(self) -> int:
+        """How many problems were found but not listed (past :data:`MAX_PROBLEMS` in a file)."""
+        return sum(n for _, n in self.unlisted)
 
     def frame(self) -> pl.DataFrame:
         """The problems as a polars frame (``file, line, shoe, coup, code, message, fatal``)."""
@@ -274,11 +289,20 @@ class ValidationReport:
         )
 
     def summary_lines(self) -> list[str]:
-        """One line per kind of problem: ``tableau: Banker stood on 5 after Player stood: 1,424 coups in 20 shoes``."""
+        """One line per kind of problem: ``tableau: Banker stood on 5 after Player stood: 1,424 coups in 20 shoes``.
+
+        Problems past :data:`MAX_PROBLEMS` in a file are counted in a last line, by code.
+        """
         lines = []
         for code, kind, n, shoes in self.summary().iter_rows():
             what = f"{code}: {kind}" if kind != code else code
             lines.append(f"{what}: {n:,} problem(s) in {shoes:,} shoe(s)")
+        if self.unlisted:
+            counted = ", ".join(f"{code}: {n:,}" for code, n in self.unlisted)
+            lines.append(
+                f"{self.n_unlisted:,} more problem(s) not listed ({counted}); "
+                f"a file lists its first {MAX_PROBLEMS:,}, and the shoes of every one are set aside"
+            )
         return lines
 
     def merge(self, other: ValidationReport) -> ValidationReport:
@@ -288,7 +312,17 @@ class ValidationReport:
             pl.concat([self.rejected, other.rejected], how="diagonal_relaxed"),
             self.n_shoes + other.n_shoes,
             self.n_valid + other.n_valid,
+            _counted(self.unlisted + other.unlisted),
+            self.unlisted_shoes + other.unlisted_shoes,
         )
+
+
+def _counted(pairs: Sequence[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
+    """``(code, count)`` pairs with one pair a code (counts added), in the order the codes come."""
+    out: dict[str, int] = {}
+    for code, n in pairs:
+        out[code] = out.get(code, 0) + n
+    return tuple(out.items())
 
 
 def first_problem(problems: list[Problem]) -> Problem:
@@ -398,6 +432,11 @@ def kernel_message(
 
 
 # ------------------------------------------------------------------ row checks
+#: The most problems a file's report lists: past it they are counted by code (``ValidationReport.unlisted``) and
+#: their shoes set aside, so that a file of millions of bad lines is read in bounded memory and time.
+MAX_PROBLEMS = 10_000
+
+
 @dataclass
 class Checker:
     """Collects the problems of one file while its rows are checked."""
@@ -408,6 +447,12 @@ class Checker:
     row_problems: set[int] = field(default_factory=set)
     #: The rows left out for a problem of their own (bad bets, as read): they go to the report's ``rejected``.
     left_out: list[pl.DataFrame] = field(default_factory=list)
+    #: The most problems listed (:data:`MAX_PROBLEMS`); past it they are counted by code, their shoes set aside.
+    limit: int = field(default_factory=lambda: MAX_PROBLEMS)
+    #: Problems past ``limit``, counted by code.
+    unlisted: dict[str, int] = field(default_factory=dict)
+    #: Shoes set aside by the problems past ``limit``.
+    unlisted_shoes: dict[str, None] = field(default_factory=dict)
 
     def add(
         self,
@@ -420,6 +465,11 @@ class Checker:
         kind: str | None = None,
         row_only: bool = False,
     ) -> None:
+        if len(self.problems) >= self.limit:  # counted, not listed: memory and time stay bounded
+            self.unlisted[code] = self.unlisted.get(code, 0) + 1
+            if shoe is not None and not row_only:
+                self.unlisted_shoes.setdefault(str(shoe))
+            return
         if row_only:
             self.row_problems.add(len(self.problems))
         self.problems.append(
@@ -443,10 +493,15 @@ class Checker:
         ``message`` is a template filled from each row's columns (``"unknown card '{card}'"``);
         ``row_only``: the problem concerns that row alone, and does not set its shoe aside.
         """
-        for row in frame.iter_rows(named=True):
-            self.add(
-                row["line"], row["shoe"], row[coup] if coup else None, code, message.format(**row), row_only=row_only
-            )
+        room = max(self.limit - len(self.problems), 0)
+        for row in frame.head(room).iter_rows(named=True):
+            text = message.format(**{k: cut(v) for k, v in row.items()})  # a cell is quoted to a bounded prefix
+            self.add(row["line"], cut(row["shoe"]), row[coup] if coup else None, code, text, row_only=row_only)
+        if frame.height > room:  # the rest counted, not listed
+            self.unlisted[code] = self.unlisted.get(code, 0) + frame.height - room
+            if not row_only:
+                shoes = frame["shoe"].slice(room).drop_nulls().cast(pl.String).unique(maintain_order=True)
+                self.unlisted_shoes.update(dict.fromkeys(shoes.to_list()))
 
     def rejected_frame(self) -> pl.DataFrame:
         """The rows left out for their own problems, as text, with ``file`` and ``line`` first (may be empty)."""
@@ -459,7 +514,8 @@ class Checker:
     @property
     def bad_shoes(self) -> set[str]:
         """Shoes with a problem so far that sets them aside (a bad bet does not)."""
-        return {p.shoe for i, p in enumerate(self.problems) if p.shoe is not None and i not in self.row_problems}
+        listed = {p.shoe for i, p in enumerate(self.problems) if p.shoe is not None and i not in self.row_problems}
+        return listed | set(self.unlisted_shoes)
 
 
 def canonical_card(card: object) -> str:
@@ -615,6 +671,7 @@ def check_bets(bets: pl.DataFrame, coups: pl.DataFrame, known: Sequence[str], ch
         pl.col("shoe").cast(pl.String),
         pl.col("amount").cast(pl.String),
         pl.col("coup").cast(pl.String).str.strip_chars().cast(pl.Int64, strict=False),
+        pl.col("coup").cast(pl.String).fill_null("").alias("_coup"),
         pl.col("bet").fill_null("").alias("_bet"),
         pl.col("amount").cast(pl.String).fill_null("").alias("_amount"),
     )
@@ -624,17 +681,29 @@ def check_bets(bets: pl.DataFrame, coups: pl.DataFrame, known: Sequence[str], ch
     frame = frame.join(have, on=["shoe", "coup"], how="left").join(last, on="shoe", how="left").sort("_row")
     after = pl.col("_last").is_not_null() & (pl.col("coup") > pl.col("_last"))
     unknown = f"unknown bet '{{_bet}}'; known bets: {', '.join(known)}"
+    key = ["shoe", "coup", "who", "bet"]
+    numbered = pl.col("coup").is_not_null()
     checks = (
         (pl.col("bet").is_null() | ~pl.col("bet").is_in(list(known)), unknown),
         (amount.is_null() | ~amount.is_finite() | (amount <= 0), "bet amount '{_amount}' is not a positive number"),
         (pl.col("who").is_null() | (pl.col("who").str.strip_chars() == ""), "a bet needs a bettor ('who')"),
-        (pl.col("_ok").is_null() & after, "bet on coup {coup}, after the last coup of shoe {shoe} (coup {_last})"),
-        (pl.col("_ok").is_null() & ~after, "bet on a coup that is not in the record (or was set aside)"),
+        (
+            numbered & pl.col("_ok").is_null() & after,
+            "bet on coup {coup}, after the last coup of shoe {shoe} (coup {_last})",
+        ),
+        (numbered & pl.col("_ok").is_null() & ~after, "bet on a coup that is not in the record (or was set aside)"),
+        (~numbered, "the bet's coup '{_coup}' is not a whole number"),
     )
     bad = pl.lit(False)
     for condition, message in checks:
         checker.add_rows(frame.filter(condition.fill_null(True)), "bad_bet", message, "coup", row_only=True)
         bad = bad | condition.fill_null(True)
+    # of the bets that are good otherwise, one given twice (a seat, a bet, a coup) is a problem at its second line
+    good_so_far = frame.filter(~bad).with_columns(pl.col("line").first().over(key).alias("_first"))
+    twice = ~pl.struct(key).is_first_distinct()
+    message = "{who}'s bet on {bet} in coup {coup} is given twice (first at line {_first}): a bet is given once"
+    checker.add_rows(good_so_far.filter(twice), "bad_bet", message, "coup", row_only=True)
+    bad = bad | pl.col("_row").is_in(good_so_far.filter(twice)["_row"].implode())
     good = pl.col("_row").is_in(frame.filter(~bad)["_row"].implode())
     rows = bets.with_row_index("_row")
     if rows.height:

@@ -1,11 +1,12 @@
 """Studies over many shoes: Thorp's claim that edges appear only in the last cards of a shoe; an edge sorter's win
-per dealt shoe; shuffle tracking; the cut-card effect."""
+per dealt shoe; shuffle tracking; the cut-card effect; the exact law of every bet's edge in the last cards of a shoe."""
 
 from toolkit.studies.cut_card import CutCardResult, CutCardStudy, cut_card_effect, run_cut_card
 from toolkit.studies.edge_sorter import (
     edge_sorter_shoes,
     edge_sorter_summary,
 )
+from toolkit.studies.last_cards import last_cards
 from toolkit.studies.shuffle import shuffle_test_power, shuffle_tracker_edge
 from toolkit.studies.thorp import (
     StudyResult,
@@ -42,6 +43,7 @@ __all__ = (
     "edge_sorter_shoes",
     "edge_sorter_summary",
     "jacobson_setting",
+    "last_cards",
     "linear_variance",
     "markdown_report",
     "published_markdown",

@@ -25,6 +25,7 @@ from typing import Any
 import polars as pl
 
 from toolkit.studies.thorp._text import bet_group, bet_label, by_family, complement, in_words, one_in, pct
+from toolkit.studies.thorp.exact_depths import coverage
 from toolkit.studies.thorp.report import ALMOST_ALWAYS, smallest_depths, study_verdicts, thorp_status
 from toolkit.studies.thorp.result import StudyResult
 
@@ -468,6 +469,44 @@ def _theorem_section(result: StudyResult) -> list[str]:
     ]
 
 
+def _exact_section(table: pl.DataFrame, which: str) -> list[str]:
+    """The exact law of the last cards beside the sampled shares, with the intervals' coverage."""
+    covered, cells = coverage(table)
+    last = int(table["unseen"].max())  # type: ignore[arg-type]
+    shown = pl.DataFrame(
+        [
+            {
+                "unseen": r["unseen"],
+                "bet": bet_label(r["bet"]),
+                "exact P(EV > 0)": pct(r["exact_p_positive"], 3),
+                "sampled": "" if r["hands"] is None else pct(r["p_positive"], 2),
+                "95 % CI": "" if r["hands"] is None else f"{pct(r['p_low'], 2)} - {pct(r['p_high'], 2)}",
+                "hands": r["hands"],
+                "exact E[max(EV, 0)]": f"{r['exact_mean_positive']:.2e}",
+            }
+            for r in table.to_dicts()
+        ]
+    )
+    at = {(r["bet"], r["unseen"]): r["exact_p_positive"] for r in table.to_dicts()}
+    cited = "; ".join(
+        f"{bet_label(b)} {pct(at[(b, 6)], 1)} with 6 cards left, {pct(at[(b, last)], 1)} with {last}"
+        for b in dict.fromkeys(table["bet"].to_list())
+    )
+    return [
+        "",
+        "## The last cards, exactly",
+        "",
+        f"With n cards unseen the unseen cards are a uniformly random n-card subset of the shoe, so the chance of "
+        f"an edge there is known exactly: every composition of the last 6 to {last} cards priced and weighted "
+        f"(`baccarat last-cards`; deeper with `--cards-left 6-26`). Exactly: {cited}. Beside it the shares sampled "
+        f"in the {which} (coups that start with n unseen cards) with their 95 % Wilson intervals, which hold the "
+        f"exact value in {covered} of {cells} depths ({pct(covered / cells if cells else None, 0)}; about 95 % "
+        "expected).",
+        "",
+        _md_table(shown),
+    ]
+
+
 def _run_time(result: StudyResult, deal_to_end: StudyResult | None) -> list[str]:
     """The closing line on wall and worker seconds (nothing when the run was not timed)."""
     t = result.seconds
@@ -489,6 +528,7 @@ def markdown_report(
     figures: Mapping[str, str] | None = None,
     deal_to_end: StudyResult | None = None,
     published: str | None = None,
+    exact: pl.DataFrame | None = None,
 ) -> str:
     """The report a researcher reads first: the answer and its figure, then the numbers.
 
@@ -506,6 +546,9 @@ def markdown_report(
         The same study dealt with no cut card, compared with ``result``.
     published
         The file holding the published figures' table (named in the report).
+    exact
+        From :func:`~toolkit.studies.thorp.exact_depths.exact_beside_sampled` (on ``deal_to_end`` when given):
+        the exact law of the last cards beside the sampled shares, in its own section.
 
     Returns
     -------
@@ -530,6 +573,8 @@ def markdown_report(
         lines += ["", f"**Partial run:** {result.blocks_done} of {study.n_blocks} blocks."]
     lines += _numbers_section(result, claims, deal_to_end)
     lines += _verdict_section(result)
+    if exact is not None and exact.height:
+        lines += _exact_section(exact, "shoes dealt to the end" if deal_to_end is not None else "study")
     lines += _jacobson_section(result)
     if "unseen" in study.observers:
         lines += _theorem_section(result)

@@ -24,6 +24,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._files import atomic_write, refuse_symlink
+from toolkit.studies.thorp.exact_depths import EXACT_LAST, exact_beside_sampled
 from toolkit.studies.thorp.markdown import markdown_report, published_markdown
 from toolkit.studies.thorp.report import study_summary, study_verdicts
 from toolkit.studies.thorp.reproduce import reproduce_table
@@ -47,6 +48,7 @@ def write_outputs(
     jacobson: pl.DataFrame | None = None,
     counts: dict[str, Any] | None = None,
     deal_to_end: StudyResult | None = None,
+    exact_last: int | None = EXACT_LAST,
 ) -> dict[str, Path]:
     """Write the tables (Parquet and CSV, in ``tables/``), ``summary.json`` and ``report.md``.
 
@@ -76,6 +78,10 @@ def write_outputs(
         written as ``<name>_deal_to_end`` (:data:`DEAL_TO_END_TABLES`), its
         summary under ``deal_to_end`` in ``summary.json``, and the report
         compares the two.
+    exact_last
+        Put the exact law of the last ``6 .. exact_last`` unseen cards beside the sampled shares
+        (:func:`~toolkit.studies.thorp.exact_depths.exact_beside_sampled`, on ``deal_to_end`` when given;
+        table ``exact_last_cards``, a section of the report); ``None``: not computed.
 
     Returns
     -------
@@ -114,6 +120,11 @@ def write_outputs(
             "cumulative_deal_to_end": deal_to_end.cumulative(),
             "claims_deal_to_end": deal_to_end.claims(),
         }
+    exact = None
+    if exact_last is not None:
+        exact = exact_beside_sampled(deal_to_end or result, exact_last, workers=1, progress=False)
+        if exact.height:
+            frames["exact_last_cards"] = exact
     for name, frame in frames.items():
         atomic_write(folder / "tables" / f"{name}.parquet", frame.write_parquet)
         atomic_write(folder / "tables" / f"{name}.csv", frame.write_csv)
@@ -136,7 +147,7 @@ def write_outputs(
             shown[title] = str(path.relative_to(folder))
             paths[f"figure:{path.stem}"] = path
     paths["report"] = folder / "report.md"
-    report = markdown_report(result, table, shown, deal_to_end, "published.md" if reproduce else None)
+    report = markdown_report(result, table, shown, deal_to_end, "published.md" if reproduce else None, exact)
     atomic_write(paths["report"], report)
     return paths
 

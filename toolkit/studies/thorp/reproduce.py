@@ -23,7 +23,14 @@ from toolkit.studies.thorp.design import seed_integer
 from toolkit.studies.thorp.report import ALMOST_ALWAYS, thorp_status
 from toolkit.studies.thorp.result import StudyResult
 
-__all__ = ["COUNT_Z", "EFFECTIVELY_NONE", "count_providers", "reproduce_providers", "reproduce_table"]
+__all__ = [
+    "COUNT_Z",
+    "EFFECTIVELY_NONE",
+    "count_providers",
+    "recorded_rule",
+    "reproduce_providers",
+    "reproduce_table",
+]
 
 #: Jacobson's "effectively no": at most this rate of edges per hand beyond 50 unseen cards.
 EFFECTIVELY_NONE = 1e-3
@@ -170,6 +177,46 @@ def _spread_providers(result: StudyResult, claims: dict[str, Any]) -> dict[str, 
 COUNT_Z = 3.0
 
 
+#: Which count system of the library plays each published system of ``count_results.csv``.
+_SYSTEMS = {
+    "dragon7_jacobson": "dragon7",
+    "panda8_wizard": "panda8",
+    "dragon7_how_unbalanced": "how_dragon7",
+    "big_tiger_jacobson": "big_tiger",
+}
+
+#: The true-count conventions as ``count_results.csv`` writes them, and the divisor each names.
+_DIVISORS = {
+    "true count = running count / decks of cards left in the shoe": "decks_left",
+    "true count = running count / decks of unseen cards": "unseen",
+}
+
+
+def recorded_rule(text: str) -> tuple[str, float] | None:
+    """A bet rule as the reference writes it (``"true count >= +4"``, ``"running count > 0"``): count and threshold.
+
+    A strict ``>`` on the running count (a whole number) is ``>= value + 1``; on the true
+    count, the next number above ``value``.  ``None`` for an empty rule (no published trigger).
+
+    >>> recorded_rule("running count > 0"), recorded_rule("true count >= +4"), recorded_rule("")
+    (('running', 1.0), ('true', 4.0), None)
+    """
+    import re
+
+    import numpy as np
+
+    if not text:
+        return None
+    found = re.fullmatch(r"(true|running) count (>=|>) ([+-]?\d+(?:\.\d+)?)", text.strip())
+    if found is None:
+        raise ValueError(f"count_results.csv: a bet rule reads 'true|running count >=|> N', got {text!r}")
+    kind, op, number = found.groups()
+    value = float(number)
+    if op == ">":
+        value = value + 1 if kind == "running" else float(np.nextafter(value, np.inf))
+    return kind, value
+
+
 def count_providers(
     shoes: int = 20_000,
     seed: SeedLike = 1,
@@ -179,17 +226,18 @@ def count_providers(
 ) -> dict[str, Any]:
     """Providers for the published count results (``count_results.csv``), simulated by :mod:`toolkit.counting`.
 
-    Jacobson's Dragon 7 (true count >= +4) and the Panda 8 count (at +11, the
-    threshold the published figure implies; see ``toolkit.counting.systems``) are played
-    through the same ``shoes`` shoes (8 decks, cut card 14); How's unbalanced
-    Dragon 7 count (running count > 0) through shoes with the cut card 16 from
-    the end, as published.  Values are units won per shoe from the exact EV of
-    every bet placed; a figure matches when it lies within ``COUNT_Z`` standard
-    errors (plus half a unit of its last printed digit) of the simulation.
-    The ten-count claim has no number: its status says so (a claim, not pending).  ``seed`` (anything
-    :data:`toolkit.parallel.SeedLike` accepts) is fixed to one integer first
-    (:func:`toolkit.studies.thorp.design.seed_integer`), so that both
-    simulations start from it, as they do from an integer seed.
+    Each figure is simulated exactly as its row records it: the bet rule (``bet_rule``: which
+    count, ``>=`` or ``>``, the threshold; a row without one, the library's threshold), the
+    true-count divisor (``true_count_convention``), the decks, the cut card and the last-hand rule
+    (``last_hand``: Jacobson's ``two_more_if_first`` for his figures).  Every row's status names
+    the rule, the divisor and the dealing it was simulated under; where the row's note records
+    another reading (How's table heading says ``>= 0``, his text ``> 0``), that reading is run
+    on the same shoes and shown beside it.  Values are units won per shoe from the exact EV of
+    every bet placed; a figure matches when it lies within ``COUNT_Z`` standard errors (plus half
+    a unit of its last printed digit) of the simulation.  The ten-count claim has no number: its
+    status says so (a claim, not pending).  ``seed`` (anything :data:`toolkit.parallel.SeedLike`
+    accepts) is fixed to one integer first (:func:`toolkit.studies.thorp.design.seed_integer`),
+    so that every simulation starts from it.
 
     Parameters
     ----------
@@ -207,33 +255,79 @@ def count_providers(
     """
     import numpy as np
 
-    from toolkit.counting import count_strategy, run_strategies
+    from toolkit.counting import count_strategy, get_count_system, run_strategies
     from toolkit.dealing.dealer import Dealing
-    from toolkit.edges.reference import Reproduced, printed_number, printed_tolerance
+    from toolkit.edges.reference import Reproduced, load_reference, printed_number, printed_tolerance
 
     options = {"seed": seed_integer(seed), "workers": workers, "progress": progress, "scheduler": scheduler}
-    d7, p8 = run_strategies([count_strategy("dragon7"), count_strategy("panda8")], shoes, Dealing(), **options)
-    (how,) = run_strategies([count_strategy("how_dragon7", threshold=1)], shoes, Dealing(cut_card=16), **options)
-    both = d7.totals.ev + p8.totals.ev
-    combined = (float(both.mean()), float(both.std(ddof=1) / np.sqrt(len(both))))
-    estimates = {
-        "dragon7_jacobson_units_per_shoe": (d7.units_per_shoe_ev.value, d7.units_per_shoe_ev.se, 1.0),
-        "panda8_wizard_units_per_shoe": (p8.units_per_shoe_ev.value, p8.units_per_shoe_ev.se, 1.0),
-        "dragon7_panda8_combined_units_per_shoe": (*combined, 1.0),
-        "dragon7_how_units_per_shoe": (how.units_per_shoe_ev.value, how.units_per_shoe_ev.se, 100.0),
-        "dragon7_how_bets_per_shoe": (how.bets_per_shoe.value, how.bets_per_shoe.se, 1.0),
-    }
+    rows = {r["figure"]: r for r in load_reference("count_results").to_dicts()}
+    runs: dict[tuple, Any] = {}  # one simulation per (system, rule, divisor) and dealing
+
+    def simulate(system: str, rule: tuple[str, float] | None, divisor: str, dealing: Any) -> Any:
+        key = (system, rule, divisor, dealing)
+        if key not in runs:
+            s = get_count_system(system).with_(divisor=divisor)
+            if rule is not None:
+                s = s.with_(trigger=rule[0], threshold=rule[1])
+            (runs[key],) = run_strategies([count_strategy(s)], shoes, dealing, **options)
+        return runs[key]
+
+    def setting(row: dict[str, Any]) -> tuple[Any, str, Any, str]:
+        dealing = Dealing(decks=row["decks"], cut_card=row["cut_card"], last_hand=row["last_hand"])
+        divisor = _DIVISORS.get(row["true_count_convention"] or "", "decks_left")
+        rule = recorded_rule(row["bet_rule"] or "")
+        shown = (row["bet_rule"] or f"threshold {get_count_system(_SYSTEMS[row['system']]).threshold:+g}").strip()
+        counted = "running count, no divisor" if rule is not None and rule[0] == "running" else f"divisor {divisor}"
+        words = f"simulated under: {shown}; {counted}; cut card {row['cut_card']}, last hand {row['last_hand']}"
+        return dealing, divisor, rule, words
+
+    def estimate(row: dict[str, Any]) -> tuple[float, float, float, str]:
+        """The figure's value, standard error and scale, and the words of its setting (a sum for a derived row)."""
+        parts = row["system"].split("+")
+        quantity, scale = row["quantity"], 100.0 if "percent" in row["unit"] else 1.0
+        total, variance, words = np.zeros(shoes), 0.0, []
+        value = 0.0
+        for system in parts:
+            part = next(r for r in rows.values() if r["system"] == system and r["role"] == "reproduce")
+            dealing, divisor, rule, text = setting({**part, "last_hand": row["last_hand"]} if len(parts) > 1 else row)
+            res = simulate(_SYSTEMS[system], rule, divisor, dealing)
+            words.append(text)
+            one = {
+                "bets_per_shoe": res.bets_per_shoe,
+                "hands_bet": res.bet_frequency,
+                "units_per_100_hands": res.units_per_100_hands_ev,
+            }.get(quantity)
+            if one is not None:
+                value, variance = one.value, one.se**2
+            else:
+                total = total + res.totals.ev
+        if quantity not in ("bets_per_shoe", "hands_bet", "units_per_100_hands"):
+            value, variance = float(total.mean()), float(total.var(ddof=1) / len(total))
+        return value, float(np.sqrt(variance)), scale, " + ".join(dict.fromkeys(words))
+
+    def other_reading(row: dict[str, Any]) -> str:
+        """How's figures: the table heading's ">= 0" beside the text's "> 0" (or the other way round)."""
+        if row["system"] != "dragon7_how_unbalanced":
+            return ""
+        dealing, divisor, rule, _ = setting(row)
+        other = ("running", 0.0) if rule == ("running", 1.0) else ("running", 1.0)
+        res = simulate(_SYSTEMS[row["system"]], other, divisor, dealing)
+        label = "running count >= 0" if other[1] == 0 else "running count > 0"
+        return (
+            f"; the other reading, {label}: {res.bets_per_shoe.value:.2f} bets and "
+            f"{100 * res.units_per_shoe_ev.value:+.1f} % a shoe"
+        )
 
     def provider(figure: str) -> Any:
-        value, se, scale = estimates[figure]
-
         def provide(row: dict[str, Any]) -> Reproduced:
+            value, se, scale, words = estimate(row)
             published = float(printed_number(row["printed"]))
             allowed = COUNT_Z * se * scale + float(printed_tolerance(row["printed"]))
             return Reproduced(
                 value * scale,
                 abs(value * scale - published) <= allowed,
-                f"standard error {se * scale:.3g}; {shoes:,} simulated shoes, within {COUNT_Z:g} standard errors",
+                f"standard error {se * scale:.3g}; {shoes:,} simulated shoes, within {COUNT_Z:g} standard errors; "
+                f"{words}{other_reading(row)}",
             )
 
         return provide
@@ -241,7 +335,8 @@ def count_providers(
     def claim(row: dict[str, Any]) -> Reproduced:  # the count shoes were dealt: the claim is not waiting on them
         return Reproduced("no figure to reproduce", None, "a claim without a number or a bet rule to simulate")
 
-    return {**{figure: provider(figure) for figure in estimates}, "ten_count_jstat_claim": claim}
+    figures = {f: provider(f) for f, r in rows.items() if r["role"] in ("reproduce", "derived")}
+    return {**figures, **{f: claim for f, r in rows.items() if r["role"] == "claim"}}
 
 
 def reproduce_table(

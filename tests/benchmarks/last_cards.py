@@ -1,0 +1,81 @@
+"""Throughput of ``last_cards`` (every composition of the last n cards, priced exactly), on one core.
+
+Run from the repository root (not collected by pytest)::
+
+    python tests/benchmarks/last_cards.py             # n = 14 (817,190 compositions), about a minute of CPU
+    python tests/benchmarks/last_cards.py --quick     # n = 11 (167,960), a few seconds
+
+On 8 decks, by value, Banker, Player and Tie 8:1, in one process, it measures the CPU time of
+
+(a) ``last_cards(8, n, ...)`` itself (numbering, weights, the kernel, exact signs, the sums);
+(b) the engine's batched kernel alone on the same compositions (``CompiledBets`` with ``exact_signs=False``),
+    the floor of (a);
+(c) the obvious way: one ``expected_values`` call per composition (on a sample), the baseline;
+
+and prints compositions per CPU second, the ratios (a)/(b) and (c)/(a), and what that rate means for
+``n <= 16`` and ``n <= 26`` (sum over n = 6..n_max of C(n + 9, 9)) on two cores.  CPU time, not wall
+time: the development machine is shared, so its wall clock says more about the other work than this.
+Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import time  # noqa: E402
+from math import comb  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from toolkit.bets.paytable import get_bet  # noqa: E402
+from toolkit.bets.pricing import expected_values  # noqa: E402
+from toolkit.exact.engine import as_rank_matrix, compiled_bets  # noqa: E402
+from toolkit.studies._remainders import unrank_block, way_counts  # noqa: E402
+from toolkit.studies.last_cards import last_cards  # noqa: E402
+
+BETS = ("banker", "player", "tie")
+
+
+def _cpu(fn) -> tuple[float, object]:
+    start = time.process_time()
+    out = fn()
+    return time.process_time() - start, out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cards", type=int, default=14, help="n, the cards left (default 14)")
+    parser.add_argument("--quick", action="store_true", help="n = 11")
+    parser.add_argument("--sample", type=int, default=2000, help="compositions priced one call at a time in (c)")
+    args = parser.parse_args()
+    n = 11 if args.quick else args.cards
+    last_cards(8, 6, BETS, workers=1, progress=False)  # compile and load the kernels
+    caps = np.array([128] + [32] * 9)
+    ways = way_counts(caps, n)
+    count = int(ways[0, n])
+    comps = np.empty((count, 10), dtype=np.int64)
+    unrank_block(n, ways, 0, count, comps)
+    ranks = as_rank_matrix(comps)
+    bets = tuple(get_bet(b) for b in BETS)
+    evaluate = compiled_bets(bets)
+
+    t_a, _ = _cpu(lambda: last_cards(8, n, BETS, workers=1, progress=False))
+    t_b, _ = _cpu(lambda: evaluate(ranks, exact_signs=False))
+    sample = ranks[:: max(1, count // args.sample)][: args.sample]
+    t_c, _ = _cpu(lambda: [expected_values(r[None], bets) for r in sample])
+    rate_a, rate_b, rate_c = count / t_a, count / t_b, len(sample) / t_c
+    print(f"n = {n}: {count:,} compositions of 8 decks by value; bets {', '.join(BETS)}")
+    print(f"(a) last_cards            {rate_a:12,.0f} compositions per CPU second")
+    print(f"(b) kernel alone          {rate_b:12,.0f}   (a) takes {rate_b / rate_a:.2f} x the kernel's time")
+    print(f"(c) one call each         {rate_c:12,.0f}   (a) is {rate_a / rate_c:.0f} x faster")
+    for top in (16, 26):
+        total = comb(top + 10, 10) - comb(15, 10)
+        print(f"n = 6..{top}: {total:,} compositions: {total / rate_a / 2:,.0f} s on two cores at rate (a)")
+
+
+if __name__ == "__main__":
+    main()

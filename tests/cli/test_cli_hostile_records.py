@@ -1,0 +1,141 @@
+"""The record commands under hostile input: located one-line refusals, and no file but those named changes.
+
+``convert`` and ``replay --out`` into a named pipe with no reader are refused at once (opening it never waits
+for a reader); the folder is hashed before and after.  The readers' cases (``tests/records/test_hostile.py``)
+are run here through ``validate``: exit 1 with the problem's location, or 2 with one line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from cli_helpers import run
+
+GOOD = "shoe,coup,player,banker\n1,1,9 K,6 K\n1,2,K 2 3,K 6\n"
+
+
+def _hashes(folder: Path) -> dict[str, str]:
+    """Each regular file's SHA-256 (named pipes by name only: reading one would wait)."""
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_fifo():
+            out[str(path)] = "fifo"
+        elif path.is_file():
+            out[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize(
+    "command",
+    [("convert", "{record}", "--out", "{fifo}"), ("replay", "{record}", "--shoe", "1", "--out", "{fifo}")],
+)
+def test_an_output_pipe_with_no_reader_is_refused_without_waiting(capsys, tmp_path: Path, command):
+    record, fifo = tmp_path / "shoes.csv", tmp_path / "out.csv"
+    record.write_text(GOOD)
+    os.mkfifo(fifo)
+    before = _hashes(tmp_path)
+    # the command runs in a thread; were it to wait for a reader, a reader is opened after a long while to free it,
+    # and the command then writes into it: its exit status 0 fails the test (the verdict is the outcome, not a time)
+    result: list[tuple[int, str, str]] = []
+    args = [a.format(record=record, fifo=fifo) for a in command]
+    worker = threading.Thread(target=lambda: result.append(run(capsys, *args, "--header", "burn=none")))
+    worker.start()
+    worker.join(timeout=600)
+    if worker.is_alive():
+        with open(fifo, "rb") as reader:
+            reader.read()
+        worker.join()
+    code, _, err = result[0]
+    assert code == 2, err
+    assert err.count("\n") == 1
+    assert "named pipe (FIFO) with no reader" in err
+    assert _hashes(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "code", "where"),
+    [
+        (
+            "shoe,coup,player,banker\n1,1,-5 -3,6 K\n2,1,9 K,6 K\n",
+            "neg.csv",
+            1,
+            "neg.csv:2: shoe 1, coup 1: unknown card code '-5'",
+        ),
+        ("Shoe number 1\nT,6,6,6,K,x,6,Q,x\n", "ties.txt", 2, "ties.txt:2: which hand a coup line gives first"),
+        (
+            "Shoe number 1\nP,6,9,6,K,x,9,K,x\nShoe number 1\nB,9,6,9,K,x,6,K,x\n",
+            "twice.txt",
+            1,
+            "twice.txt:3: shoe 1: a second block",
+        ),
+        ("shoe,coup,winner\n1,1,P\n1,1,B\n", "dup.csv", 1, "dup.csv:3: shoe 1: duplicate coup 1"),
+        ("shoe,coup,winner\n1,1,P\n1,abc,B\n", "abc.csv", 1, "abc.csv:3: shoe 1: coup 'abc' is not a whole number"),
+        (
+            "shoe,coup,player,banker\n1,1,9 K,6 K\n2;1;9 K;6 K\n",
+            "semi.csv",
+            1,
+            "semi.csv:3: shoe 2: line 3 is separated by ';'",
+        ),
+    ],
+)
+def test_validate_locates_each_hostile_case(capsys, tmp_path: Path, text, name, code, where):
+    path = tmp_path / name
+    path.write_text(text)
+    got, out, err = run(capsys, "validate", str(path), "--header", "burn=none")
+    assert got == code, out + err
+    shown = out + err
+    assert str(tmp_path / where.split(":")[0]) + ":" + where.split(":", 1)[1] in shown
+
+
+def test_a_layout_for_a_report_and_a_layout_dropping_kings_are_refused(capsys, tmp_path: Path):
+    report, layout = tmp_path / "r.txt", tmp_path / "l.toml"
+    report.write_text("Shoe number 1\nP,6,9,6,K,x,9,K,x\n")
+    layout.write_text("[columns]\nshoe = 'Nope'\n")
+    code, out, err = run(capsys, "validate", str(report), "--layout", str(layout))
+    assert code == 2
+    assert "has no columns for the layout" in out + err
+    layout.write_text("[columns]\nplayer = ['P1', 'P2']\nbanker = ['B1', 'B2']\n[cards]\nnone = ['K']\n")
+    code, out, err = run(capsys, "validate", str(report), "--layout", str(layout))
+    assert code == 2
+    assert err.count("\n") == 1
+    assert "[cards] none lists 'K', a card" in err
+
+
+DETECT = Path(__file__).resolve().parents[2] / "data" / "shoes" / "coups_with_bets.jsonl"
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_detect_reference_at_its_limit_runs_and_one_past_is_refused(capsys, monkeypatch, extra: int):
+    from toolkit.cli import detect
+
+    assert detect.MAX_REFERENCE_SHOES == 20_000  # the real limit; a small one stands for it below
+    monkeypatch.setattr(detect, "MAX_REFERENCE_SHOES", 40)
+    args = ("detect", str(DETECT), "--permutations", "9", "--seed", "1", "--bet", "banker", "-f", "csv")
+    code, _, err = run(capsys, *args, "--reference", str(40 + extra))
+    assert code == 2 * extra, err
+    if extra:
+        assert err == "baccarat: error: --reference must be 2..40 shoes, got 41\n"
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_detect_seat_tests_at_their_limit_run_and_one_past_are_refused(capsys, tmp_path, monkeypatch, extra):
+    from toolkit.cli import detect
+
+    assert detect.MAX_SEAT_TESTS == 500
+    monkeypatch.setattr(detect, "MAX_SEAT_TESTS", 3)
+    bets = tmp_path / "bets.csv"
+    rows = [f"1,{c},seat{k},banker,10" for c in range(1, 40) for k in range(3 + extra)]
+    bets.write_text("shoe,coup,who,bet,amount\n" + "\n".join(rows) + "\n")
+    args = ("detect", str(DETECT), "--bets", str(bets), "--permutations", "9", "--reference", "20", "--seed", "1")
+    code, _, err = run(capsys, *args, "-f", "csv")
+    assert code == 2 * extra, err
+    if extra:
+        assert err.count("\n") == 1
+        assert "4 seat-and-bet tests (4 seats); one run makes at most 3: name the seats to test with --who" in err
+        code, _, err = run(capsys, *args, "-f", "csv", "--who", "seat0")  # the seats named: within the limit
+        assert code == 0, err

@@ -1,0 +1,186 @@
+"""Compiled loops of the computed count (:mod:`toolkit.counting.computed`): the count's law by multiplication and the
+one pass over the coup starts.
+
+*The count's law.*  The cards of tag group ``g`` (``n_g`` of them, tag ``t_g``) contribute the polynomial
+``(1 + z w^t_g)^n_g`` to the generating function of (cards drawn, running count) over the subsets of a shoe; the
+coefficient of ``z^d w^r`` counts the ``d``-card subsets whose tags sum to ``r``.  :func:`times_group` multiplies an
+array of those coefficients by one factor ``(1 + z w^t) / 2`` in place (the half keeps every number at most one):
+each step adds two non-negative numbers, so the products are accurate to a few units of rounding per factor, with
+no cancellation (division by a factor, the short way to remove a card, would subtract).
+
+*The coup starts.*  :func:`chain_rows` pushes the mass of coup starts at ``(cards seen, running count)`` along the
+one-coup transition law, row by row, and adds what each start stakes and wins.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["CHAIN_CONFIG", "TINY", "chain_rows", "times_group"]
+
+#: Coup starts of smaller probability are dropped: over at most 4 million states, each worth at most 100 coups of
+#: at most 250 units, they move a win per shoe by less than 1e-7 units.
+TINY = 1e-18
+
+#: The integer settings :func:`chain_rows` reads, in order (the ``config`` array).
+CHAIN_CONFIG = (
+    "first_row",  # absolute row (cards seen) of row 0 of the chunk's arrays
+    "r_min",  # running count (less the start) of column 0
+    "cards",  # cards in the shoe the seen cards come from (the full shoe less an exposed burn card)
+    "full",  # cards in the full shoe
+    "cut",  # cards before the cut card
+    "rule",  # 0: one more after the cut card, 1: finish the coup, 2: seven cards
+    "min_left",  # fewest cards left to start a coup
+    "divisor",  # 0: cards left in the shoe, 1: unseen cards
+    "unit",  # cards per unit of the true count (52 or 26)
+    "rounding",  # 0 none, 1 floor, 2 truncate, 3 nearest
+    "trigger",  # 0 true count, 1 running count
+)
+
+
+@numba.njit(cache=True, nogil=True)
+def times_group(buf, t, rows):  # pragma: no cover - compiled
+    """Multiply the coefficient array ``buf`` (rows: cards, columns: count) by ``(1 + z w^t) / 2`` in place.
+
+    Only rows ``< rows`` are touched (the rows past hold zeros and stay so while ``rows`` grows with the degree).
+    Row 0 has no row below it: there it reads zeros (in a chunk that does not start at the first card its lowest
+    rows are wrong, and the caller reads only the rows above them).
+    """
+    width = buf.shape[1]
+    lo = max(0, -t)
+    hi = min(width, width - t)
+    for i in range(min(rows, buf.shape[0]) - 1, 0, -1):
+        for j in range(width):
+            buf[i, j] *= 0.5
+        for j in range(lo, hi):
+            buf[i, j + t] += 0.5 * buf[i - 1, j]
+    for j in range(width):
+        buf[0, j] *= 0.5
+
+
+@numba.njit(cache=True, nogil=True)
+def _rounded(x, rounding):  # pragma: no cover - compiled
+    if rounding == 1:
+        return np.floor(x)
+    if rounding == 2:
+        return np.trunc(x)
+    if rounding == 3:
+        return np.sign(x) * np.floor(np.abs(x) + 0.5)
+    return x
+
+
+@numba.njit(cache=True, nogil=True)
+def _stake(count, at, units):  # pragma: no cover - compiled
+    """The ramp's units at ``count`` (``at`` increasing; nothing below the first step), as Ramp.__call__."""
+    k = np.searchsorted(at, count, side="right") - 1
+    return units[k] if k >= 0 else 0.0
+
+
+@numba.njit(cache=True, nogil=True)
+def _settle(rho, p0, config, run, ramp, rows):  # pragma: no cover - compiled
+    """For rows ``rows[0] .. rows[1] - 1`` of the chunk: ``(scale, stake)`` of each cell (the start's mass over the
+    law ``p0``, 0 for no start; the units staked)."""
+    at, units = ramp
+    first, r_min, cards, full = config[0], config[1], config[2], config[3]
+    min_left, divisor, unit, rounding, trigger = config[6], config[7], config[8], config[9], config[10]
+    offset, start_count = run
+    width = p0.shape[1]
+    scale = np.zeros((rows[1] - rows[0], width))
+    stake = np.zeros((rows[1] - rows[0], width))
+    for i in range(rows[0], rows[1]):
+        d = first + i
+        p = offset + d
+        left = full - p
+        if left < min_left:
+            continue
+        for j in range(width):
+            mass = rho[d, j]
+            if mass < TINY or p0[i, j] <= 0.0:
+                continue
+            rc = start_count + r_min + j
+            if trigger == 1:
+                count = float(rc)
+            else:
+                div = left if divisor == 0 else cards - d
+                count = _rounded(rc / (div / unit), rounding)
+            scale[i - rows[0], j] = mass / p0[i, j]
+            stake[i - rows[0], j] = _stake(count, at, units)
+    return scale, stake
+
+
+@numba.njit(cache=True, nogil=True)
+def _band(values):  # pragma: no cover - compiled
+    """First and one past the last column where ``values`` (one row) is non-zero."""
+    lo, hi = values.shape[0], 0
+    for j in range(values.shape[0]):
+        if values[j] != 0.0:
+            lo = min(lo, j)
+            hi = j + 1
+    return lo, hi
+
+
+@numba.njit(cache=True, nogil=True)
+def chain_rows(rho, chunk, coef, config, run, ramp, out):  # pragma: no cover - compiled
+    """Settle the coup starts of one chunk of rows (cards seen) and push their mass to the next starts.
+
+    ``rho``: (rows, counts) mass of coup starts of one run (one exposed burn card and burn), complete for the rows
+    of this chunk.  ``chunk = (stack, factors, picked)``: the count's law of the shoe less each projection
+    ``(projections, h, counts)`` halved once per card, the row factors ``(7, h)`` turning a projection of ``k``
+    more cards than the run's shoe into a ratio of laws, and the projections this run reads (the first its shoe).
+    ``coef = (sizes, moves, pi, q)``: per projection read, its cards beyond the run's shoe, its move ``(cards,
+    count change)``, its probability on the next coup and the bet's two moments on it.  ``run = (offset,
+    start_count)``: cards out before the first coup and the running count before it.  ``ramp = (at, units)``.
+    ``out``: (5, full + 1) sums by cards out of the shoe: starts, bets, units staked, expected win, expected
+    squared win.  Rows go four at a time (a coup takes at least four cards, so their starts are complete).
+    """
+    stack, factors, picked = chunk
+    sizes, moves, pi, q = coef
+    first, cut, rule = config[0], config[4], config[5]
+    offset = run[0]
+    p0 = stack[picked[0]]
+    h, width = p0.shape
+    n_rows = rho.shape[0]
+    for r0 in range(0, min(h, n_rows - first), 4):
+        r1 = min(r0 + 4, h, n_rows - first)
+        scale, stake = _settle(rho, p0, config, run, ramp, (r0, r1))
+        m1 = np.zeros((r1 - r0, width))
+        m2 = np.zeros((r1 - r0, width))
+        for i in range(r0, r1):
+            d = first + i
+            p = offset + d
+            lo, hi = _band(scale[i - r0])
+            slo, shi = _band(stake[i - r0])
+            slo, shi = max(lo, slo), min(hi, shi)
+            for k in range(1, picked.shape[0]):
+                row = stack[picked[k], i]
+                f = factors[sizes[k], i]
+                length, move = moves[k, 0], moves[k, 1]
+                qa, qb = q[k, 0] * f, q[k, 1] * f
+                for j in range(slo, shi):
+                    m1[i - r0, j] += qa * row[j]
+                    m2[i - r0, j] += qb * row[j]
+                if pi[k] <= 0.0 or d + length >= n_rows or (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
+                    continue
+                w = pi[k] * f
+                target = rho[d + length]
+                for j in range(max(lo, -move), min(hi, width - move)):
+                    target[j + move] += scale[i - r0, j] * w * row[j]
+            qa, qb = q[0, 0], q[0, 1]  # the run's own shoe: the bet's constant part
+            for j in range(slo, shi):
+                m1[i - r0, j] += qa * p0[i, j]
+                m2[i - r0, j] += qb * p0[i, j]
+        for i in range(r0, r1):
+            p = offset + first + i
+            for j in range(width):
+                c = scale[i - r0, j]
+                if c == 0.0:
+                    continue
+                mass = c * p0[i, j]
+                units = stake[i - r0, j]
+                out[0, p] += mass
+                if units > 0.0:
+                    out[1, p] += mass
+                    out[2, p] += mass * units
+                    out[3, p] += units * c * m1[i - r0, j]
+                    out[4, p] += units * units * c * m2[i - r0, j]

@@ -1,0 +1,587 @@
+"""A count's win computed, not simulated: the expected win per shoe of betting by a linear count, from the exact law.
+
+**The identity.**  Let ``F_m(c)`` be the probability that the next cards of a shoe ``c`` are one ordered sequence
+with multiset ``m`` (what the exact engine sums, :mod:`toolkit.exact._tables`).  After ``d`` cards of a shoe ``S``
+are seen, with running count ``RC_d``, exchangeability gives
+
+    E[ F_m(c_d) 1{RC_d = r} ] = F_m(S) P_{S - m}(RC_d = r)
+
+(cards ``d+1..`` being that sequence while the first ``d`` count ``r`` has the probability of the first cards being
+that sequence while the next ``d`` count ``r``).  A bet's expectation is ``sum_m W[m] F_m(c)``, so its expectation
+given the count, at every depth, is a sum over the *projections* ``a`` of the multisets on the count's tag groups
+(cards of each group) of ``Q_a P_{S-a}(d, r)``: the law of a sum of tags over ``d`` cards drawn without replacement
+from the shoe less ``a``.  Its generating function is the product over tag groups of ``(1 + z w^t_g)^(N_g - a_g)``,
+built by multiplication only (:mod:`toolkit.counting._computed_kernels`).  The law of the next coup's length and
+count change given ``(d, r)`` comes from the same arrays, since a coup's cards are a multiset too.
+
+**The coup starts.**  Coups start at cards seen ``d`` with running count ``r``; the mass of starts ``rho(d, r)`` is
+pushed along the one-coup transition law (a Markov chain on ``(d, r)``), the cut card and the last-hand rule deciding
+which starts are dealt.  That chain is the one approximation: the coup boundaries carry a little information the
+count does not.  The burn card turned up is mixed over exactly (its value sets the hidden burn, so the cut card's
+place among the seen cards and the cards left); hidden burn cards are unseen cards (exchangeability again).
+
+>>> res = count_value("dragon7", dealing=Dealing(decks=1, cut_card=14))
+>>> 0 < res.bets_per_shoe < res.hands_per_shoe
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+
+from toolkit.bets.base import Bet
+from toolkit.bets.paytable import PayTable
+from toolkit.counting._computed_kernels import chain_rows, times_group
+from toolkit.counting.strategies import CountPlay, Ramp, Strategy, count_strategy
+from toolkit.counting.systems import CountSystem, resolve_bet
+from toolkit.coup.cards import CompositionLike
+from toolkit.coup.options import Burn, LastHand
+from toolkit.coup.outcome import N_MAIN
+from toolkit.coup.rules import Rules, Tableau
+from toolkit.dealing.dealer import Dealing
+from toolkit.exact._kernels import pair_split
+from toolkit.exact._tables import coup_table, multisets
+from toolkit.exact.engine import _features, zero_pair_probabilities
+
+__all__ = ["CountValue", "count_law", "count_value"]
+
+#: The most cells (cards seen x running counts) of the count's law the method builds.
+MAX_CELLS = 4_000_000
+#: The most tag groups (distinct tags by value).
+MAX_GROUPS = 6
+#: Bytes of the per-chunk arrays.
+CHUNK_BYTES = 96_000_000
+
+#: What the method's figures mean and how far they may be off (measured, see the maths page).
+METHOD_NOTE = (
+    "computed: exact expectations given the count at every depth; coup starts by a Markov chain on (cards seen, "
+    "running count), whose error against simulation is measured in notebooks/maths/computed-counts.md"
+)
+
+
+# ------------------------------------------------------------------ the bet as weights on multisets
+def _moment_weights(bet: Bet, tableau: Tableau) -> tuple[np.ndarray, np.ndarray]:
+    """``(const (2,), weights (2, 3, M))``: the bet's first and second moments as ``const + sum_m (W0 + alpha Wa +
+    beta Wb)[m] F_m`` over the engine's multisets (alpha, beta: the zero-pair odds of the shoe)."""
+    m = len(multisets().parent)
+    weights = np.zeros((2, 3, m))
+    const = np.zeros(2)
+    if isinstance(bet, PayTable):
+        table = coup_table(tableau)
+        x = bet.payoff_array.astype(np.float64)
+        xs = np.stack([x, x * x]).reshape(2, N_MAIN, 2, 2)
+        parts = pair_split(xs, table.ext)
+        for part, w in enumerate(parts):
+            for q in range(2):
+                weights[q, part] = np.bincount(table.mset, weights=table.count * w[q], minlength=m)
+        return const, weights
+    if getattr(bet, "evaluator", None) == "value events":
+        compiled = bet.compiled(tableau)  # type: ignore[attr-defined]
+        events = compiled.events
+        pays = np.array([float(p) for p in compiled.payouts])
+        default = float(compiled.default)
+        walk = events.walk
+        node = np.repeat(np.arange(len(walk.level)), np.diff(walk.start))
+        mset = walk.multiset[node]
+        contrib = walk.weight[:, None] * events.delta[walk.event][:, : len(pays)]
+        for q, power in enumerate((1, 2)):
+            g = pays**power - default**power
+            weights[q, 0] = np.bincount(mset, weights=contrib @ g, minlength=m)
+            const[q] = default**power + events.base[: len(pays)] @ g
+        return const, weights
+    raise ValueError(
+        f"the computed method prices pay-table and value-event bets; {bet.name!r} is priced by {bet.evaluator}: "
+        "use --method simulated"
+    )
+
+
+def _groups(system: CountSystem) -> tuple[np.ndarray, np.ndarray]:
+    """``(group of each value (10,), tag of each group)``: the count's tag groups by card value."""
+    try:
+        by_value = np.array(system.tags_by_value, dtype=np.int64)
+    except ValueError:
+        raise ValueError(
+            f"count system {system.name!r} tags T, J, Q, K differently; the computed method needs one tag per value"
+        ) from None
+    tags, group = np.unique(by_value, return_inverse=True)
+    if len(tags) > MAX_GROUPS:
+        raise ValueError(
+            f"count system {system.name!r} has {len(tags)} distinct tags; the computed method takes at most "
+            f"{MAX_GROUPS} (merge tags, or use --method simulated)"
+        )
+    return group.astype(np.int64), tags.astype(np.int64)
+
+
+# ------------------------------------------------------------------ one shoe's coefficients
+@dataclass(frozen=True)
+class _Run:
+    """One exposed burn card (or none): its probability, where the coups start, and the shoe the seen cards come
+    from (by value and by rank)."""
+
+    weight: float
+    offset: int
+    start_count: int
+    values: np.ndarray
+    ranks: np.ndarray
+    removed: int = -1  # tag group of the exposed burn card (-1: none exposed)
+
+
+def _leaf_codes(group: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
+    """For every multiset, its projection on the tag groups ``(M, G)`` and that projection's code (base 7)."""
+    counts = multisets().counts
+    onehot = np.zeros((10, n_groups), dtype=np.int64)
+    onehot[np.arange(10), group] = 1
+    proj = counts @ onehot
+    return proj, proj @ (7 ** np.arange(n_groups, dtype=np.int64))
+
+
+def _coefficients(run: _Run, moments: tuple[np.ndarray, np.ndarray], codes: np.ndarray, tableau: Tableau):
+    """Per projection code: the probability the next coup's cards project there (pi), and the bet's moments
+    ``Q_q`` restricted to those coups, on the run's shoe (dicts code -> value)."""
+    const, weights = moments
+    feats = _features(run.values[None])[:, 0]
+    alpha, beta = zero_pair_probabilities(tuple(int(x) for x in run.ranks))
+    table = coup_table(tableau)
+    pi_m = np.bincount(table.mset, weights=table.count, minlength=len(feats)) * feats
+    out_q = []
+    for q in range(2):
+        term = (weights[q, 0] + alpha * weights[q, 1] + beta * weights[q, 2]) * feats
+        out_q.append(term)
+    uniq, inv = np.unique(codes, return_inverse=True)
+    pi = np.bincount(inv, weights=pi_m, minlength=len(uniq))
+    qs = np.stack([np.bincount(inv, weights=t, minlength=len(uniq)) for t in out_q])
+    zero = int(np.flatnonzero(uniq == 0)[0])
+    qs[:, zero] += const
+    return uniq, pi, qs
+
+
+# ------------------------------------------------------------------ the law of the count, by multiplication
+@dataclass
+class _Law:
+    """The count's law over the seen cards of one shoe: tag groups, their sizes and the base product."""
+
+    sizes: np.ndarray  # cards of each group in the shoe
+    tags: np.ndarray
+    top: np.ndarray  # most cards of each group a coup's projection holds (6, or fewer cards)
+    r_min: int
+    width: int
+    rows: int  # cards + 1
+    most: int  # most cards a projection holds (a coup's six, and the exposed burn card)
+    base: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0)))
+
+    @classmethod
+    def build(cls, sizes: np.ndarray, tags: np.ndarray, most: int = 6) -> _Law:
+        r_min = int(np.sum(np.minimum(tags, 0) * sizes))
+        width = int(np.sum(np.maximum(tags, 0) * sizes)) - r_min + 1
+        rows = int(sizes.sum()) + 1
+        if rows * width > MAX_CELLS:
+            raise ValueError(
+                f"the count's running count spans {width:,} values over {rows - 1} cards ({rows * width:,} cells, "
+                f"at most {MAX_CELLS:,}): tags too large for the computed method"
+            )
+        top = np.minimum(sizes, most)
+        base = np.zeros((rows, width))
+        base[0, -r_min] = 1.0
+        done = 0
+        for g in range(len(sizes)):
+            for _ in range(int(sizes[g] - top[g])):
+                done += 1
+                times_group(base, int(tags[g]), done + 1)
+        return cls(sizes, tags, top, r_min, width, rows, most, base)
+
+    def row_factors(self, n: int) -> np.ndarray:
+        """``f[k, d] = 2^-k (n)_k / (n - d)_k``: turns the halved product of a shoe of ``n`` cards less ``k`` into the
+        ratio of its law to that shoe's (0 where fewer than ``k`` cards would be left)."""
+        d = np.arange(self.rows, dtype=np.float64)
+        out = np.zeros((7, self.rows))
+        for k in range(7):
+            num = math.prod(range(n - k + 1, n + 1)) if k else 1
+            den = np.ones(self.rows)
+            for i in range(k):
+                den = den * (n - d - i)
+            ok = d <= n - k
+            out[k, ok] = 0.5**k * num / den[ok]
+        return out
+
+
+def _leaves(law: _Law, codes: np.ndarray) -> dict[tuple[int, ...], int]:
+    """The projections to build (every ``a`` with a coefficient), by their group counts, mapped to their codes."""
+    g = len(law.sizes)
+    out = {}
+    for code in codes.tolist():
+        a = tuple((code // 7**i) % 7 for i in range(g))
+        if all(x <= t for x, t in zip(a, law.top.tolist(), strict=True)):
+            out[a] = code
+    return out
+
+
+def _visit(law: _Law, buf: np.ndarray, prefix: tuple[int, ...], prefixes: set, leaf_fn) -> None:
+    """Depth first over the groups: ``buf`` holds the product for the groups before ``len(prefix)``; each child
+    takes ``top - a`` more factors of its group (one more per step down from the largest ``a``)."""
+    g = len(prefix)
+    if g == len(law.sizes):
+        leaf_fn(prefix, buf)
+        return
+    room = law.most - sum(prefix)
+    highest = min(int(law.top[g]), room)
+    cur = buf.copy()
+    t = int(law.tags[g])
+    for _ in range(int(law.top[g]) - highest):
+        times_group(cur, t, cur.shape[0])
+    for a in range(highest, -1, -1):
+        if (*prefix, a) in prefixes:
+            _visit(law, cur, (*prefix, a), prefixes, leaf_fn)
+        if a:
+            times_group(cur, t, cur.shape[0])
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """What the chain needs besides the arrays: the count's convention, the dealing's end and the ramp."""
+
+    config: tuple[int, ...]  # CHAIN_CONFIG less its first two entries
+    ramp: tuple[np.ndarray, np.ndarray]
+    tableau: Tableau
+
+
+def _stack(law: _Law, leaves: list[tuple[int, ...]], d0: int, d1: int, into: np.ndarray | None = None) -> np.ndarray:
+    """The count's law on rows ``d0 .. d1 - 1`` (cards seen) of the shoe less each projection of ``leaves``
+    ``(leaves, h, counts)``, halved once per card (see :func:`times_group`); built from the rows of the base
+    product the multiplications need (written in ``into``'s first rows when given)."""
+    lo = max(0, d0 - int(law.top.sum()))
+    index = {a: i for i, a in enumerate(leaves)}
+    shape = (len(leaves), d1 - d0, law.width)
+    stack = np.empty(shape) if into is None else into[:, : d1 - d0]
+
+    def leaf(a, buf):
+        stack[index[a]] = buf[d0 - lo :]
+
+    prefixes = {a[:i] for a in leaves for i in range(len(a) + 1)}
+    _visit(law, np.ascontiguousarray(law.base[lo:d1]), (), prefixes, leaf)
+    return stack
+
+
+def _run_leaves(law: _Law, run: _Run, coefs, used: np.ndarray) -> tuple[list[tuple[int, ...]], tuple]:
+    """The projections one run reads (its exposed burn card added to each) and its coefficients on them:
+    ``(leaves, (sizes, moves, pi, q))``, the first leaf the run's own shoe."""
+    uniq, pi, qs = coefs
+    extra = np.zeros(len(law.sizes), dtype=np.int64)
+    if run.removed >= 0:
+        extra[run.removed] = 1
+    own = tuple(extra.tolist())
+    leaves, pos = [own], [int(np.flatnonzero(uniq == 0)[0])]
+    for i, code in enumerate(uniq.tolist()):
+        a = np.array([(code // 7**g) % 7 for g in range(len(law.sizes))])
+        if code == 0 or not used[i] or np.any(a + extra > law.top):
+            continue
+        leaves.append(tuple((a + extra).tolist()))
+        pos.append(i)
+    picked = np.array(pos)
+    sizes = np.array([sum(a) - sum(own) for a in leaves], dtype=np.int64)
+    moves = np.array([(k, int(np.dot(np.subtract(a, own), law.tags))) for a, k in zip(leaves, sizes, strict=True)])
+    coef = (sizes, moves.reshape(-1, 2).astype(np.int64), np.ascontiguousarray(pi[picked]), qs[:, picked].T.copy())
+    return leaves, coef
+
+
+def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Settings) -> np.ndarray:
+    """Sums by cards out of the shoe ``(5, full + 1)`` (see :func:`chain_rows`) over the runs (exposed burn cards),
+    each weighted by its probability: one product of the count's law serves them all."""
+    coefs = [_coefficients(run, moments, codes, settings.tableau) for run in runs]
+    used = np.zeros(len(coefs[0][0]), dtype=bool)
+    for _, pi, qs in coefs:
+        used |= (pi > 0) | np.any(qs != 0, axis=0)
+    per_run = [_run_leaves(law, run, c, used) for run, c in zip(runs, coefs, strict=True)]
+    leaves = sorted({a for run_leaves, _ in per_run for a in run_leaves})
+    index = {a: i for i, a in enumerate(leaves)}
+    seen = settings.config[0]
+    factors = law.row_factors(seen)
+    height = int(max(8, min(128, CHUNK_BYTES // (8 * max(len(leaves), 1) * law.width))))
+    rho = np.zeros((len(runs), law.rows, law.width))
+    rho[:, 0, -law.r_min] = 1.0
+    out = np.zeros((len(runs), 5, settings.config[1] + 1))
+    buffer = np.empty((len(leaves), height, law.width))
+    for d0 in range(0, law.rows, height):
+        d1 = min(law.rows, d0 + height)
+        stack = _stack(law, leaves, d0, d1, buffer)
+        config = np.array([d0, law.r_min, *settings.config], dtype=np.int64)
+        for k, run in enumerate(runs):
+            run_leaves, coef = per_run[k]
+            picked = np.array([index[a] for a in run_leaves], dtype=np.int64)
+            chunk = (stack, np.ascontiguousarray(factors[:, d0:d1]), picked)
+            chain_rows(rho[k], chunk, coef, config, (run.offset, run.start_count), settings.ramp, out[k])
+    return np.einsum("k,kij->ij", np.array([r.weight for r in runs]), out)
+
+
+# ------------------------------------------------------------------ the public face
+@dataclass(frozen=True)
+class CountValue:
+    """What betting by a count wins, computed (:func:`count_value`): per shoe, per 100 hands and by depth.
+
+    Attributes
+    ----------
+    strategy
+        The strategy's name.
+    hands_per_shoe, bets_per_shoe, staked_per_shoe
+        Coups dealt, bets placed and units staked in a shoe (expected).
+    units_per_shoe_ev
+        Expected units won per shoe.
+    variance_per_hand
+        Variance of the units won on one hand (bet or not), exact given the count's law.
+    by_depth
+        The same by cards out of the shoe before the coup (burn included): ``cards_out, hands, bets, staked,
+        units_ev, edge``.
+    note
+        What the figures rest on (the method and its error).
+    """
+
+    strategy: str
+    hands_per_shoe: float
+    bets_per_shoe: float
+    staked_per_shoe: float
+    units_per_shoe_ev: float
+    variance_per_hand: float
+    by_depth: pl.DataFrame = field(repr=False)
+    note: str = METHOD_NOTE
+
+    @property
+    def bet_frequency(self) -> float:
+        """The share of hands bet."""
+        return self.bets_per_shoe / self.hands_per_shoe
+
+    @property
+    def mean_edge(self) -> float:
+        """Expected units won per unit staked, when betting."""
+        return self.units_per_shoe_ev / self.staked_per_shoe if self.staked_per_shoe else float("nan")
+
+    @property
+    def units_per_100_hands_ev(self) -> float:
+        """Expected units won per 100 hands dealt."""
+        return 100 * self.units_per_shoe_ev / self.hands_per_shoe
+
+    def as_dict(self) -> dict[str, object]:
+        """The figures under the keys of the simulated ``count`` where they mean the same."""
+        return {
+            "strategy": self.strategy,
+            "method": "computed",
+            "hands_per_shoe": self.hands_per_shoe,
+            "bets_per_shoe": self.bets_per_shoe,
+            "bet_frequency": self.bet_frequency,
+            "mean_edge": self.mean_edge,
+            "units_per_shoe_ev": self.units_per_shoe_ev,
+            "units_per_100_hands_ev": self.units_per_100_hands_ev,
+            "sd_per_hand": math.sqrt(max(self.variance_per_hand, 0.0)),
+            "note": self.note,
+        }
+
+
+def _play(strategy: Strategy | CountPlay | CountSystem | str, **options: object) -> CountPlay:
+    if isinstance(strategy, CountPlay):
+        return strategy
+    if not isinstance(strategy, Strategy):
+        strategy = count_strategy(strategy, **options)  # type: ignore[arg-type]
+    plays = [p for p in strategy.plays if isinstance(p, CountPlay)]
+    if len(plays) != 1 or len(strategy.plays) != 1:
+        raise ValueError(f"the computed method takes one count play; strategy {strategy.name!r} has other plays")
+    return plays[0]
+
+
+def _runs(dealing: Dealing, system: CountSystem, group: np.ndarray, tags: np.ndarray) -> list[_Run]:
+    """The runs: one per value of the exposed burn card, or one when none is exposed."""
+    ranks = np.full(13, 4 * dealing.decks, dtype=np.int64)
+    values = np.array([ranks[9:].sum(), *ranks[:9]], dtype=np.int64)
+    irc = system.initial_count
+    if dealing.burn != Burn.STANDARD:
+        offset = dealing.burn_cards if dealing.burn == Burn.FIXED else 0
+        return [_Run(1.0, offset, irc, values, ranks)]
+    out: list[_Run] = []
+    for v in range(10):
+        rank = 9 if v == 0 else v - 1
+        burn = 10 if v == 0 else dealing.burn_ace if v == 1 else v
+        seen_r, seen_v = ranks.copy(), values.copy()
+        seen_r[rank] -= 1
+        seen_v[v] -= 1
+        tag = int(tags[group[v]]) if system.count_burn_card else 0
+        out.append(_Run(float(values[v] / values.sum()), 1 + burn, irc + tag, seen_v, seen_r, int(group[v])))
+    return out
+
+
+def _settings(dealing: Dealing, play: CountPlay) -> _Settings:
+    if dealing.coups is not None:
+        raise ValueError("the computed method deals to the cut card; Dealing.coups (a fixed number of coups) is not")
+    system = play.system
+    full = dealing.cards
+    rule = {LastHand.ONE_MORE: 0, LastHand.FINISH: 1, LastHand.SEVEN_CARDS: 2}[LastHand(dealing.last_hand)]
+    cards = full - (1 if dealing.burn == Burn.STANDARD else 0)
+    config = (
+        cards,
+        full,
+        full - dealing.cut_card,
+        rule,
+        7 if rule == 2 else 6,
+        0 if system.divisor == "decks_left" else 1,
+        system.unit_cards,
+        ("none", "floor", "truncate", "nearest").index(system.rounding),
+        0 if play.count == "true" else 1,
+    )
+    at = np.array([a for a, _ in play.ramp.steps])
+    units = np.array([u for _, u in play.ramp.steps])
+    return _Settings(config, (at, units), dealing.tableau)
+
+
+def count_value(
+    strategy: Strategy | CountPlay | CountSystem | str,
+    dealing: Dealing = Dealing(),
+    *,
+    threshold: float | None = None,
+    bet: str | Bet | None = None,
+    ramp: Ramp | Mapping[float, float] | None = None,
+    rules: Rules | None = None,
+) -> CountValue:
+    """The expected win of betting by a linear count, computed from the count's exact law (no shoes dealt).
+
+    Parameters
+    ----------
+    strategy
+        A count system (or its name), a strategy of one :class:`~toolkit.counting.strategies.CountPlay`, or the play.
+    dealing
+        Decks, burn, cut card and last-hand rule (``coups`` is not supported).
+    threshold, bet, ramp
+        For a count system: as :func:`~toolkit.counting.strategies.count_strategy`.
+    rules
+        Payouts of a bet named by the play (default: the dealing's decks and tableau).
+
+    Returns
+    -------
+    CountValue
+        Expected units per shoe and per 100 hands, bets per shoe, bet frequency, mean edge, by depth.
+
+    Raises
+    ------
+    ValueError
+        A bet the method cannot price (other than pay tables and value events), tags whose count range is too
+        large, a dealing with a fixed number of coups, or a count that never reaches the ramp (nothing is bet).
+
+    References
+    ----------
+    E. Jacobson, "Co-Card Counting the Dragon and Panda Side Bets in EZ Baccarat" (the published Dragon 7 and
+    Panda 8 figures the method is checked against, ``tests/counting/test_computed_agreement.py``).
+
+    Examples
+    --------
+    >>> res = count_value("dragon7", Dealing(decks=1, cut_card=14))
+    >>> res.as_dict()["method"], res.hands_per_shoe > 5
+    ('computed', True)
+    """
+    options = {k: v for k, v in (("threshold", threshold), ("bet", bet), ("ramp", ramp)) if v is not None}
+    play = _play(strategy, **options)
+    rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
+    target = resolve_bet(play.bet, rules)
+    value = _value(play, target, dealing)
+    if value.bets_per_shoe <= 0.0:
+        kind = "true" if play.count == "true" else "running"
+        raise ValueError(
+            f"count {play.system.name!r} never reaches its {kind} count threshold {play.ramp.threshold:g} "
+            f"before a coup under {dealing!r}: nothing is bet"
+        )
+    return value
+
+
+def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
+    """:func:`count_value` without the checks of its arguments (the search calls it many times)."""
+    group, tags = _groups(play.system)
+    moments = _moment_weights(bet, dealing.tableau)
+    settings = _settings(dealing, play)
+    _, codes = _leaf_codes(group, len(tags))
+    runs = _runs(dealing, play.system, group, tags)
+    full = np.bincount(group, weights=np.full(10, 4 * dealing.decks) * (1 + 3 * (np.arange(10) == 0)))
+    most = 7 if runs[0].removed >= 0 else 6
+    total = _pass(_Law.build(full.astype(np.int64), tags, most), runs, codes, moments, settings)
+    hands, bets, staked, ev, ev2 = (float(x) for x in total.sum(axis=1))
+    frame = pl.DataFrame(
+        {
+            "cards_out": np.arange(dealing.cards + 1),
+            "hands": total[0],
+            "bets": total[1],
+            "staked": total[2],
+            "units_ev": total[3],
+        }
+    ).filter(pl.col("hands") > 0)
+    frame = frame.with_columns(
+        edge=pl.when(pl.col("staked") > 0).then(pl.col("units_ev") / pl.col("staked")).otherwise(None)
+    )
+    variance = ev2 / hands - (ev / hands) ** 2
+    return CountValue(play.describe(), hands, bets, staked, ev, variance, frame)
+
+
+def count_law(
+    system: CountSystem | str,
+    bet: str | Bet | None = None,
+    shoe: CompositionLike = 8,
+    tableau: Tableau | None = None,
+) -> pl.DataFrame:
+    """The law of the running count after ``d`` cards of a shoe, and a bet's expectation given it, at every depth.
+
+    Each row is a state ``(cards_seen, running_count)`` with its probability and the bet's expected value (and
+    second moment) on the next coup given that state: ``E[EV(c_d) | RC_d = r]``, exact (the identity of the
+    module notes), for every ``d`` that leaves a coup's six cards.  No burn: the cards are seen from the top.
+
+    Parameters
+    ----------
+    system
+        A count system or the name of one (its initial count starts the running count).
+    bet
+        The bet (default: the system's).
+    shoe
+        The full shoe: anything :meth:`toolkit.coup.cards.Composition.from_any` reads (decks, counts by rank).
+    tableau
+        Drawing rules (default: punto banco).
+
+    Returns
+    -------
+    polars.DataFrame
+        ``cards_seen, running_count, probability, ev, ev2``.
+
+    Examples
+    --------
+    >>> law = count_law("dragon7", shoe=1)
+    >>> law.filter(pl.col("cards_seen") == 10)["probability"].sum()  # doctest: +ELLIPSIS
+    1.0...
+    """
+    from toolkit.counting.systems import get_count_system
+    from toolkit.coup.cards import Composition
+    from toolkit.coup.rules import PUNTO_BANCO
+
+    system = get_count_system(system)
+    tableau = PUNTO_BANCO if tableau is None else tableau
+    target = resolve_bet(bet if bet is not None else system.bet or "banker", Rules(tableau=tableau))
+    comp = Composition.from_any(shoe)
+    comp.require_coup()
+    ranks = np.array(comp.by_rank, dtype=np.int64)
+    values = np.array(comp.by_value, dtype=np.int64)
+    group, tags = _groups(system)
+    _, codes = _leaf_codes(group, len(tags))
+    run = _Run(1.0, 0, system.initial_count, values, ranks)
+    uniq, _, qs = _coefficients(run, _moment_weights(target, tableau), codes, tableau)
+    law = _Law.build(np.bincount(group, weights=values, minlength=len(tags)).astype(np.int64), tags)
+    leaf_of = _leaves(law, uniq)
+    leaves = [a for a, code in leaf_of.items() if code == 0 or np.any(qs[:, np.searchsorted(uniq, code)])]
+    stack = _stack(law, leaves, 0, law.rows)
+    p0 = stack[leaves.index((0,) * len(tags))]
+    stack *= law.row_factors(law.rows - 1)[[sum(a) for a in leaves], :, None]
+    ev = np.einsum("lij,ql->ijq", stack, qs[:, np.searchsorted(uniq, [leaf_of[a] for a in leaves])])
+    d, j = np.nonzero(p0[: law.rows - 6] > 0)
+    norm = p0.sum(axis=1)
+    return pl.DataFrame(
+        {
+            "cards_seen": d,
+            "running_count": system.initial_count + law.r_min + j,
+            "probability": p0[d, j] / norm[d],
+            "ev": ev[d, j, 0] / p0[d, j],
+            "ev2": ev[d, j, 1] / p0[d, j],
+        }
+    )
