@@ -1,7 +1,8 @@
 """CPU and memory of the commands with one worker and with two, measured over the whole process tree.
 
 For each command the script runs ``baccarat ... --workers 1`` and ``--workers 2`` one after the other and
-prints the CPU time (user + system of the process and every worker it waited for), the wall time, and the
+prints the CPU time (user + system of every process of the tree: the command, its workers, a fork server),
+the wall time, and the
 peak memory summed over the processes of the tree (resident and proportional: a forked worker shares its
 parent's pages, which resident memory counts twice and proportional memory once), then the ratio of the
 two runs' CPU.  With ``--baseline DIR`` it also runs the README's main job on the checkout in ``DIR``
