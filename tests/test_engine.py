@@ -26,9 +26,9 @@ from strategies import (
 
 from toolkit.bets.paytable import bet_stats
 from toolkit.coup.outcome import outcomes
-from toolkit.coup.rules import PUNTO_BANCO
+from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.exact._kernels import LANES
-from toolkit.exact._tables import coup_table, multisets
+from toolkit.exact._tables import coup_table, multiset_index, multisets, used_sequences, value_sequences
 from toolkit.exact.engine import (
     as_rank_matrix,
     combination_counts,
@@ -361,3 +361,40 @@ def test_negative_counts_are_refused():
 def test_six_card_shoe_is_enough():
     shoe = (0,) * 9 + (6, 0, 0, 0)
     assert sum(distribution(list(shoe), exact=True)) == 1
+
+
+#: Tableaux beyond punto banco: every third card drawn, none, and one with changed cells.
+OTHER_TABLEAUX = (
+    Tableau(player=[True] * 10, banker=[[True] * 11] * 10, name="always draw"),
+    Tableau(player=[False] * 10, banker=[[False] * 11] * 10, name="never draw"),
+    Tableau().with_banker(3, 8, True).with_banker(6, None, True).with_banker(0, 4, False),
+)
+
+
+def _coup_table_from_all_sequences(tableau: Tableau) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The former construction, the oracle: play all 10**6 six-value sequences, keep one per used sequence."""
+    seq = value_sequences(tableau)
+    k = seq.used
+    keep = ((k >= 5) | (seq.cards[4] == 0)) & ((k >= 6) | (seq.cards[5] == 0))
+    key = seq.ext[keep] * len(multisets().codes) + multiset_index(seq.code_used[keep])
+    uniq, count = np.unique(key, return_counts=True)
+    return uniq // len(multisets().codes), uniq % len(multisets().codes), count
+
+
+@pytest.mark.parametrize("tableau", [PUNTO_BANCO, *OTHER_TABLEAUX], ids=lambda t: t.name)
+def test_coup_table_by_recursion_equals_playing_every_sequence(tableau):
+    seq = value_sequences(tableau)
+    k = seq.used
+    keep = ((k >= 5) | (seq.cards[4] == 0)) & ((k >= 6) | (seq.cards[5] == 0))
+    used = used_sequences(tableau)
+    assert np.array_equal(used.cards, seq.cards[:, keep])  # same sequences, same (lexicographic) order
+    assert np.array_equal(used.ext, seq.ext[keep])
+    assert np.array_equal(used.used, k[keep])
+    assert np.array_equal(used.code_used, seq.code_used[keep])
+    ext, mset, count = _coup_table_from_all_sequences(tableau)
+    table = coup_table(tableau)
+    assert np.array_equal(table.ext, ext)
+    assert np.array_equal(table.mset, mset)
+    assert np.array_equal(table.count, count)
+    if tableau == PUNTO_BANCO:
+        assert len(used.ext) == 339_400  # the used sequences of punto banco, as value_sequence_table documents

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import io
+import os
 import sys
+import threading
 import tracemalloc
 
 import numpy as np
+import polars as pl
 import pytest
 
-from toolkit.parallel import MAX_SHOES, BlockPlan, block_plan, block_seed
+from toolkit import parallel
+from toolkit.parallel import MAX_SHOES, BlockPlan, block_plan, block_seed, map_blocks
 
 
 @pytest.mark.parametrize("seed", [0, 7, 2**63 - 1, [3, 4]])
@@ -113,3 +117,54 @@ def test_no_progress_draws_nothing_even_on_a_terminal(monkeypatch) -> None:
 
 def _shoes_of(block) -> int:
     return block.n_shoes
+
+
+# ------------------------------------------------------------------ the worker pool
+def _draws(block):
+    """A block's draws and the process that made them."""
+    return block.rng().integers(0, 1000, 5).tolist(), os.getpid()
+
+
+@pytest.fixture
+def fresh_pool():
+    parallel.shutdown_pool()
+    yield
+    parallel.shutdown_pool()
+
+
+@pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
+def test_one_pool_serves_every_map_with_the_same_results_however_it_starts(monkeypatch, fresh_pool, method):
+    monkeypatch.setattr(parallel, "_START_METHOD", method)
+    plan = block_plan(12, 2, seed=5)
+    one = [d for d, _ in map_blocks(_draws, plan, workers=1, progress=False)]
+    first = list(map_blocks(_draws, plan, workers=2, progress=False))
+    pool = parallel._POOL["executor"]
+    again = list(map_blocks(_draws, plan[1:], workers=2, progress=False))
+    assert [d for d, _ in first] == one
+    assert [d for d, _ in again] == one[1:]
+    assert parallel._POOL["executor"] is pool  # the second map started no process
+    assert len({pid for _, pid in first + again} - {os.getpid()}) == 2  # the same two workers did both maps
+    assert [d for d, _ in map_blocks(_draws, plan, workers=3, progress=False)] == one
+    assert parallel._POOL["workers"] == 3  # another size replaces the pool
+    assert parallel._POOL["executor"] is not pool
+
+
+def test_a_forked_pool_starts_warm_from_the_first_block_run_here(monkeypatch, fresh_pool):
+    monkeypatch.setattr(parallel, "_START_METHOD", "fork")
+    pids = [pid for _, pid in map_blocks(_draws, block_plan(8, 2, seed=1), workers=2, progress=False)]
+    assert pids[0] == os.getpid()  # block 0 built what the workers inherit
+    assert os.getpid() not in pids[1:]
+
+
+def test_no_fork_while_another_thread_or_polars_pool_runs():
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not parallel._fork_is_safe()
+    finally:
+        stop.set()
+        thread.join()
+    pl.DataFrame({"a": [1, 2, 2]}).group_by("a").len()  # starts polars' compute threads
+    assert not parallel._fork_is_safe()
+    assert parallel._pool_to_start(2) != "fork"

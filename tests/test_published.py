@@ -7,6 +7,7 @@ unit of the last printed digit; counts digit for digit; fractions exactly.
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from fractions import Fraction
 
@@ -14,6 +15,7 @@ import polars as pl
 import pytest
 
 import toolkit as bt
+from toolkit.edges import reference
 from toolkit.edges.reference import (
     ENGINE_TABLES,
     REFERENCE_TABLES,
@@ -197,6 +199,58 @@ def test_float_effects_of_removal_sum_to_zero_for_the_whole_panel() -> None:
 
 
 # ------------------------------------------------------------ the reference tables
+def test_the_stored_engine_figures_are_what_the_engine_computes() -> None:
+    """``compare_published`` reads the engine's value of each reference row from the file shipped in the package;
+    recomputed here, every one (some 15 CPU seconds), they must be exactly what it holds, and it holds no other."""
+    stored = json.loads(reference._STORED.read_text(encoding="utf-8"))["figures"]
+    computed = reference._computed_figures()
+    again = "python -c 'from toolkit.edges.reference import _store_engine_figures as s; s()'"
+    assert computed.keys() == stored.keys(), f"stale {reference._STORED.name}: regenerate it with {again}"
+    for key, fresh in computed.items():
+        held = stored[key]
+        assert {**fresh, "toolkit": 0} == {**held, "toolkit": 0}, key  # row hash, verdict, note
+        if isinstance(fresh["toolkit"], str):  # an exact fraction: digit for digit
+            assert fresh["toolkit"] == held["toolkit"], f"{key}: regenerate {reference._STORED.name} with {again}"
+        else:  # a float sum: its last bit follows the order polars sums in (seen to vary from run to run)
+            assert fresh["toolkit"] == pytest.approx(held["toolkit"], rel=1e-12, abs=1e-14), key
+
+
+@pytest.fixture
+def stored_file(tmp_path, monkeypatch):
+    """A copy of the stored figures in ``tmp_path`` that ``compare_published`` reads instead of the package's."""
+    path = tmp_path / "figures.json"
+    path.write_text(reference._STORED.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(reference, "_STORED", path)
+    reference._stored_figures.cache_clear()
+    yield path
+    reference._stored_figures.cache_clear()
+
+
+def test_a_stored_figure_is_used_only_for_the_row_it_was_computed_from(stored_file) -> None:
+    figure, key = "house_edge_8d_banker", "main_bets/house_edge_8d_banker"
+    data = json.loads(stored_file.read_text(encoding="utf-8"))
+    truth = compare_published(tables=["main_bets"], recompute=True).filter(pl.col("figure") == figure)
+    data["figures"][key]["toolkit"] = "1/3"  # a planted value, for the row as it reads
+    stored_file.write_text(json.dumps(data), encoding="utf-8")
+    reference._stored_figures.cache_clear()
+    planted = compare_published(tables=["main_bets"]).filter(pl.col("figure") == figure)
+    assert planted["toolkit"].item() == "0.333333"  # read (in the row's unit), not computed: what a run uses
+    assert planted["matches"].item() is False
+    assert compare_published(tables=["main_bets"], recompute=True).filter(pl.col("figure") == figure).equals(truth)
+    data["figures"][key]["row"] = "0" * 64  # the row changed since the value was stored: computed afresh
+    stored_file.write_text(json.dumps(data), encoding="utf-8")
+    reference._stored_figures.cache_clear()
+    assert compare_published(tables=["main_bets"]).filter(pl.col("figure") == figure).equals(truth)
+
+
+def test_an_unreadable_store_means_every_figure_is_computed(stored_file) -> None:
+    stored_file.write_text('{"figures": {"main_bets/house_edge_8d_banker": {"row": 1}', encoding="utf-8")
+    reference._stored_figures.cache_clear()
+    assert reference._stored_figures() == {}
+    table = compare_published(tables=["main_bets"])
+    assert table.equals(compare_published(tables=["main_bets"], recompute=True))
+
+
 def test_every_engine_row_of_the_reference_tables_is_reproduced() -> None:
     table = compare_published(tables=ENGINE_TABLES)
     roles = pl.concat([load_reference(t).select("figure", "role") for t in ENGINE_TABLES])

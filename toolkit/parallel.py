@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
@@ -37,6 +38,7 @@ __all__ = [
     "block_seed",
     "default_workers",
     "map_blocks",
+    "shutdown_pool",
 ]
 
 T = TypeVar("T")
@@ -332,42 +334,136 @@ def map_blocks(
         ``fn(block)``, block by block in order, whatever order the workers finish in.
     """
     total = blocks.n_shoes if isinstance(blocks, BlockPlan) else sum(b.n_shoes for b in blocks)
+    n = default_workers() if workers is None else int(workers)
+    if scheduler is None and n < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    first: list[T] = []
+    if scheduler is None and n > 1 and len(blocks) > 1 and _pool_to_start(n) == "fork":
+        # workers start warm: the first block runs here, then the workers are forked with what it built (before
+        # the bar, whose monitor thread would make forking unsafe)
+        first.append(fn(blocks[0]))
+        _shared_pool(n)
     bar = progress_bar(total=total, unit="shoe", desc=description, show=progress, smoothing=0.1)
     try:
         if scheduler is not None:
             yield from _map_dask(fn, blocks, scheduler, bar)
             return
-        n = default_workers() if workers is None else int(workers)
-        if n < 1:
-            raise ValueError(f"workers must be at least 1, got {workers}")
         if n == 1 or len(blocks) <= 1:
             for block in blocks:
                 result = fn(block)
                 bar.update(block.n_shoes)
                 yield result
             return
-        # "spawn": forked children of a process that has used polars (or numba threads) can deadlock
-        with ProcessPoolExecutor(
-            max_workers=n,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_exit_with_parent,
-            initargs=(os.getpid(),),
-        ) as pool:
-            # keep at most 2 blocks per worker in flight so memory stays flat
-            pending: dict[int, Any] = {}
-            next_submit = 0
-            for i in range(len(blocks)):
-                while next_submit < len(blocks) and next_submit < i + 2 * n:
-                    pending[next_submit] = pool.submit(fn, blocks[next_submit])
-                    next_submit += 1
-                result = pending.pop(i).result()
-                bar.update(blocks[i].n_shoes)
-                yield result
+        yield from _map_pool(fn, blocks, n, bar, first)
     finally:
         bar.close()
 
 
-def _exit_with_parent(parent: int) -> None:  # pragma: no cover - runs in the worker processes
+#: The worker pool of this process, kept for every later block map with as many workers (see :func:`map_blocks`).
+_POOL: dict[str, Any] = {"executor": None, "workers": 0}
+#: Threads that may run while this process forks its workers: the allocator's and polars' temporary-file cleaner
+#: (started when polars is imported; they hold no lock a worker needs). Polars' compute pool, Python threads,
+#: anything else: the workers are started fresh instead ("spawn").
+_FORK_SAFE_THREADS = ("jemalloc_bg_thd", "polars-ooc-clea")
+#: How new pools start: ``None`` chooses (fork when safe, else spawn); tests set "spawn" or "fork".
+_START_METHOD: str | None = None
+
+
+def _fork_is_safe() -> bool:
+    """Whether forking this process now is safe: on Linux, with no thread but those of :data:`_FORK_SAFE_THREADS`.
+
+    A forked child has only the forking thread: a lock another thread held stays held, and a thread pool
+    started before (polars', a Dask client's) is missing, so this process forks only while no such thread runs.
+    """
+    if not sys.platform.startswith("linux") or threading.active_count() > 1:
+        return False
+    try:
+        main = Path("/proc/self/comm").read_text().strip()
+        names = [Path(f"/proc/self/task/{t}/comm").read_text().strip() for t in os.listdir("/proc/self/task")]
+    except OSError:
+        return False
+    return all(name in (main, *_FORK_SAFE_THREADS) for name in names)
+
+
+def _pool_to_start(n: int) -> str | None:
+    """How the pool for ``n`` workers would start now (``None``: this process holds it already); a pool of another
+    size, or a broken one (a worker died), is ended first."""
+    executor = _POOL["executor"]
+    if executor is not None and _POOL["workers"] == n and not getattr(executor, "_broken", False):
+        return None
+    shutdown_pool()
+    if _START_METHOD is not None:
+        return _START_METHOD
+    if _fork_is_safe():
+        return "fork"
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def _shared_pool(n: int, fn: Callable[..., Any] | None = None) -> ProcessPoolExecutor:
+    """This process's pool of ``n`` workers, started on first use and kept for every later block map.
+
+    Forked when that is safe (the workers start with every import, compiled kernel and table this process has:
+    no worker pays to start); else forked from a fresh server process that imported ``fn``'s module once
+    (``forkserver``), or, where there is none, spawned.
+    """
+    method = _pool_to_start(n)
+    if method is None:
+        return _POOL["executor"]
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":  # the server starts once per process, with the modules the first pool needs
+        module = getattr(getattr(fn, "func", fn), "__module__", None)
+        context.set_forkserver_preload([__name__, *([module] if module and module != "__main__" else [])])
+    executor = ProcessPoolExecutor(
+        max_workers=n,
+        mp_context=context,
+        initializer=_exit_with_parent,
+        # a forkserver's worker is the server's child; the server ends when this process does
+        initargs=(None if method == "forkserver" else os.getpid(),),
+    )
+    if method == "fork":  # start every worker now, while the process is as checked (a fork pool starts them all)
+        executor.submit(int, 0).result()
+    _POOL.update(executor=executor, workers=n)
+    return executor
+
+
+def shutdown_pool() -> None:
+    """End this process's worker pool, if it has one (it ends anyway when the process does).
+
+    Examples
+    --------
+    >>> shutdown_pool()
+    """
+    executor = _POOL["executor"]
+    _POOL.update(executor=None, workers=0)
+    if executor is not None:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _map_pool(fn: Callable[[Block], T], blocks: Sequence[Block], n: int, bar: Any, first: list[T]) -> Iterator[T]:
+    """``fn`` over ``blocks`` on the shared pool of ``n`` workers, in order; ``first`` holds block 0's result when
+    it was computed here already."""
+    pool = _shared_pool(n, fn)
+    # keep at most 2 blocks per worker in flight so memory stays flat
+    pending: dict[int, Any] = {}
+    next_submit = len(first)
+    try:
+        for i in range(len(blocks)):
+            while next_submit < len(blocks) and next_submit < i + 2 * n:
+                pending[next_submit] = pool.submit(fn, blocks[next_submit])
+                next_submit += 1
+            result = first.pop() if i == 0 and first else pending.pop(i).result()
+            bar.update(blocks[i].n_shoes)
+            yield result
+    except GeneratorExit:  # the caller stopped early: the pool stays, without this map's blocks not yet begun
+        for future in pending.values():
+            future.cancel()
+        raise
+    except BaseException:  # interrupted, or a block failed: the pool goes with this map
+        shutdown_pool()
+        raise
+
+
+def _exit_with_parent(parent: int | None) -> None:  # pragma: no cover - runs in the worker processes
     """Worker initializer: end this worker when the process that started it dies (even by SIGKILL).
 
     On Linux the kernel sends SIGKILL when the parent goes (``prctl(PR_SET_PDEATHSIG)``);
@@ -378,6 +474,7 @@ def _exit_with_parent(parent: int) -> None:  # pragma: no cover - runs in the wo
     import signal
 
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    parent = os.getppid() if parent is None else parent
     if sys.platform.startswith("linux"):
         try:
             import ctypes

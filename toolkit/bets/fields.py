@@ -46,7 +46,7 @@ from functools import lru_cache
 import numpy as np
 
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
-from toolkit.exact._tables import multiset_index, value_sequences
+from toolkit.exact._tables import multiset_index, used_sequences
 
 __all__ = [
     "BOOLEAN_FIELDS",
@@ -264,11 +264,8 @@ def value_sequence_table(tableau: Tableau = PUNTO_BANCO) -> SequenceFields:
     >>> len(value_sequence_table())
     339400
     """
-    seq = value_sequences(tableau)
-    c = seq.cards.astype(np.int64)
-    k = seq.used
-    keep = ((k >= 5) | (c[4] == 0)) & ((k >= 6) | (c[5] == 0))
-    c, ext, used = c[:, keep], seq.ext[keep], k[keep]
+    seq = used_sequences(tableau)
+    c, ext, used = seq.cards.astype(np.int64), seq.ext, seq.used
     main = ext // 9
     pdraw = (main // 2) % 2 == 1
     bdraw = main % 2 == 1

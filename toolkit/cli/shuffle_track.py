@@ -14,9 +14,11 @@ import typer
 from toolkit.cli._common import (
     FORMAT_OPTION,
     PROGRESS,
+    SCHEDULER,
     WORKERS,
     OutputFormat,
     check_run,
+    check_scheduler,
     dealing_payload,
     emit,
     fail,
@@ -101,6 +103,7 @@ def shuffle_track(
     shoes: int = typer.Option(200, "--shoes", "-n", help="Shoe pairs per shuffle (power: replicates per shuffle)."),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (default: fresh, printed)."),
     workers: int | None = WORKERS,
+    scheduler: str | None = SCHEDULER,
     measure: Measure = typer.Option(Measure.tracker, "--measure", help="tracker: the edge; power: shoes to detect."),
     threshold: float = typer.Option(0.0, "--threshold", help="Tracker bets when the best expected value is above."),
     bet: list[str] = typer.Option(
@@ -115,6 +118,7 @@ def shuffle_track(
 ) -> None:
     """A tracker's win on shoes shuffled by riffling the discards, or the power of the randomness tests."""
     check_run(shoes, workers, MAX_TRIALS)
+    check_scheduler(workers, scheduler)
     _check(riffles, dealing.decks, power_shoes, baseline)
     chosen = seed_or_fresh(seed)
     from toolkit.studies import shuffle_test_power, shuffle_tracker_edge
@@ -126,7 +130,15 @@ def shuffle_track(
         if measure == Measure.tracker:
             bets = tuple(bet) or ("banker", "player", "tie")
             frame = shuffle_tracker_edge(
-                models, shoes, dealing, chosen, workers, bets=bets, threshold=threshold, progress=progress
+                models,
+                shoes,
+                dealing,
+                chosen,
+                workers,
+                bets=bets,
+                threshold=threshold,
+                progress=progress,
+                scheduler=scheduler,
             )
             payload |= {"rows": frame.to_dicts(), "removed_at": edge_removed_at(frame)}
             emit(frame.select(TRACKER_COLUMNS), fmt, payload, labels=LABELS, keys=2, title="Tracker's win (units)")
@@ -144,7 +156,15 @@ def shuffle_track(
         if [k for k in riffles if k == 0]:
             fail("--riffles 0 with --measure power: no shuffle at all is found by one shoe; give 1 or more")
         power = shuffle_test_power(
-            models, grid, shoes, dealing, chosen, workers, baseline_shoes=baseline, progress=progress
+            models,
+            grid,
+            shoes,
+            dealing,
+            chosen,
+            workers,
+            baseline_shoes=baseline,
+            progress=progress,
+            scheduler=scheduler,
         )
     except ValueError as err:
         fail(str(err))

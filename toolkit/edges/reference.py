@@ -30,8 +30,11 @@ True
 
 from __future__ import annotations
 
+import hashlib
+import json
+import numbers
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -454,11 +457,104 @@ def _shuffle_figure(row: dict[str, Any]) -> tuple[float, bool | None, str]:
     return value, ok, note + f", within {SIMULATION_Z:g} of them and half a printed unit"
 
 
+#: The engine's value of every row of :data:`ENGINE_TABLES`, stored with the package so that a run does not
+#: recompute them (side bets' exact distributions: some 13 CPU seconds); each is keyed by a hash of its row, so a
+#: changed or added row is computed afresh, and a test recomputes them all and compares.
+_STORED = Path(__file__).with_name("_engine_figures.json")
+
+
+def _row_hash(name: str, row: dict[str, Any]) -> str:
+    """A hash of a reference row's every field (and its table): what the stored value was computed from."""
+    text = json.dumps({"table": name, **row}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _engine_figure(name: str, row: dict[str, Any], engine: _Engine) -> tuple[Any, bool | None, str]:
+    """The toolkit's value of a row of an engine table (in the row's unit), whether it matches (``None``: judge
+    by the printed precision) and a note."""
+    if name == "known_card":
+        return _known_card_gain(int(row["decks"]), int(row["card_position"])) * _SCALE[row["unit"]], None, ""
+    if name == "edge_sorting":
+        return _edge_sorting_value(row) * _SCALE[row["unit"]], None, ""
+    if name == "shuffles":
+        return _shuffle_figure(row)
+    unit_scale = _SCALE.get(row["unit"])
+    if unit_scale is None:
+        raise ValueError(f"{name}.csv, figure {row['figure']!r}: unknown unit {row['unit']!r}")
+    return engine.value(row) * unit_scale, None, ""
+
+
+def _encode(value: Any) -> Any:
+    """A value for the JSON file: an exact fraction as ``"p/q"``, a float as itself (JSON keeps it exactly)."""
+    return str(Fraction(value)) if isinstance(value, numbers.Rational) else float(value)
+
+
+def _decode(value: Any) -> Fraction | float:
+    if isinstance(value, str):
+        return Fraction(value)
+    if isinstance(value, float):
+        return value
+    raise ValueError(f"not a stored figure value: {value!r}")
+
+
+def _rows(tables: Iterable[str] = ENGINE_TABLES) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(table, row)`` for every row of ``tables``, ``printed`` filled in as :func:`compare_published` reads it."""
+    for name in tables:
+        for raw in load_reference(name).to_dicts():
+            yield name, {**raw, "printed": raw.get("printed") or raw.get("published") or raw.get("claim") or ""}
+
+
+def _computed_figures() -> dict[str, dict[str, Any]]:
+    """Every engine row computed afresh, as the stored file holds them: ``{"table/figure": {row, toolkit, ...}}``."""
+    engine = _Engine()
+    figures = {}
+    for name, row in _rows():
+        toolkit, matches, note = _engine_figure(name, row, engine)
+        figures[f"{name}/{row['figure']}"] = {
+            "row": _row_hash(name, row),
+            "toolkit": _encode(toolkit),
+            "matches": matches,
+            "note": note,
+        }
+    return figures
+
+
+def _store_engine_figures() -> Path:
+    """Recompute every engine row and write the stored file (after a change to the engine or to a row)."""
+    text = json.dumps({"figures": _computed_figures()}, indent=1, sort_keys=True)
+    _STORED.write_text(text + "\n", encoding="utf-8")
+    return _STORED
+
+
+@lru_cache(maxsize=1)
+def _stored_figures() -> dict[str, tuple[str, Fraction | float, bool | None, str]]:
+    """The stored file read: ``{"table/figure": (row hash, value, matches, note)}``; empty if unreadable."""
+    try:
+        figures = json.loads(_STORED.read_text(encoding="utf-8"))["figures"]
+        return {key: (str(f["row"]), _decode(f["toolkit"]), f["matches"], str(f["note"])) for key, f in figures.items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _stored_figure(name: str, row: dict[str, Any]) -> tuple[Any, bool | None, str] | None:
+    """The stored value of an engine row, or ``None`` when none is stored for the row as it reads now."""
+    stored = _stored_figures().get(f"{name}/{row['figure']}")
+    if stored is None or stored[0] != _row_hash(name, row):
+        return None
+    return stored[1], stored[2], stored[3]
+
+
 def compare_published(
     providers: Mapping[str, Provider] | None = None,
     tables: Iterable[str] | None = None,
+    recompute: bool = False,
 ) -> pl.DataFrame:
-    """Recompute every published figure the toolkit can, and compare at the printed precision.
+    """Every published figure the toolkit can compute beside its value, compared at the printed precision.
+
+    The engine's values of the rows of :data:`ENGINE_TABLES` are stored with the
+    package (a test recomputes them all and checks they are what is stored); a row
+    changed or added since is computed afresh, and ``recompute=True`` computes every
+    one (some 15 CPU seconds).
 
     Parameters
     ----------
@@ -500,49 +596,35 @@ def compare_published(
             raise ValueError(f"unknown table of figures {name!r}; known: {known}")
     engine = _Engine()
     rows = []
-    for name in names:
-        for raw in load_reference(name).to_dicts():
-            figure, role = raw["figure"], raw["role"]
-            printed = raw.get("printed") or raw.get("published") or raw.get("claim") or ""
-            row = {**raw, "printed": printed}
-            pending, note, matches, toolkit = None, "", None, None
-            if figure in providers:
-                result = providers[figure](row)
-                if result is None:
-                    pending = f"a provider for {figure!r} (it returned nothing)"
-                elif isinstance(result, Reproduced):
-                    toolkit, matches, note = result.value, result.matches, result.note
-                else:
-                    toolkit = result
-            elif name == "known_card":
-                toolkit = _known_card_gain(int(row["decks"]), int(row["card_position"]))
-                scale = _SCALE[row["unit"]]
-                toolkit = toolkit * scale
-            elif name == "edge_sorting":
-                toolkit = _edge_sorting_value(row) * _SCALE[row["unit"]]
-            elif name == "shuffles":
-                toolkit, matches, note = _shuffle_figure(row)
-            elif name in ENGINE_TABLES:
-                toolkit = engine.value(row)
-                unit_scale = _SCALE.get(row["unit"])
-                if unit_scale is None:
-                    raise ValueError(f"{name}.csv, figure {figure!r}: unknown unit {row['unit']!r}")
-                toolkit = toolkit * unit_scale
+    for name, row in _rows(names):
+        figure, role, printed = row["figure"], row["role"], row["printed"]
+        pending, note, matches, toolkit = None, "", None, None
+        if figure in providers:
+            result = providers[figure](row)
+            if result is None:
+                pending = f"a provider for {figure!r} (it returned nothing)"
+            elif isinstance(result, Reproduced):
+                toolkit, matches, note = result.value, result.matches, result.note
             else:
-                pending = PENDING[name]
-            shown, verdict = (None, None) if pending else _judge(row, toolkit, matches)
-            rows.append(
-                {
-                    "figure": figure,
-                    "table": name,
-                    "source": row["source"],
-                    "published": printed,
-                    "unit": row.get("unit"),
-                    "toolkit": shown,
-                    "matches": verdict,
-                    "status": _status(role, verdict, pending, note),
-                }
-            )
+                toolkit = result
+        elif name in ENGINE_TABLES:
+            stored = None if recompute else _stored_figure(name, row)
+            toolkit, matches, note = stored if stored is not None else _engine_figure(name, row, engine)
+        else:
+            pending = PENDING[name]
+        shown, verdict = (None, None) if pending else _judge(row, toolkit, matches)
+        rows.append(
+            {
+                "figure": figure,
+                "table": name,
+                "source": row["source"],
+                "published": printed,
+                "unit": row.get("unit"),
+                "toolkit": shown,
+                "matches": verdict,
+                "status": _status(role, verdict, pending, note),
+            }
+        )
     schema = {
         "figure": pl.String,
         "table": pl.String,

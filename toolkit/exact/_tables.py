@@ -154,22 +154,75 @@ def multiset_index(codes: np.ndarray) -> np.ndarray:
     return index
 
 
+@dataclass(frozen=True)
+class UsedSequences:
+    """The value sequences a coup actually uses (339,400 under punto banco), in lexicographic order.
+
+    ``cards[i]`` holds the values in deal order with 0 in the positions the coup
+    leaves undealt (the one representative of each used sequence among the 10**6
+    of :func:`value_sequences`), ``ext`` the extended outcome class, ``used`` the
+    number of cards dealt and ``code_used`` the multiset code of the dealt values.
+    """
+
+    cards: np.ndarray
+    ext: np.ndarray
+    used: np.ndarray
+    code_used: np.ndarray
+
+
+def _deal_one_more(draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each prefix that draws followed by each value 0..9, the others by one undealt 0; order kept."""
+    width = np.where(draws, 10, 1)
+    parent = np.repeat(np.arange(len(draws)), width)
+    start = np.cumsum(width) - width
+    card = np.arange(len(parent)) - np.repeat(start, width)
+    return parent, card
+
+
+@lru_cache(maxsize=4)
+def used_sequences(tableau: Tableau) -> UsedSequences:
+    """Play the coup card by card under ``tableau``: four cards, then a fifth and a sixth only when drawn.
+
+    The same sequences, classes and codes as :func:`value_sequences` keeps of its
+    10**6 rows (those whose undealt positions hold 0), without materialising them.
+    """
+    player = np.array(tableau.player, dtype=bool)
+    banker = np.array(tableau.banker, dtype=bool)
+    c1, c2, c3, c4 = np.indices((10,) * 4, dtype=np.int64).reshape(4, -1)
+    pt2 = (c1 + c3) % 10
+    bt2 = (c2 + c4) % 10
+    natural = (pt2 >= 8) | (bt2 >= 8)
+    pdraw4 = ~natural & player[pt2]
+    bstood4 = ~natural & ~pdraw4 & banker[bt2, PLAYER_STOOD]  # Player stood, Banker draws the fifth card
+    at5, c5 = _deal_one_more(pdraw4 | bstood4)
+    pdraw = pdraw4[at5]
+    at6, c6 = _deal_one_more(pdraw & banker[bt2[at5], c5])
+    at = at5[at6]  # the four-card prefix of each row
+    c5, pdraw = c5[at6], pdraw[at6]
+    c1, c2, c3, c4, pt2, bt2 = c1[at], c2[at], c3[at], c4[at], pt2[at], bt2[at]
+    bdraw = bstood4[at] | (pdraw & banker[bt2, c5])
+    k = 4 + pdraw.astype(np.int64) + bdraw.astype(np.int64)
+    pt = (pt2 + np.where(pdraw, c5, 0)) % 10
+    bt = (bt2 + np.where(bdraw, np.where(pdraw, c6, c5), 0)) % 10
+    main = ((pt * 10 + bt) * 2 + pdraw) * 2 + bdraw
+    ext = main * 9 + _pair_state(c1, c3) * 3 + _pair_state(c2, c4)
+    powers = 7 ** np.arange(10, dtype=np.int64)
+    code = powers[c1] + powers[c2] + powers[c3] + powers[c4]
+    code = code + np.where(k >= 5, powers[c5], 0) + np.where(k >= 6, powers[c6], 0)
+    cards = np.stack([c1, c2, c3, c4, c5, c6]).astype(np.int8)
+    return UsedSequences(cards, ext, k, code)
+
+
 @lru_cache(maxsize=16)
 def coup_table(tableau: Tableau) -> CoupTable:
-    """Enumerate all value sequences under ``tableau`` (see module notes)."""
-    seq = value_sequences(tableau)
-    c5, c6 = seq.cards[4], seq.cards[5]
-    k = seq.used
-    # One representative per used sequence: unused positions hold value 0.
-    keep = ((k >= 5) | (c5 == 0)) & ((k >= 6) | (c6 == 0))
-    ext, code, k = seq.ext[keep], seq.code_used[keep], k[keep]
-
+    """Count the used value sequences under ``tableau`` by outcome class and multiset (see module notes)."""
+    seq = used_sequences(tableau)
     ms = multisets()
     # codes are unique across sizes (the size is the sum of the base-7 digits)
-    mset = multiset_index(code)
-    if not np.array_equal(ms.size[mset], k):
+    mset = multiset_index(seq.code_used)
+    if not np.array_equal(ms.size[mset], seq.used):
         raise AssertionError("multiset lookup failed")  # internal invariant
-    key = ext * len(ms.codes) + mset
+    key = seq.ext * len(ms.codes) + mset
     uniq, count = np.unique(key, return_counts=True)
     return CoupTable(
         ext=(uniq // len(ms.codes)).astype(np.int64),

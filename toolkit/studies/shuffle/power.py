@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -189,6 +190,7 @@ def shuffle_test_power(
     uniform: bool = True,
     samples: int = DEFAULT_SAMPLES,
     progress: bool = True,
+    scheduler: str | Any | None = None,
 ) -> pl.DataFrame:
     """Power of each randomness test against each shuffle model, by the number of shoes recorded.
 
@@ -216,6 +218,9 @@ def shuffle_test_power(
         Shuffles simulated for a matrix with no closed form.
     progress
         Progress bar.
+    scheduler
+        A Dask distributed scheduler's address or a ``distributed.Client``: its workers run the chains instead
+        (same seed, same result; :func:`toolkit.parallel.map_blocks`).
 
     Returns
     -------
@@ -248,7 +253,7 @@ def shuffle_test_power(
     )
     rows = [
         row
-        for part in map_blocks(job, block_plan(replicates, _BLOCK, chain_seed), workers, None, progress, "power")
+        for part in map_blocks(job, block_plan(replicates, _BLOCK, chain_seed), workers, scheduler, progress, "power")
         for row in part
     ]
     frame = (

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -317,6 +318,7 @@ def shuffle_tracker_edge(
     samples: int = DEFAULT_SAMPLES,
     exact_one_riffle: bool = True,
     progress: bool = True,
+    scheduler: str | Any | None = None,
 ) -> pl.DataFrame:
     """The tracker's win per 100 hands and per shoe, with intervals, for each shuffle model (see module notes).
 
@@ -353,6 +355,9 @@ def shuffle_tracker_edge(
         (:mod:`~toolkit.studies.shuffle._one_riffle`) beside the raked one.
     progress
         Progress bar.
+    scheduler
+        A Dask distributed scheduler's address or a ``distributed.Client``: its workers run the blocks instead
+        (same seed, same result; :func:`toolkit.parallel.map_blocks`).
 
     Returns
     -------
@@ -389,7 +394,7 @@ def shuffle_tracker_edge(
             posterior=posterior,
         )
         plan = block_plan(shoes, BLOCK_SIZE, seed)
-        parts = list(map_blocks(job, plan, workers, None, progress, f"tracking ({model_name(model)})"))
+        parts = list(map_blocks(job, plan, workers, scheduler, progress, f"tracking ({model_name(model)})"))
         per_shoe = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
         summary = edge_summary(model_name(model), model, per_shoe, bet_names, negligible, confidence)
         rows.append({"posterior": posterior, **summary})

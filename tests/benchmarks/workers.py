@@ -1,0 +1,146 @@
+"""CPU and memory of the commands with one worker and with two, measured over the whole process tree.
+
+For each command the script runs ``baccarat ... --workers 1`` and ``--workers 2`` one after the other and
+prints the CPU time (user + system of every process of the tree: the command, its workers, a fork server),
+the wall time, and the
+peak memory summed over the processes of the tree (resident and proportional: a forked worker shares its
+parent's pages, which resident memory counts twice and proportional memory once), then the ratio of the
+two runs' CPU.  With ``--baseline DIR`` it also runs the README's main job on the checkout in ``DIR``
+(another version of the package) and on this one, and prints the ratio of their times.  No assertion:
+it prints what it measured, on whatever machine it runs.
+
+    python tests/benchmarks/workers.py                       # every command at a small size
+    python tests/benchmarks/workers.py --only thorp --baseline /path/to/other/checkout
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: The commands, at sizes of minutes at most on two cores (the README's sizes, or less where they take hours).
+COMMANDS = {
+    "shuffle-track": ["shuffle-track", "-k", "0", "-k", "1", "-k", "2", "--shoes", "100", "--seed", "1"],
+    "cut-card": ["cut-card", "--shoes", "20000", "--seed", "2026", "--coups", "80"],
+    "assess": ["assess", "--bet", "three_giving_eight", "--shoes", "3000", "--seed", "1", "--out", "{tmp}/assess"],
+    "count": ["count", "--system", "dragon7", "--shoes", "20000", "--seed", "1"],
+    "thorp": ["thorp", "--shoes", "30000", "--seed", "1", "--out", "{tmp}/thorp"],
+}
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and its descendants now."""
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                text = Path(f"/proc/{pid}/task/{task}/children").read_text()
+                todo.extend(int(c) for c in text.split())
+        except OSError:
+            continue
+    return out
+
+
+def _memory(pid: int) -> tuple[int, int]:
+    """Resident and proportional set sizes of ``pid`` in kB (0 when it is gone)."""
+    rss = pss = 0
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Rss:"):
+                rss = int(line.split()[1])
+            elif line.startswith("Pss:"):
+                pss = int(line.split()[1])
+    except OSError:
+        pass
+    return rss, pss
+
+
+def measure(args: list[str], pythonpath: str) -> dict[str, float]:
+    """Run ``baccarat args`` with ``pythonpath``; its CPU seconds, wall seconds and summed peak memory (MB)."""
+    env = {**os.environ, "PYTHONPATH": pythonpath}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolkit.cli", *args, "--no-progress"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    peak_rss: dict[int, int] = {}
+    peak_pss: dict[int, int] = {}
+    status = None
+    while status is None:
+        for pid in _tree(proc.pid):
+            rss, pss = _memory(pid)
+            peak_rss[pid] = max(peak_rss.get(pid, 0), rss)
+            peak_pss[pid] = max(peak_pss.get(pid, 0), pss)
+        time.sleep(0.1)
+        done, status_word = os.waitpid(proc.pid, os.WNOHANG)
+        if done:
+            status = status_word
+    wall = time.perf_counter() - start
+    while True:  # the command's orphans (a fork server and its workers) came to this process: reap them all
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"baccarat {' '.join(args)} failed: {proc.stderr.read().decode()[-2000:]}")
+    # every process of the tree was waited for by its parent or, an orphan, by this one (a subreaper)
+    return {
+        "cpu": after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
+        "wall": wall,
+        "rss_mb": sum(peak_rss.values()) / 1024,
+        "pss_mb": sum(peak_pss.values()) / 1024,
+    }
+
+
+def _show(label: str, m: dict[str, float]) -> None:
+    print(
+        f"  {label:<28} cpu {m['cpu']:7.1f} s  wall {m['wall']:7.1f} s  "
+        f"peak rss {m['rss_mb']:6.0f} MB  pss {m['pss_mb']:6.0f} MB (summed over processes)"
+    )
+
+
+def main() -> None:
+    ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans come here
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", choices=sorted(COMMANDS), help="Commands to measure.")
+    parser.add_argument("--baseline", help="Another checkout: its main job is timed beside this one's.")
+    parser.add_argument("--shoes", type=int, help="Shoes for every command (default: each one's size above).")
+    options = parser.parse_args()
+    here = str(Path(__file__).resolve().parents[2])
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in options.only or sorted(COMMANDS):
+            args = [a.replace("{tmp}", tmp) for a in COMMANDS[name]]
+            if options.shoes:
+                args[args.index("--shoes") + 1] = str(options.shoes)
+            print(f"baccarat {' '.join(args)}")
+            runs = {}
+            for workers in (1, 2):
+                extra = ["--no-resume"] if name == "thorp" else []
+                runs[workers] = measure([*args, *extra, "--workers", str(workers)], here)
+                _show(f"--workers {workers}", runs[workers])
+            print(f"  cpu ratio, two workers / one: {runs[2]['cpu'] / runs[1]['cpu']:.3f}")
+        if options.baseline:
+            args = [a.replace("{tmp}", tmp) for a in COMMANDS["thorp"]] + ["--no-resume"]
+            print(f"the main job, baccarat {' '.join(args)} (default workers), baseline then this checkout:")
+            base = measure(args, options.baseline)
+            _show("baseline", base)
+            mine = measure(args, here)
+            _show("this checkout", mine)
+            print(f"  speed-up: cpu {base['cpu'] / mine['cpu']:.2f}x, wall {base['wall'] / mine['wall']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
