@@ -335,8 +335,6 @@ class CountValue:
     by_depth
         The same by cards out of the shoe before the coup (burn included): ``cards_out, hands, bets, staked,
         units_ev, edge``.
-    note
-        What the figures rest on (the method and its error).
     """
 
     strategy: str
@@ -346,7 +344,11 @@ class CountValue:
     units_per_shoe_ev: float
     variance_per_hand: float
     by_depth: pl.DataFrame = field(repr=False)
-    note: str = METHOD_NOTE
+
+    @property
+    def note(self) -> str:
+        """What the figures rest on (the method and its error)."""
+        return METHOD_NOTE
 
     @property
     def bet_frequency(self) -> float:
