@@ -207,7 +207,6 @@ def test_installed_command_prints_json() -> None:
         [_installed_command(), "edge", "--decks", "8", "--format", "json"],
         capture_output=True,
         text=True,
-        timeout=120,
         check=False,
     )
     assert (result.returncode, result.stderr) == (0, "")
@@ -216,7 +215,7 @@ def test_installed_command_prints_json() -> None:
 
 def test_installed_command_fails_in_one_line_without_traceback() -> None:
     result = subprocess.run(
-        [_installed_command(), "edge", "--shoe", "1,2,3"], capture_output=True, text=True, timeout=120, check=False
+        [_installed_command(), "edge", "--shoe", "1,2,3"], capture_output=True, text=True, check=False
     )
     assert result.returncode == 2
     assert result.stdout == ""

@@ -133,7 +133,7 @@ def test_a_session_in_a_pseudo_terminal(tmp_path: Path):
         env=env,
         dimensions=(50, 120),
         encoding="utf-8",
-        timeout=60,
+        timeout=None,  # expect waits for its line however loaded the machine; a child that dies ends it (EOF)
     )
     try:
         child.expect("next: exposed burn card")
@@ -244,7 +244,7 @@ def spawn(pexpect, out: Path, *args: str, rows: int = 50, columns: int = 120):
         env=env,
         dimensions=(rows, columns),
         encoding="utf-8",
-        timeout=30,
+        timeout=None,  # expect waits for its line however loaded the machine; a child that dies ends it (EOF)
     )
 
 
