@@ -290,8 +290,8 @@ def _per_coup_rows(
     check_cards(rows, shoes.decks(), checker, coup="coup", spelling=spelling)
     tableau_problems(rows, file_header.rules.tableau, checker)
     aside = checker.bad_shoes
-    if "winner" in frame.columns and aside:
-        mine = pl.col("shoe").is_in(list(aside))
+    if "winner" in frame.columns and aside.len():
+        mine = pl.col("shoe").is_in(aside.implode())
         check_winners(
             frame.filter(mine).select("shoe", "coup", "line", "winner"), coup_outcomes(rows.filter(mine)), checker
         )
@@ -412,7 +412,7 @@ def _check_told_outcomes(
         check_winners(dealt_rows.select("shoe", "coup", "line", "winner"), coups, checker)
     if bets.height:
         known = [b.name for b in standard_bets(file_header.rules)]
-        return check_bets(bets, coups.filter(~pl.col("shoe").is_in(list(checker.bad_shoes))), known, checker)
+        return check_bets(bets, coups.filter(~pl.col("shoe").is_in(checker.bad_shoes.implode())), known, checker)
     return bets
 
 
@@ -475,7 +475,7 @@ def _assemble(
     aside = checker.bad_shoes
     good = shoes.take(~shoes.marked(aside))
     # every frame here holds shoes of the record only: those not set aside are the good ones
-    keep = pl.lit(True) if len(good) == len(shoes) else ~pl.col("shoe").is_in(pl.Series(list(aside)).implode())
+    keep = pl.lit(True) if len(good) == len(shoes) else ~pl.col("shoe").is_in(aside.implode())
     coups = coups.select(list(_COUPS_SCHEMA)).cast(_COUPS_SCHEMA).filter(keep)
     if cards is not None:
         cards = cards.filter(keep)
@@ -519,7 +519,7 @@ def _assemble(
         bets=_cast_shoe(table, dtype),
         dealt=dealt,
         report=ValidationReport(
-            problems, rejected, len(shoes), len(good), tuple(checker.unlisted.items()), tuple(checker.unlisted_shoes)
+            problems, rejected, len(shoes), len(good), tuple(checker.unlisted.items()), checker.unlisted_shoes
         ),
         source=checker.source,
     )

@@ -55,11 +55,12 @@ class Shoes:
             headers = [self.headers[i] for i in index]
         return Shoes(self.ids.gather(index), headers, self.shared, self.at[index], self.total)
 
-    def marked(self, ids: Collection[str]) -> np.ndarray:
+    def marked(self, ids: pl.Series | Collection[str]) -> np.ndarray:
         """A boolean array: which shoes are among ``ids`` (as text)."""
-        if not ids:
+        if len(ids) == 0:
             return np.zeros(len(self), bool)
-        return self.ids.is_in(pl.Series(list(ids), dtype=pl.String).implode()).to_numpy()
+        column = ids if isinstance(ids, pl.Series) else pl.Series(list(ids), dtype=pl.String)
+        return self.ids.is_in(column.implode()).to_numpy()
 
     def rows_of(self, frame: pl.DataFrame) -> pl.Series:
         """A boolean series: which rows of ``frame`` (with ``_s``) are of these shoes."""

@@ -193,6 +193,10 @@ def _empty_rejected() -> pl.DataFrame:
     return pl.DataFrame(schema={"file": pl.String, "line": pl.Int64, "shoe": pl.String})
 
 
+def _no_shoes() -> pl.Series:
+    return pl.Series("shoe", [], dtype=pl.String)
+
+
 @dataclass(frozen=True)
 class ValidationReport:
     """What loading a record found: its problems, and the raw rows of the shoes set aside.
@@ -209,7 +213,8 @@ class ValidationReport:
     n_valid
         Shoes that loaded.
     unlisted, unlisted_shoes
-        The problems past the first :data:`MAX_PROBLEMS` of a file, counted by code, and the shoes they set aside.
+        The problems past the first :data:`MAX_PROBLEMS` of a file, counted by code, and the shoes they set aside
+        (a column of text, not one Python object a problem: a file of millions of bad lines stays compact).
     """
 
     problems: tuple[Problem, ...] = ()
@@ -218,8 +223,8 @@ class ValidationReport:
     n_valid: int = 0
     #: Problems found past :data:`MAX_PROBLEMS` in a file, counted by code but not listed.
     unlisted: tuple[tuple[str, int], ...] = ()
-    #: The shoes those unlisted problems set aside (beyond those of the listed ones).
-    unlisted_shoes: tuple[str, ...] = ()
+    #: The shoes those unlisted problems set aside (beyond those of the listed ones), each once.
+    unlisted_shoes: pl.Series = field(default_factory=_no_shoes)
 
     def _shown(self) -> tuple[str, list[tuple[str, object]]]:
         title = (
@@ -251,7 +256,7 @@ class ValidationReport:
         for p in self.problems:
             if p.shoe is not None:
                 seen.setdefault(p.shoe)
-        for shoe in self.unlisted_shoes:
+        for shoe in self.unlisted_shoes.to_list():
             seen.setdefault(shoe)
         return list(seen)
 
@@ -312,7 +317,7 @@ class ValidationReport:
             self.n_shoes + other.n_shoes,
             self.n_valid + other.n_valid,
             _counted(self.unlisted + other.unlisted),
-            self.unlisted_shoes + other.unlisted_shoes,
+            pl.concat([self.unlisted_shoes, other.unlisted_shoes]),
         )
 
 
@@ -434,6 +439,8 @@ def kernel_message(
 #: The most problems a file's report lists: past it they are counted by code (``ValidationReport.unlisted``) and
 #: their shoes set aside, so that a file of millions of bad lines is read in bounded memory and time.
 MAX_PROBLEMS = 10_000
+#: Ids of single problems past the limit gathered into a column at a time (bounded Python objects).
+_PENDING_BLOCK = 4096
 
 
 @dataclass
@@ -450,8 +457,11 @@ class Checker:
     limit: int = field(default_factory=lambda: MAX_PROBLEMS)
     #: Problems past ``limit``, counted by code.
     unlisted: dict[str, int] = field(default_factory=dict)
-    #: Shoes set aside by the problems past ``limit``.
-    unlisted_shoes: dict[str, None] = field(default_factory=dict)
+    #: Shoes set aside by the problems past ``limit``: columns of ids, each shoe once when :attr:`unlisted_shoes`
+    #: gathers them; nothing a problem is kept as a Python object (a few bytes of text each).
+    _unlisted_ids: list[pl.Series] = field(default_factory=list)
+    #: Ids of single problems past ``limit``, gathered into ``_unlisted_ids`` a block at a time.
+    _pending: list[str] = field(default_factory=list)
 
     def add(
         self,
@@ -467,7 +477,9 @@ class Checker:
         if len(self.problems) >= self.limit:  # counted, not listed: memory and time stay bounded
             self.unlisted[code] = self.unlisted.get(code, 0) + 1
             if shoe is not None and not row_only:
-                self.unlisted_shoes.setdefault(str(shoe))
+                self._pending.append(str(shoe))
+                if len(self._pending) >= _PENDING_BLOCK:
+                    self._gather()
             return
         if row_only:
             self.row_problems.add(len(self.problems))
@@ -499,8 +511,21 @@ class Checker:
         if frame.height > room:  # the rest counted, not listed
             self.unlisted[code] = self.unlisted.get(code, 0) + frame.height - room
             if not row_only:
-                shoes = frame["shoe"].slice(room).drop_nulls().cast(pl.String).unique(maintain_order=True)
-                self.unlisted_shoes.update(dict.fromkeys(shoes.to_list()))
+                self._unlisted_ids.append(frame["shoe"].slice(room).drop_nulls().cast(pl.String).rename("shoe"))
+                self._gather()
+
+    def _gather(self) -> None:
+        """The pending ids and the columns of ids past the limit as one column, each shoe once (in file order)."""
+        parts = [*self._unlisted_ids, pl.Series("shoe", self._pending, dtype=pl.String)]
+        self._unlisted_ids = [pl.concat(parts).unique(maintain_order=True)]
+        self._pending = []
+
+    @property
+    def unlisted_shoes(self) -> pl.Series:
+        """The shoes set aside by the problems past ``limit``, each once, in the order they were found."""
+        if self._pending or len(self._unlisted_ids) != 1:
+            self._gather()
+        return self._unlisted_ids[0]
 
     def rejected_frame(self) -> pl.DataFrame:
         """The rows left out for their own problems, as text, with ``file`` and ``line`` first (may be empty)."""
@@ -511,10 +536,11 @@ class Checker:
         return rows.select("file", "line", *[c for c in rows.columns if c not in ("file", "line")])
 
     @property
-    def bad_shoes(self) -> set[str]:
-        """Shoes with a problem so far that sets them aside (a bad bet does not)."""
-        listed = {p.shoe for i, p in enumerate(self.problems) if p.shoe is not None and i not in self.row_problems}
-        return listed | set(self.unlisted_shoes)
+    def bad_shoes(self) -> pl.Series:
+        """Shoes with a problem so far that sets them aside (a bad bet does not), each once, as a column of text."""
+        listed = [p.shoe for i, p in enumerate(self.problems) if p.shoe is not None and i not in self.row_problems]
+        both = pl.concat([pl.Series("shoe", listed, dtype=pl.String), self.unlisted_shoes])
+        return both.unique(maintain_order=True)
 
 
 def canonical_card(card: object) -> str:
