@@ -111,6 +111,39 @@ def test_detect_reference_at_its_limit_runs_and_one_past_is_refused(capsys, monk
         assert err == "baccarat: error: --reference must be 2..40 shoes, got 41\n"
 
 
+@pytest.fixture(scope="module")
+def seats_at_the_limit(tmp_path_factory) -> Path:
+    """A bets table of 501 seats (one past the real limit of 500), each betting the first coups of shoe 1."""
+    from toolkit.cli import detect
+
+    bets = tmp_path_factory.mktemp("seats") / "bets.csv"
+    seats = detect.MAX_SEAT_TESTS + 1
+    rows = [f"1,{c},seat{k},banker,{10 + (k + c) % 3}" for c in range(1, 9) for k in range(seats)]
+    bets.write_text("shoe,coup,who,bet,amount\n" + "\n".join(rows) + "\n")
+    return bets
+
+
+def test_detect_at_the_real_seat_limit_runs_and_one_past_is_refused_before_any_test(capsys, seats_at_the_limit):
+    from toolkit.cli import detect
+
+    # the real limit, stated in --help: 500 seats run (the normal method, no shufflings: the limit is on the tests),
+    # the 501st is refused before any test starts
+    assert detect.MAX_SEAT_TESTS == 500
+    code, out, _ = run(capsys, "detect", "--help")
+    assert "at most 500" in " ".join(out.split())
+    args = ("detect", str(DETECT), "--bets", str(seats_at_the_limit), "--method", "normal", "--permutations", "0")
+    args += ("--reference", "20", "--seed", "1", "-f", "csv")
+    code, out, err = run(capsys, *args, *(f"--who=seat{k}" for k in range(500)))
+    assert code == 0, err
+    assert len(out.splitlines()) == 1 + 500  # the header, then a row per seat
+    code, out, err = run(capsys, *args)
+    assert (code, out) == (2, "")
+    assert err == (
+        f"baccarat: error: {DETECT}: 501 seat-and-bet tests (501 seats); one run makes at most 500: "
+        "name the seats to test with --who (or the bets with --bet)\n"
+    )
+
+
 @pytest.mark.parametrize("extra", [0, 1])
 def test_detect_seat_tests_at_their_limit_run_and_one_past_are_refused(capsys, tmp_path, monkeypatch, extra):
     from toolkit.cli import detect

@@ -26,8 +26,9 @@ MAX_TABLE_SHOES = 100_000
 #: The most freshly shuffled shoes of ``--reference``: each holds about 70 KB while the pool is built (2,000:
 #: 0.56 GB and 22 s; 10,000: 1.1 GB and 57 s, measured on the sample record), so 20,000 stays near 2 GB.
 MAX_REFERENCE_SHOES = 20_000
-#: The most seat-and-bet tests one run makes (checked once the record is read, before any test): 256 tests of
-#: 9,999 permutations took 28 s and 0.57 GB on the sample record; name the seats with ``--who`` for more.
+#: The most seat-and-bet tests one run makes (checked once the record is read, before any test): 500 tests (every
+#: coup of the sample record bet by 500 seats) of 9,999 permutations took 70 s and 0.57 GB; 2,000 seats a coup are
+#: refused once read, in 25 s and 0.57 GB (a loaded two-core machine); name the seats with ``--who`` for more.
 MAX_SEAT_TESTS = 500
 
 #: The columns the table shows (csv and json hold every column of the library's frame).
@@ -131,7 +132,13 @@ def detect(
         metavar="FILE",
         help="A separate bets table (shoe, coup, who, bet, amount): each bad line is a problem, nothing else is lost.",
     ),
-    who: list[str] = typer.Option([], "--who", metavar="SEAT", help="A seat to test (repeatable); default every seat."),
+    who: list[str] = typer.Option(
+        [],
+        "--who",
+        metavar="SEAT",
+        help=f"A seat to test (repeatable); default every seat.  One run makes at most {MAX_SEAT_TESTS:,} "
+        "seat-and-bet tests, checked before any test starts.",
+    ),
     bet: list[str] = typer.Option([], "--bet", metavar="NAME", help="A bet to test (repeatable); default every bet."),
     alpha: float = typer.Option(0.01, "--alpha", help="Significance of 'flagged', after the correction."),
     permutations: int = typer.Option(9999, "--permutations", help="Shufflings per test (0 with --method normal)."),
