@@ -8,6 +8,7 @@ are run here through ``validate``: exit 1 with the problem's location, or 2 with
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path
 
@@ -161,3 +162,48 @@ def test_detect_seat_tests_at_their_limit_run_and_one_past_are_refused(capsys, t
         assert "4 seat-and-bet tests (4 seats); one run makes at most 3: name the seats to test with --who" in err
         code, _, err = run(capsys, *args, "-f", "csv", "--who", "seat0")  # the seats named: within the limit
         assert code == 0, err
+
+
+def test_detect_locates_each_unreadable_line_of_a_bets_table_and_keeps_the_others(capsys, tmp_path: Path):
+    bets = tmp_path / "bets.csv"
+    bets.write_text(
+        'shoe,coup,who,bet,amount\n1,1,seat1,banker,10\n1,2,seat1,banker,10,9,9\n1,4,seat1,banker,10\n"1,3\n'
+    )
+    args = ("detect", str(DETECT), "--bets", str(bets), "--reference", "20", "--permutations", "9", "--seed", "1")
+    code, out, err = run(capsys, *args, "-f", "json")
+    assert code == 0, err
+    payload = json.loads(out)
+    located = [(p["line"], p["code"], p["message"]) for p in payload["problems"]]
+    assert located == [
+        (3, "bad_line", "line 3 has 7 fields; the column names give 5"),
+        (5, "bad_line", "line 5 is not CSV: unexpected end of data"),
+    ]
+    assert [(s["who"], s["bets"]) for s in payload["seats"]] == [("seat1", 2)]  # lines 2 and 4: nothing else lost
+    assert f"{bets}:3: shoe 1: line 3 has 7 fields" in err
+
+
+def test_detect_refuses_a_bets_table_missing_a_column_in_one_line(capsys, tmp_path: Path):
+    bets = tmp_path / "bets.csv"
+    bets.write_text("shoe,coup,who,bet\n1,1,seat1,banker\n")
+    code, out, err = run(capsys, "detect", str(DETECT), "--bets", str(bets), "--reference", "20", "--seed", "1")
+    assert (code, out) == (2, "")
+    needs = "a bets table needs the columns shoe, coup, who, bet, amount; missing amount"
+    assert err == f"baccarat: error: {bets}: {needs}\n"
+
+
+def test_detect_sets_aside_a_shoe_whose_coup_is_given_twice_and_says_where(capsys, tmp_path: Path):
+    lines = DETECT.read_text().splitlines()
+    third = next(i for i, line in enumerate(lines) if '"shoe":1,"coup":3,' in line)
+    record = tmp_path / "twice.jsonl"
+    record.write_text("\n".join([*lines[: third + 1], lines[third], *lines[third + 1 :]]) + "\n")
+    args = ("--reference", "20", "--permutations", "9", "--seed", "1", "--bet", "banker", "-f", "json")
+    code, out, err = run(capsys, "detect", str(record), *args)
+    assert code == 0, err
+    problems = json.loads(out)["problems"]
+    assert (third + 2, "1", "duplicate_coup") in [(p["line"], p["shoe"], p["code"]) for p in problems]
+    assert f"{record}:{third + 2}: shoe 1: duplicate coup 3: each coup appears once in a shoe" in err
+    code, out, _ = run(capsys, "detect", str(DETECT), *args)
+    whole = {s["who"]: s["shoes"] for s in json.loads(out)["seats"]}
+    code, out, _ = run(capsys, "detect", str(record), *args)
+    aside = {s["who"]: s["shoes"] for s in json.loads(out)["seats"]}
+    assert aside == {who: shoes - 1 for who, shoes in whole.items()}  # shoe 1 set aside: every seat loses it

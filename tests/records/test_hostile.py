@@ -363,3 +363,20 @@ def test_a_bet_given_twice_and_a_bet_coup_that_is_no_number_are_located(tmp_path
     assert "the bet's coup 'x' is not a whole number" in messages
     assert records.bets.height == 2
     assert records.n_shoes == 1
+
+
+def test_unreadable_lines_of_a_bets_file_are_problems_of_their_lines_only(tmp_path: Path):
+    from toolkit.records import read_bets, simulate_records, write_records
+
+    shoes = tmp_path / "shoes.csv"
+    write_records(simulate_records(1, seed=2), shoes, layout="coups")
+    bets = tmp_path / "bets.csv"
+    bets.write_text("shoe,coup,who,bet,amount\n1,1,s1,banker,5\n1,2,s1,banker,5,x\n1,3,s1,player,5\n")
+    table = read_bets(bets)
+    assert table["unread"].to_list() == [None, "line 3 has 6 fields; the column names give 5", None]
+    records = read_records(shoes, bets=bets)
+    assert records.bets.select("coup", "bet").rows() == [(1, "banker"), (3, "player")]
+    (problem,) = records.report.problems
+    assert (problem.line, problem.shoe, problem.code) == (3, "1", "bad_line")
+    assert records.n_shoes == 1  # the shoe keeps its other bets
+    assert records.report.rejected["line"].to_list() == [3]

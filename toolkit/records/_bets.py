@@ -19,8 +19,17 @@ def check_bets(bets: pl.DataFrame, coups: pl.DataFrame, known: Sequence[str], ch
     """Bets (``shoe, coup, who, bet, amount, line`` as text) against the known bet names and the coups recorded.
 
     A bad bet is a problem of its own row (code ``bad_bet``): it is reported with its line and left out,
-    and its shoe loads with every other bet.  Returns the good rows of ``bets``.
+    and its shoe loads with every other bet.  A line the reader could not read (a column ``unread`` holding
+    why, from :func:`toolkit.records.read_bets`) is a ``bad_line`` problem of that line alone.  Returns the
+    good rows of ``bets``.
     """
+    if "unread" in bets.columns:
+        unread = bets.filter(pl.col("unread").is_not_null())
+        for line, shoe, why in unread.select("line", "shoe", "unread").iter_rows():
+            checker.add(line, shoe, None, "bad_line", why, row_only=True)
+        if unread.height:
+            checker.left_out.append(unread)
+        bets = bets.filter(pl.col("unread").is_null())
     frame = bets.with_row_index("_row").with_columns(
         pl.col("shoe").cast(pl.String),
         pl.col("amount").cast(pl.String),

@@ -100,6 +100,7 @@ from toolkit.records._headerless import delimiter_of, headerless_names
 from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container
 from toolkit.records._layout import Layout, apply_layout, as_layout, read_layout
 from toolkit.records._load import HeaderArg, caller_header, fatal, load
+from toolkit.records._raw import cut
 from toolkit.records._sources import SQLITE_MAGIC, is_coup_lines, is_report, read_database, read_report
 from toolkit.records._text import decode, drop_long_lines, refuse_wide_names
 from toolkit.records.model import Records
@@ -391,7 +392,9 @@ def read_bets(path: str | Path) -> pl.DataFrame:
     Returns
     -------
     polars.DataFrame
-        The bets, as text, with ``line``.
+        The bets, as text, with ``line``; where some lines could not be read (too many fields, an
+        unterminated quote), a row for each with its ``line``, the ``shoe`` if known, and a column
+        ``unread`` saying why (null on the rows read), so that each is reported where the bets are checked.
     """
     try:
         raw = read_container(_read(path))
@@ -403,7 +406,19 @@ def read_bets(path: str | Path) -> pl.DataFrame:
         raise ValueError(
             f"{path}: a bets table needs the columns shoe, coup, who, bet, amount; missing {', '.join(missing)}"
         )
-    return frame.select(*(pl.col(c).cast(pl.String) for c in ("shoe", "coup", "who", "bet", "amount")), "line")
+    columns = ("shoe", "coup", "who", "bet", "amount")
+    bets = frame.select(*(pl.col(c).cast(pl.String) for c in columns), pl.col("line").cast(pl.Int64))
+    if not raw.problems:
+        return bets
+    unread = pl.DataFrame(
+        {
+            "shoe": [None if p.shoe is None else str(cut(p.shoe)) for p in raw.problems],
+            "line": [p.line for p in raw.problems],
+            "unread": [p.message for p in raw.problems],
+        },
+        schema={"shoe": pl.String, "line": pl.Int64, "unread": pl.String},
+    )
+    return pl.concat([bets, unread], how="diagonal_relaxed").select(*columns, "line", "unread").sort("line")
 
 
 def _read(path: str | Path) -> bytes:
