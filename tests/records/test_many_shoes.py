@@ -229,3 +229,22 @@ def test_a_shoes_burn_card_is_its_first_row_when_the_kernel_turned_one_up() -> N
     # a shoe without card rows (none is ever loaded, but the ids are then matched one by one)
     assert _burn_cards(cards, pl.Series(["a", "b", "c"]), np.array([6, -1, 11])).to_list() == ["7", None, "Q"]
     assert _burn_cards(cards, pl.Series(["a", "c"]), np.array([-1, -1])).to_list() == [None, None]
+
+
+@pytest.mark.parametrize("suits", [False, True])
+def test_shoes_built_a_few_at_a_time_are_those_built_a_block_at_once(monkeypatch, suits: bool):
+    # simulate_records reads a block's shoes into a record a few at a time (bounded memory): the same record as
+    # reading the whole block at once, shoe numbers, cards, coups and dealt arrays alike
+    from toolkit.records import simulate as simulate_module
+
+    monkeypatch.setattr(simulate_module, "_BUILT_TOGETHER", 7)
+    few = simulate_module.simulate_records(45, seed=5, suits=suits, block_size=20)
+    monkeypatch.setattr(simulate_module, "_BUILT_TOGETHER", 10**6)
+    whole = simulate_module.simulate_records(45, seed=5, suits=suits, block_size=20)
+    for name in ("shoes", "cards", "coups", "bets"):
+        assert getattr(few, name).equals(getattr(whole, name)), name
+    assert few.headers == whole.headers
+    assert few.dealt is not None
+    assert whole.dealt is not None
+    for name in few.dealt.__dataclass_fields__:
+        assert np.array_equal(getattr(few.dealt, name), getattr(whole.dealt, name)), name

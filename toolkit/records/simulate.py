@@ -84,6 +84,11 @@ def records_from_orders(
     return records_from_frame(frame, replace(header, hidden_burn=HiddenBurn.LISTED), source="<simulated>")
 
 
+#: Shoes a block builds into a record at once: the shoes are shuffled a block at a time (the unit of seeding), and
+#: read into a record a few at a time, which holds the reader's working set (about 0.4 KB a card) to tens of MB.
+_BUILT_TOGETHER = 200
+
+
 def simulate_records(
     n_shoes: int,
     header: ShoeHeader = ShoeHeader(),
@@ -126,7 +131,10 @@ def simulate_records(
         cards = np.tile(np.arange(52, dtype=np.int16), (block.n_shoes, header.dealing.decks))
         cards = rng.permuted(cards, axis=1)
         orders = (cards // 4).astype(np.int8)
-        parts.append(records_from_orders(orders, header, cards % 4 if suits else None, 1 + block.first_shoe))
+        for at in range(0, block.n_shoes, _BUILT_TOGETHER):  # the reader's working set: a few hundred shoes at a time
+            some = slice(at, at + _BUILT_TOGETHER)
+            first = 1 + block.first_shoe + at
+            parts.append(records_from_orders(orders[some], header, cards[some] % 4 if suits else None, first))
     if not parts:
         return records_from_orders(np.zeros((0, 52 * header.dealing.decks), np.int8), header)
     return _concat(parts)
