@@ -212,7 +212,7 @@ def test_detect_sets_aside_a_shoe_whose_coup_is_given_twice_and_says_where(capsy
 @pytest.mark.slow
 def test_shuffle_track_at_its_most_riffles_runs_on_two_shoes(capsys):
     # the allowed maximum, -k 64 (65 is refused: tests/studies/test_shuffle_tracker.py), once ran out of memory; on two
-    # shoes it now takes about 70 s and 0.35 GB on a loaded two-core machine (measured with /usr/bin/time -v)
+    # shoes it now takes 12 s (70 s from a cold start) and 0.35 GB on a loaded two-core machine (/usr/bin/time -v)
     args = ("shuffle-track", "-k", "64", "-n", "2", "-s", "1", "-w", "1", "--no-progress", "-f", "json")
     code, out, err = run(capsys, *args)
     assert code == 0, err
