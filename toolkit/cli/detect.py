@@ -95,6 +95,14 @@ REFERENCE_OPTION = typer.Option(
     2000, "--reference", help=f"Freshly shuffled shoes in the fresh_shoes pool (2..{MAX_REFERENCE_SHOES:,})."
 )
 
+WHO_OPTION = typer.Option(
+    [],
+    "--who",
+    metavar="SEAT",
+    help=f"A seat to test (repeatable); default every seat.  One run makes at most {MAX_SEAT_TESTS:,} "
+    "seat-and-bet tests, checked before any test starts.",
+)
+
 
 def _check_numbers(alpha: float, permutations: int, method: Method, reference: int) -> None:
     """Stop with one line on an --alpha, --permutations or --reference out of its range (before any work)."""
@@ -132,13 +140,7 @@ def detect(
         metavar="FILE",
         help="A separate bets table (shoe, coup, who, bet, amount): each bad line is a problem, nothing else is lost.",
     ),
-    who: list[str] = typer.Option(
-        [],
-        "--who",
-        metavar="SEAT",
-        help=f"A seat to test (repeatable); default every seat.  One run makes at most {MAX_SEAT_TESTS:,} "
-        "seat-and-bet tests, checked before any test starts.",
-    ),
+    who: list[str] = WHO_OPTION,
     bet: list[str] = typer.Option([], "--bet", metavar="NAME", help="A bet to test (repeatable); default every bet."),
     alpha: float = typer.Option(0.01, "--alpha", help="Significance of 'flagged', after the correction."),
     permutations: int = typer.Option(9999, "--permutations", help="Shufflings per test (0 with --method normal)."),
