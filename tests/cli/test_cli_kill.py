@@ -101,7 +101,7 @@ def test_killed_thorp_leaves_no_orphans_and_resumes_to_the_same_result(tmp_path,
             proc.kill()
     _wait_gone(workers)  # worker processes do not survive their parent
     if sig == signal.SIGINT:
-        assert proc.returncode == 130
+        assert proc.returncode == 130, err
         lines = err.strip().splitlines()
         assert len(lines) == 1, err
         assert "Traceback" not in err
