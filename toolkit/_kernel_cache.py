@@ -130,7 +130,7 @@ def install(caching: ModuleType) -> None:
 
 
 def _stamped(base: Any) -> Any:
-    class Locator(base):  # type: ignore[misc, valid-type]
+    class Locator(base):
         _toolkit = True
 
         @classmethod
