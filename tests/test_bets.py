@@ -386,6 +386,11 @@ def test_an_expression_evaluated_once_per_distinct_input_equals_it_evaluated_on_
     assert evaluate_distinct(expr, frame).to_list() == frame.select(expr)[:, 0].to_list()
     few = frame.head(8)  # few repeats: evaluated as it stands
     assert evaluate_distinct(expr, few).to_list() == few.select(expr)[:, 0].to_list()
+    # the values kept between the chunks of one table: chunks with narrower fields, then wider ones, then all
+    memo: dict = {}
+    rank = pl.col("player_1_rank").to_physical()
+    for chunk in (frame.filter(rank < 3), frame.filter(pl.col("player_total") < 2), frame.slice(100, 3000), frame):
+        assert evaluate_distinct(expr, chunk, memo).to_list() == chunk.select(expr)[:, 0].to_list()
 
 
 @pytest.mark.parametrize(

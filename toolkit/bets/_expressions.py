@@ -187,10 +187,15 @@ def _slots(node: dict) -> list[tuple[Any, Any]]:
 
 
 class _Frame:
-    """The rows being evaluated, with the sub-expressions computed so far as extra columns."""
+    """The rows being evaluated, with the sub-expressions computed so far as extra columns.
 
-    def __init__(self, frame: pl.DataFrame) -> None:
+    ``memo`` keeps, per costly sub-expression, its value on every input met so far (over the chunks of a bet's
+    table): each input is evaluated once for the whole table.
+    """
+
+    def __init__(self, frame: pl.DataFrame, memo: dict[str, Any]) -> None:
         self.frame = frame
+        self.memo = memo
         self.added = 0
 
     def lower(self, node: Any) -> Any:
@@ -205,55 +210,136 @@ class _Frame:
             if needs and needs < reads and _costly(child):
                 name = f"__part_{self.added}"
                 self.added += 1
-                self.frame = self.frame.with_columns(
-                    once_per_distinct(child, self.frame.select(sorted(needs))).alias(name)
-                )
+                self.frame = self.frame.with_columns(self.remembered(child, sorted(needs)).alias(name))
                 container[key] = {"Column": name}
             else:
                 container[key] = self.lower(child)
         return node
 
+    def remembered(self, node: dict, needs: list[str]) -> pl.Series:
+        """``node`` on every row, computed only on the inputs not met before (by their codes, see :func:`_codes`)."""
+        rows = self.frame.select(needs)
+        coded = _row_codes(rows, stable=True)
+        if coded is None or coded[1] > _DENSE_SPAN:  # inputs too varied to tabulate: once per distinct row here
+            return once_per_distinct(node, rows, self.memo)
+        key, span = coded
+        signature = json.dumps(node, sort_keys=True)
+        where, known = self.memo.get(signature) or (np.full(span, -1, dtype=np.int64), None)
+        if len(where) < span:  # a chunk with a wider integer field: widen the table (codes are stable)
+            where = np.concatenate([where, np.full(span - len(where), -1, dtype=np.int64)])
+        new = np.flatnonzero(where[key] < 0)
+        if len(new):
+            first, _ = _distinct(key[new], span)
+            inner = _Frame(rows[new[first]], self.memo)
+            lowered = _expr(inner.lower(node))
+            computed = inner.frame.with_columns(lowered.alias("__value"))["__value"]
+            start = 0 if known is None else len(known)
+            where[key[new[first]]] = np.arange(start, start + len(computed))
+            if known is not None and known.dtype != computed.dtype:  # a chunk of nulls, say: one type for both
+                common = pl.concat([known.to_frame(), computed.to_frame()], how="vertical_relaxed")
+                known, computed = common[: len(known), 0], common[len(known) :, 0]
+            known = computed if known is None else known.append(computed)
+        self.memo[signature] = (where, known)
+        assert known is not None
+        return known.gather(where[key])
 
-def _row_codes(frame: pl.DataFrame) -> np.ndarray | None:
-    """One integer per row, equal for equal rows (nulls equal), or None when the columns' codes overflow 62 bits."""
+
+def _codes(column: pl.Series, stable: bool = False) -> np.ndarray | None:
+    """Small non-negative integers, equal for equal values of ``column`` (0: null).
+
+    ``stable``: the same value has the same code in every call (an enum's index, a boolean, a non-negative
+    integer, each plus one); None for a column that has no such codes.
+    """
+    if isinstance(column.dtype, pl.Enum) or column.dtype == pl.Boolean:
+        return (column.to_physical().cast(pl.Int64) + 1).fill_null(0).to_numpy()
+    if column.dtype.is_integer():
+        code = column.cast(pl.Int64)
+        low = code.min()
+        if stable:
+            return None if low is not None and low < 0 else (code + 1).fill_null(0).to_numpy()  # type: ignore[operator]
+        return (code - (low or 0) + 1).fill_null(0).to_numpy()
+    if stable:
+        return None
+    return column.rank("dense").cast(pl.Int64).fill_null(0).to_numpy()
+
+
+#: Row codes below this (and a few times the rows) are told apart by a table as long, without a sort.
+_DENSE_SPAN = 2**24
+#: The codes kept for an integer field between calls: its values 0 to 62 (a coup's fields are small).
+_STABLE_INT_RADIX = 64
+#: Rows whose codes could take this many times as many values as there are rows are evaluated as they stand.
+_SPARSE = 64
+
+
+def _row_codes(frame: pl.DataFrame, stable: bool = False) -> tuple[np.ndarray, int] | None:
+    """One integer per row, equal for equal rows (nulls equal), and their bound; None past 62 bits (or, when
+    ``stable``, for a column without stable codes)."""
     key = np.zeros(frame.height, dtype=np.int64)
     span = 1
     for name in frame.columns:
-        code = frame[name].rank("dense").fill_null(0).cast(pl.Int64).to_numpy()  # 0: null, 1..: the values in order
+        column = frame[name]
+        code = _codes(column, stable)
+        if code is None:
+            return None
         radix = int(code.max(initial=0)) + 1
+        if stable:  # the same radix in every call, so that a row's code is too
+            fixed = _STABLE_INT_RADIX if column.dtype.is_integer() else 3
+            fixed = len(column.dtype.categories) + 1 if isinstance(column.dtype, pl.Enum) else fixed
+            if radix > fixed:
+                return None
+            radix = fixed
         span *= radix
         if span > 2**62:
             return None
         key = key * radix + code
-    return key
+    return key, span
 
 
-def once_per_distinct(node: dict, frame: pl.DataFrame) -> pl.Series:
+def _distinct(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first row of each distinct code and, per row, the index of its code among them."""
+    if span > min(_DENSE_SPAN, 4 * len(key) + 1024):
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        return first, np.asarray(inverse).ravel()
+    rows = np.arange(len(key))
+    first = np.full(span, -1, dtype=np.int64)
+    first[key[::-1]] = rows[::-1]  # the earliest row of each code
+    present = first >= 0
+    index = np.cumsum(present) - 1
+    return first[present], index[key]
+
+
+def once_per_distinct(node: dict, frame: pl.DataFrame, memo: dict[str, Any]) -> pl.Series:
     """The expression ``node`` (a JSON tree over the columns of ``frame``) on every row, once per distinct row."""
     codes = _row_codes(frame)
-    if codes is None:  # too many distinct values to code: polars finds the distinct rows
+    if codes is not None and codes[1] > _SPARSE * frame.height:  # rows this varied hardly repeat: do not look
+        distinct, inverse = frame, None
+    elif codes is None:  # too many distinct values to code: polars finds the distinct rows
         distinct = frame.unique(maintain_order=True)
         inverse = None
     else:
-        _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+        first, inverse = _distinct(*codes)
         distinct = frame[first]
     if distinct.height * 2 > frame.height:  # few repeats: the distinct rows would cost more than they save
-        inner = _Frame(frame)
+        inner = _Frame(frame, memo)
         lowered = _expr(inner.lower(node))
         return inner.frame.with_columns(lowered.alias("__value"))["__value"]
-    inner = _Frame(distinct)
+    inner = _Frame(distinct, memo)
     lowered = _expr(inner.lower(node))  # adds the costly parts' columns to inner.frame
     values = inner.frame.with_columns(lowered.alias("__value"))
     if inverse is not None:
-        return values["__value"].gather(np.asarray(inverse).ravel())
+        return values["__value"].gather(inverse)
     keyed = values.select([*frame.columns, "__value"])
     return frame.join(keyed, on=frame.columns, how="left", nulls_equal=True, maintain_order="left")["__value"]
 
 
-def evaluate_distinct(expr: pl.Expr, frame: pl.DataFrame) -> pl.Series:
+def evaluate_distinct(expr: pl.Expr, frame: pl.DataFrame, memo: dict[str, Any] | None = None) -> pl.Series:
     """``expr`` on every row of ``frame``: once per distinct row of the fields it reads, its costly parts once per
-    distinct value of theirs (see the module notes); an expression with no costly part as it stands."""
+    distinct value of theirs (see the module notes); an expression with no costly part as it stands.
+
+    ``memo``: the costly parts' values met so far, kept between calls on the chunks of one table (a fresh one
+    when not given).
+    """
     tree = _tree(expr)
     if not _costly(tree) or not _columns(tree):
         return frame.with_columns(expr.alias("__value"))["__value"]
-    return once_per_distinct(tree, frame.select(sorted(_columns(tree))))
+    return once_per_distinct(tree, frame.select(sorted(_columns(tree))), {} if memo is None else memo)

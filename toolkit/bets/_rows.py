@@ -320,7 +320,8 @@ def prefix_payouts(bet: CoupBet, ranks: np.ndarray, suits: np.ndarray | None) ->
 def evaluate(bet: CoupBet, frame: pl.DataFrame) -> np.ndarray:
     """The bet's payout on each row of a frame of coup fields, as floats; errors name the bet."""
     try:
-        pays = evaluate_distinct(bet.expr, frame)
+        # the costly parts' values are kept with the bet's compiled tables: each input evaluated once a process
+        pays = evaluate_distinct(bet.expr, frame, bet._compiled.setdefault("evaluated", {}))
     except pl.exceptions.PolarsError as err:
         raise ValueError(f"bet {bet.name!r}: cannot evaluate its payout: {str(err).splitlines()[0]}") from None
     if pays.null_count():
