@@ -260,6 +260,20 @@ def dealing_from_options(
     raise AssertionError("unreachable")
 
 
+def _house_rules(decks: int, path: Path | None) -> Any:
+    """The house rules of a rules file (its tableau, commission and Tie payout), else the defaults; a bad file:
+    one line, exit 2."""
+    from toolkit.coup.rules import Rules
+    from toolkit.coup.rules_file import read_rules_file
+
+    if path is None:
+        return Rules(decks=decks)
+    try:
+        return read_rules_file(path).rules(decks)
+    except ValueError as err:
+        fail(f"--rules: {err}")
+
+
 def _rules_tableau(path: Path) -> Any:
     """The tableau of a rules file (a bad file: one line, exit 2)."""
     from toolkit.coup.rules_file import read_rules_file
@@ -316,9 +330,7 @@ def with_dealing(command: Command | None = None, *, coups: bool = True) -> Comma
         given = {name: kwargs.pop(name) for name in names}
         dealing = dealing_from_options(**given)
         if wants_house:
-            from toolkit.cli._rules import DEFAULT_COMMISSION, DEFAULT_TIE_PAYS, house_rules
-
-            kwargs["house"] = house_rules(dealing.decks, DEFAULT_COMMISSION, DEFAULT_TIE_PAYS, given.get("rules"))
+            kwargs["house"] = _house_rules(dealing.decks, given.get("rules"))
         command(**kwargs, dealing=dealing)
 
     wrapper.__signature__ = signature.replace(parameters=[*params[:at], *added, *params[at + 1 :]])  # type: ignore[attr-defined]
