@@ -333,3 +333,83 @@ def test_every_bet_is_one_kind_with_its_evaluator_chosen_when_built(tmp_path):
     assert from_file.payoffs == bet_from_file(str(path)).payoffs == built["expr"].payoffs
     with pytest.raises(TypeError):
         Bet()  # the kind is chosen by a constructor
+
+
+# ------------------------------------------------------------ a bet written as one polars expression
+def test_an_expression_bet_and_its_row_twin_give_identical_tables() -> None:
+    """A poker hand of the first four cards (ranks, and one colour for the flush) as one expression over
+    ``concat_list``/``list.sort`` and as SQL rows: the same combinations, exactly, on a full and a depleted shoe."""
+    from expression_twins import poker_expression, poker_rows
+
+    from toolkit.bets import ca_table
+
+    expression, rows = poker_expression("colour"), poker_rows("colour")
+    for shoe in (8, [31, 30, 32, 29, 32, 32, 28, 32, 32, 30, 32, 31, 27]):
+        a, b = ca_table(expression, shoe), ca_table(rows, shoe)
+        assert a["combinations"].to_list() == b["combinations"].to_list()
+        assert a["pays"].to_list() == b["pays"].to_list() == [100, 50, 5, -1]
+        assert (a["combinations"] > 0).all()
+
+
+def _coups_frame(n: int, seed: int) -> pl.DataFrame:
+    from toolkit.coup.cards import RANKS
+
+    rng = np.random.default_rng(seed)
+    rank = pl.Enum(list(RANKS))
+    columns = {
+        f"{p}_rank": pl.Series(rng.choice([*RANKS, None], n).tolist(), dtype=rank)
+        for p in ("player_1", "banker_1", "player_3")
+    }
+    return pl.DataFrame({**columns, "player_total": rng.integers(0, 10, n), "banker_total": rng.integers(0, 10, n)})
+
+
+EXPRESSIONS = [
+    pl.concat_list([pl.col("player_1_rank").to_physical(), pl.col("banker_1_rank").to_physical()])
+    .list.sort()
+    .list.get(0)
+    + pl.col("player_total"),
+    pl.when(pl.concat_list(["player_1_rank", "player_3_rank"]).list.n_unique() == 1)
+    .then(pl.col("banker_total") * 2)
+    .when(pl.col("player_3_rank").is_null())
+    .then(-1)
+    .otherwise(pl.col("player_total").cast(pl.Float64) / 3),
+    pl.col("player_1_rank").cast(pl.String).str.contains("[TJQK]") & (pl.col("player_total") > 4),
+    pl.col("player_total") - pl.col("banker_total"),  # no costly part: evaluated as it stands
+]
+
+
+@pytest.mark.parametrize("expr", EXPRESSIONS, ids=range(len(EXPRESSIONS)))
+def test_an_expression_evaluated_once_per_distinct_input_equals_it_evaluated_on_every_row(expr) -> None:
+    from toolkit.bets._expressions import evaluate_distinct
+
+    frame = _coups_frame(5_000, 7)  # many repeats: the distinct path, costly parts joined back, nulls as keys
+    assert evaluate_distinct(expr, frame).to_list() == frame.select(expr)[:, 0].to_list()
+    few = frame.head(8)  # few repeats: evaluated as it stands
+    assert evaluate_distinct(expr, few).to_list() == few.select(expr)[:, 0].to_list()
+    # the values kept between the chunks of one table: chunks with narrower fields, then wider ones, then all
+    memo: dict = {}
+    rank = pl.col("player_1_rank").to_physical()
+    for chunk in (frame.filter(rank < 3), frame.filter(pl.col("player_total") < 2), frame.slice(100, 3000), frame):
+        assert evaluate_distinct(expr, chunk, memo).to_list() == chunk.select(expr)[:, 0].to_list()
+
+
+@pytest.mark.parametrize(
+    ("expr", "named"),
+    [
+        (pl.col("player_total") - pl.col("player_total").mean(), "Mean"),
+        (pl.col("player_total").shift(1).fill_null(0), "Shift"),
+        (pl.col("player_total").cum_sum(), "CumSum"),
+        (pl.col("player_total").max().over("banker_total"), "Over"),
+        (pl.col("player_total").is_duplicated(), "IsDuplicated"),
+        (pl.concat_list(["player_total", "banker_total"]).list.sample(n=1).list.get(0), "list.sample"),
+        (pl.col("player_total").rank(), "Rank"),
+    ],
+)
+def test_an_expression_that_mixes_coups_is_refused_in_one_line(expr, named) -> None:
+    from toolkit.bets import Bet
+
+    with pytest.raises(
+        ValueError, match=f"bet 'mixed': a payout is computed coup by coup and may not use {named} "
+    ) as err:
+        Bet.from_expr("mixed", pl.when(expr > 3).then(5).otherwise(-1))
+    assert "\n" not in str(err.value)

@@ -37,6 +37,10 @@ from importlib import import_module as _import_module
 from pathlib import Path as _Path
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
+from toolkit._kernel_cache import watch as _watch_kernel_caches
+
+_watch_kernel_caches()  # numba's kernel cache keyed by the modules a kernel imports (toolkit/_kernel_cache.py)
+
 __version__ = "0.1.0"
 
 if _TYPE_CHECKING:

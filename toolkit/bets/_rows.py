@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import as_fraction, payout
+from toolkit.bets._expressions import evaluate_distinct
 from toolkit.bets._prefix_patterns import PREFIX
 from toolkit.bets.fields import (
     BOOLEAN_FIELDS,
@@ -319,7 +320,8 @@ def prefix_payouts(bet: CoupBet, ranks: np.ndarray, suits: np.ndarray | None) ->
 def evaluate(bet: CoupBet, frame: pl.DataFrame) -> np.ndarray:
     """The bet's payout on each row of a frame of coup fields, as floats; errors name the bet."""
     try:
-        pays = frame.select(bet.expr.alias("payout"))["payout"]
+        # the costly parts' values are kept with the bet's compiled tables: each input evaluated once a process
+        pays = evaluate_distinct(bet.expr, frame, bet._compiled.setdefault("evaluated", {}))
     except pl.exceptions.PolarsError as err:
         raise ValueError(f"bet {bet.name!r}: cannot evaluate its payout: {str(err).splitlines()[0]}") from None
     if pays.null_count():

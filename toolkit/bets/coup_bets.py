@@ -55,6 +55,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import check_bet_text
+from toolkit.bets._expressions import check_rowwise
 from toolkit.bets._label_events import LabelTable, compile_labels, label_combinations, label_probabilities
 from toolkit.bets._prefix_patterns import PatternBet, compile_patterns
 from toolkit.bets._rows import prefix_payouts, row_frame
@@ -116,6 +117,7 @@ class CoupBet(Bet):
         check_bet_text(self.name, self.description)
         if not isinstance(self.expr, pl.Expr):
             raise TypeError(f"bet {self.name!r}: expr must be a polars expression, got {type(self.expr).__name__}")
+        check_rowwise(self.expr, f"bet {self.name!r}")
         object.__setattr__(self, "field_names", tuple(dict.fromkeys(self.expr.meta.root_names())))
         unknown = sorted(set(self.field_names) - set(FIELDS))
         if unknown:

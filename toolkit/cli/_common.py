@@ -260,6 +260,20 @@ def dealing_from_options(
     raise AssertionError("unreachable")
 
 
+def _house_rules(decks: int, path: Path | None) -> Any:
+    """The house rules of a rules file (its tableau, commission and Tie payout), else the defaults; a bad file:
+    one line, exit 2."""
+    from toolkit.coup.rules import Rules
+    from toolkit.coup.rules_file import read_rules_file
+
+    if path is None:
+        return Rules(decks=decks)
+    try:
+        return read_rules_file(path).rules(decks)
+    except ValueError as err:
+        fail(f"--rules: {err}")
+
+
 def _rules_tableau(path: Path) -> Any:
     """The tableau of a rules file (a bad file: one line, exit 2)."""
     from toolkit.coup.rules_file import read_rules_file
@@ -303,6 +317,9 @@ def with_dealing(command: Command | None = None, *, coups: bool = True) -> Comma
     names = [name for name, _, _ in options]
     signature = inspect.signature(command)
     params = list(signature.parameters.values())
+    # a command that also declares ``house`` gets the whole rules file: its tableau, commission and Tie payout
+    wants_house = "house" in signature.parameters
+    params = [p for p in params if p.name != "house"]
     at = [p.name for p in params].index("dealing")
     if params[at].kind is not inspect.Parameter.KEYWORD_ONLY:
         raise TypeError(f"{command.__name__}: the dealing parameter must be keyword-only (after a bare *)")
@@ -311,19 +328,26 @@ def with_dealing(command: Command | None = None, *, coups: bool = True) -> Comma
     @functools.wraps(command)
     def wrapper(**kwargs: Any) -> None:
         given = {name: kwargs.pop(name) for name in names}
-        command(**kwargs, dealing=dealing_from_options(**given))
+        dealing = dealing_from_options(**given)
+        if wants_house:
+            kwargs["house"] = _house_rules(dealing.decks, given.get("rules"))
+        command(**kwargs, dealing=dealing)
 
     wrapper.__signature__ = signature.replace(parameters=[*params[:at], *added, *params[at + 1 :]])  # type: ignore[attr-defined]
     # typer resolves the annotations with typing.get_type_hints (the command's globals, through __wrapped__)
-    hints = {k: v for k, v in command.__annotations__.items() if k != "dealing"}
+    hints = {k: v for k, v in command.__annotations__.items() if k not in ("dealing", "house")}
     wrapper.__annotations__ = {**hints, **{name: t for name, t, _ in options}}
     return wrapper
 
 
-def dealing_payload(dealing: Dealing) -> dict[str, object]:
-    """The dealing options of a run, as a command's JSON output writes them (the option names, without dashes)."""
+def dealing_payload(dealing: Dealing, house: Any = None) -> dict[str, object]:
+    """The dealing options of a run, as a command's JSON output writes them (the option names, without dashes);
+    with the house rules (:class:`~toolkit.coup.rules.Rules`), their commission and Tie payout too."""
     payload = {name: getattr(dealing, name) for name, _, _ in DEALING_OPTIONS if name != "rules"}
-    return {**payload, "rules": dealing.tableau.name}
+    payload["rules"] = dealing.tableau.name
+    if house is not None:
+        payload.update(commission=float(house.commission), tie_pays=float(house.tie_pays))
+    return payload
 
 
 def seed_or_fresh(seed: int | None) -> int:

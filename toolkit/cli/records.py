@@ -334,6 +334,7 @@ def convert(
     one_shoe: bool = ONE_SHOE_OPTION,
     shoe_column: str | None = SHOE_COLUMN_OPTION,
     layout_file: Path | None = LAYOUT_OPTION,
+    rules_file: Path | None = RULES_OPTION,
 ) -> None:
     """Read a record once and write its valid shoes in the toolkit's own layout, so a foreign file is read once.
 
@@ -351,7 +352,9 @@ def convert(
     _one_way_to_shoes(one_shoe, shoe_column)
     how = _layout(layout_file)
     try:
-        records = read_records(file, header=_header(header), one_shoe=one_shoe, shoe_column=shoe_column, layout=how)
+        records = read_records(
+            file, header=_header_and_rules(header, rules_file), one_shoe=one_shoe, shoe_column=shoe_column, layout=how
+        )
     except OSError as err:
         fail(f"{file}: cannot open the file: {err.strerror or err}")
     except RefusedFileError as err:
@@ -373,6 +376,7 @@ def convert(
         "coups": records.coups.height,
         "kind": records.kind,
         "read_as": records.read_as,
+        "rules": records.header.dealing.tableau.name,
     }
     emit(pl.DataFrame([row]), fmt, row, keys=1)
     raise typer.Exit(1 if report.problems else 0)

@@ -38,6 +38,7 @@ from toolkit.cli._common import (
 if TYPE_CHECKING:
     import polars as pl
 
+    from toolkit.coup.rules import Rules
     from toolkit.dealing.dealer import Dealing
 
 __all__ = ["register"]
@@ -99,13 +100,14 @@ def _frame(dealt, compositions: bool, systems: tuple):
     return frame.with_columns(pl.col("shoe") + 1)
 
 
-def _file_header(dealing) -> bytes:
-    """The shoe header of the file (Parquet metadata ``baccarat``), so that ``baccarat validate`` reads it right."""
+def _file_header(dealing, house=None) -> bytes:
+    """The shoe header of the file (Parquet metadata ``baccarat``), so that ``baccarat validate`` reads it right;
+    under the house rules ``house`` (commission, Tie payout), when given."""
     import json
 
     from toolkit.records import ShoeHeader
 
-    return json.dumps({"header": ShoeHeader.from_dealing(dealing).as_dict()}).encode()
+    return json.dumps({"header": ShoeHeader.from_dealing(dealing, rules=house).as_dict()}).encode()
 
 
 @with_dealing
@@ -117,6 +119,7 @@ def simulate(
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
     dealing: Dealing,
+    house: Rules,
     compositions: bool = typer.Option(
         True, "--compositions/--no-compositions", help="Write unseen_A..unseen_K (the composition before each coup)."
     ),
@@ -181,14 +184,14 @@ def simulate(
                 frame = _frame(dealt, compositions, systems)
                 table = frame.to_arrow()
                 if writer is None:
-                    schema = table.schema.with_metadata({b"baccarat": _file_header(dealing)})
+                    schema = table.schema.with_metadata({b"baccarat": _file_header(dealing, house)})
                     writer = pq.ParquetWriter(sink, schema)
                 writer.write_table(table.cast(writer.schema))
                 rows += frame.height
         finally:
             if writer is not None:
                 writer.close()
-    say(f"wrote {rows} coups of {shoes} shoes to {out} (seed {s})")
+    say(f"wrote {rows} coups of {shoes} shoes to {out} under {house.tableau.name} rules (seed {s})")
 
 
 @with_dealing
@@ -223,6 +226,7 @@ def count(
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
     dealing: Dealing,
+    house: Rules,
     confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
     workers: int | None = WORKERS,
     scheduler: str | None = SCHEDULER,
@@ -238,7 +242,6 @@ def count(
 ) -> None:
     """What a counter wins: play a count (or computer-perfect play) through simulated shoes, or compute it."""
     from toolkit.counting import LookAheadError, run_strategies
-    from toolkit.coup.rules import Rules
 
     check_run(shoes, workers, MAX_COUNT_SHOES)
     check_scheduler(workers, scheduler)
@@ -269,7 +272,7 @@ def count(
             shoes,
             dealing,
             s,
-            rules=Rules(decks=dealing.decks, tableau=dealing.tableau),
+            rules=house,
             workers=workers,
             scheduler=scheduler,
             progress=progress,
@@ -285,7 +288,7 @@ def count(
         "threshold": threshold if system == "perfect" else convention.get("threshold"),
         "seed": s,
         "convention": convention,
-        "dealing": dealing_payload(dealing),
+        "dealing": dealing_payload(dealing, house),
     }
     if fmt == OutputFormat.table:
         _say_result(res, strategy, s, confidence)

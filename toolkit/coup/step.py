@@ -10,10 +10,9 @@ same rule.
 The options (burn, last hand, hidden burn) are the plain enums of
 :mod:`toolkit.coup.options`; the kernels take their integer :func:`~toolkit.coup.options.code`.
 
-numba's on-disk cache keys a compiled kernel by its own source file only: after
-editing this module, delete the ``*.nbi`` and ``*.nbc`` files of the kernels
-that call it (``toolkit/__pycache__``, ``toolkit/records/__pycache__``, ...),
-or they keep the old rules.
+numba's on-disk cache keys a compiled kernel by its own source file only; the
+package stamps its kernels by every module they import (:mod:`toolkit._kernel_cache`),
+so the kernels that call these rules are recompiled when this module changes.
 
 >>> burn_count(9, 1), burn_count(0, 11), burn_count(4, 1)  # a ten, an ace burning 11, a five
 (10, 11, 5)

@@ -108,7 +108,8 @@ class Dealing:
     cut_card
         Cards behind the cut card (from the end of the shoe).
     last_hand
-        When the last coup is dealt once the cut card is out: ``"one_more"``, ``"finish"`` or ``"seven_cards"``.
+        When the last coup is dealt once the cut card is out: ``"one_more"``, ``"finish"``, ``"seven_cards"`` or
+        ``"two_more_if_first"`` (:class:`~toolkit.coup.options.LastHand`).
     coups
         Deal exactly this many coups instead (``None``: to the cut card).
     tableau
