@@ -28,7 +28,7 @@ from toolkit.exact._gpu import _compiled
 from toolkit.studies import ThorpStudy, run_study
 
 design = dict(
-    shoes=3, seed=5, block_size=2, bets=("banker", "tie"), dealing=Dealing(coups=3),
+    n_shoes=3, seed=5, block_size=2, bets=("banker", "tie"), dealing=Dealing(coups=3),
     jacobson_depths=(18, 26), observers=("unseen", "remaining"),
 )
 cpu = run_study(ThorpStudy(**design), progress=False)

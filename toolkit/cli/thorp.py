@@ -347,7 +347,7 @@ def reproduce(
         fail(f"--seed must be a non-negative integer, got {seed}")
     check_run(max(shoes, study_shoes), workers)
     jacobson = jacobson_setting(shoes, seed=seed, workers=workers, progress=progress)
-    result = run_study(ThorpStudy(shoes=study_shoes, seed=seed), workers=workers, progress=progress)
+    result = run_study(ThorpStudy(n_shoes=study_shoes, seed=seed), workers=workers, progress=progress)
     counts = count_providers(count_shoes, seed=seed, workers=workers, progress=progress) if count_shoes else None
     table = reproduce_table(result, jacobson, counts)
     if fmt != OutputFormat.table:

@@ -12,7 +12,7 @@ shoes are independent, so they share the work nearly evenly): the estimate is
 for idle cores, and a machine shared with other work takes longer.  The
 pilot's own seconds are not counted.
 
->>> e = estimate_assessment("dragon7", shoes=1000, cut_cards=(14,), pilot_shoes=20)
+>>> e = estimate_assessment("dragon7", n_shoes=1000, cut_cards=(14,), pilot_shoes=20)
 >>> sorted(e["seconds"]), e["shoes"], e["cut_cards"]
 (['fresh', 'scoring', 'search', 'sweep'], 1000, [14])
 """
@@ -54,23 +54,23 @@ def expected_candidates(space: SearchSpace = SearchSpace(), reach: int = 10) -> 
 def estimate_assessment(
     bet: Bet | str,
     dealing: Dealing = Dealing(),
-    shoes: int = DEFAULT_SHOES,
+    n_shoes: int = DEFAULT_SHOES,
     cut_cards: Sequence[int] | None = None,
     penetration_shoes: int | None = None,
     rules: Rules | None = None,
     space: SearchSpace = SearchSpace(),
-    workers: int | None = 1,
+    workers: int | None = None,
     pilot_shoes: int | None = None,
 ) -> dict[str, Any]:
     """The seconds each step of :func:`~toolkit.studies.assess.assess_bet` will take, from a timed pilot.
 
     Parameters
     ----------
-    bet, dealing, shoes, cut_cards, penetration_shoes, rules, space, workers
+    bet, dealing, n_shoes, cut_cards, penetration_shoes, rules, space, workers
         As :func:`~toolkit.studies.assess.assess_bet` takes them.
     pilot_shoes
         Shoes of the pilot (its own seed; what it deals is not used again); default: a tenth of
-        ``shoes``, at least 20 and at most 200.
+        ``n_shoes``, at least 20 and at most 200.
 
     Returns
     -------
@@ -81,9 +81,9 @@ def estimate_assessment(
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
     b = resolve_bet(bet, rules)
     cuts = _cut_cards(dealing, cut_cards)
-    n_pen = shoes if penetration_shoes is None else penetration_shoes
+    n_pen = n_shoes if penetration_shoes is None else penetration_shoes
     n_workers = default_workers() if workers is None else int(workers)
-    pilot_shoes = min(max(shoes // 10, 20), 200) if pilot_shoes is None else pilot_shoes
+    pilot_shoes = min(max(n_shoes // 10, 20), 200) if pilot_shoes is None else pilot_shoes
     warm = block_plan(10, seed=1)[0]
     pilot = block_plan(pilot_shoes, block_size=pilot_shoes, seed=12345)[0]
     search_block(warm, dealing, b)  # compiles the bet and loads the kernels: not part of the estimate
@@ -104,18 +104,18 @@ def estimate_assessment(
     if cuts:
         sweep_block(pilot, tuple(played), dealing, tuple(cuts), rules)
     per_shoe["sweep"] = (time.process_time() - start) / pilot.n_shoes
-    share = max(min(n_workers, -(-shoes // 1000)), 1)  # blocks of 1,000 shoes are shared among the workers
+    share = max(min(n_workers, -(-n_shoes // 1000)), 1)  # blocks of 1,000 shoes are shared among the workers
     seconds = {
-        "search": per_shoe["search"] * shoes / share,
-        "scoring": per_shoe["scoring"] * shoes,  # in this process
-        "fresh": per_shoe["fresh"] * shoes / share,
+        "search": per_shoe["search"] * n_shoes / share,
+        "scoring": per_shoe["scoring"] * n_shoes,  # in this process
+        "fresh": per_shoe["fresh"] * n_shoes / share,
         "sweep": per_shoe["sweep"] * n_pen / share,
     }
     return {
         "seconds": seconds,
         "total": float(sum(seconds.values())),
         "workers": share,
-        "shoes": shoes,
+        "shoes": n_shoes,
         "penetration_shoes": n_pen if cuts else 0,
         "cut_cards": cuts,
         "pilot_shoes": pilot.n_shoes,
