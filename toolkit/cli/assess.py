@@ -168,8 +168,8 @@ def _say_how_long(
     sweep = f"{n_cuts} cut card{'' if n_cuts == 1 else 's'}" if n_cuts else "no cut-card sweep"
     typer.echo(
         f"{bet.name}: {shoes:,} shoes a step (search, fresh shoes, {sweep}): about {_duration(est['total'])} on "
-        f"{est['workers']} idle core(s), from the CPU time of a pilot of {est['pilot_shoes']} shoes (--shoes scales "
-        "it; longer on a busy machine)",
+        f"{est['workers']} idle core(s) and at most {_size(est['memory_bytes'])} of memory for the search shoes, "
+        f"from a pilot of {est['pilot_shoes']} shoes (--shoes scales both; longer on a busy machine)",
         err=True,
     )
 
@@ -185,6 +185,15 @@ def _duration(seconds: float) -> str:
     if seconds < 5400:
         return f"{seconds / 60:.1f} min"
     return f"{seconds / 3600:.1f} h"
+
+
+def _size(n_bytes: float) -> str:
+    """``40 MB``, ``1.2 GB``.
+
+    >>> _size(4.2e7), _size(1.23e9)
+    ('42 MB', '1.2 GB')
+    """
+    return f"{n_bytes / 1e6:.0f} MB" if n_bytes < 1e9 else f"{n_bytes / 1e9:.1f} GB"
 
 
 def register(app: typer.Typer) -> None:

@@ -75,8 +75,10 @@ def estimate_assessment(
     Returns
     -------
     dict
-        ``seconds`` by step (``search``, ``scoring``, ``fresh``, ``sweep``), ``total``, ``workers``,
-        ``shoes``, ``penetration_shoes``, ``cut_cards`` and ``pilot_shoes``.
+        ``seconds`` by step (``search``, ``scoring``, ``fresh``, ``sweep``), ``total``, ``memory_bytes`` (the
+        bound on what the search holds at once beyond the process's start, from the pilot's arrays: about
+        9 KB a shoe of eight decks), ``workers``, ``shoes``, ``penetration_shoes``, ``cut_cards`` and
+        ``pilot_shoes``.
     """
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
     b = resolve_bet(bet, rules)
@@ -111,9 +113,14 @@ def estimate_assessment(
         "fresh": per_shoe["fresh"] * n_shoes / share,
         "sweep": per_shoe["sweep"] * n_pen / share,
     }
+    # memory: the search holds every search shoe's coups (SearchSet.nbytes a shoe) and, while joining its blocks,
+    # one field twice; scoring a candidate adds four arrays of 8 bytes a coup (counts, thresholds reached)
+    per_coup_scoring = 4 * 8 * data.hands / pilot.n_shoes
+    held = (data.nbytes + data.largest_field_nbytes) / pilot.n_shoes + per_coup_scoring
     return {
         "seconds": seconds,
         "total": float(sum(seconds.values())),
+        "memory_bytes": float(held * n_shoes),
         "workers": share,
         "shoes": n_shoes,
         "penetration_shoes": n_pen if cuts else 0,

@@ -433,7 +433,7 @@ def assess_bet(
     # 2. the search, on the search shoes
     fn = partial(search_block, dealing=dealing, bet=b)
     blocks = map_blocks(fn, block_plan(plan.shoes, seed=plan.seeds[0]), workers, None, progress, "search shoes")
-    data = SearchSet.concat(list(blocks))
+    data = SearchSet.concat(blocks)  # block by block: the peak is the set and one of its fields
     candidates, winner = search_counts(data, eor_values, b, space, progress)
     count = _found_count(b, winner, rules, plan.shoes)
     del data  # the search shoes are not needed again
