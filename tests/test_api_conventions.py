@@ -1,4 +1,4 @@
-"""One convention everywhere in the public API (issue 34, item 6), held by walking ``toolkit.__all__``.
+"""One convention everywhere in the public API, held by walking ``toolkit.__all__``.
 
 * a count of shoes is ``n_shoes`` (``shoes`` names shoes themselves: arrays, frames, lists of sizes);
 * ``workers`` defaults to ``None`` (every core), in the library and at the command line alike;

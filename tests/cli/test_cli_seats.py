@@ -1,4 +1,4 @@
-"""``simulate --players`` counts seats as ``detect`` shows them (issue 34, item 7: it once said "5 player(s)")."""
+"""``simulate --players`` counts seats as ``detect`` shows them (it once said "5 player(s)" of six seats)."""
 
 from __future__ import annotations
 
