@@ -169,8 +169,9 @@ def _say_how_long(
     sweep = f"{n_cuts} cut card{'' if n_cuts == 1 else 's'}" if n_cuts else "no cut-card sweep"
     typer.echo(
         f"{bet.name}: {shoes:,} shoes a step (search, fresh shoes, {sweep}): about {_duration(est['total'])} on "
-        f"{est['workers']} idle core(s) and at most {_size(est['memory_bytes'])} of memory for the search shoes, "
-        f"from a pilot of {est['pilot_shoes']} shoes (--shoes scales both; longer on a busy machine)",
+        f"{est['workers']} idle core(s), and about {_size(est['memory_bytes'])} of memory for the search shoes over "
+        f"the process's 300 MB, from a pilot of {est['pilot_shoes']} shoes (--shoes scales both; longer on a busy "
+        "machine)",
         err=True,
     )
 

@@ -75,10 +75,10 @@ def estimate_assessment(
     Returns
     -------
     dict
-        ``seconds`` by step (``search``, ``scoring``, ``fresh``, ``sweep``), ``total``, ``memory_bytes`` (the
-        bound on what the search holds at once beyond the process's start, from the pilot's arrays: about
-        9 KB a shoe of eight decks), ``workers``, ``shoes``, ``penetration_shoes``, ``cut_cards`` and
-        ``pilot_shoes``.
+        ``seconds`` by step (``search``, ``scoring``, ``fresh``, ``sweep``), ``total``, ``memory_bytes`` (what the
+        search holds at once, from the pilot's arrays: about 9 KB a shoe of eight decks, over what the process
+        holds anyway, some 300 MB with the bet's exact tables), ``workers``, ``shoes``, ``penetration_shoes``,
+        ``cut_cards`` and ``pilot_shoes``.
     """
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
     b = resolve_bet(bet, rules)
