@@ -28,7 +28,7 @@ TIE = [("winner = 'tie'", 8)]
 
 
 def _assess(**options):
-    return assess_bet("lucky6", **{"shoes": 10, "seed": 1, "progress": False, **options})
+    return assess_bet("lucky6", **{"n_shoes": 10, "seed": 1, "progress": False, **options})
 
 
 @pytest.mark.parametrize(
@@ -115,12 +115,12 @@ def test_a_suited_shoe_from_a_mapping_counts_every_card() -> None:
 
 
 def test_an_empty_cut_cards_is_honoured_as_the_dealings_own() -> None:
-    a = _assess(shoes=20, cut_cards=[], dealing=Dealing(cut_card=26))
+    a = _assess(n_shoes=20, cut_cards=[], dealing=Dealing(cut_card=26))
     assert sorted(set(a.frames["penetration"]["cut_card"].to_list())) == [26]
 
 
 def test_cut_cards_past_half_the_shoe_are_played_when_given() -> None:
-    a = _assess(shoes=20, cut_cards=[300])
+    a = _assess(n_shoes=20, cut_cards=[300])
     assert sorted(set(a.frames["penetration"]["cut_card"].to_list())) == [14, 300]
 
 

@@ -98,3 +98,12 @@ def test_the_readme_python_block_runs_as_written(monkeypatch, tmp_path) -> None:
     monkeypatch.chdir(tmp_path)
     (block,) = _blocks("python")
     exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+
+
+def test_the_docs_quick_start_says_what_the_readme_says() -> None:
+    """The documentation's quick start gives the README's two lines: the same install and main job, the same tests."""
+    index = (ROOT / "notebooks" / "index.md").read_text(encoding="utf-8")
+    quick = re.search(r"## Quick start\n\n```bash\n(.*?)```", README, flags=re.DOTALL)
+    assert quick is not None
+    assert f"```bash\n{quick.group(1)}```" in index
+    assert "python -m pytest" in quick.group(1)

@@ -87,7 +87,7 @@ def test_an_assessment_shows_a_small_table_in_a_notebook() -> None:
 
     from toolkit.studies.assess import assess_bet
 
-    found = assess_bet("banker", shoes=150, seed=4, cut_cards=(), workers=1, progress=False)
+    found = assess_bet("banker", n_shoes=150, seed=4, cut_cards=(), workers=1, progress=False)
     check_shown(found, "Assessment('banker'")
     page = found._repr_html_()
     assert "<caption>Assessment of &#x27;banker&#x27;</caption>" in page

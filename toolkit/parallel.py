@@ -304,7 +304,7 @@ def default_workers() -> int:
 def map_blocks(
     fn: Callable[[Block], T],
     blocks: Sequence[Block],
-    workers: int | None = 1,
+    workers: int | None = None,
     scheduler: str | Any | None = None,
     progress: bool = True,
     description: str = "shoes",

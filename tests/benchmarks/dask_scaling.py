@@ -84,7 +84,7 @@ def main() -> int:
     # the scheduler's HTTP server (not the dashboard) falls back from a busy port 8787 with a warning
     warnings.filterwarnings("ignore", message="Port 8787 is already in use")
 
-    study = ThorpStudy(shoes=args.shoes, seed=args.seed)
+    study = ThorpStudy(n_shoes=args.shoes, seed=args.seed)
     print(f"Thorp study: {study.shoes:,} shoes in {study.n_blocks} blocks of {study.block_size}, seed {study.seed}")
     print(f"load average before: {load()}")
     clusters, clients = {}, {}
@@ -99,7 +99,7 @@ def main() -> int:
             )
             clients[k] = Client(clusters[k])
             # warm-up: 2k tiny blocks, so every worker loads the kernels and builds the panel's evaluator
-            run_study(ThorpStudy(shoes=2 * k, seed=0, block_size=1), scheduler=clients[k], progress=False)
+            run_study(ThorpStudy(n_shoes=2 * k, seed=0, block_size=1), scheduler=clients[k], progress=False)
         times: dict[int, list[float]] = {k: [] for k in WORKERS}
         results: dict[int, StudyResult] = {}
         for r in range(args.repeats):

@@ -63,7 +63,7 @@ def peak_rss_mib() -> float:
 
 
 def pipeline(shoes: int, workers: int, seed: int, observers: tuple[str, ...]) -> dict[str, float]:
-    study = ThorpStudy(shoes=shoes, seed=seed, observers=observers)
+    study = ThorpStudy(n_shoes=shoes, seed=seed, observers=observers)
     start = time.perf_counter()
     result = run_study(study, workers=workers, progress=False)
     wall = time.perf_counter() - start
@@ -78,10 +78,10 @@ def side_bet_ratio(shoes: int, seed: int) -> None:
     """The study's CPU time on the same shoes with and without four side bets (one process)."""
     panel = standard_bets()
     bets = (*panel, *(get_bet(n) for n in SIDE_BETS))
-    run_study(ThorpStudy(shoes=20, seed=seed + 1, bets=bets), progress=False)  # the side bets' tables, once
+    run_study(ThorpStudy(n_shoes=20, seed=seed + 1, bets=bets), progress=False)  # the side bets' tables, once
     cpu = {}
     for label, chosen in (("panel", panel), ("panel + 4 side bets", bets)):
-        result = run_study(ThorpStudy(shoes=shoes, seed=seed, bets=chosen), progress=False)
+        result = run_study(ThorpStudy(n_shoes=shoes, seed=seed, bets=chosen), progress=False)
         cpu[label] = result.seconds["cpu"]
         print(f"{label}: {result.n_hands:,} coups, {cpu[label]:.2f} CPU s in the blocks")
     ratio = cpu["panel + 4 side bets"] / cpu["panel"]

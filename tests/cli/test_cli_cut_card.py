@@ -42,7 +42,7 @@ def test_json_holds_every_rule_and_bet_and_matches_the_library(capsys) -> None:
     assert rows["rule"].unique(maintain_order=True).to_list() == ["cut14/one_more", "cut30/one_more", "coups60"]
     assert len(rows["bet"].unique()) == len(bt.standard_bets()) + 1  # the panel and perfect_pair
     library = bt.cut_card_effect(
-        shoes=3, cut_cards=(14, 30), coups=(60,), seed=4, progress=False, bets=(*bt.standard_bets(), "perfect_pair")
+        n_shoes=3, cut_cards=(14, 30), coups=(60,), seed=4, progress=False, bets=(*bt.standard_bets(), "perfect_pair")
     )
     assert rows["effect"].to_list() == library["effect"].to_list()
     assert data["seed"] == 4

@@ -200,7 +200,7 @@ def test_cut_card_effect_refuses_a_bad_z_before_any_shoe_is_dealt(monkeypatch, z
 
     monkeypatch.setattr(run_module, "run_cut_card", never)
     with pytest.raises(ValueError, match="finite positive normal quantile"):
-        run_module.cut_card_effect(shoes=2, seed=1, z=z, progress=False)
+        run_module.cut_card_effect(n_shoes=2, seed=1, z=z, progress=False)
 
 
 def test_an_exact_zero_effect_is_reported_exactly_zero():
@@ -211,7 +211,7 @@ def test_an_exact_zero_effect_is_reported_exactly_zero():
 
     bets = ("player_pair", "banker_pair", "either_pair", "banker")
     frame = cut_card_effect(
-        shoes=3, cut_cards=(), coups=(1,), bets=bets, dealing=Dealing(burn=Burn.NONE), seed=2, progress=False
+        n_shoes=3, cut_cards=(), coups=(1,), bets=bets, dealing=Dealing(burn=Burn.NONE), seed=2, progress=False
     )
     assert frame["effect"].to_list() == [0.0] * len(bets)
     assert frame["ci_low"].to_list() == frame["ci_high"].to_list() == [0.0] * len(bets)

@@ -158,7 +158,7 @@ def test_replay_table_shows_a_readable_default_set_of_columns(capsys, monkeypatc
     # coup, cards unseen, the counts, the edges of banker, player, tie and the system's own bet, the outcome
     assert header == [
         "coup", "cards_unseen", "rc_dragon7", "tc_dragon7", "ev_banker", "ev_player", "ev_tie", "ev_dragon7",
-        "player", "banker", "winner",
+        "player_hand", "banker_hand", "winner",
     ]  # fmt: skip
     code, out, _ = run(capsys, "replay", path, "--shoe", "3", "--bet", "panda8", "--bet", "banker")
     assert out.splitlines()[0].split() == [
@@ -166,8 +166,8 @@ def test_replay_table_shows_a_readable_default_set_of_columns(capsys, monkeypatc
         "cards_unseen",
         "ev_panda8",
         "ev_banker",
-        "player",
-        "banker",
+        "player_hand",
+        "banker_hand",
         "winner",
     ]
 

@@ -50,8 +50,8 @@ def test_simulate_validate_replay_read_records(capsys, tmp_path: Path, args: lis
     assert records.shoe_ids == [1, 2, 3, 4, 5, 6]
     coups = records.coups
     assert coups.height == written.height
-    assert coups["player"].to_list() == written["player_cards"].to_list()
-    assert coups["banker"].to_list() == written["banker_cards"].to_list()
+    assert coups["player"].to_list() == written["player_hand"].to_list()
+    assert coups["banker"].to_list() == written["banker_hand"].to_list()
     assert coups["winner"].to_list() == written["winner"].to_list()
 
     code, out, err = run(capsys, "replay", str(path), "--shoe", "2", "--format", "json")

@@ -58,7 +58,7 @@ def test_the_dealing_commands_deal_by_the_file(capsys, tmp_path: Path) -> None:
     tableau = read_rules_file(GOLD).tableau
     dealt = deal(4, Dealing(tableau=tableau), seed=3, progress=False).frame()
     frame = pl.read_parquet(out_file)
-    assert frame["banker_cards"].to_list() == dealt["banker_cards"].to_list()
+    assert frame["banker_hand"].to_list() == dealt["banker_hand"].to_list()
     # the record holds no tableau: read as punto banco some coups break it, read with the file none does
     code, _, _ = run(capsys, "validate", str(out_file), "-f", "json")
     assert code == 1

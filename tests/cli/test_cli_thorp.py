@@ -142,10 +142,15 @@ def test_reproduce_prints_every_published_figure(capsys, monkeypatch) -> None:
         assert rows[figure]["matches"] is True, rows[figure]
     assert rows["ten_count_jstat_claim"]["status"].startswith("claim: no number to check")  # dealt, not pending
     monkeypatch.setenv("COLUMNS", "160")  # wide enough for one table: the verdicts beside the figures
-    code, stdout, _ = run(capsys, "reproduce", "--shoes", "100", "--study-shoes", "20", *NO_COUNTS, *FAST)
+    code, stdout, err = run(capsys, "reproduce", "--shoes", "100", "--study-shoes", "20", *NO_COUNTS, *FAST)
     assert code == 0
     assert "house_edge_8d_banker" in stdout
     assert "match" in stdout
+    # what it simulates and about how long, on stderr before the work starts (the table alone on stdout)
+    first = err.splitlines()[0]
+    assert first.startswith("reproduce: Jacobson's setting on 100 shoes, the end-of-shoe study on 20 and no published")
+    assert "s of CPU time on " in first
+    assert "reproduce:" not in stdout
 
 
 def test_reproduce_bad_options(capsys) -> None:

@@ -143,7 +143,9 @@ def test_pre_coup_state_of_dealt_shoes_and_of_their_frame_agree() -> None:
     dealt = deal(5, seed=13, progress=False)
     a = PreCoup.of(dealt)
     b = PreCoup.of(dealt.frame(compositions=True))
-    for name in ("shoe", "coup", "unseen", "left", "decks", "burn_card"):
+    # the frame numbers shoes from 1, the dealt arrays index them from 0
+    assert np.array_equal(a.shoe + 1, b.shoe)
+    for name in ("coup", "unseen", "left", "decks", "burn_card"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
     assert np.array_equal(PreCoup.of(dealt, decks=8).decks, a.decks)
     # a frame without cards_left or burn_card: the unseen cards, no exposed burn card

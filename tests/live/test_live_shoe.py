@@ -84,7 +84,7 @@ def test_the_steps_of_a_record_are_replays_rows():
         row = frame.row(k - 1, named=True)
         assert step.expected_value == {"banker": row["ev_banker"], "dragon7": row["ev_dragon7"]}
         assert step.running == {"dragon7": row["rc_dragon7"]}
-        assert step.player == row["player"]
+        assert step.player == row["player_hand"]
         assert step.winner == row["winner"]
         assert step.unseen.total == row["cards_unseen"]
     assert steps.history(10).height == 10

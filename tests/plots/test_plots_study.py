@@ -32,7 +32,7 @@ BETS = ("banker", "player", "tie", "tie_9to1", "dragon7", "panda8", "player_pair
 
 @pytest.fixture(scope="module")
 def result():
-    return run_study(ThorpStudy(shoes=60, seed=5, bets=BETS, block_size=30), progress=False)
+    return run_study(ThorpStudy(n_shoes=60, seed=5, bets=BETS, block_size=30), progress=False)
 
 
 def _references(ax) -> set[str]:

@@ -1,4 +1,7 @@
-"""The coups file `baccarat simulate` writes (hands as player_cards, banker_cards) reads as a per-coup record."""
+"""The coups file `baccarat simulate` writes reads as a per-coup record.
+
+Its hands are player_hand and banker_hand (player_cards and banker_cards in files written before).
+"""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ from toolkit.studies.assess.search import SearchSet, score_tags, threshold_grid
 
 matplotlib.use("Agg")
 
-TINY = {"shoes": 300, "seed": 3, "cut_cards": (14, 104), "penetration_shoes": 150, "workers": 1, "progress": False}
+TINY = {"n_shoes": 300, "seed": 3, "cut_cards": (14, 104), "penetration_shoes": 150, "workers": 1, "progress": False}
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +40,7 @@ def dragon() -> Assessment:
 
 @pytest.fixture(scope="module")
 def banker() -> Assessment:
-    return assess_bet("banker", shoes=150, seed=4, cut_cards=(), workers=1, progress=False)
+    return assess_bet("banker", n_shoes=150, seed=4, cut_cards=(), workers=1, progress=False)
 
 
 def test_the_count_found_for_dragon7_beats_the_zero_count(dragon: Assessment) -> None:
@@ -123,7 +123,7 @@ def test_threshold_grids_are_round_and_integer_for_running_counts() -> None:
 
 
 def test_the_same_seed_gives_the_same_assessment(banker: Assessment) -> None:
-    again = assess_bet("banker", shoes=150, seed=4, cut_cards=(), workers=1, progress=False)
+    again = assess_bet("banker", n_shoes=150, seed=4, cut_cards=(), workers=1, progress=False)
     for name in ("candidates", "summary", "penetration"):
         assert again.frames[name].equals(banker.frames[name])
 
@@ -180,18 +180,18 @@ def test_the_result_is_concise_and_exported_at_the_top(dragon: Assessment, banke
 
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="min_win"):
-        assess_bet("dragon7", shoes=5, min_win=-1, progress=False)
+        assess_bet("dragon7", n_shoes=5, min_win=-1, progress=False)
     with pytest.raises(ValueError, match="unknown bet"):
-        assess_bet("roulette", shoes=5, progress=False)
+        assess_bet("roulette", n_shoes=5, progress=False)
     with pytest.raises(ValueError, match="shoes"):
-        assess_bet("dragon7", shoes=0, progress=False)
+        assess_bet("dragon7", n_shoes=0, progress=False)
 
 
 def test_a_bet_no_count_can_beat_gets_a_count_that_never_bets(tmp_path) -> None:
     from toolkit.bets.paytable import PayTable
 
     always_loses = PayTable.from_function("always_loses", lambda o: -1, "loses every coup")
-    a = assess_bet(always_loses, shoes=40, seed=1, cut_cards=(), workers=1, progress=False)
+    a = assess_bet(always_loses, n_shoes=40, seed=1, cut_cards=(), workers=1, progress=False)
     assert a.count is None
     assert a.frames["candidates"]["family"].to_list() == ["zero"]
     assert a.figures("count")["bet_frequency"] == 0

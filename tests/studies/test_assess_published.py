@@ -51,7 +51,7 @@ def test_the_library_holds_the_published_counts_of_the_three_bets() -> None:
 def test_the_three_giving_eight_count_found_wins_at_least_the_published_one_on_fresh_shoes() -> None:
     """3,000 shoes a step: the count found beats Jacobson's by about 0.2 unit per 100 hands, some 30 paired standard
     errors; the check allows Z of them below zero (false failure under 0.13 % were the two counts equal)."""
-    a = assess_bet("three_giving_eight", shoes=3000, seed=7, cut_cards=(), workers=1, progress=False)
+    a = assess_bet("three_giving_eight", n_shoes=3000, seed=7, cut_cards=(), workers=1, progress=False)
     assert a.settings["tag_reach"] == 10
     assert "-10..+10" in a.settings["search_space"]
     row = a.frames["published"].row(0, named=True)
@@ -68,7 +68,7 @@ def test_the_three_giving_eight_count_found_wins_at_least_the_published_one_on_f
 def test_at_full_scale_the_count_found_wins_at_least_the_published_ones(bet: str) -> None:
     """100,000 shoes a step (the command's default; minutes each on two cores): every published count of the bet,
     played at its published threshold, against the count found, shoe by shoe on the same fresh shoes."""
-    a = assess_bet(bet, shoes=100_000, seed=7, cut_cards=(), workers=None, progress=False)
+    a = assess_bet(bet, n_shoes=100_000, seed=7, cut_cards=(), workers=None, progress=False)
     published = a.frames["published"]
     assert published.height >= 1
     for row in published.to_dicts():

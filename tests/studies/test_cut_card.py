@@ -21,9 +21,9 @@ from toolkit.studies.cut_card.tally import FROM_END, cut_card_spec, shoe_moments
 BETS = ("banker", "player", "tie")
 
 
-def _study(shoes: int = 6, **kw) -> CutCardStudy:
+def _study(n_shoes: int = 6, **kw) -> CutCardStudy:
     args = {"cut_cards": (14, 30), "last_hands": ("one_more", "finish", "seven_cards"), "coups": (60,)}
-    return CutCardStudy(shoes=shoes, seed=11, bets=BETS, **({"block_size": 3} | args | kw))
+    return CutCardStudy(n_shoes=n_shoes, seed=11, bets=BETS, **({"block_size": 3} | args | kw))
 
 
 def _loop_vectors(study: CutCardStudy, shoes: np.ndarray):
@@ -85,7 +85,7 @@ def test_the_streaming_tally_matches_a_plain_loop_over_the_shoes(block: int) -> 
 def test_the_interval_is_the_delta_method_of_the_per_shoe_sums() -> None:
     """The tally's ratio and interval against numpy on the per-shoe arrays: the ratio, the residual of
     ``Y - θN`` regressed on the controls (least squares), and its standard deviation."""
-    study = _study(shoes=30, block_size=30)
+    study = _study(n_shoes=30, block_size=30)
     result = run_cut_card(study, progress=False)
     shoes = shuffled_shoes(30, 8, study.blocks()[0].rng())
     y, n, terms, *_ = shoe_moments(shoes, cut_card_spec(study))
@@ -113,7 +113,7 @@ def test_the_interval_is_the_delta_method_of_the_per_shoe_sums() -> None:
 
 def test_a_difference_of_rules_is_paired_on_the_same_shoes() -> None:
     """The difference of two rules' effects and its interval against numpy on the paired per-shoe arrays."""
-    study = _study(shoes=30, block_size=30)
+    study = _study(n_shoes=30, block_size=30)
     result = run_cut_card(study, progress=False)
     y, n, *_ = shoe_moments(shuffled_shoes(30, 8, study.blocks()[0].rng()), cut_card_spec(study))
     diff = result.differences("coups60", controls=False)
@@ -144,7 +144,7 @@ def test_ratio_estimate_without_controls_is_the_ratio_of_means() -> None:
 
 
 def test_results_are_identical_for_one_and_two_workers() -> None:
-    study = CutCardStudy(shoes=4, seed=5, bets=("banker", "player"), block_size=2, coups=(30,))
+    study = CutCardStudy(n_shoes=4, seed=5, bets=("banker", "player"), block_size=2, coups=(30,))
     one = run_cut_card(study, workers=1, progress=False)
     two = run_cut_card(study, workers=2, progress=False)
     assert one.tally.equals(two.tally)
@@ -153,7 +153,7 @@ def test_results_are_identical_for_one_and_two_workers() -> None:
 
 @pytest.fixture(scope="module")
 def many_shoes():
-    study = CutCardStudy(shoes=600, seed=2, bets=BETS, cut_cards=(14,), coups=(60,), block_size=300)
+    study = CutCardStudy(n_shoes=600, seed=2, bets=BETS, cut_cards=(14,), coups=(60,), block_size=300)
     return run_cut_card(study, progress=False)
 
 
@@ -189,12 +189,12 @@ def test_a_study_refuses_bad_values_in_one_line() -> None:
         CutCardStudy(cut_cards=(), last_hands=("one_more",))
     with pytest.raises(ValueError, match=r"CutCardStudy\.last_hands"):
         CutCardStudy(last_hands=("never",))
-    with pytest.raises(ValueError, match=r"CutCardStudy\.shoes"):
-        CutCardStudy(shoes=0)
+    with pytest.raises(ValueError, match=r"CutCardStudy\.n_shoes"):
+        CutCardStudy(n_shoes=0)
 
 
 def test_cut_card_effect_returns_the_documented_columns() -> None:
-    frame = bt.cut_card_effect(shoes=3, bets=("banker",), seed=1, progress=False)
+    frame = bt.cut_card_effect(n_shoes=3, bets=("banker",), seed=1, progress=False)
     assert frame.columns[:9] == [
         "rule",
         "bet",

@@ -179,7 +179,7 @@ def test_a_pair_bet_is_refused():
 
 # ------------------------------------------------------------------ the tracker's edge
 def test_no_shuffle_gives_a_huge_edge():
-    frame = shuffle_tracker_edge([0], shoes=8, seed=3, uniform=False, progress=False)
+    frame = shuffle_tracker_edge([0], n_shoes=8, seed=3, uniform=False, progress=False)
     assert frame["win_per_100_low"][0] > 100  # he knows every card: ~160 units per 100 hands
     assert frame["share_bet"][0] == 1.0
 
@@ -188,13 +188,13 @@ def test_uniform_shuffle_edge_is_zero_within_its_interval():
     """A uniform shuffle makes the tracker a perfect counter, whose true gain at these bets is of the order
     of 0.01 units per 100 hands (far inside the interval).  A 99.9 % interval from 240 shoes: the
     false-failure rate is about 0.1 % (the normal interval of a rare, skewed Tie win is approximate)."""
-    frame = shuffle_tracker_edge([None], shoes=240, seed=7, confidence=0.999, progress=False)
+    frame = shuffle_tracker_edge([None], n_shoes=240, seed=7, confidence=0.999, progress=False)
     assert frame["win_per_100_low"][0] <= 0 <= frame["win_per_100_high"][0]
     assert frame["share_bet"][0] < 0.05
 
 
 def test_one_riffle_is_predicted_to_pay_more_than_a_uniform_shuffle():
-    frame = shuffle_tracker_edge([1, None], shoes=32, seed=4, exact_one_riffle=False, progress=False)
+    frame = shuffle_tracker_edge([1, None], n_shoes=32, seed=4, exact_one_riffle=False, progress=False)
     one, uniform = frame.row(0, named=True), frame.row(1, named=True)
     assert one["predicted_per_100"] > 2 * uniform["predicted_per_100"]
     assert one["share_bet_low"] > uniform["share_bet_high"]
@@ -203,7 +203,7 @@ def test_one_riffle_is_predicted_to_pay_more_than_a_uniform_shuffle():
 def test_one_riffle_exact_posterior_pays_clearly():
     """With the exact one-riffle posterior the tracker wins about 35 units per 100 hands (docs); from 24
     shoes the 99.9 % interval's lower bound is far above 0 (the raked tracker's is not: see the docs)."""
-    frame = shuffle_tracker_edge([1], shoes=24, seed=8, confidence=0.999, uniform=False, progress=False)
+    frame = shuffle_tracker_edge([1], n_shoes=24, seed=8, confidence=0.999, uniform=False, progress=False)
     exact = frame.filter(frame["posterior"] == "one_riffle").row(0, named=True)
     assert exact["win_per_100_low"] > 10
     assert exact["share_bet"] > 0.8
@@ -258,21 +258,21 @@ def test_one_riffle_posterior_matches_brute_force_enumeration():
 
 
 def test_tracker_is_reproducible_from_its_seed():
-    a = shuffle_tracker_edge([2], shoes=20, seed=9, uniform=False, progress=False)
-    assert a.equals(shuffle_tracker_edge([2], shoes=20, seed=9, uniform=False, progress=False))
-    assert not a.equals(shuffle_tracker_edge([2], shoes=20, seed=10, uniform=False, progress=False))
+    a = shuffle_tracker_edge([2], n_shoes=20, seed=9, uniform=False, progress=False)
+    assert a.equals(shuffle_tracker_edge([2], n_shoes=20, seed=9, uniform=False, progress=False))
+    assert not a.equals(shuffle_tracker_edge([2], n_shoes=20, seed=10, uniform=False, progress=False))
 
 
 @pytest.mark.slow
 def test_tracker_is_independent_of_the_workers():
-    a = shuffle_tracker_edge([2], shoes=40, seed=9, uniform=False, progress=False)
-    b = shuffle_tracker_edge([2], shoes=40, seed=9, uniform=False, progress=False, workers=2)
+    a = shuffle_tracker_edge([2], n_shoes=40, seed=9, uniform=False, progress=False)
+    b = shuffle_tracker_edge([2], n_shoes=40, seed=9, uniform=False, progress=False, workers=2)
     assert a.equals(b)
 
 
 def test_tracker_and_power_study_give_the_same_result_on_a_local_dask_cluster():
     distributed = pytest.importorskip("distributed")
-    tracker = {"shoes": 20, "seed": 9, "uniform": False, "progress": False, "exact_one_riffle": False}
+    tracker = {"n_shoes": 20, "seed": 9, "uniform": False, "progress": False, "exact_one_riffle": False}
     power = {"shoes": (2, 3), "replicates": 6, "seed": 3, "baseline_shoes": 20, "uniform": False, "progress": False}
     alone = shuffle_tracker_edge([2], **tracker), shuffle_test_power([2], **power)
     with (
@@ -294,9 +294,9 @@ def test_tracker_and_power_study_give_the_same_result_on_a_local_dask_cluster():
 
 def test_tracker_rejects_bad_input():
     with pytest.raises(ValueError, match="riffles"):
-        shuffle_tracker_edge([-1], shoes=2, progress=False)
+        shuffle_tracker_edge([-1], n_shoes=2, progress=False)
     with pytest.raises(ValueError, match="pairs"):
-        shuffle_tracker_edge([1], shoes=2, bets=["banker_pair"], progress=False)
+        shuffle_tracker_edge([1], n_shoes=2, bets=["banker_pair"], progress=False)
 
 
 # ------------------------------------------------------------------ power
@@ -337,7 +337,7 @@ def test_figures_draw_the_frames():
     matplotlib.use("Agg")
     from toolkit.plots.shuffle import plot_test_power, plot_tracker_edge
 
-    edge = shuffle_tracker_edge([0, 1], shoes=4, seed=1, progress=False)
+    edge = shuffle_tracker_edge([0, 1], n_shoes=4, seed=1, progress=False)
     ax = plot_tracker_edge(edge)
     assert len(ax.get_legend().get_texts()) == 3  # uniform band, raked, exact one riffle
     power = pl.DataFrame(

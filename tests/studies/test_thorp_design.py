@@ -14,7 +14,7 @@ from toolkit.studies import ThorpStudy, checkpoint_seed, run_study
 
 def test_study_validates_its_options() -> None:
     with pytest.raises(ValueError, match="shoes must be a positive integer"):
-        ThorpStudy(shoes=0)
+        ThorpStudy(n_shoes=0)
     with pytest.raises(ValueError, match="observers must be distinct names"):
         ThorpStudy(observers=("everyone",))
     with pytest.raises(ValueError, match="unknown bet 'roulette'; known bets: banker"):
@@ -59,7 +59,7 @@ def test_generator_and_spawned_seeds_become_one_integer() -> None:
     with pytest.raises(TypeError, match="seed must be an integer"):
         ThorpStudy(seed="7")
     with pytest.raises(TypeError, match="shoes must be an integer"):
-        ThorpStudy(shoes=2.5)
+        ThorpStudy(n_shoes=2.5)
 
 
 def test_a_generator_seeded_run_resumes_from_its_recorded_seed(plain, tmp_path) -> None:

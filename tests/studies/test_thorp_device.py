@@ -28,12 +28,12 @@ from toolkit.exact._gpu import _compiled
 from toolkit.studies import ThorpStudy, run_study
 
 design = dict(
-    shoes=3, seed=5, block_size=2, bets=("banker", "tie"), dealing=Dealing(coups=3),
+    n_shoes=3, seed=5, block_size=2, bets=("banker", "tie"), dealing=Dealing(coups=3),
     jacobson_depths=(18, 26), observers=("unseen", "remaining"),
 )
-cpu = run_study(ThorpStudy(**design), progress=False)
+cpu = run_study(ThorpStudy(**design), workers=1, progress=False)
 kernels_before = _compiled.cache_info().currsize
-gpu = run_study(ThorpStudy(**design, device="gpu"), progress=False)
+gpu = run_study(ThorpStudy(**design, device="gpu"), workers=1, progress=False)
 a, b = cpu.tally.arrays, gpu.tally.arrays
 print(json.dumps({
     "used_gpu": kernels_before == 0 and _compiled.cache_info().currsize > 0,

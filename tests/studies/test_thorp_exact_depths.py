@@ -19,7 +19,7 @@ Z = 4.5
 
 @pytest.fixture(scope="module")
 def dealt_to_end():
-    study = ThorpStudy(shoes=3000, seed=11, bets=("banker", "player", "tie")).dealt_to_end()
+    study = ThorpStudy(n_shoes=3000, seed=11, bets=("banker", "player", "tie")).dealt_to_end()
     return run_study(study, workers=1, progress=False)
 
 

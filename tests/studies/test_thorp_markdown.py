@@ -109,13 +109,13 @@ def test_depth_bucket_gives_the_study_buckets(plain) -> None:
     for row in buckets.iter_rows(named=True):
         inside = labels.filter(pl.col("unseen").is_between(row["unseen_low"], row["unseen_high"]))
         assert set(inside["bucket"]) <= {row["bucket"]}
-    assert SMALL["shoes"] == plain.n_shoes
+    assert SMALL["n_shoes"] == plain.n_shoes
     assert labels["bucket"].null_count() == 0
 
 
 def test_study_dealt_to_end_keeps_the_design() -> None:
-    study = ThorpStudy(shoes=50, seed=3, bets=("banker", "tie"), observers=("unseen", "remaining"))
+    study = ThorpStudy(n_shoes=50, seed=3, bets=("banker", "tie"), observers=("unseen", "remaining"))
     end = study.dealt_to_end()
-    assert (end.shoes, end.seed, end.bet_names, end.observers) == (50, 3, ("banker", "tie"), ("unseen", "remaining"))
+    assert (end.n_shoes, end.seed, end.bet_names, end.observers) == (50, 3, ("banker", "tie"), ("unseen", "remaining"))
     with pytest.raises(TypeError, match="takes a Dealing"):
         deal_to_end("casino")  # type: ignore[arg-type]

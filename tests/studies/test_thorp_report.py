@@ -25,7 +25,7 @@ def test_thorp_claim_statuses() -> None:
 # ----------------------------------------------------------------- report
 def test_summary_has_what_scripts_need(plain) -> None:
     data = json.loads(json.dumps(study_summary(plain)))
-    assert data["study"]["shoes"] == SMALL["shoes"]
+    assert data["study"]["shoes"] == SMALL["n_shoes"]
     assert data["study"]["complete"]
     for bet in plain.study.bet_names:
         entry = data["bets"][bet]

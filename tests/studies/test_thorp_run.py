@@ -73,7 +73,7 @@ def test_memory_stays_flat_as_shoes_grow() -> None:
 
     def peak(shoes: int) -> int:
         tracemalloc.start()
-        result = run_study(ThorpStudy(shoes=shoes, seed=1, block_size=30, bets=("banker", "tie")), progress=False)
+        result = run_study(ThorpStudy(n_shoes=shoes, seed=1, block_size=30, bets=("banker", "tie")), progress=False)
         size = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         assert result.n_shoes == shoes
@@ -86,9 +86,9 @@ def test_memory_stays_flat_as_shoes_grow() -> None:
 
 # ------------------------------------------------------ Jacobson's setting
 def test_jacobson_setting_alone_equals_the_study_part(plain) -> None:
-    alone = jacobson_setting(SMALL["shoes"], seed=SMALL["seed"], block_size=SMALL["block_size"], progress=False)
+    alone = jacobson_setting(SMALL["n_shoes"], seed=SMALL["seed"], block_size=SMALL["block_size"], progress=False)
     assert alone.equals(plain.jacobson())
-    assert alone["samples"].unique().to_list() == [SMALL["shoes"]]
+    assert alone["samples"].unique().to_list() == [SMALL["n_shoes"]]
 
 
 def test_jacobson_setting_evaluates_the_last_cards_of_each_shoe() -> None:
@@ -121,6 +121,6 @@ def test_jacobson_100000_shoes_and_no_edges_beyond_50_cards() -> None:
         assert np.all(np.diff(p) < 0), (bet, p)
         assert 0.03 < p[0] < 0.08  # 18 unseen cards: about 5 %
         assert p[-1] < 0.008  # 50 unseen cards: about 0.4 %
-    result = run_study(ThorpStudy(shoes=5000, seed=2024, bets=("player", "banker")), workers=None, progress=False)
+    result = run_study(ThorpStudy(n_shoes=5000, seed=2024, bets=("player", "banker")), workers=None, progress=False)
     beyond = result.beyond(50)
     assert (beyond["rate_high"] < 1e-3).all(), beyond

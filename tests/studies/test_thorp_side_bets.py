@@ -29,7 +29,7 @@ SMALL_SHOE = deal_to_end(Dealing(decks=1, burn="none"))
 @pytest.fixture(scope="module")
 def dealt_block():
     """A block of four one-deck shoes: the study's per-coup records and the same coups dealt again."""
-    study = ThorpStudy(shoes=4, seed=21, dealing=SMALL_SHOE, bets=("banker", *SIDE_BETS), block_size=4)
+    study = ThorpStudy(n_shoes=4, seed=21, dealing=SMALL_SHOE, bets=("banker", *SIDE_BETS), block_size=4)
     block = study.blocks()[0]
     output = tally_block(block, block_spec(study), records=True)
     dealt = deal_block(shuffled_shoes(block.n_shoes, SMALL_SHOE.decks, block.rng()), SMALL_SHOE, block.first_shoe)

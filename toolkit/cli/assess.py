@@ -43,7 +43,8 @@ __all__ = ["register"]
 #: :data:`toolkit.studies.assess.DEFAULT_SHOES` (not imported here: the command line starts without the studies).
 DEFAULT_SHOES = 100_000
 
-#: The most shoes of each set (the search set is held in memory: about 2 KB a shoe).
+#: The most shoes of each set (the search set is held in memory: about 4 KB a shoe of 8 decks, 9 KB with what
+#: joining its blocks and scoring a count add, so some 9 GB at the most; the command says its bound first).
 MAX_ASSESS_SHOES = 1_000_000
 
 
@@ -81,8 +82,8 @@ def assess(
         DEFAULT_SHOES,
         "--shoes",
         "-n",
-        help="Shoes of each step: the search set, the fresh set and each cut card of the sweep (the time scales "
-        "with it; the command says how long before it starts).",
+        help="Shoes of each step: the search set, the fresh set and each cut card of the sweep (the time and "
+        "the memory scale with it, about 9 KB a search shoe of 8 decks; the command says both before it starts).",
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (same seed, same assessment)."),
     dealing: Dealing,
@@ -168,8 +169,9 @@ def _say_how_long(
     sweep = f"{n_cuts} cut card{'' if n_cuts == 1 else 's'}" if n_cuts else "no cut-card sweep"
     typer.echo(
         f"{bet.name}: {shoes:,} shoes a step (search, fresh shoes, {sweep}): about {_duration(est['total'])} on "
-        f"{est['workers']} idle core(s), from the CPU time of a pilot of {est['pilot_shoes']} shoes (--shoes scales "
-        "it; longer on a busy machine)",
+        f"{est['workers']} idle core(s), and about {_size(est['memory_bytes'])} of memory for the search shoes over "
+        f"the process's 300 MB, from a pilot of {est['pilot_shoes']} shoes (--shoes scales both; longer on a busy "
+        "machine)",
         err=True,
     )
 
@@ -185,6 +187,15 @@ def _duration(seconds: float) -> str:
     if seconds < 5400:
         return f"{seconds / 60:.1f} min"
     return f"{seconds / 3600:.1f} h"
+
+
+def _size(n_bytes: float) -> str:
+    """``40 MB``, ``1.2 GB``.
+
+    >>> _size(4.2e7), _size(1.23e9)
+    ('42 MB', '1.2 GB')
+    """
+    return f"{n_bytes / 1e6:.0f} MB" if n_bytes < 1e9 else f"{n_bytes / 1e9:.1f} GB"
 
 
 def register(app: typer.Typer) -> None:

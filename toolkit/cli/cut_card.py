@@ -108,7 +108,7 @@ def cut_card(
     extra = bets_from_options(bet, [], rules, panel=[b.name for b in panel])
     try:  # checked before a fresh seed is drawn and printed
         study = CutCardStudy(
-            shoes=shoes,
+            n_shoes=shoes,
             seed=0 if seed is None else seed,
             dealing=base,
             rules=rules,

@@ -54,7 +54,7 @@ LAYOUT_OPTION = typer.Option(
 #: The bets a replay table shows when no --bet is given (besides each --system's own bet).
 DEFAULT_BETS = ("banker", "player", "tie")
 #: The outcome columns a replay table shows.
-OUTCOME = ("player", "banker", "winner")
+OUTCOME = ("player_hand", "banker_hand", "winner")
 
 
 def _layout(path: Path | None):

@@ -87,17 +87,15 @@ def _deal_block(block, dealing):
 def _frame(dealt, compositions: bool, systems: tuple):
     """The coup frame of a dealt block, with count columns (in this process).
 
-    Shoes are numbered from 1 in the file, as its coups are (the library's arrays count shoes from 0).
+    Shoes are numbered from 1 in the file, as its coups are (as :meth:`DealtShoes.frame` numbers them).
     """
-    import polars as pl
-
     from toolkit.counting import with_counts
 
     frame = dealt.frame(compositions=compositions)
     if systems:
         counted = with_counts(dealt, systems)
         frame = frame.with_columns(counted.select([c for c in counted.columns if c[:3] in ("rc_", "tc_")]))
-    return frame.with_columns(pl.col("shoe") + 1)
+    return frame
 
 
 def _file_header(dealing, house=None) -> bytes:
@@ -140,7 +138,7 @@ def simulate(
     """Deal shoes as a casino does and write every coup to a Parquet file.
 
     Shoes and coups are numbered from 1.  baccarat validate, baccarat replay and
-    toolkit.read_records read the file (its hands are player_cards and banker_cards;
+    toolkit.read_records read the file (its hands are player_hand and banker_hand;
     its header, the dealing, is in the file's metadata).  With --players, the shoes
     are written as a record with the players' bets.
     """

@@ -20,7 +20,17 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from toolkit.cli._common import FORMAT_OPTION, PROGRESS, OutputFormat, check_run, emit, fail, say, seed_or_fresh
+from toolkit.cli._common import (
+    FORMAT_OPTION,
+    PROGRESS,
+    WORKERS,
+    OutputFormat,
+    check_run,
+    emit,
+    fail,
+    say,
+    seed_or_fresh,
+)
 
 if TYPE_CHECKING:
     from toolkit.dealing.shuffles import ShuffleModel
@@ -148,7 +158,7 @@ def shuffle(
         help="Decks shuffled (guess, default 10,000), shoe pairs (tracker) or replicates (power; both default 200).",
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (same seed, same result, whatever the workers)."),
-    workers: int | None = typer.Option(1, "--workers", "-w", help="Local worker processes (default 1)."),
+    workers: int | None = WORKERS,
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:

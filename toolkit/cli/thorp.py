@@ -346,8 +346,9 @@ def reproduce(
     if seed < 0:
         fail(f"--seed must be a non-negative integer, got {seed}")
     check_run(max(shoes, study_shoes), workers)
+    typer.echo(_reproduce_cost(shoes, study_shoes, count_shoes, workers), err=True)
     jacobson = jacobson_setting(shoes, seed=seed, workers=workers, progress=progress)
-    result = run_study(ThorpStudy(shoes=study_shoes, seed=seed), workers=workers, progress=progress)
+    result = run_study(ThorpStudy(n_shoes=study_shoes, seed=seed), workers=workers, progress=progress)
     counts = count_providers(count_shoes, seed=seed, workers=workers, progress=progress) if count_shoes else None
     table = reproduce_table(result, jacobson, counts)
     if fmt != OutputFormat.table:
@@ -361,6 +362,33 @@ def reproduce(
         status=status["status"], note=pl.coalesce(status["a"], status["b"], pl.lit(""))
     )
     emit(shown, fmt, together=("published", "toolkit", "status"))
+
+
+#: CPU seconds a shoe of each step of ``reproduce`` costs on one core (measured in one process with
+#: ``jacobson_setting(20_000)``, ``run_study(ThorpStudy(n_shoes=400))`` and ``reproduce_table`` over
+#: ``count_providers(2_000)``, kernels compiled, on a busy two-core machine: an idle core does a little better).
+_REPRODUCE_CPU_S = {"jacobson": 2.5e-5, "study": 4.5e-4, "counts": 2.5e-4}
+
+
+def _reproduce_cost(shoes: int, study_shoes: int, count_shoes: int, workers: int | None) -> str:
+    """The line ``reproduce`` says before it starts: what it simulates and about how long that takes.
+
+    >>> line = _reproduce_cost(100_000, 2_000, 20_000, 1)
+    >>> line[line.index("about") :]
+    'about 8 s of CPU time on 1 core (a progress bar for each on a terminal)'
+    """
+    from toolkit.cli.assess import _duration
+    from toolkit.parallel import default_workers
+
+    rate = _REPRODUCE_CPU_S
+    cpu = shoes * rate["jacobson"] + study_shoes * rate["study"] + count_shoes * rate["counts"]
+    cores = default_workers() if workers is None else workers
+    counts = f"the published counts on {count_shoes:,}" if count_shoes else "no published counts (--count-shoes 0)"
+    return (
+        f"reproduce: Jacobson's setting on {shoes:,} shoes, the end-of-shoe study on {study_shoes:,} and {counts}: "
+        f"about {_duration(cpu)} of CPU time on {cores} core{'' if cores == 1 else 's'} (a progress bar for each "
+        "on a terminal)"
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -46,8 +46,8 @@ __all__ = ["compare_strategies", "play", "results_frame", "run_strategies", "sim
 
 
 def _outcome_classes_of_frame(frame: pl.DataFrame) -> np.ndarray:
-    pc = frame["player_cards"].list.len().to_numpy()
-    bc = frame["banker_cards"].list.len().to_numpy()
+    pc = frame["player_hand"].list.len().to_numpy()
+    bc = frame["banker_hand"].list.len().to_numpy()
     return class_index(
         frame["player_total"].to_numpy().astype(np.int64),
         frame["banker_total"].to_numpy().astype(np.int64),
@@ -59,9 +59,9 @@ def _outcome_classes_of_frame(frame: pl.DataFrame) -> np.ndarray:
 
 
 def _cards_of_frame(frame: pl.DataFrame) -> np.ndarray:
-    """``(n, 6)`` rank indices by position from a coup frame's ``player_cards`` and ``banker_cards`` lists."""
+    """``(n, 6)`` rank indices by position from a coup frame's ``player_hand`` and ``banker_hand`` lists."""
     out = np.full((frame.height, 6), -1, dtype=np.int64)
-    for side, offset in (("player_cards", 0), ("banker_cards", 3)):
+    for side, offset in (("player_hand", 0), ("banker_hand", 3)):
         for i, hand in enumerate(frame[side].to_list()):
             for j, card in enumerate(hand):
                 out[i, offset + j] = card if isinstance(card, int) else parse_card(card)

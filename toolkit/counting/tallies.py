@@ -88,17 +88,22 @@ def count_arrays(
     unseen = np.asarray(unseen)
     if unseen.ndim != 2 or unseen.shape[1] != 13:
         raise ValueError(f"unseen must be an (n, 13) array of counts by rank, got shape {unseen.shape}")
-    unseen = unseen.astype(np.int64, copy=False)
+    if not np.issubdtype(unseen.dtype, np.integer):
+        unseen = unseen.astype(np.int64)
     n = unseen.shape[0]
     decks_arr = np.broadcast_to(np.asarray(decks, dtype=np.int64), (n,))
     tags = system.tag_array
-    rc = system.initial_count + 4 * decks_arr * tags.sum() - unseen @ tags
+    # unseen @ tags one rank at a time, in int64: no int64 copy of a narrow (n, 13) table (a search holds millions)
+    tagged = np.zeros(n, dtype=np.int64)
+    for r in np.flatnonzero(tags):
+        tagged += unseen[:, r].astype(np.int64) * int(tags[r])
+    rc = system.initial_count + 4 * decks_arr * tags.sum() - tagged
     if not system.count_burn_card and burn_card is not None:
         burn = np.broadcast_to(np.asarray(burn_card, dtype=np.int64), (n,))
         if np.any((burn < -1) | (burn > 12)):
             raise ValueError("burn_card must hold rank indices 0..12 or -1 (none)")
         rc = rc - np.where(burn >= 0, tags[np.clip(burn, 0, 12)], 0)
-    unseen_cards = unseen.sum(axis=1)
+    unseen_cards = unseen.sum(axis=1, dtype=np.int64)
     if system.divisor == "unseen" or left is None:
         cards = unseen_cards
     else:

@@ -24,7 +24,7 @@ their own random streams, worker processes or Dask, and a progress bar.
 
 >>> shoes = deal(3, seed=1, progress=False)
 >>> shoes.frame().columns[:6]
-['shoe', 'coup', 'player_cards', 'banker_cards', 'player_total', 'banker_total']
+['shoe', 'coup', 'player_hand', 'banker_hand', 'player_total', 'banker_total']
 """
 
 from __future__ import annotations
@@ -325,7 +325,7 @@ class DealtShoes:
     def _shown(self) -> tuple[str, list[tuple[str, object]]]:
         shoes = max(self.n_shoes, 1)
         title = f"DealtShoes: {self.n_shoes:,} shoe(s), {len(self):,} coups"
-        first = f"{self.first_shoe:,} to {self.first_shoe + self.n_shoes - 1:,}" if self.n_shoes else "none"
+        first = f"{self.first_shoe + 1:,} to {self.first_shoe + self.n_shoes:,}" if self.n_shoes else "none"
         cards = int((self.cards >= 0).sum())
         return title, [
             ("shoes", first),
@@ -376,17 +376,20 @@ class DealtShoes:
     def frame(self, compositions: bool = False) -> pl.DataFrame:
         """The coups as a polars frame (one row per coup).
 
-        Columns: ``shoe, coup, player_cards, banker_cards, player_total,
+        Columns: ``shoe, coup, player_hand, banker_hand, player_total,
         banker_total, winner, player_natural, banker_natural, player_pair,
         banker_pair, cards_dealt, cards_seen, cards_left, cards_unseen,
         burn_card, burned``; with ``compositions=True`` also ``unseen_A`` ...
-        ``unseen_K``, the unseen composition before the coup.
+        ``unseen_K``, the unseen composition before the coup.  Shoes are numbered
+        from 1 here, as coups are (the arrays' ``shoe`` counts from 0, an index);
+        a hand is the list of its cards, ``player_hand``, and ``player_cards``
+        is its count everywhere else (bet fields, :func:`~toolkit.exact.distribution_frame`).
         """
         pt, bt = self.totals()
         names = np.array([*RANKS, ""], dtype=object)
         card_names = names[self.cards]
-        player_cards = [[c for c in row if c] for row in card_names[:, 0:3]]
-        banker_cards = [[c for c in row if c] for row in card_names[:, 3:6]]
+        player_hand = [[c for c in row if c] for row in card_names[:, 0:3]]
+        banker_hand = [[c for c in row if c] for row in card_names[:, 3:6]]
         p_two = self.cards[:, 2] < 0
         b_two = self.cards[:, 5] < 0
         natural_p = p_two & b_two & (pt >= 8)
@@ -395,10 +398,10 @@ class DealtShoes:
         local = self.shoe - self.first_shoe
         burn_names = np.array([*RANKS, None], dtype=object)[self.burn_card]
         data = {
-            "shoe": self.shoe.astype(np.int64),
+            "shoe": self.shoe.astype(np.int64) + 1,
             "coup": self.coup.astype(np.int32),
-            "player_cards": player_cards,
-            "banker_cards": banker_cards,
+            "player_hand": player_hand,
+            "banker_hand": banker_hand,
             "player_total": pt.astype(np.int8),
             "banker_total": bt.astype(np.int8),
             "winner": winner,
@@ -511,7 +514,7 @@ def deal(
     n_shoes: int,
     dealing: Dealing = Dealing(),
     seed: SeedLike = None,
-    workers: int | None = 1,
+    workers: int | None = None,
     scheduler: str | None = None,
     block_size: int = DEFAULT_BLOCK_SIZE,
     progress: bool = True,

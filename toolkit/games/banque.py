@@ -554,7 +554,7 @@ def simulate_banque_shoes(
     commission: object = 0,
     min_cards: int = BANQUE_COUP_CARDS,
     block_size: int = DEFAULT_BLOCK_SIZE,
-    workers: int | None = 1,
+    workers: int | None = None,
     progress: bool = False,
 ) -> pl.DataFrame:
     """Deal whole banque shoes, one row per coup (``shoe``, ``coup``, ``cards_left``, totals, results, payoffs).

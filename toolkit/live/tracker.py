@@ -491,8 +491,8 @@ class Tracker:
                 row[f"tc_{system.name}"] = snap.true[system.name]
             row.update({f"ev_{name}": v for name, v in snap.expected_value.items()})
             row.update(
-                player=[RANKS[x] for x in c.player],
-                banker=[RANKS[x] for x in c.banker],
+                player_hand=[RANKS[x] for x in c.player],
+                banker_hand=[RANKS[x] for x in c.banker],
                 player_total=p,
                 banker_total=b,
                 winner=c.winner,

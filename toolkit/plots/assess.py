@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -52,9 +52,19 @@ def plot_assess_eor(eor: pl.DataFrame, ax: Axes | None = None) -> Axes:
     for i, (value, tag) in enumerate(zip(data["eor_pct"], data["tag"], strict=True)):
         ax.annotate(f"{int(tag):+d}" if tag else "0", (i, value), ha="center", va="bottom" if value >= 0 else "top")
     ax.axhline(0, color="grey", lw=0.8)
+    ax.margins(y=0.12)  # room for the labels of the longest bars inside the frame
     ax.set_xlabel("card removed (labels: its tag in the count found)")
     ax.set_ylabel("effect of removal (% of a unit)")
     return ax
+
+
+#: How each set of the threshold sweep is drawn (the fresh shoes' line over the search's, both visible).
+_SWEEP_STYLES: dict[str, dict[str, Any]] = {
+    "search": {"color": "tab:blue", "lw": 4, "alpha": 0.4, "marker": "o", "ms": 6, "zorder": 2,
+               "label": "search shoes (where it was chosen)"},
+    "fresh": {"color": "tab:orange", "lw": 1.3, "ls": "--", "marker": "x", "ms": 5, "zorder": 3,
+              "label": "fresh shoes"},
+}  # fmt: skip
 
 
 def plot_assess_sweep(sweep: pl.DataFrame, ax: Axes | None = None) -> Axes:
@@ -71,12 +81,19 @@ def plot_assess_sweep(sweep: pl.DataFrame, ax: Axes | None = None) -> Axes:
     -------
     matplotlib.axes.Axes
     """
-    import seaborn as sns
-
     require_columns(sweep, ["threshold", "win_per_100_hands", "set"], "plot_assess_sweep")
     ax = axes_or_new(ax)
-    sns.lineplot(data=sweep.to_pandas(), x="threshold", y="win_per_100_hands", hue="set", marker="o", ax=ax)
+    # the two sets often lie on one another: the search's as a wide pale band, the fresh shoes' dashed on top
+    for name, style in _SWEEP_STYLES.items():
+        part = sweep.filter(pl.col("set") == name).sort("threshold")
+        if part.height:
+            ax.plot(part["threshold"].to_numpy(), part["win_per_100_hands"].to_numpy(), **style)
+    search = sweep.filter(pl.col("set") == "search")
+    if search.height and search["win_per_100_hands"].max() > 0:  # type: ignore[operator]
+        chosen = search.row(search["win_per_100_hands"].arg_max() or 0, named=True)["threshold"]
+        ax.axvline(chosen, color="grey", lw=0.8, ls=":", label=f"threshold chosen ({chosen:g})")
     ax.axhline(0, color="grey", lw=0.8)
+    ax.legend(fontsize="small")
     ax.set_xlabel("betting threshold (count at least)")
     ax.set_ylabel("units won per 100 hands (expected)")
     return ax
@@ -108,6 +125,7 @@ def plot_assess_penetration(penetration: pl.DataFrame, min_win: float | None = N
     if min_win is not None:
         ax.axhline(min_win, color="tab:red", lw=0.8, ls="--", label="worth counting")
         ax.legend()
+    ax.set_xticks(sorted(penetration["cut_card"].unique().to_list()))  # the positions swept, not fractions
     ax.set_xlabel("cut card (cards from the end of the shoe)")
     ax.set_ylabel("units won per 100 hands (expected)")
     ax.invert_xaxis()

@@ -66,6 +66,9 @@ def plot_bankroll_fan(frame: pl.DataFrame, ax: Axes | None = None, label: str | 
     if "ruined" in frame.columns:
         last = float(frame.filter(pl.col("session") == frame["session"].max())["ruined"].to_numpy()[0])
         ax.plot([], [], " ", label=f"ruined by the end: {last:.1%}")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # sessions are whole
     ax.set_xlabel("session")
     ax.set_ylabel("bankroll (units)")
     ax.legend(loc="upper left", fontsize="small")
@@ -133,19 +136,28 @@ def plot_risk_curve(frame: pl.DataFrame, ax: Axes | None = None, hue: str | None
     if "simulated" in frame.columns:
         groups = frame.partition_by(hue, as_dict=False) if hue else [frame]
         colors = [line.get_color() for line in ax.get_lines()]
+        bounded = {"low", "high"} <= set(frame.columns)
+        labelled = False
         for i, g in enumerate(groups):
+            color = colors[i % len(colors)] if colors else None
             ok = g.drop_nulls("simulated")
-            if ok.is_empty():
-                continue
-            y = ok["simulated"].to_numpy()
-            err = None
-            if {"low", "high"} <= set(ok.columns):
-                err = [y - ok["low"].to_numpy(), ok["high"].to_numpy() - y]
-            ax.errorbar(
-                ok["bankroll"].to_numpy(), y, yerr=err, fmt="o", ms=4, capsize=2,
-                color=colors[i % len(colors)] if colors else None,
-                label="simulated" if i == 0 else None,
-            )  # fmt: skip
+            # no path ruined: nothing to draw on a log axis but the interval's upper bound, as a bound
+            none = ok.filter(pl.col("simulated") <= 0) if bounded else ok.clear()
+            ok = ok.filter(pl.col("simulated") > 0)
+            if not ok.is_empty():
+                y = ok["simulated"].to_numpy()
+                err = [y - ok["low"].to_numpy(), ok["high"].to_numpy() - y] if bounded else None
+                ax.errorbar(
+                    ok["bankroll"].to_numpy(), y, yerr=err, fmt="o", ms=4, capsize=2, color=color,
+                    label="simulated" if i == 0 else None,
+                )  # fmt: skip
+            if not none.is_empty():
+                ax.scatter(
+                    none["bankroll"].to_numpy(), none["high"].to_numpy(), marker="v", s=30, color=color,
+                    label=None if labelled else "none ruined: at most",
+                )  # fmt: skip
+                labelled = True
+        ax.legend(title=hue, fontsize="small")  # the counters' lines and what the markers are
     ax.set_yscale("log")
     ax.set_xlabel("bankroll (units)")
     ax.set_ylabel("risk of ruin")

@@ -7,7 +7,7 @@ nothing is recomputed.
 >>> import matplotlib
 >>> matplotlib.use("Agg")
 >>> from toolkit.studies.cut_card import CutCardStudy, run_cut_card
->>> result = run_cut_card(CutCardStudy(shoes=20, seed=1, bets=("banker", "tie")), progress=False)
+>>> result = run_cut_card(CutCardStudy(n_shoes=20, seed=1, bets=("banker", "tie")), progress=False)
 >>> plot_cut_card_effect(result.table()).get_xlabel()
 'effect on the edge (units staked; symmetric log scale)'
 """

@@ -59,6 +59,9 @@ def plot_tracker_edge(frame: pl.DataFrame, ax: Axes | None = None, symlog: bool 
     ax.axhline(0, color="black", linewidth=0.8)
     if symlog:
         ax.set_yscale("symlog", linthresh=1.0)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # riffles are whole
     ax.set_xlabel("riffles")
     ax.set_ylabel("tracker's win per 100 hands (units)")
     ax.legend(fontsize="small")
@@ -87,16 +90,24 @@ def plot_test_power(power: pl.DataFrame, model: str | None = None, ax: Axes | No
     part = power.filter(pl.col("model") == chosen)
     if part.is_empty():
         raise ValueError(f"plot_test_power: no model {chosen!r} in the frame (has {power['model'].unique().to_list()})")
-    for (test,), rows in part.sort("shoes").group_by("test", maintain_order=True):
-        x = rows["shoes"].to_numpy()
+    groups = part.sort("shoes").group_by("test", maintain_order=True)
+    n_tests = part["test"].n_unique()
+    for k, ((test,), rows) in enumerate(groups):
+        # the tests' points side by side about each number of shoes (a few % apart on the log axis): several
+        # tests often share a power (0 or 1), and their lines and intervals would hide one another
+        x = rows["shoes"].to_numpy() * 1.06 ** (k - (n_tests - 1) / 2)
         y = rows["power"].to_numpy()
         err = [y - rows["power_low"].to_numpy(), rows["power_high"].to_numpy() - y]
-        ax.errorbar(x, y, yerr=err, marker="o", capsize=2, label=str(test))
+        ax.errorbar(x, y, yerr=err, marker="o", markersize=4, capsize=2, linewidth=1, label=str(test))
     ax.axhline(0.8, color="grey", linestyle=":", linewidth=1)
     ax.set_xscale("log")
+    shoes = sorted(part["shoes"].unique().to_list())
+    ax.set_xticks(shoes, [str(s) for s in shoes])  # the numbers of shoes tried, written plainly
+    ax.minorticks_off()
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("shoes recorded")
     ax.set_ylabel("power at 1 %")
     ax.set_title(chosen)
-    ax.legend(fontsize="x-small")
+    # below the axes, out of the lines' way (nine tests crowd any corner of the plot)
+    ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, frameon=False)
     return ax

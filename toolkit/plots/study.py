@@ -10,7 +10,7 @@ figure; :func:`save_study_figures` writes the PNGs of a run (pass it to
 >>> import matplotlib
 >>> matplotlib.use("Agg")
 >>> from toolkit.studies import ThorpStudy, run_study
->>> result = run_study(ThorpStudy(shoes=20, seed=3, bets=("banker", "tie")), progress=False)
+>>> result = run_study(ThorpStudy(n_shoes=20, seed=3, bets=("banker", "tie")), progress=False)
 >>> ax = plot_gain_share(result.cumulative())
 >>> ax.get_xlabel()
 'cards unseen before the coup'
@@ -199,7 +199,7 @@ def plot_gain_share(
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from toolkit.studies import ThorpStudy, run_study
-    >>> result = run_study(ThorpStudy(shoes=20, seed=3, bets=("player_pair", "banker_pair")), progress=False)
+    >>> result = run_study(ThorpStudy(n_shoes=20, seed=3, bets=("player_pair", "banker_pair")), progress=False)
     >>> ax = plot_gain_share(result.cumulative())
     >>> ax.get_legend_handles_labels()[1][:2]
     ['Player Pair', 'Banker Pair (same as Player Pair)']
@@ -349,7 +349,7 @@ def plot_where_edges_are(claims: pl.DataFrame, deal_to_end: pl.DataFrame | None 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from toolkit.studies import ThorpStudy, run_study
-    >>> result = run_study(ThorpStudy(shoes=20, seed=3, bets=("banker", "player")), progress=False)
+    >>> result = run_study(ThorpStudy(n_shoes=20, seed=3, bets=("banker", "player")), progress=False)
     >>> left, right = plot_where_edges_are(result.claims())
     >>> [t.get_text() for t in left.get_yticklabels()]
     ['Banker', 'Player']
@@ -474,7 +474,7 @@ def by_bet_figure(
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> from toolkit.studies import ThorpStudy, run_study
-    >>> by_unseen = run_study(ThorpStudy(shoes=20, seed=3, bets=("tie", "banker")), progress=False).by_unseen()
+    >>> by_unseen = run_study(ThorpStudy(n_shoes=20, seed=3, bets=("tie", "banker")), progress=False).by_unseen()
     >>> [ax.get_title() for ax in by_bet_figure(by_unseen, plot_p_positive, ncols=2).axes]
     ['Banker', 'Tie 8:1']
     """

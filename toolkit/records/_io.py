@@ -60,8 +60,10 @@ SUFFIXES = {
 }
 #: The Parquet metadata key that holds the headers.
 PARQUET_KEY = "baccarat"
-#: The hands' columns in the coups file ``baccarat simulate`` writes, read as the per-coup layout's.
-SIMULATED_HANDS = {"player_cards": "player", "banker_cards": "banker"}
+#: The hands' columns in the coups file ``baccarat simulate`` writes, read as the per-coup layout's (files written
+#: before the hands were named ``player_hand`` and ``banker_hand`` call them ``player_cards`` and ``banker_cards``).
+SIMULATED_HANDS = {"player_hand": "player", "banker_hand": "banker"}
+SIMULATED_HANDS_BEFORE = {"player_cards": "player", "banker_cards": "banker"}
 #: The columns of such a file that a record holds (the rest are derived from the cards, and not read).
 SIMULATED_KEEP = ("shoe", "coup", "player", "banker", "winner")
 
@@ -137,13 +139,14 @@ def _depth(dtype: Any) -> int:
 def _simulated(frame: pl.DataFrame) -> tuple[pl.DataFrame, dict[str, str]]:
     """A coups file of ``baccarat simulate`` as the per-coup layout, and each shoe's exposed burn card.
 
-    Its hands are ``player_cards`` and ``banker_cards``, and its ``burn_card`` column
-    repeats the shoe's exposed burn card on every coup; any other frame is returned as it is.
+    Its hands are ``player_hand`` and ``banker_hand`` (``player_cards`` and ``banker_cards`` in older files), and
+    its ``burn_card`` column repeats the shoe's exposed burn card on every coup; any other frame is returned as it is.
     """
     names = {c.strip().lower(): c for c in frame.columns}
-    if not all(c in names for c in SIMULATED_HANDS) or any(c in names for c in SIMULATED_HANDS.values()):
+    hands = next((h for h in (SIMULATED_HANDS, SIMULATED_HANDS_BEFORE) if all(c in names for c in h)), None)
+    if hands is None or any(c in names for c in SIMULATED_HANDS.values()):
         return frame, {}
-    frame = frame.rename({names[k]: v for k, v in SIMULATED_HANDS.items()})
+    frame = frame.rename({names[k]: v for k, v in hands.items()})
     burns: dict[str, str] = {}
     if "burn_card" in names and "shoe" in names:
         first = (

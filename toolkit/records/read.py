@@ -25,9 +25,9 @@ reading and by its suffix when writing: ``.csv``, ``.jsonl``/``.ndjson``,
 CSV fields may be separated by commas, tabs or semicolons, whatever the suffix (the
 line of column names tells which, as :class:`csv.Sniffer` reads it).
 
-The coups file ``baccarat simulate`` writes (Parquet: ``shoe, coup, player_cards,
-banker_cards, winner, burn_card, ...``, its dealing in the header metadata) reads
-as the per-coup layout: its hands are ``player_cards`` and ``banker_cards``, its
+The coups file ``baccarat simulate`` writes (Parquet: ``shoe, coup, player_hand,
+banker_hand, winner, burn_card, ...``, its dealing in the header metadata) reads
+as the per-coup layout: its hands are ``player_hand`` and ``banker_hand``, its
 ``burn_card`` column gives each shoe's exposed burn card, and its other columns
 (derived from the cards) are not read.
 

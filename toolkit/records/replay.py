@@ -163,8 +163,10 @@ def replay_records(
         columns += [pl.Series(f"rc_{system.name}", rc), pl.Series(f"tc_{system.name}", tc)]
     columns += _ev_columns(records, bets)
     outcome = records.coups.select(
-        "player", "banker", "player_total", "banker_total", "winner", "player_pair", "banker_pair", "natural"
-    )
+        pl.col("player").alias("player_hand"),
+        pl.col("banker").alias("banker_hand"),
+        "player_total", "banker_total", "winner", "player_pair", "banker_pair", "natural",
+    )  # fmt: skip
     return pl.concat([frame.with_columns(columns), outcome], how="horizontal")
 
 

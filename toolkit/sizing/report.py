@@ -549,7 +549,7 @@ def bankroll_report(
     paths: int = 2000,
     dealing: Dealing = Dealing(),
     seed: SeedLike = None,
-    workers: int | None = 1,
+    workers: int | None = None,
     progress: bool = True,
     confidence: float = 0.95,
 ) -> BankrollReport:

@@ -39,7 +39,7 @@ _SLOT_OF_POSITION = {1: 0, 2: 3, 3: 1, 4: 4}
 
 
 def edge_sorter_shoes(
-    shoes: int = 1_000,
+    n_shoes: int = 1_000,
     groups: str = "6789",
     positions: int | str | Iterable[int] = "1-4",
     bets: Iterable[PayTable | str] | None = None,
@@ -48,11 +48,11 @@ def edge_sorter_shoes(
     by: str = "value",
     progress: bool = False,
 ) -> pl.DataFrame:
-    """Deal ``shoes`` shoes and play the edge sorter's fixed strategy on every coup; one row per shoe.
+    """Deal ``n_shoes`` shoes and play the edge sorter's fixed strategy on every coup; one row per shoe.
 
     Parameters
     ----------
-    shoes
+    n_shoes
         Shoes to deal.
     groups
         The sort (``"6789"``: H against the rest), as :func:`~toolkit.edges.information.information_edge` takes it.
@@ -72,7 +72,7 @@ def edge_sorter_shoes(
     Returns
     -------
     polars.DataFrame
-        ``shoe, coups, bets`` (coups bet on), ``win`` (units won in the shoe).
+        ``shoe`` (from 1), ``coups``, ``bets`` (coups bet on), ``win`` (units won in the shoe).
 
     References
     ----------
@@ -87,7 +87,7 @@ def edge_sorter_shoes(
     chosen = _resolve_bets(bets)
     strategy = information_edge(Composition.from_decks(dealing.decks), groups, positions, by, chosen, exact=True)
     best = dict(strategy.patterns.select("pattern", "best_bet").iter_rows())
-    dealt = deal(shoes, dealing, seed=seed, workers=1, progress=progress)
+    dealt = deal(n_shoes, dealing, seed=seed, workers=1, progress=progress)
     cell = np.zeros(len(dealt), dtype=np.int64)
     for i, p in enumerate(obs.positions):
         cell += dealt.cards[:, _SLOT_OF_POSITION[p]].astype(np.int64) * 13**i
@@ -106,7 +106,7 @@ def edge_sorter_shoes(
     n = dealt.n_shoes
     return pl.DataFrame(
         {
-            "shoe": np.arange(n) + dealt.first_shoe,
+            "shoe": np.arange(n) + dealt.first_shoe + 1,  # numbered from 1, as every frame numbers shoes
             "coups": np.bincount(shoe, minlength=n),
             "bets": np.bincount(shoe, weights=took, minlength=n).astype(np.int64),
             "win": np.bincount(shoe, weights=win, minlength=n),

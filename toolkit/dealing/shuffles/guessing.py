@@ -184,7 +184,7 @@ def guessing_game(
     seed: SeedLike = None,
     strategy: str | None = None,
     *,
-    workers: int | None = 1,
+    workers: int | None = None,
     progress: bool = False,
     confidence: float = 0.95,
 ) -> pl.DataFrame:

@@ -192,7 +192,7 @@ def simulate_chemin_shoes(
     penalty: object = 1,
     min_cards: int = SEVEN_CARD_MINIMUM,
     block_size: int = DEFAULT_BLOCK_SIZE,
-    workers: int | None = 1,
+    workers: int | None = None,
     progress: bool = False,
 ) -> pl.DataFrame:
     """Deal whole chemin de fer shoes and play every coup with the given strategies.

@@ -50,7 +50,7 @@ def depth_sweep(
     dealing: Dealing = Dealing(),
     seed: SeedLike = None,
     rules: Rules | None = None,
-    workers: int | None = 1,
+    workers: int | None = None,
     progress: bool = True,
     confidence: float = 0.95,
 ) -> pl.DataFrame:

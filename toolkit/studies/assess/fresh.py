@@ -44,7 +44,7 @@ def fresh_totals(
     dealing: Dealing = Dealing(),
     seed: SeedLike = None,
     rules: Rules | None = None,
-    workers: int | None = 1,
+    workers: int | None = None,
     progress: bool = True,
 ) -> list[ShoeTotals]:
     """Per-shoe totals of every strategy played through the same ``n_shoes`` shoes (those of ``run_strategies``).

@@ -12,7 +12,7 @@ shoes are independent, so they share the work nearly evenly): the estimate is
 for idle cores, and a machine shared with other work takes longer.  The
 pilot's own seconds are not counted.
 
->>> e = estimate_assessment("dragon7", shoes=1000, cut_cards=(14,), pilot_shoes=20)
+>>> e = estimate_assessment("dragon7", n_shoes=1000, cut_cards=(14,), pilot_shoes=20)
 >>> sorted(e["seconds"]), e["shoes"], e["cut_cards"]
 (['fresh', 'scoring', 'search', 'sweep'], 1000, [14])
 """
@@ -54,36 +54,38 @@ def expected_candidates(space: SearchSpace = SearchSpace(), reach: int = 10) -> 
 def estimate_assessment(
     bet: Bet | str,
     dealing: Dealing = Dealing(),
-    shoes: int = DEFAULT_SHOES,
+    n_shoes: int = DEFAULT_SHOES,
     cut_cards: Sequence[int] | None = None,
     penetration_shoes: int | None = None,
     rules: Rules | None = None,
     space: SearchSpace = SearchSpace(),
-    workers: int | None = 1,
+    workers: int | None = None,
     pilot_shoes: int | None = None,
 ) -> dict[str, Any]:
     """The seconds each step of :func:`~toolkit.studies.assess.assess_bet` will take, from a timed pilot.
 
     Parameters
     ----------
-    bet, dealing, shoes, cut_cards, penetration_shoes, rules, space, workers
+    bet, dealing, n_shoes, cut_cards, penetration_shoes, rules, space, workers
         As :func:`~toolkit.studies.assess.assess_bet` takes them.
     pilot_shoes
         Shoes of the pilot (its own seed; what it deals is not used again); default: a tenth of
-        ``shoes``, at least 20 and at most 200.
+        ``n_shoes``, at least 20 and at most 200.
 
     Returns
     -------
     dict
-        ``seconds`` by step (``search``, ``scoring``, ``fresh``, ``sweep``), ``total``, ``workers``,
-        ``shoes``, ``penetration_shoes``, ``cut_cards`` and ``pilot_shoes``.
+        ``seconds`` by step (``search``, ``scoring``, ``fresh``, ``sweep``), ``total``, ``memory_bytes`` (what the
+        search holds at once, from the pilot's arrays: about 9 KB a shoe of eight decks, over what the process
+        holds anyway, some 300 MB with the bet's exact tables), ``workers``, ``shoes``, ``penetration_shoes``,
+        ``cut_cards`` and ``pilot_shoes``.
     """
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
     b = resolve_bet(bet, rules)
     cuts = _cut_cards(dealing, cut_cards)
-    n_pen = shoes if penetration_shoes is None else penetration_shoes
+    n_pen = n_shoes if penetration_shoes is None else penetration_shoes
     n_workers = default_workers() if workers is None else int(workers)
-    pilot_shoes = min(max(shoes // 10, 20), 200) if pilot_shoes is None else pilot_shoes
+    pilot_shoes = min(max(n_shoes // 10, 20), 200) if pilot_shoes is None else pilot_shoes
     warm = block_plan(10, seed=1)[0]
     pilot = block_plan(pilot_shoes, block_size=pilot_shoes, seed=12345)[0]
     search_block(warm, dealing, b)  # compiles the bet and loads the kernels: not part of the estimate
@@ -104,18 +106,23 @@ def estimate_assessment(
     if cuts:
         sweep_block(pilot, tuple(played), dealing, tuple(cuts), rules)
     per_shoe["sweep"] = (time.process_time() - start) / pilot.n_shoes
-    share = max(min(n_workers, -(-shoes // 1000)), 1)  # blocks of 1,000 shoes are shared among the workers
+    share = max(min(n_workers, -(-n_shoes // 1000)), 1)  # blocks of 1,000 shoes are shared among the workers
     seconds = {
-        "search": per_shoe["search"] * shoes / share,
-        "scoring": per_shoe["scoring"] * shoes,  # in this process
-        "fresh": per_shoe["fresh"] * shoes / share,
+        "search": per_shoe["search"] * n_shoes / share,
+        "scoring": per_shoe["scoring"] * n_shoes,  # in this process
+        "fresh": per_shoe["fresh"] * n_shoes / share,
         "sweep": per_shoe["sweep"] * n_pen / share,
     }
+    # memory: the search holds every search shoe's coups (SearchSet.nbytes a shoe) and, while joining its blocks,
+    # one field twice; scoring a candidate adds four arrays of 8 bytes a coup (counts, thresholds reached)
+    per_coup_scoring = 4 * 8 * data.hands / pilot.n_shoes
+    held = (data.nbytes + data.largest_field_nbytes) / pilot.n_shoes + per_coup_scoring
     return {
         "seconds": seconds,
         "total": float(sum(seconds.values())),
+        "memory_bytes": float(held * n_shoes),
         "workers": share,
-        "shoes": shoes,
+        "shoes": n_shoes,
         "penetration_shoes": n_pen if cuts else 0,
         "cut_cards": cuts,
         "pilot_shoes": pilot.n_shoes,

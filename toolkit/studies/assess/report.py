@@ -6,7 +6,7 @@ the function that draws them, as ``baccarat assess`` passes
 
 >>> import tempfile
 >>> from toolkit.studies.assess import assess_bet
->>> a = assess_bet("dragon7", shoes=40, seed=2, cut_cards=(), progress=False)
+>>> a = assess_bet("dragon7", n_shoes=40, seed=2, cut_cards=(), progress=False)
 >>> paths = write_assessment(a, tempfile.mkdtemp())
 >>> paths["report"].name, paths["summary_csv"].parent.name, paths["summary_json"].name
 ('report.md', 'tables', 'summary.json')

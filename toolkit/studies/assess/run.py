@@ -18,7 +18,7 @@ The steps, each on its own shoes (three children of the seed's
    :func:`toolkit.counting.penetration_sweep`) on a third set of shoes, the same
    shuffles at every cut-card position.
 
->>> a = assess_bet("dragon7", shoes=60, seed=1, cut_cards=(14,), progress=False)
+>>> a = assess_bet("dragon7", n_shoes=60, seed=1, cut_cards=(14,), progress=False)
 >>> a.count is not None, sorted(a.frames)[:3]
 (True, ['ca', 'candidates', 'eor'])
 """
@@ -214,7 +214,7 @@ class _Plan:
 def _plan(
     dealing: Dealing, shoes: int, seed: SeedLike, cut_cards: Sequence[int] | None, penetration_shoes: int | None
 ) -> _Plan:
-    shoes = positive_int(shoes, "shoes")
+    shoes = positive_int(shoes, "n_shoes")
     cuts = _cut_cards(dealing, cut_cards)
     n_pen = shoes if penetration_shoes is None else positive_int(penetration_shoes, "penetration_shoes")
     root = as_seed_sequence(seed)
@@ -370,7 +370,7 @@ def _settings(
 def assess_bet(
     bet: Bet | str,
     dealing: Dealing = Dealing(),
-    shoes: int = DEFAULT_SHOES,
+    n_shoes: int = DEFAULT_SHOES,
     seed: SeedLike = None,
     rules: Rules | None = None,
     space: SearchSpace = SearchSpace(),
@@ -378,7 +378,7 @@ def assess_bet(
     penetration_shoes: int | None = None,
     min_win: float = DEFAULT_MIN_WIN,
     confidence: float = 0.95,
-    workers: int | None = 1,
+    workers: int | None = None,
     progress: bool = True,
 ) -> Assessment:
     """Assess a side bet for a casino: its odds, its effects of removal, the best count and what it wins.
@@ -390,7 +390,7 @@ def assess_bet(
         (standard panel or side-bet catalogue).
     dealing
         How the shoes are dealt (decks, burn, cut card...).
-    shoes
+    n_shoes
         Shoes of the search set and of the fresh set (each); default :data:`DEFAULT_SHOES`, the scale of
         published analyses (:func:`estimate_assessment` says how long it takes).
     seed
@@ -404,7 +404,7 @@ def assess_bet(
         position the shoe does not allow (``0 .. cards - 1``) raises :class:`ValueError`,
         and so does any position when ``dealing.coups`` is set (there is no cut card).
     penetration_shoes
-        Shoes at each position (default: ``shoes``).
+        Shoes at each position (default: ``n_shoes``).
     min_win
         Units per 100 hands a count must win to be worth counting (flat one-unit bets).
     workers
@@ -416,7 +416,7 @@ def assess_bet(
     """
     started = time.perf_counter()
     _check_types(dealing, rules, space)
-    plan = _plan(dealing, shoes, seed, cut_cards, penetration_shoes)
+    plan = _plan(dealing, n_shoes, seed, cut_cards, penetration_shoes)
     if not (isinstance(min_win, (int, float)) and math.isfinite(min_win) and min_win >= 0):
         raise ValueError(f"min_win must be a finite number >= 0, got {min_win!r}")
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
@@ -433,7 +433,7 @@ def assess_bet(
     # 2. the search, on the search shoes
     fn = partial(search_block, dealing=dealing, bet=b)
     blocks = map_blocks(fn, block_plan(plan.shoes, seed=plan.seeds[0]), workers, None, progress, "search shoes")
-    data = SearchSet.concat(list(blocks))
+    data = SearchSet.concat(blocks)  # block by block: the peak is the set and one of its fields
     candidates, winner = search_counts(data, eor_values, b, space, progress)
     count = _found_count(b, winner, rules, plan.shoes)
     del data  # the search shoes are not needed again

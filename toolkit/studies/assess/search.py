@@ -34,7 +34,7 @@ come from a fresh, independent set of shoes (:mod:`toolkit.studies.assess.run`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,7 +49,16 @@ from toolkit.coup.cards import RANKS
 from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes
 from toolkit.parallel import Block
 
-__all__ = ["MAX_REACH", "SearchSet", "SearchSpace", "candidate_tags", "search_counts", "tag_reach", "threshold_grid"]
+__all__ = [
+    "MAX_REACH",
+    "SearchSet",
+    "SearchSpace",
+    "candidate_tags",
+    "refine_near_best",
+    "search_counts",
+    "tag_reach",
+    "threshold_grid",
+]
 
 #: The largest tag the search reaches when the effects of removal call for more (a count a person can keep).
 MAX_REACH = 16
@@ -147,15 +156,42 @@ class SearchSet:
     def hands(self) -> int:
         return len(self.ev)
 
+    @property
+    def nbytes(self) -> int:
+        """The bytes its arrays hold (about 49 a coup: the unseen cards 26, the bet's EV 8, the rest 15)."""
+        return int(self.ev.nbytes + sum(getattr(self.info, n).nbytes for n in _SET_FIELDS))
+
+    @property
+    def largest_field_nbytes(self) -> int:
+        """The bytes of its largest array (the unseen cards): what joining blocks holds twice at a time."""
+        return max(getattr(self.info, n).nbytes for n in _SET_FIELDS)
+
     @classmethod
-    def concat(cls, parts: Sequence[SearchSet]) -> SearchSet:
-        """One set from the sets of several blocks."""
-        shoe, coup, unseen, left, decks, burn = (
-            np.concatenate([getattr(p.info, n) for p in parts])
-            for n in ("shoe", "coup", "unseen", "left", "decks", "burn_card")
-        )
-        info = PreCoup(shoe, coup, unseen, left, decks, burn, parts[0].info.tableau)
-        return cls(info, np.concatenate([p.ev for p in parts]), sum(p.shoes for p in parts))
+    def concat(cls, parts: Iterable[SearchSet]) -> SearchSet:
+        """One set from the sets of several blocks, taken one by one (pass an iterator to bound the memory).
+
+        The blocks' arrays are joined one field at a time, each field's pieces let go once joined, so that
+        with an iterator of blocks (``map_blocks``) the peak is the set and one of its fields, not twice the set.
+        """
+        pieces: dict[str, list[np.ndarray]] = {n: [] for n in (*_SET_FIELDS, "ev")}
+        shoes, tableau = 0, None
+        for part in parts:
+            for n in _SET_FIELDS:
+                pieces[n].append(getattr(part.info, n))
+            pieces["ev"].append(part.ev)
+            shoes, tableau = shoes + part.shoes, part.info.tableau
+        if tableau is None:
+            raise ValueError("SearchSet.concat needs at least one block of shoes")
+        joined = {}
+        for n, arrays in pieces.items():
+            joined[n] = np.concatenate(arrays)
+            arrays.clear()
+        shoe, coup, unseen, left, decks, burn = (joined[n] for n in _SET_FIELDS)
+        return cls(PreCoup(shoe, coup, unseen, left, decks, burn, tableau), joined["ev"], shoes)
+
+
+#: The pre-coup arrays a search set keeps, in :class:`~toolkit.counting.tallies.PreCoup`'s order.
+_SET_FIELDS = ("shoe", "coup", "unseen", "left", "decks", "burn_card")
 
 
 def search_block(block: Block, dealing: Dealing, bet: Bet) -> SearchSet:
@@ -166,8 +202,16 @@ def search_block(block: Block, dealing: Dealing, bet: Bet) -> SearchSet:
     with threadpool_limits(1):
         info = PreCoup.from_dealt(dealt, dealing.tableau)
         ev = info.expected_values(bet)
+    # narrow arrays: what the search holds for every coup of every shoe (shoe ids and decks fit 32 and 16 bits,
+    # a burn card's rank index 8; the unseen counts 16, as the dealt shoes' compositions)
     bare = PreCoup(
-        info.shoe, info.coup, info.unseen.astype(np.int16), info.left, info.decks, info.burn_card, info.tableau
+        info.shoe.astype(np.int32),
+        info.coup,
+        info.unseen.astype(np.int16),
+        info.left,
+        info.decks.astype(np.int16),
+        info.burn_card.astype(np.int8),
+        info.tableau,
     )
     return SearchSet(bare, ev, block.n_shoes)
 
@@ -350,16 +394,60 @@ class Score:
 def score_tags(tags: Sequence[int] | np.ndarray, trigger: str, data: SearchSet, n_thresholds: int = 40) -> Score:
     """Expected win of flat bets at every threshold of the grid, on the search set (the exact EVs)."""
     system = CountSystem("candidate", tuple(int(t) for t in tags), trigger=trigger)
+    x = _counts(system, data)
+    return _score_on(system.tags, trigger, threshold_grid(x, trigger, n_thresholds), x, data)
+
+
+def _counts(system: CountSystem, data: SearchSet) -> np.ndarray:
+    """The count before every coup of the search set (true or running, as the system triggers)."""
     info = data.info
     rc, tc = count_arrays(system, info.unseen, info.decks, info.burn_card, info.left)
-    x = tc if trigger == "true" else rc.astype(np.float64)
-    grid = threshold_grid(x, trigger, n_thresholds)
+    return tc if system.trigger == "true" else rc.astype(np.float64)
+
+
+def _score_on(tags: tuple[int, ...], trigger: str, grid: np.ndarray, x: np.ndarray, data: SearchSet) -> Score:
+    """Expected win and bets of flat bets at every threshold of ``grid`` (ascending), counts ``x``."""
     # the hands bet at threshold grid[j] are those with x >= grid[j]: bin each hand by the thresholds it reaches
     # (linear in the hands, no sort), then sum the bins from the top
     reached = np.searchsorted(grid, x, side="right")
     win = np.cumsum(np.bincount(reached, weights=data.ev, minlength=len(grid) + 1)[::-1])[::-1][1:]
     bets = np.cumsum(np.bincount(reached, minlength=len(grid) + 1)[::-1])[::-1][1:]
-    return Score(system.tags, trigger, grid, win, bets, data.hands, data.shoes)
+    return Score(tags, trigger, grid, win, bets, data.hands, data.shoes)
+
+
+def refine_near_best(score: Score, data: SearchSet) -> Score:
+    """The same count scored again with finer thresholds between the two either side of its best one.
+
+    The grid of :func:`threshold_grid` steps by a round amount (5 for a running count spread over 200)
+    across the whole range; about the best threshold the step is cut to the next round amount a quarter of
+    it or less (1 for a running count, whose thresholds are integers; 0.1 at the finest for a true count),
+    so the peak of the sweep is found to that step.  A count that never bets, or whose grid is already
+    that fine, is returned as it is.
+
+    Parameters
+    ----------
+    score
+        A candidate's score on ``data`` (:func:`score_tags`).
+    data
+        The search set it was scored on.
+
+    Returns
+    -------
+    Score
+        The score on the coarse grid and the finer thresholds about its best.
+    """
+    best = score.best
+    if best is None or len(score.grid) < 2:
+        return score
+    step = float(score.grid[1] - score.grid[0])
+    finer = [s for s in _NICE if s <= step / 4 and (score.trigger == "true" or s >= 1)]
+    if not finer:
+        return score
+    fine = finer[-1]
+    low, high = float(score.grid[max(best - 1, 0)]), float(score.grid[min(best + 1, len(score.grid) - 1)])
+    grid = np.union1d(score.grid, np.round(np.arange(low, high + fine / 2, fine), 10))
+    system = CountSystem("candidate", score.tags, trigger=score.trigger)
+    return _score_on(score.tags, score.trigger, grid, _counts(system, data), data)
 
 
 def _triggers(tags: np.ndarray) -> tuple[str, ...]:
@@ -451,7 +539,9 @@ def search_counts(
             if s.win_per_100_hands > best.win_per_100_hands:
                 best = s
         current = None if best is current else best
-    winner = max(scores, key=lambda s: s.win_per_100_hands)  # the first of the best: a guided or published one
+    at = max(range(len(scores)), key=lambda i: scores[i].win_per_100_hands)  # the first of the best
+    winner = refine_near_best(scores[at], data)  # its threshold found to a finer step about the peak
+    rows[at] = {**rows[at], **winner.row()}
     frame = (
         pl.DataFrame(rows)
         .with_row_index("candidate", offset=1)

@@ -7,7 +7,7 @@ The modules, each using only those above it:
 * :mod:`~toolkit.studies.cut_card.result`: :class:`CutCardResult`, the effects with delta-method intervals;
 * :mod:`~toolkit.studies.cut_card.run`: :func:`run_cut_card` and :func:`cut_card_effect`.
 
->>> cut_card_effect(shoes=10, bets=("player",), seed=2, progress=False)["rule"].to_list()
+>>> cut_card_effect(n_shoes=10, bets=("player",), seed=2, progress=False)["rule"].to_list()
 ['cut14/one_more']
 """
 

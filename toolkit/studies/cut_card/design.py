@@ -8,7 +8,7 @@ every bet exactly before every coup, and reads every rule compared (cut cards
 under each last-hand rule, fixed numbers of coups) as a prefix of those coups:
 the same shoes under every rule, so that rules are compared on paired shoes.
 
->>> study = CutCardStudy(shoes=10, seed=1, cut_cards=(14, 30), last_hands=("one_more", "finish"), coups=(60,))
+>>> study = CutCardStudy(n_shoes=10, seed=1, cut_cards=(14, 30), last_hands=("one_more", "finish"), coups=(60,))
 >>> [label for label, _ in study.rules_dealt()]
 ['cut14/one_more', 'cut30/one_more', 'cut14/finish', 'cut30/finish', 'coups60']
 """
@@ -56,7 +56,7 @@ class CutCardStudy:
 
     Parameters
     ----------
-    shoes
+    n_shoes
         Number of shoes (the independent unit of every interval).
     seed
         Root seed, turned into an integer once (:func:`toolkit.studies.thorp.design.seed_integer`); block ``i``
@@ -83,7 +83,7 @@ class CutCardStudy:
         Shoes per block (part of what a seed means).
     """
 
-    shoes: int = 10_000
+    n_shoes: int = 10_000
     seed: SeedLike = None
     dealing: Dealing = field(default_factory=Dealing)
     rules: Rules = field(default_factory=Rules)
@@ -95,7 +95,7 @@ class CutCardStudy:
     block_size: int = DEFAULT_BLOCK_SIZE
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "shoes", positive_int(self.shoes, "CutCardStudy.shoes"))
+        object.__setattr__(self, "n_shoes", positive_int(self.n_shoes, "CutCardStudy.n_shoes"))
         object.__setattr__(self, "seed", seed_integer(self.seed))
         if not isinstance(self.dealing, Dealing):
             raise TypeError(f"CutCardStudy.dealing must be a Dealing, not {type(self.dealing).__name__}")
@@ -139,7 +139,7 @@ class CutCardStudy:
     def thorp(self) -> ThorpStudy:
         """The Thorp study of the same shoes dealt to the end: its machinery prices the coups."""
         return ThorpStudy(
-            shoes=self.shoes,
+            n_shoes=self.n_shoes,
             seed=self.seed,
             dealing=deal_to_end(self.dealing),
             rules=self.rules,
@@ -167,7 +167,7 @@ class CutCardStudy:
 
     def blocks(self) -> BlockPlan:
         """The plan: blocks of shoes, each with its own seed (the Thorp study's blocks of the same seed)."""
-        return block_plan(self.shoes, self.block_size, self.seed)
+        return block_plan(self.n_shoes, self.block_size, self.seed)
 
     def fingerprint(self) -> dict[str, Any]:
         """A JSON-able description: equal fingerprints give identical results."""

@@ -1,6 +1,6 @@
 """Running a cut-card study block by block on local workers or a Dask cluster, and the one-call function.
 
->>> frame = cut_card_effect(shoes=20, bets=("banker",), seed=1, progress=False)
+>>> frame = cut_card_effect(n_shoes=20, bets=("banker",), seed=1, progress=False)
 >>> frame.select("rule", "bet", "shoes").rows()
 [('cut14/one_more', 'banker', 20)]
 """
@@ -28,7 +28,7 @@ __all__ = ["cut_card_effect", "run_cut_card"]
 
 
 def run_cut_card(
-    study: CutCardStudy, workers: int | None = 1, scheduler: str | Any | None = None, progress: bool = True
+    study: CutCardStudy, workers: int | None = None, scheduler: str | Any | None = None, progress: bool = True
 ) -> CutCardResult:
     """Deal, price and tally every block of ``study`` (streaming: memory flat in shoes).
 
@@ -58,7 +58,7 @@ def run_cut_card(
 
 
 def cut_card_effect(
-    shoes: int = 10_000,
+    n_shoes: int = 10_000,
     cut_cards: Sequence[int] = (14,),
     last_hands: Sequence[str] = ("one_more",),
     coups: Sequence[int] = (),
@@ -66,7 +66,7 @@ def cut_card_effect(
     dealing: Dealing | None = None,
     rules: Rules | None = None,
     seed: SeedLike = None,
-    workers: int | None = 1,
+    workers: int | None = None,
     scheduler: str | Any | None = None,
     progress: bool = True,
     controls: bool = True,
@@ -80,7 +80,7 @@ def cut_card_effect(
 
     Parameters
     ----------
-    shoes
+    n_shoes
         Shoes dealt (each under every rule: paired).
     cut_cards, last_hands
         Cut cards compared under each last-hand rule (``"one_more"``, ``"finish"``, ``"seven_cards"``).
@@ -103,7 +103,7 @@ def cut_card_effect(
     """
     z = check_z(z)  # before any shoe is dealt
     study = CutCardStudy(
-        shoes=shoes,
+        n_shoes=n_shoes,
         seed=seed,
         dealing=dealing or Dealing(),
         rules=rules or Rules(),

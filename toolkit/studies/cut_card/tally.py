@@ -22,7 +22,7 @@ Tallies add, block after block in block order, so memory is flat in shoes and
 the result is bit-for-bit the same for any worker count.
 
 >>> from toolkit.studies.cut_card.design import CutCardStudy
->>> study = CutCardStudy(shoes=4, seed=1, bets=("banker", "player"))
+>>> study = CutCardStudy(n_shoes=4, seed=1, bets=("banker", "player"))
 >>> out = tally_block(study.blocks()[0], cut_card_spec(study))
 >>> int(out.tally.arrays["shoes"][0]), out.tally.arrays["z_cross"].shape
 (4, (2, 11, 11))

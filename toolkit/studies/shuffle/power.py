@@ -184,7 +184,7 @@ def shuffle_test_power(
     replicates: int = 100,
     dealing: Dealing = Dealing(),
     seed: SeedLike = 0,
-    workers: int | None = 1,
+    workers: int | None = None,
     alpha: float = 0.01,
     baseline_shoes: int = 1000,
     uniform: bool = True,

@@ -35,7 +35,7 @@ shuffle the tracker is a perfect card counter (every position's law is the unsee
 gain at the main bets is a tiny fraction of a unit per 100 hands (Thorp 1984): the baseline.
 
 >>> from toolkit.studies.shuffle.models import NoShuffle
->>> frame = shuffle_tracker_edge([NoShuffle()], shoes=4, seed=1, progress=False)
+>>> frame = shuffle_tracker_edge([NoShuffle()], n_shoes=4, seed=1, progress=False)
 >>> frame["win_per_100"][0] > 10
 True
 """
@@ -304,10 +304,10 @@ def _as_models(models: Sequence[ShuffleModel | int | None] | None) -> list[Shuff
 
 def shuffle_tracker_edge(
     models: Sequence[ShuffleModel | int | None] | None = None,
-    shoes: int = 200,
+    n_shoes: int = 200,
     dealing: Dealing = Dealing(),
     seed: SeedLike = 0,
-    workers: int | None = 1,
+    workers: int | None = None,
     bets: Sequence[str] = MAIN_BETS,
     threshold: float = 0.0,
     stub: str = "bottom",
@@ -327,7 +327,7 @@ def shuffle_tracker_edge(
     models
         Riffle counts (0: no shuffle), ``None`` entries (a uniform shuffle) or models; default
         :data:`DEFAULT_RIFFLES`.
-    shoes
+    n_shoes
         Trials (shoe pairs) per model; the same first shoes for every model (common random numbers).
     dealing
         How both shoes are dealt (decks, burn, cut card).
@@ -365,7 +365,7 @@ def shuffle_tracker_edge(
         One row per model and posterior (``posterior``: ``"raked"`` or ``"one_riffle"``, then the columns of
         :func:`~toolkit.studies.shuffle.report.edge_summary`).
     """
-    shoes = positive_int(shoes, "shoes")
+    n_shoes = positive_int(n_shoes, "n_shoes")
     chosen = _as_models(models)
     if uniform and not any(model_name(m) == "uniform" for m in chosen):
         chosen.append(riffles(None))
@@ -376,7 +376,7 @@ def shuffle_tracker_edge(
     else:
         runs = [(m, "raked") for m in chosen]
     for model, _ in runs:  # every model's time checked before the first starts
-        check_shuffle_work(model, shoes, dealing.cards, "the shuffle tracker", "shoes")
+        check_shuffle_work(model, n_shoes, dealing.cards, "the shuffle tracker", "n_shoes")
     bet_names = tuple(get_plain_bet(b, where="the shuffle tracker").name for b in bets)
     main_payoffs([get_plain_bet(b) for b in bet_names])  # refuse a pair bet before any work
     rows = []
@@ -393,7 +393,7 @@ def shuffle_tracker_edge(
             hands=hands,
             posterior=posterior,
         )
-        plan = block_plan(shoes, BLOCK_SIZE, seed)
+        plan = block_plan(n_shoes, BLOCK_SIZE, seed)
         parts = list(map_blocks(job, plan, workers, scheduler, progress, f"tracking ({model_name(model)})"))
         per_shoe = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
         summary = edge_summary(model_name(model), model, per_shoe, bet_names, negligible, confidence)

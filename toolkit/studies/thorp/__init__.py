@@ -21,7 +21,7 @@ The modules, each using only those above it:
 * :mod:`~toolkit.studies.thorp.outputs`: :func:`write_outputs`, the files of a run (figures come from
   :mod:`toolkit.plots`, passed in by the caller).
 
->>> result = run_study(ThorpStudy(shoes=20, seed=1, bets=("banker", "player")), progress=False)
+>>> result = run_study(ThorpStudy(n_shoes=20, seed=1, bets=("banker", "player")), progress=False)
 >>> study_verdicts(result)["bet"].to_list()
 ['banker', 'player']
 """

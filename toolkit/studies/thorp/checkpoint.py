@@ -6,7 +6,7 @@ result as an uninterrupted run; a checkpoint of another study is refused.
 
 >>> import tempfile
 >>> from toolkit.studies.thorp.design import ThorpStudy
->>> study = ThorpStudy(shoes=10, seed=3, bets=("banker",))
+>>> study = ThorpStudy(n_shoes=10, seed=3, bets=("banker",))
 >>> folder = Path(tempfile.mkdtemp())
 >>> checkpoint_seed(folder) is None
 True

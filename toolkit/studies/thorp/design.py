@@ -10,7 +10,7 @@ cards).  Results are keyed by the number of unseen cards before the coup.
 The seed is part of the design: it is fixed to an integer when the study is
 made, so that a run can be repeated and a checkpoint resumed.
 
->>> study = ThorpStudy(shoes=2500, seed=7, bets=("banker", "tie"))
+>>> study = ThorpStudy(n_shoes=2500, seed=7, bets=("banker", "tie"))
 >>> study.bet_names, study.n_blocks, [b.n_shoes for b in study.blocks()]
 (('banker', 'tie'), 3, [1000, 1000, 500])
 >>> ThorpStudy(seed=np.random.default_rng(1)).seed == ThorpStudy(seed=np.random.default_rng(1)).seed
@@ -204,7 +204,7 @@ class ThorpStudy:
 
     Parameters
     ----------
-    shoes
+    n_shoes
         Number of shoes.
     seed
         Root seed: block ``i`` of ``block_size`` shoes uses child ``i`` of
@@ -237,7 +237,7 @@ class ThorpStudy:
         engine's error bound, with exact signs, so a run may resume on the other.
     """
 
-    shoes: int = 3000
+    n_shoes: int = 3000
     seed: SeedLike = None
     dealing: Dealing = field(default_factory=Dealing)
     rules: Rules = field(default_factory=Rules)
@@ -248,7 +248,7 @@ class ThorpStudy:
     device: str = "cpu"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "shoes", positive_int(self.shoes, "ThorpStudy.shoes"))
+        object.__setattr__(self, "n_shoes", positive_int(self.n_shoes, "ThorpStudy.n_shoes"))
         object.__setattr__(self, "seed", seed_integer(self.seed))
         if not isinstance(self.dealing, Dealing):
             raise TypeError(f"ThorpStudy.dealing must be a Dealing, not {type(self.dealing).__name__}")
@@ -290,16 +290,16 @@ class ThorpStudy:
 
     @property
     def n_blocks(self) -> int:
-        return -(-self.shoes // self.block_size)
+        return -(-self.n_shoes // self.block_size)
 
-    def dealt_to_end(self, shoes: int | None = None) -> ThorpStudy:
+    def dealt_to_end(self, n_shoes: int | None = None) -> ThorpStudy:
         """The same study (seed, bets, observers) dealt with no cut card (:func:`deal_to_end`).
 
         Parameters
         ----------
-        shoes
+        n_shoes
             Number of shoes (default: this study's).  With the same seed the
-            shoes are the first ``shoes`` of this study, shuffled alike.
+            shoes are the first ``n_shoes`` of this study, shuffled alike.
 
         Returns
         -------
@@ -307,14 +307,14 @@ class ThorpStudy:
 
         Examples
         --------
-        >>> ThorpStudy(shoes=300, seed=1).dealt_to_end(100).dealing.cut_card
+        >>> ThorpStudy(n_shoes=300, seed=1).dealt_to_end(100).dealing.cut_card
         0
         """
-        return replace(self, shoes=self.shoes if shoes is None else shoes, dealing=deal_to_end(self.dealing))
+        return replace(self, n_shoes=self.n_shoes if n_shoes is None else n_shoes, dealing=deal_to_end(self.dealing))
 
     def blocks(self) -> BlockPlan:
         """The plan: blocks of shoes, each with its own seed."""
-        return block_plan(self.shoes, self.block_size, self.seed)
+        return block_plan(self.n_shoes, self.block_size, self.seed)
 
     def fingerprint(self) -> dict[str, Any]:
         """A JSON-able description: two studies with equal fingerprints give identical results."""
@@ -322,7 +322,7 @@ class ThorpStudy:
         tableau = self.dealing.tableau
         return {
             "version": _RESULT_VERSION,
-            "shoes": self.shoes,
+            "shoes": self.n_shoes,
             "seed": self.seed,
             "block_size": self.block_size,
             "dealing": dealing,

@@ -14,7 +14,7 @@ cards left.
 
 >>> from toolkit.studies.thorp.design import ThorpStudy
 >>> from toolkit.studies.thorp.run import run_study
->>> study = ThorpStudy(shoes=20, seed=1, bets=("banker", "player")).dealt_to_end()
+>>> study = ThorpStudy(n_shoes=20, seed=1, bets=("banker", "player")).dealt_to_end()
 >>> table = exact_beside_sampled(run_study(study, progress=False), last=8, workers=1, progress=False)
 >>> table.columns[:6]
 ['unseen', 'bet', 'exact_p_positive', 'exact_mean_positive', 'hands', 'p_positive']

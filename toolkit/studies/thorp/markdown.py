@@ -10,7 +10,7 @@ theorem.  The published figures go in their own file (``published.md``,
 :func:`published_markdown`) with a one-line summary here.
 
 >>> from toolkit.studies import ThorpStudy, run_study
->>> result = run_study(ThorpStudy(shoes=30, seed=2, bets=("banker", "player")), progress=False)
+>>> result = run_study(ThorpStudy(n_shoes=30, seed=2, bets=("banker", "player")), progress=False)
 >>> text = markdown_report(result, deal_to_end=run_study(result.study.dealt_to_end(10), progress=False))
 >>> "## Dealt to the end (no cut card)" in text, "smallest depth reached" in text
 (True, True)
@@ -146,7 +146,7 @@ def answer(result: StudyResult, deal_to_end: StudyResult | None = None) -> str:
     Examples
     --------
     >>> from toolkit.studies import ThorpStudy, run_study
-    >>> result = run_study(ThorpStudy(shoes=20, seed=1, bets=("banker", "player")), progress=False)
+    >>> result = run_study(ThorpStudy(n_shoes=20, seed=1, bets=("banker", "player")), progress=False)
     >>> answer(result).startswith("**")
     True
     """
@@ -571,7 +571,7 @@ def markdown_report(
     Examples
     --------
     >>> from toolkit.studies import ThorpStudy, run_study
-    >>> result = run_study(ThorpStudy(shoes=20, seed=1, bets=("banker", "player")), progress=False)
+    >>> result = run_study(ThorpStudy(n_shoes=20, seed=1, bets=("banker", "player")), progress=False)
     >>> markdown_report(result).splitlines()[2].startswith("**")
     True
     """

@@ -25,7 +25,7 @@ The criteria, stated once:
   Tie is under a tenth of that on either natural bet.
 
 >>> from toolkit.studies import ThorpStudy, run_study
->>> result = run_study(ThorpStudy(shoes=30, seed=2, bets=("banker", "player")), progress=False)
+>>> result = run_study(ThorpStudy(n_shoes=30, seed=2, bets=("banker", "player")), progress=False)
 >>> banker = study_summary(result)["bets"]["banker"]
 >>> banker["hands"] == result.n_hands, "share_positive_within_last_20" in banker, "18" in banker["p_positive"]
 (True, True, True)
@@ -128,7 +128,7 @@ def study_verdicts(result: StudyResult, observer: str = "unseen") -> pl.DataFram
     Examples
     --------
     >>> from toolkit.studies import ThorpStudy, run_study
-    >>> table = study_verdicts(run_study(ThorpStudy(shoes=20, seed=1, bets=("banker",)), progress=False))
+    >>> table = study_verdicts(run_study(ThorpStudy(n_shoes=20, seed=1, bets=("banker",)), progress=False))
     >>> table["label"].to_list()
     ['Banker']
     """
@@ -185,7 +185,7 @@ def study_summary(result: StudyResult, deal_to_end: StudyResult | None = None) -
     Examples
     --------
     >>> from toolkit.studies import ThorpStudy, run_study
-    >>> out = study_summary(run_study(ThorpStudy(shoes=20, seed=1, bets=("banker", "player")), progress=False))
+    >>> out = study_summary(run_study(ThorpStudy(n_shoes=20, seed=1, bets=("banker", "player")), progress=False))
     >>> out["smallest_depth"]["unseen"] >= 7, "deal_to_end" in out
     (True, False)
     """
@@ -259,7 +259,7 @@ def smallest_depths(result: StudyResult) -> dict[str, int | None]:
     Examples
     --------
     >>> from toolkit.studies import ThorpStudy, run_study
-    >>> smallest_depths(run_study(ThorpStudy(shoes=20, seed=1, bets=("banker",)), progress=False))["unseen"] >= 7
+    >>> smallest_depths(run_study(ThorpStudy(n_shoes=20, seed=1, bets=("banker",)), progress=False))["unseen"] >= 7
     True
     """
     hands = result.tally.arrays["hands"]

@@ -291,7 +291,7 @@ class _CountRuns:
 def count_providers(
     shoes: int = 20_000,
     seed: SeedLike = 1,
-    workers: int | None = 1,
+    workers: int | None = None,
     progress: bool = False,
     scheduler: Any = None,
 ) -> dict[str, Any]:

@@ -10,7 +10,7 @@ shoes; see also :func:`toolkit.studies.jacobson_setting`).
 
 >>> from toolkit.studies.thorp.run import run_study
 >>> from toolkit.studies.thorp.design import ThorpStudy
->>> result = run_study(ThorpStudy(shoes=20, seed=1, bets=("banker", "player")), progress=False)
+>>> result = run_study(ThorpStudy(n_shoes=20, seed=1, bets=("banker", "player")), progress=False)
 >>> result.n_shoes, result.by_unseen()["bet"].unique().sort().to_list()
 (20, ['banker', 'player'])
 """
@@ -70,7 +70,7 @@ class StudyResult:
         rows = [("blocks done", f"{self.blocks_done:,} of {s.n_blocks:,}"), ("shoes", self.n_shoes),
                 ("hands", self.n_hands), ("observers", ", ".join(s.observers)), ("bets", ", ".join(s.bet_names)),
                 ("wall seconds", self.wall_seconds)]  # fmt: skip
-        return text_table(f"StudyResult: {self.n_shoes:,} of {s.shoes:,} shoes", rows)
+        return text_table(f"StudyResult: {self.n_shoes:,} of {s.n_shoes:,} shoes", rows)
 
     def _repr_html_(self) -> str:
         from toolkit._show import html_table
@@ -79,7 +79,7 @@ class StudyResult:
         rows = [("blocks done", f"{self.blocks_done:,} of {s.n_blocks:,}"), ("shoes", self.n_shoes),
                 ("hands", self.n_hands), ("observers", ", ".join(s.observers)), ("bets", ", ".join(s.bet_names)),
                 ("wall seconds", self.wall_seconds)]  # fmt: skip
-        return html_table(f"StudyResult: {self.n_shoes:,} of {s.shoes:,} shoes", rows)
+        return html_table(f"StudyResult: {self.n_shoes:,} of {s.n_shoes:,} shoes", rows)
 
     @property
     def complete(self) -> bool:

@@ -5,7 +5,7 @@ returns a :class:`StudyResult`; :func:`jacobson_setting` evaluates only the
 last cards of the same shoes (Jacobson's computer-perfect setting);
 :func:`records_frame` reads back the per-coup records a run wrote.
 
->>> result = run_study(ThorpStudy(shoes=20, seed=1, bets=("banker", "player")), progress=False)
+>>> result = run_study(ThorpStudy(n_shoes=20, seed=1, bets=("banker", "player")), progress=False)
 >>> result.complete, result.n_shoes
 (True, 20)
 """
@@ -38,7 +38,7 @@ __all__ = ["jacobson_setting", "records_frame", "run_study"]
 
 def run_study(
     study: ThorpStudy,
-    workers: int | None = 1,
+    workers: int | None = None,
     scheduler: str | Any | None = None,
     progress: bool = True,
     checkpoint: str | os.PathLike | None = None,
@@ -124,12 +124,12 @@ def run_study(
 
 
 def jacobson_setting(
-    shoes: int = 100_000,
+    n_shoes: int = 100_000,
     seed: SeedLike = None,
     depths: Sequence[int] = JACOBSON_DEPTHS,
     dealing: Dealing = Dealing(),
     rules: Rules = Rules(),
-    workers: int | None = 1,
+    workers: int | None = None,
     scheduler: str | Any | None = None,
     progress: bool = True,
     block_size: int = DEFAULT_BLOCK_SIZE,
@@ -147,7 +147,7 @@ def jacobson_setting(
 
     Parameters
     ----------
-    shoes
+    n_shoes
         Shuffled shoes (Jacobson used 100,000).
     seed
         As :class:`ThorpStudy` takes it.
@@ -164,7 +164,7 @@ def jacobson_setting(
         As :meth:`StudyResult.jacobson`.
     """
     study = ThorpStudy(
-        shoes=shoes,
+        n_shoes=n_shoes,
         seed=seed,
         dealing=dealing,
         rules=rules,

@@ -16,7 +16,7 @@ random set of ``n`` cards, exactly what a perfect counter faces with ``n``
 cards unseen, so every block also evaluates the last ``n`` cards of its shoes.
 
 >>> from toolkit.studies.thorp.design import ThorpStudy
->>> study = ThorpStudy(shoes=5, seed=1, bets=("banker", "tie"))
+>>> study = ThorpStudy(n_shoes=5, seed=1, bets=("banker", "tie"))
 >>> output = tally_block(study.blocks()[0], block_spec(study))
 >>> int(output.tally.arrays["shoes"][0]), output.tally.arrays["positive"].shape
 (5, (1, 2, 417))
