@@ -250,7 +250,7 @@ def test_same_seed_same_shoes_and_results_on_dask() -> None:
     local = deal(30, seed=5, block_size=10, progress=False)
     local_result = run_strategies([strategy], 30, seed=5, block_size=10, workers=1, progress=False)[0]
     with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
         distributed.Client(cluster) as client,
     ):
         remote = deal(30, seed=5, block_size=10, scheduler=client, progress=False)

@@ -94,7 +94,7 @@ def main() -> int:
                 n_workers=k,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",
                 silence_logs=logging.ERROR,
             )
             clients[k] = Client(clusters[k])

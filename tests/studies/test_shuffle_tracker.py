@@ -276,7 +276,7 @@ def test_tracker_and_power_study_give_the_same_result_on_a_local_dask_cluster():
     power = {"shoes": (2, 3), "replicates": 6, "seed": 3, "baseline_shoes": 20, "uniform": False, "progress": False}
     alone = shuffle_tracker_edge([2], **tracker), shuffle_test_power([2], **power)
     with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
         distributed.Client(cluster) as client,
     ):
         on_cluster = (

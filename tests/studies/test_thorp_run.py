@@ -59,7 +59,7 @@ def test_worker_processes_give_the_same_tally(plain) -> None:
 def test_dask_local_cluster_gives_the_same_tally(plain) -> None:
     distributed = pytest.importorskip("distributed")
     with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
         distributed.Client(cluster) as client,
     ):
         remote = run_study(ThorpStudy(**SMALL), scheduler=client, progress=False)
