@@ -289,8 +289,9 @@ def _run_leaves(law: _Law, run: _Run, coefs, used: np.ndarray) -> tuple[list[tup
 
 
 def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Settings) -> np.ndarray:
-    """Sums by cards out of the shoe ``(5, full + 1)`` (see :func:`chain_rows`) over the runs (exposed burn cards),
-    each weighted by its probability: one product of the count's law serves them all."""
+    """Sums by cards out of the shoe ``(1 + 3 steps, full + 1)`` (see :func:`chain_rows`: coup starts, then per
+    step of the ramp the starts, expected win and squared win per unit) over the runs (exposed burn cards), each
+    weighted by its probability: one product of the count's law serves them all."""
     coefs = [_coefficients(run, moments, codes, settings.tableau) for run in runs]
     used = np.zeros(len(coefs[0][0]), dtype=bool)
     for _, pi, qs in coefs:
@@ -298,23 +299,49 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
     per_run = [_run_leaves(law, run, c, used) for run, c in zip(runs, coefs, strict=True)]
     leaves = sorted({a for run_leaves, _ in per_run for a in run_leaves})
     index = {a: i for i, a in enumerate(leaves)}
-    seen = settings.config[0]
-    factors = law.row_factors(seen)
+    most = max(len(run_leaves) for run_leaves, _ in per_run)
+    n_runs = len(runs)
+    picked = np.zeros((n_runs, most), dtype=np.int64)
+    n_picked = np.array([len(run_leaves) for run_leaves, _ in per_run], dtype=np.int64)
+    sizes = np.zeros((n_runs, most), dtype=np.int64)
+    moves = np.zeros((n_runs, most, 2), dtype=np.int64)
+    pi = np.zeros((n_runs, most))
+    q = np.zeros((n_runs, most, 2))
+    for k, (run_leaves, (s, m, p, qk)) in enumerate(per_run):
+        n = len(run_leaves)
+        picked[k, :n] = [index[a] for a in run_leaves]
+        sizes[k, :n], moves[k, :n], pi[k, :n], q[k, :n] = s, m, p, qk
+    factors = law.row_factors(settings.config[0])
     height = int(max(8, min(128, CHUNK_BYTES // (8 * max(len(leaves), 1) * law.width))))
-    rho = np.zeros((len(runs), law.rows, law.width))
+    rho = np.zeros((n_runs, law.rows, law.width))
     rho[:, 0, -law.r_min] = 1.0
-    out = np.zeros((len(runs), 5, settings.config[1] + 1))
+    at = np.ascontiguousarray(settings.ramp[0], dtype=np.float64)
+    out = np.zeros((n_runs, 1 + 3 * len(at), settings.config[1] + 1))
     buffer = np.empty((len(leaves), height, law.width))
+    starts = np.array([(run.offset, run.start_count) for run in runs], dtype=np.int64)
     for d0 in range(0, law.rows, height):
         d1 = min(law.rows, d0 + height)
         stack = _stack(law, leaves, d0, d1, buffer)
         config = np.array([d0, law.r_min, *settings.config], dtype=np.int64)
-        for k, run in enumerate(runs):
-            run_leaves, coef = per_run[k]
-            picked = np.array([index[a] for a in run_leaves], dtype=np.int64)
-            chunk = (stack, np.ascontiguousarray(factors[:, d0:d1]), picked)
-            chain_rows(rho[k], chunk, coef, config, (run.offset, run.start_count), settings.ramp, out[k])
+        chunk = (stack, np.ascontiguousarray(factors[:, d0:d1]), picked, n_picked)
+        chain_rows(rho, chunk, (sizes, moves, pi, q), config, starts, at, out)
     return np.einsum("k,kij->ij", np.array([r.weight for r in runs]), out)
+
+
+def _staked(sums: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """``(5, full + 1)`` hands, bets, units staked, expected win and squared win by cards out, from the sums of
+    :func:`_pass` and the units of each step of the ramp."""
+    steps = sums[1:].reshape(len(units), 3, -1)
+    placed = units > 0
+    return np.stack(
+        [
+            sums[0],
+            steps[placed, 0].sum(axis=0),
+            units @ steps[:, 0],
+            units @ steps[:, 1],
+            (units**2) @ steps[:, 2],
+        ]
+    )
 
 
 # ------------------------------------------------------------------ the public face
@@ -510,7 +537,8 @@ def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
     runs = _runs(dealing, play.system, group, tags)
     full = np.bincount(group, weights=np.full(10, 4 * dealing.decks) * (1 + 3 * (np.arange(10) == 0)))
     most = 7 if runs[0].removed >= 0 else 6
-    total = _pass(_Law.build(full.astype(np.int64), tags, most), runs, codes, moments, settings)
+    sums = _pass(_Law.build(full.astype(np.int64), tags, most), runs, codes, moments, settings)
+    total = _staked(sums, settings.ramp[1])
     hands, bets, staked, ev, ev2 = (float(x) for x in total.sum(axis=1))
     frame = pl.DataFrame(
         {
