@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -528,8 +528,8 @@ def count_value(
     return value
 
 
-def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
-    """:func:`count_value` without the checks of its arguments (the search calls it many times)."""
+def _sums(play: CountPlay, bet: Bet, dealing: Dealing) -> np.ndarray:
+    """The chain's sums by cards out of the shoe (:func:`_pass`) for ``play``'s count and the steps of its ramp."""
     group, tags = _groups(play.system)
     moments = _moment_weights(bet, dealing.tableau)
     settings = _settings(dealing, play)
@@ -537,8 +537,13 @@ def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
     runs = _runs(dealing, play.system, group, tags)
     full = np.bincount(group, weights=np.full(10, 4 * dealing.decks) * (1 + 3 * (np.arange(10) == 0)))
     most = 7 if runs[0].removed >= 0 else 6
-    sums = _pass(_Law.build(full.astype(np.int64), tags, most), runs, codes, moments, settings)
-    total = _staked(sums, settings.ramp[1])
+    return _pass(_Law.build(full.astype(np.int64), tags, most), runs, codes, moments, settings)
+
+
+def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
+    """:func:`count_value` without the checks of its arguments."""
+    units = np.array([u for _, u in play.ramp.steps])
+    total = _staked(_sums(play, bet, dealing), units)
     hands, bets, staked, ev, ev2 = (float(x) for x in total.sum(axis=1))
     frame = pl.DataFrame(
         {
@@ -554,6 +559,43 @@ def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
     )
     variance = ev2 / hands - (ev / hands) ** 2
     return CountValue(play.describe(), hands, bets, staked, ev, variance, frame)
+
+
+def _by_threshold(
+    system: CountSystem, bet: Bet, thresholds: Sequence[float], dealing: Dealing, count: str = "true"
+) -> np.ndarray:
+    """``(thresholds, 2)``: expected units won and bets placed per shoe, flat one unit at each threshold, computed
+    in one pass of the chain (its sums are kept per step of a ramp with a step at each threshold).
+
+    Parameters
+    ----------
+    system
+        The count system.
+    bet
+        The bet.
+    thresholds
+        The counts at which to bet (distinct).
+    dealing
+        Decks, burn, cut card and last-hand rule.
+    count
+        ``"true"`` or ``"running"``.
+
+    Returns
+    -------
+    numpy.ndarray
+        One row per threshold, in the order given.
+    """
+    grid = np.array(sorted(float(t) for t in thresholds))
+    if len(set(grid.tolist())) != len(grid):
+        raise ValueError(f"_by_threshold: thresholds repeat a value: {list(thresholds)}")
+    play = CountPlay(system, bet, Ramp(tuple((t, 1.0) for t in grid)), count)
+    sums = _sums(play, bet, dealing)
+    out = np.zeros((len(grid), 2))
+    for k in range(len(grid)):
+        total = _staked(sums, (np.arange(len(grid)) >= k).astype(np.float64))
+        out[k] = total[3].sum(), total[1].sum()
+    order = np.searchsorted(grid, [float(t) for t in thresholds])
+    return out[order]
 
 
 def count_law(
