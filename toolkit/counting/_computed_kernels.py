@@ -40,26 +40,29 @@ CHAIN_CONFIG = (
 
 
 @numba.njit(cache=True, nogil=True)
-def times_group(buf, t, rows):  # pragma: no cover - compiled
+def times_group(buf, t, rows, band):  # pragma: no cover - compiled
     """Multiply the coefficient array ``buf`` (rows: cards, columns: count) by ``(1 + z w^t) / 2`` in place.
 
-    Only rows ``< rows`` are touched (the rows past hold zeros and stay so while ``rows`` grows with the degree).
-    Row 0 has no row below it: there it reads zeros (in a chunk that does not start at the first card its lowest
-    rows are wrong, and the caller reads only the rows above them).
+    Only rows ``< rows`` are touched (the rows past hold zeros and stay so while ``rows`` grows with the degree),
+    and in row ``i`` only the columns ``band[0, i] .. band[1, i] - 1``: the counts any subset of the full shoe of
+    that many cards can reach (outside them every product is exactly zero).  Row 0 has no row below it: there it
+    reads zeros (in a chunk that does not start at the first card its lowest rows are wrong, and the caller reads
+    only the rows above them).
     """
     width = buf.shape[1]
-    lo = max(0, t)  # columns j that receive from column j - t of the row below
-    hi = min(width, width + t)
     for i in range(min(rows, buf.shape[0]) - 1, 0, -1):
         cur = buf[i]
         below = buf[i - 1]
-        for j in range(lo):
+        lo, hi = band[0, i], band[1, i]
+        a = min(max(lo, t), hi)  # columns j that receive from column j - t of the row below: [t, width + t)
+        b = max(min(hi, width + t), a)
+        for j in range(lo, a):
             cur[j] *= 0.5
-        for j in range(lo, hi):
+        for j in range(a, b):
             cur[j] = 0.5 * (cur[j] + below[j - t])
-        for j in range(hi, width):
+        for j in range(b, hi):
             cur[j] *= 0.5
-    for j in range(width):
+    for j in range(band[0, 0], band[1, 0]):
         buf[0, j] *= 0.5
 
 

@@ -173,6 +173,7 @@ class _Law:
     rows: int  # cards + 1
     most: int  # most cards a projection holds (a coup's six, and the exposed burn card)
     base: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0)))
+    band: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((2, 0), dtype=np.int64))
 
     @classmethod
     def build(cls, sizes: np.ndarray, tags: np.ndarray, most: int = 6) -> _Law:
@@ -185,14 +186,19 @@ class _Law:
                 f"at most {MAX_CELLS:,}): tags too large for the computed method"
             )
         top = np.minimum(sizes, most)
+        # the counts d cards of the shoe can reach: from the d lowest tags to the d highest (columns, one past)
+        each = np.repeat(tags, sizes)
+        low = np.r_[0, np.cumsum(np.sort(each))] - r_min
+        high = np.r_[0, np.cumsum(np.sort(each)[::-1])] - r_min + 1
+        band = np.stack([low, high]).astype(np.int64)
         base = np.zeros((rows, width))
         base[0, -r_min] = 1.0
         done = 0
         for g in range(len(sizes)):
             for _ in range(int(sizes[g] - top[g])):
                 done += 1
-                times_group(base, int(tags[g]), done + 1)
-        return cls(sizes, tags, top, r_min, width, rows, most, base)
+                times_group(base, int(tags[g]), done + 1, band)
+        return cls(sizes, tags, top, r_min, width, rows, most, base, band)
 
     def row_factors(self, n: int) -> np.ndarray:
         """``f[k, d] = 2^-k (n)_k / (n - d)_k``: turns the halved product of a shoe of ``n`` cards less ``k`` into the
@@ -220,9 +226,10 @@ def _leaves(law: _Law, codes: np.ndarray) -> dict[tuple[int, ...], int]:
     return out
 
 
-def _visit(law: _Law, buf: np.ndarray, prefix: tuple[int, ...], prefixes: set, leaf_fn) -> None:
-    """Depth first over the groups: ``buf`` holds the product for the groups before ``len(prefix)``; each child
-    takes ``top - a`` more factors of its group (one more per step down from the largest ``a``)."""
+def _visit(law: _Law, buf: np.ndarray, band: np.ndarray, prefix: tuple[int, ...], prefixes: set, leaf_fn) -> None:
+    """Depth first over the groups: ``buf`` holds the product for the groups before ``len(prefix)`` (its rows'
+    columns that can be non-zero: ``band``); each child takes ``top - a`` more factors of its group (one more per
+    step down from the largest ``a``)."""
     g = len(prefix)
     if g == len(law.sizes):
         leaf_fn(prefix, buf)
@@ -232,12 +239,12 @@ def _visit(law: _Law, buf: np.ndarray, prefix: tuple[int, ...], prefixes: set, l
     cur = buf.copy()
     t = int(law.tags[g])
     for _ in range(int(law.top[g]) - highest):
-        times_group(cur, t, cur.shape[0])
+        times_group(cur, t, cur.shape[0], band)
     for a in range(highest, -1, -1):
         if (*prefix, a) in prefixes:
-            _visit(law, cur, (*prefix, a), prefixes, leaf_fn)
+            _visit(law, cur, band, (*prefix, a), prefixes, leaf_fn)
         if a:
-            times_group(cur, t, cur.shape[0])
+            times_group(cur, t, cur.shape[0], band)
 
 
 @dataclass(frozen=True)
@@ -262,7 +269,7 @@ def _stack(law: _Law, leaves: list[tuple[int, ...]], d0: int, d1: int, into: np.
         stack[index[a]] = buf[d0 - lo :]
 
     prefixes = {a[:i] for a in leaves for i in range(len(a) + 1)}
-    _visit(law, np.ascontiguousarray(law.base[lo:d1]), (), prefixes, leaf)
+    _visit(law, np.ascontiguousarray(law.base[lo:d1]), np.ascontiguousarray(law.band[:, lo:d1]), (), prefixes, leaf)
     return stack
 
 
