@@ -319,7 +319,8 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
         picked[k, :n] = [index[a] for a in run_leaves]
         sizes[k, :n], moves[k, :n], pi[k, :n], q[k, :n] = s, m, p, qk
     factors = law.row_factors(settings.config[0])
-    height = int(max(8, min(128, CHUNK_BYTES // (8 * max(len(leaves), 1) * law.width))))
+    most_rows = int(max(8, min(128, CHUNK_BYTES // (8 * max(len(leaves), 1) * law.width))))
+    height = -(-law.rows // -(-law.rows // most_rows))  # chunks of equal height: each rebuilds ~30 rows below it
     rho = np.zeros((n_runs, law.rows, law.width))
     rho[:, 0, -law.r_min] = 1.0
     at = np.ascontiguousarray(settings.ramp[0], dtype=np.float64)
