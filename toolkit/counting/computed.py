@@ -37,6 +37,7 @@ import polars as pl
 from toolkit.bets.base import Bet
 from toolkit.bets.paytable import PayTable
 from toolkit.counting._computed_kernels import chain_rows, times_group
+from toolkit.counting._computed_labels import label_moments
 from toolkit.counting.strategies import CountPlay, Ramp, Strategy, count_strategy
 from toolkit.counting.systems import CountSystem, resolve_bet
 from toolkit.coup.cards import CompositionLike
@@ -65,9 +66,11 @@ METHOD_NOTE = (
 
 
 # ------------------------------------------------------------------ the bet as weights on multisets
-def _moment_weights(bet: Bet, tableau: Tableau) -> tuple[np.ndarray, np.ndarray]:
+def _moment_weights(bet: Bet, tableau: Tableau, decks: int):
     """``(const (2,), weights (2, 3, M))``: the bet's first and second moments as ``const + sum_m (W0 + alpha Wa +
-    beta Wb)[m] F_m`` over the engine's multisets (alpha, beta: the zero-pair odds of the shoe)."""
+    beta Wb)[m] F_m`` over the engine's multisets (alpha, beta: the zero-pair odds of the shoe); for a bet on ranks
+    and suits (label events, prefix patterns) a function of the shoe giving them
+    (:func:`toolkit.counting._computed_labels.label_moments`, suits from ``decks`` full decks)."""
     m = len(multisets().parent)
     weights = np.zeros((2, 3, m))
     const = np.zeros(2)
@@ -94,9 +97,11 @@ def _moment_weights(bet: Bet, tableau: Tableau) -> tuple[np.ndarray, np.ndarray]
             weights[q, 0] = np.bincount(mset, weights=contrib @ g, minlength=m)
             const[q] = default**power + events.base[: len(pays)] @ g
         return const, weights
+    if getattr(bet, "evaluator", None) in ("label events", "prefix patterns"):
+        return label_moments(bet, tableau, decks)
     raise ValueError(
-        f"the computed method prices pay-table and value-event bets; {bet.name!r} is priced by {bet.evaluator}: "
-        "use --method simulated"
+        f"the computed method prices pay-table, value-event, label-event and prefix-pattern bets; {bet.name!r} is "
+        f"priced by {bet.evaluator}: use --method simulated"
     )
 
 
@@ -129,6 +134,7 @@ class _Run:
     values: np.ndarray
     ranks: np.ndarray
     removed: int = -1  # tag group of the exposed burn card (-1: none exposed)
+    burn_value: int = -1  # value of the exposed burn card (-1: none exposed)
 
 
 def _leaf_codes(group: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
@@ -140,10 +146,10 @@ def _leaf_codes(group: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarra
     return proj, proj @ (7 ** np.arange(n_groups, dtype=np.int64))
 
 
-def _coefficients(run: _Run, moments: tuple[np.ndarray, np.ndarray], codes: np.ndarray, tableau: Tableau):
+def _coefficients(run: _Run, moments, codes: np.ndarray, tableau: Tableau):
     """Per projection code: the probability the next coup's cards project there (pi), and the bet's moments
     ``Q_q`` restricted to those coups, on the run's shoe (dicts code -> value)."""
-    const, weights = moments
+    const, weights = moments(run.ranks, run.values, run.burn_value) if callable(moments) else moments
     feats = _features(run.values[None])[:, 0]
     alpha, beta = zero_pair_probabilities(tuple(int(x) for x in run.ranks))
     table = coup_table(tableau)
@@ -443,7 +449,7 @@ def _runs(dealing: Dealing, system: CountSystem, group: np.ndarray, tags: np.nda
         seen_r[rank] -= 1
         seen_v[v] -= 1
         tag = int(tags[group[v]]) if system.count_burn_card else 0
-        out.append(_Run(float(values[v] / values.sum()), 1 + burn, irc + tag, seen_v, seen_r, int(group[v])))
+        out.append(_Run(float(values[v] / values.sum()), 1 + burn, irc + tag, seen_v, seen_r, int(group[v]), v))
     return out
 
 
@@ -539,7 +545,7 @@ def count_value(
 def _sums(play: CountPlay, bet: Bet, dealing: Dealing) -> np.ndarray:
     """The chain's sums by cards out of the shoe (:func:`_pass`) for ``play``'s count and the steps of its ramp."""
     group, tags = _groups(play.system)
-    moments = _moment_weights(bet, dealing.tableau)
+    moments = _moment_weights(bet, dealing.tableau, dealing.decks)
     settings = _settings(dealing, play)
     _, codes = _leaf_codes(group, len(tags))
     runs = _runs(dealing, play.system, group, tags)
@@ -654,7 +660,8 @@ def count_law(
     group, tags = _groups(system)
     _, codes = _leaf_codes(group, len(tags))
     run = _Run(1.0, 0, system.initial_count, values, ranks)
-    uniq, _, qs = _coefficients(run, _moment_weights(target, tableau), codes, tableau)
+    decks = max(1, -(-max(comp.by_rank) // 4))  # suits: the fewest full decks that hold the shoe
+    uniq, _, qs = _coefficients(run, _moment_weights(target, tableau, decks), codes, tableau)
     law = _Law.build(np.bincount(group, weights=values, minlength=len(tags)).astype(np.int64), tags)
     leaf_of = _leaves(law, uniq)
     leaves = [a for a, code in leaf_of.items() if code == 0 or np.any(qs[:, np.searchsorted(uniq, code)])]
