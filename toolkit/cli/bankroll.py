@@ -198,21 +198,10 @@ def bankroll(
             fail(str(err))
     try:
         report = run_bankroll(
-            strategy=strategy,
-            bankroll=bankroll_units,
-            goal=goal,
-            hours_per_session=hours_per_session,
-            trip_shoes=trip_shoes,
-            hands_per_hour=hands_per_hour,
-            n_shoes=shoes,
-            paths=paths,
-            dealing=dealing,
-            seed=s,
-            workers=workers,
-            progress=progress,
-            confidence=confidence,
-            method=method.value,
-        )
+            strategy=strategy, bankroll=bankroll_units, goal=goal, hours_per_session=hours_per_session,
+            trip_shoes=trip_shoes, hands_per_hour=hands_per_hour, n_shoes=shoes, paths=paths, dealing=dealing,
+            seed=s, workers=workers, progress=progress, confidence=confidence, method=method.value,
+        )  # fmt: skip
     except ValueError as err:  # found in the work (no bet placed in the shoes dealt)
         fail(str(err))
     payload = {**report.as_dict(), "seed": s}

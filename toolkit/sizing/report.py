@@ -566,11 +566,9 @@ def bankroll_report(
         (shoes from its first child, paths from the second), worker processes,
         a progress bar, the confidence of the intervals.
     method
-        ``"simulated"``: every figure from the dealt shoes; ``"computed"``: the win rate (units per shoe, per hand
-        and per hour, bets, mean bet) from the count's exact law (:func:`~toolkit.sizing.computed.computed_win`),
-        the SD and the risks still from the dealt shoes, recentred on it.  The computed method takes a count bet
-        staked flat or by a ramp (a Kelly ramp by count included) within limits; it refuses Kelly stakes by shoe,
-        back-counting and counting errors.
+        ``"simulated"``: every figure from the dealt shoes; ``"computed"``: the win rate (per shoe, hand and hour,
+        bets, mean bet) from the count's exact law (:func:`~toolkit.sizing.computed.computed_win`: a count bet flat,
+        by a ramp or a Kelly ramp by count, within limits), the SD and the risks from the dealt shoes, recentred.
 
     Returns
     -------
