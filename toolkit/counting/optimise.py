@@ -3,7 +3,9 @@
 Integer tags by card value within a stated range and the threshold are searched by coordinate descent from a
 starting count (a published one): each round tries every tag in the range for each value in turn, each with every
 threshold given, and keeps a change only when it raises the computed win per shoe.  Every figure is computed, so
-the search has no simulation noise; it finds a local optimum, at least as good as the count it starts from.
+the search has no simulation noise; it finds a local optimum, at least as good as the count it starts from.  One
+pass of the computed chain prices a candidate at every threshold (its sums are kept per step of a ramp with a step
+at each): on 8 decks a round over ten tags for every value takes about a minute of one core for Dragon 7.
 
 >>> from toolkit.dealing.dealer import Dealing
 >>> table = best_count("dragon7", Dealing(decks=1), tag_range=(-1, 2), thresholds=[2], values=[8], rounds=1)
