@@ -192,7 +192,7 @@ def test_count_computed_gives_the_simulated_keys_from_the_library(capsys) -> Non
     [
         (["--system", "perfect", "--bet", "dragon7"], "perfect play needs --method simulated"),
         (["--system", "dragon7", "--threshold", "1000"], "never reaches"),
-        (["--system", "dragon7", "--bet", "perfect_pair"], "pay-table and value-event bets"),
+        (["--tags=0,0,0,0,0,0,0,0,0,1,-1,0,0", "--bet", "dragon7", "--threshold", "1"], "one tag per value"),
         (["--tags=900,-900,0,0,0,0,0,0,0,0", "--bet", "dragon7", "--threshold", "3", "--decks", "8"], "too large"),
     ],
 )

@@ -154,9 +154,12 @@ def test_a_threshold_never_reached_is_refused_in_one_line():
     assert "\n" not in str(err.value)
 
 
-def test_a_bet_the_method_cannot_price_is_refused_naming_what_it_prices():
-    with pytest.raises(ValueError, match=r"pay-table and value-event bets"):
-        count_value("dragon7", Dealing(decks=1), bet="perfect_pair")
+def test_a_bet_on_the_first_cards_ranks_and_suits_is_priced():
+    # prefix patterns (and label events) are priced since the identity holds for sequences of ranks
+    # (tests/counting/test_computed_labels.py checks their weights against the engine)
+    value = count_value("dragon7", Dealing(decks=2), bet="perfect_pair", threshold=-2)
+    assert value.bets_per_shoe > 0
+    assert -1 < value.mean_edge < 0
 
 
 def test_tags_that_split_the_zero_valued_ranks_are_refused():

@@ -37,12 +37,17 @@ from toolkit.cli._common import (
 if TYPE_CHECKING:
     from toolkit.dealing.dealer import Dealing
 
-__all__ = ["KellyBy", "bankroll", "parse_ramp", "register"]
+__all__ = ["KellyBy", "WinMethod", "bankroll", "parse_ramp", "register"]
 
 
 class KellyBy(str, Enum):
     by_shoe = "shoe"
     by_count = "count"
+
+
+class WinMethod(str, Enum):
+    simulated = "simulated"
+    computed = "computed"
 
 
 #: The largest count or stake a ramp step may name (a true count or a bet in units: far below this in practice).
@@ -136,6 +141,11 @@ def bankroll(
     seed: int | None = SEED_OPTION,
     dealing: Dealing,
     confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
+    method: WinMethod = typer.Option(
+        WinMethod.simulated,
+        "--method",
+        help="Win rate from the dealt shoes (simulated) or from the count's exact law (computed; SD, risks simulated).",
+    ),
     workers: int | None = WORKERS,
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
@@ -148,11 +158,15 @@ def bankroll(
     SCORE is the expected win per 100 hands with a 10,000-unit bankroll at optimal bets, 10^6 (EV/SD)^2
     per hand; DI (desirability index) is 1000 EV/SD per hand; N0 the hands after which the expected win
     equals one SD, (SD/EV)^2.  Probabilities below 1e-12 show as "< 1e-12" (JSON and CSV keep every digit).
+    With --method computed the win rate (per shoe, hand and hour; bets, mean bet) is computed from the count's
+    exact law, with no simulation noise; the SD and the risks still come from the dealt shoes.  It takes a count
+    bet staked flat, by --ramp or by --kelly-by count, within limits.
     """
     import numpy as np
 
     from toolkit.sizing import Limits, sized_strategy
     from toolkit.sizing import bankroll_report as run_bankroll
+    from toolkit.sizing.computed import computed_play
 
     _check_numbers(
         shoes, paths, trip_shoes, seed, bankroll_units, goal, kelly, ramp, units, hours_per_session, hands_per_hour,
@@ -168,6 +182,9 @@ def bankroll(
             strategy = sized_strategy(systems[0], bets_[0], levels[0], bankroll_units, kelly, steps, units, limits)
         else:
             strategy = _joint(systems, bets_, levels, bankroll_units, kelly, limits)
+        by_count = n == 1 and kelly is not None and kelly_by == KellyBy.by_count  # a count ramp, built below
+        if method == WinMethod.computed and not by_count:
+            computed_play(strategy)
     except (ValueError, TypeError) as err:
         fail(str(err))
     s = seed_or_fresh(seed)
@@ -181,20 +198,10 @@ def bankroll(
             fail(str(err))
     try:
         report = run_bankroll(
-            strategy=strategy,
-            bankroll=bankroll_units,
-            goal=goal,
-            hours_per_session=hours_per_session,
-            trip_shoes=trip_shoes,
-            hands_per_hour=hands_per_hour,
-            n_shoes=shoes,
-            paths=paths,
-            dealing=dealing,
-            seed=s,
-            workers=workers,
-            progress=progress,
-            confidence=confidence,
-        )
+            strategy=strategy, bankroll=bankroll_units, goal=goal, hours_per_session=hours_per_session,
+            trip_shoes=trip_shoes, hands_per_hour=hands_per_hour, n_shoes=shoes, paths=paths, dealing=dealing,
+            seed=s, workers=workers, progress=progress, confidence=confidence, method=method.value,
+        )  # fmt: skip
     except ValueError as err:  # found in the work (no bet placed in the shoes dealt)
         fail(str(err))
     payload = {**report.as_dict(), "seed": s}

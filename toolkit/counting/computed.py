@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -37,6 +37,7 @@ import polars as pl
 from toolkit.bets.base import Bet
 from toolkit.bets.paytable import PayTable
 from toolkit.counting._computed_kernels import chain_rows, times_group
+from toolkit.counting._computed_labels import label_moments
 from toolkit.counting.strategies import CountPlay, Ramp, Strategy, count_strategy
 from toolkit.counting.systems import CountSystem, resolve_bet
 from toolkit.coup.cards import CompositionLike
@@ -65,9 +66,11 @@ METHOD_NOTE = (
 
 
 # ------------------------------------------------------------------ the bet as weights on multisets
-def _moment_weights(bet: Bet, tableau: Tableau) -> tuple[np.ndarray, np.ndarray]:
+def _moment_weights(bet: Bet, tableau: Tableau, decks: int):
     """``(const (2,), weights (2, 3, M))``: the bet's first and second moments as ``const + sum_m (W0 + alpha Wa +
-    beta Wb)[m] F_m`` over the engine's multisets (alpha, beta: the zero-pair odds of the shoe)."""
+    beta Wb)[m] F_m`` over the engine's multisets (alpha, beta: the zero-pair odds of the shoe); for a bet on ranks
+    and suits (label events, prefix patterns) a function of the shoe giving them
+    (:func:`toolkit.counting._computed_labels.label_moments`, suits from ``decks`` full decks)."""
     m = len(multisets().parent)
     weights = np.zeros((2, 3, m))
     const = np.zeros(2)
@@ -94,9 +97,11 @@ def _moment_weights(bet: Bet, tableau: Tableau) -> tuple[np.ndarray, np.ndarray]
             weights[q, 0] = np.bincount(mset, weights=contrib @ g, minlength=m)
             const[q] = default**power + events.base[: len(pays)] @ g
         return const, weights
+    if getattr(bet, "evaluator", None) in ("label events", "prefix patterns"):
+        return label_moments(bet, tableau, decks)
     raise ValueError(
-        f"the computed method prices pay-table and value-event bets; {bet.name!r} is priced by {bet.evaluator}: "
-        "use --method simulated"
+        f"the computed method prices pay-table, value-event, label-event and prefix-pattern bets; {bet.name!r} is "
+        f"priced by {bet.evaluator}: use --method simulated"
     )
 
 
@@ -129,6 +134,7 @@ class _Run:
     values: np.ndarray
     ranks: np.ndarray
     removed: int = -1  # tag group of the exposed burn card (-1: none exposed)
+    burn_value: int = -1  # value of the exposed burn card (-1: none exposed)
 
 
 def _leaf_codes(group: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
@@ -140,10 +146,10 @@ def _leaf_codes(group: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarra
     return proj, proj @ (7 ** np.arange(n_groups, dtype=np.int64))
 
 
-def _coefficients(run: _Run, moments: tuple[np.ndarray, np.ndarray], codes: np.ndarray, tableau: Tableau):
+def _coefficients(run: _Run, moments, codes: np.ndarray, tableau: Tableau):
     """Per projection code: the probability the next coup's cards project there (pi), and the bet's moments
     ``Q_q`` restricted to those coups, on the run's shoe (dicts code -> value)."""
-    const, weights = moments
+    const, weights = moments(run.ranks, run.values, run.burn_value) if callable(moments) else moments
     feats = _features(run.values[None])[:, 0]
     alpha, beta = zero_pair_probabilities(tuple(int(x) for x in run.ranks))
     table = coup_table(tableau)
@@ -173,6 +179,7 @@ class _Law:
     rows: int  # cards + 1
     most: int  # most cards a projection holds (a coup's six, and the exposed burn card)
     base: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0)))
+    band: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((2, 0), dtype=np.int64))
 
     @classmethod
     def build(cls, sizes: np.ndarray, tags: np.ndarray, most: int = 6) -> _Law:
@@ -185,14 +192,19 @@ class _Law:
                 f"at most {MAX_CELLS:,}): tags too large for the computed method"
             )
         top = np.minimum(sizes, most)
+        # the counts d cards of the shoe can reach: from the d lowest tags to the d highest (columns, one past)
+        each = np.repeat(tags, sizes)
+        low = np.r_[0, np.cumsum(np.sort(each))] - r_min
+        high = np.r_[0, np.cumsum(np.sort(each)[::-1])] - r_min + 1
+        band = np.stack([low, high]).astype(np.int64)
         base = np.zeros((rows, width))
         base[0, -r_min] = 1.0
         done = 0
         for g in range(len(sizes)):
             for _ in range(int(sizes[g] - top[g])):
                 done += 1
-                times_group(base, int(tags[g]), done + 1)
-        return cls(sizes, tags, top, r_min, width, rows, most, base)
+                times_group(base, int(tags[g]), done + 1, band)
+        return cls(sizes, tags, top, r_min, width, rows, most, base, band)
 
     def row_factors(self, n: int) -> np.ndarray:
         """``f[k, d] = 2^-k (n)_k / (n - d)_k``: turns the halved product of a shoe of ``n`` cards less ``k`` into the
@@ -220,9 +232,10 @@ def _leaves(law: _Law, codes: np.ndarray) -> dict[tuple[int, ...], int]:
     return out
 
 
-def _visit(law: _Law, buf: np.ndarray, prefix: tuple[int, ...], prefixes: set, leaf_fn) -> None:
-    """Depth first over the groups: ``buf`` holds the product for the groups before ``len(prefix)``; each child
-    takes ``top - a`` more factors of its group (one more per step down from the largest ``a``)."""
+def _visit(law: _Law, buf: np.ndarray, band: np.ndarray, prefix: tuple[int, ...], prefixes: set, leaf_fn) -> None:
+    """Depth first over the groups: ``buf`` holds the product for the groups before ``len(prefix)`` (its rows'
+    columns that can be non-zero: ``band``); each child takes ``top - a`` more factors of its group (one more per
+    step down from the largest ``a``)."""
     g = len(prefix)
     if g == len(law.sizes):
         leaf_fn(prefix, buf)
@@ -232,12 +245,12 @@ def _visit(law: _Law, buf: np.ndarray, prefix: tuple[int, ...], prefixes: set, l
     cur = buf.copy()
     t = int(law.tags[g])
     for _ in range(int(law.top[g]) - highest):
-        times_group(cur, t, cur.shape[0])
+        times_group(cur, t, cur.shape[0], band)
     for a in range(highest, -1, -1):
         if (*prefix, a) in prefixes:
-            _visit(law, cur, (*prefix, a), prefixes, leaf_fn)
+            _visit(law, cur, band, (*prefix, a), prefixes, leaf_fn)
         if a:
-            times_group(cur, t, cur.shape[0])
+            times_group(cur, t, cur.shape[0], band)
 
 
 @dataclass(frozen=True)
@@ -262,7 +275,7 @@ def _stack(law: _Law, leaves: list[tuple[int, ...]], d0: int, d1: int, into: np.
         stack[index[a]] = buf[d0 - lo :]
 
     prefixes = {a[:i] for a in leaves for i in range(len(a) + 1)}
-    _visit(law, np.ascontiguousarray(law.base[lo:d1]), (), prefixes, leaf)
+    _visit(law, np.ascontiguousarray(law.base[lo:d1]), np.ascontiguousarray(law.band[:, lo:d1]), (), prefixes, leaf)
     return stack
 
 
@@ -289,8 +302,9 @@ def _run_leaves(law: _Law, run: _Run, coefs, used: np.ndarray) -> tuple[list[tup
 
 
 def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Settings) -> np.ndarray:
-    """Sums by cards out of the shoe ``(5, full + 1)`` (see :func:`chain_rows`) over the runs (exposed burn cards),
-    each weighted by its probability: one product of the count's law serves them all."""
+    """Sums by cards out of the shoe ``(1 + 3 steps, full + 1)`` (see :func:`chain_rows`: coup starts, then per
+    step of the ramp the starts, expected win and squared win per unit) over the runs (exposed burn cards), each
+    weighted by its probability: one product of the count's law serves them all."""
     coefs = [_coefficients(run, moments, codes, settings.tableau) for run in runs]
     used = np.zeros(len(coefs[0][0]), dtype=bool)
     for _, pi, qs in coefs:
@@ -298,23 +312,50 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
     per_run = [_run_leaves(law, run, c, used) for run, c in zip(runs, coefs, strict=True)]
     leaves = sorted({a for run_leaves, _ in per_run for a in run_leaves})
     index = {a: i for i, a in enumerate(leaves)}
-    seen = settings.config[0]
-    factors = law.row_factors(seen)
-    height = int(max(8, min(128, CHUNK_BYTES // (8 * max(len(leaves), 1) * law.width))))
-    rho = np.zeros((len(runs), law.rows, law.width))
+    most = max(len(run_leaves) for run_leaves, _ in per_run)
+    n_runs = len(runs)
+    picked = np.zeros((n_runs, most), dtype=np.int64)
+    n_picked = np.array([len(run_leaves) for run_leaves, _ in per_run], dtype=np.int64)
+    sizes = np.zeros((n_runs, most), dtype=np.int64)
+    moves = np.zeros((n_runs, most, 2), dtype=np.int64)
+    pi = np.zeros((n_runs, most))
+    q = np.zeros((n_runs, most, 2))
+    for k, (run_leaves, (s, m, p, qk)) in enumerate(per_run):
+        n = len(run_leaves)
+        picked[k, :n] = [index[a] for a in run_leaves]
+        sizes[k, :n], moves[k, :n], pi[k, :n], q[k, :n] = s, m, p, qk
+    factors = law.row_factors(settings.config[0])
+    most_rows = int(max(8, min(128, CHUNK_BYTES // (8 * max(len(leaves), 1) * law.width))))
+    height = -(-law.rows // -(-law.rows // most_rows))  # chunks of equal height: each rebuilds ~30 rows below it
+    rho = np.zeros((n_runs, law.rows, law.width))
     rho[:, 0, -law.r_min] = 1.0
-    out = np.zeros((len(runs), 5, settings.config[1] + 1))
+    at = np.ascontiguousarray(settings.ramp[0], dtype=np.float64)
+    out = np.zeros((n_runs, 1 + 3 * len(at), settings.config[1] + 1))
     buffer = np.empty((len(leaves), height, law.width))
+    starts = np.array([(run.offset, run.start_count) for run in runs], dtype=np.int64)
     for d0 in range(0, law.rows, height):
         d1 = min(law.rows, d0 + height)
         stack = _stack(law, leaves, d0, d1, buffer)
         config = np.array([d0, law.r_min, *settings.config], dtype=np.int64)
-        for k, run in enumerate(runs):
-            run_leaves, coef = per_run[k]
-            picked = np.array([index[a] for a in run_leaves], dtype=np.int64)
-            chunk = (stack, np.ascontiguousarray(factors[:, d0:d1]), picked)
-            chain_rows(rho[k], chunk, coef, config, (run.offset, run.start_count), settings.ramp, out[k])
+        chunk = (stack, np.ascontiguousarray(factors[:, d0:d1]), picked, n_picked)
+        chain_rows(rho, chunk, (sizes, moves, pi, q), config, starts, at, out)
     return np.einsum("k,kij->ij", np.array([r.weight for r in runs]), out)
+
+
+def _staked(sums: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """``(5, full + 1)`` hands, bets, units staked, expected win and squared win by cards out, from the sums of
+    :func:`_pass` and the units of each step of the ramp."""
+    steps = sums[1:].reshape(len(units), 3, -1)
+    placed = units > 0
+    return np.stack(
+        [
+            sums[0],
+            steps[placed, 0].sum(axis=0),
+            units @ steps[:, 0],
+            units @ steps[:, 1],
+            (units**2) @ steps[:, 2],
+        ]
+    )
 
 
 # ------------------------------------------------------------------ the public face
@@ -408,7 +449,7 @@ def _runs(dealing: Dealing, system: CountSystem, group: np.ndarray, tags: np.nda
         seen_r[rank] -= 1
         seen_v[v] -= 1
         tag = int(tags[group[v]]) if system.count_burn_card else 0
-        out.append(_Run(float(values[v] / values.sum()), 1 + burn, irc + tag, seen_v, seen_r, int(group[v])))
+        out.append(_Run(float(values[v] / values.sum()), 1 + burn, irc + tag, seen_v, seen_r, int(group[v]), v))
     return out
 
 
@@ -501,16 +542,22 @@ def count_value(
     return value
 
 
-def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
-    """:func:`count_value` without the checks of its arguments (the search calls it many times)."""
+def _sums(play: CountPlay, bet: Bet, dealing: Dealing) -> np.ndarray:
+    """The chain's sums by cards out of the shoe (:func:`_pass`) for ``play``'s count and the steps of its ramp."""
     group, tags = _groups(play.system)
-    moments = _moment_weights(bet, dealing.tableau)
+    moments = _moment_weights(bet, dealing.tableau, dealing.decks)
     settings = _settings(dealing, play)
     _, codes = _leaf_codes(group, len(tags))
     runs = _runs(dealing, play.system, group, tags)
     full = np.bincount(group, weights=np.full(10, 4 * dealing.decks) * (1 + 3 * (np.arange(10) == 0)))
     most = 7 if runs[0].removed >= 0 else 6
-    total = _pass(_Law.build(full.astype(np.int64), tags, most), runs, codes, moments, settings)
+    return _pass(_Law.build(full.astype(np.int64), tags, most), runs, codes, moments, settings)
+
+
+def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
+    """:func:`count_value` without the checks of its arguments."""
+    units = np.array([u for _, u in play.ramp.steps])
+    total = _staked(_sums(play, bet, dealing), units)
     hands, bets, staked, ev, ev2 = (float(x) for x in total.sum(axis=1))
     frame = pl.DataFrame(
         {
@@ -526,6 +573,43 @@ def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
     )
     variance = ev2 / hands - (ev / hands) ** 2
     return CountValue(play.describe(), hands, bets, staked, ev, variance, frame)
+
+
+def _by_threshold(
+    system: CountSystem, bet: Bet, thresholds: Sequence[float], dealing: Dealing, count: str = "true"
+) -> np.ndarray:
+    """``(thresholds, 2)``: expected units won and bets placed per shoe, flat one unit at each threshold, computed
+    in one pass of the chain (its sums are kept per step of a ramp with a step at each threshold).
+
+    Parameters
+    ----------
+    system
+        The count system.
+    bet
+        The bet.
+    thresholds
+        The counts at which to bet (distinct).
+    dealing
+        Decks, burn, cut card and last-hand rule.
+    count
+        ``"true"`` or ``"running"``.
+
+    Returns
+    -------
+    numpy.ndarray
+        One row per threshold, in the order given.
+    """
+    grid = np.array(sorted(float(t) for t in thresholds))
+    if len(set(grid.tolist())) != len(grid):
+        raise ValueError(f"_by_threshold: thresholds repeat a value: {list(thresholds)}")
+    play = CountPlay(system, bet, Ramp(tuple((t, 1.0) for t in grid)), count)
+    sums = _sums(play, bet, dealing)
+    out = np.zeros((len(grid), 2))
+    for k in range(len(grid)):
+        total = _staked(sums, (np.arange(len(grid)) >= k).astype(np.float64))
+        out[k] = total[3].sum(), total[1].sum()
+    order = np.searchsorted(grid, [float(t) for t in thresholds])
+    return out[order]
 
 
 def count_law(
@@ -576,7 +660,8 @@ def count_law(
     group, tags = _groups(system)
     _, codes = _leaf_codes(group, len(tags))
     run = _Run(1.0, 0, system.initial_count, values, ranks)
-    uniq, _, qs = _coefficients(run, _moment_weights(target, tableau), codes, tableau)
+    decks = max(1, -(-max(comp.by_rank) // 4))  # suits: the fewest full decks that hold the shoe
+    uniq, _, qs = _coefficients(run, _moment_weights(target, tableau, decks), codes, tableau)
     law = _Law.build(np.bincount(group, weights=values, minlength=len(tags)).astype(np.int64), tags)
     leaf_of = _leaves(law, uniq)
     leaves = [a for a, code in leaf_of.items() if code == 0 or np.any(qs[:, np.searchsorted(uniq, code)])]

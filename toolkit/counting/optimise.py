@@ -3,7 +3,9 @@
 Integer tags by card value within a stated range and the threshold are searched by coordinate descent from a
 starting count (a published one): each round tries every tag in the range for each value in turn, each with every
 threshold given, and keeps a change only when it raises the computed win per shoe.  Every figure is computed, so
-the search has no simulation noise; it finds a local optimum, at least as good as the count it starts from.
+the search has no simulation noise; it finds a local optimum, at least as good as the count it starts from.  One
+pass of the computed chain prices a candidate at every threshold (its sums are kept per step of a ramp with a step
+at each): on 8 decks a round over ten tags for every value takes about a minute of one core for Dragon 7.
 
 >>> from toolkit.dealing.dealer import Dealing
 >>> table = best_count("dragon7", Dealing(decks=1), tag_range=(-1, 2), thresholds=[2], values=[8], rounds=1)
@@ -18,7 +20,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from toolkit.bets.base import Bet
-from toolkit.counting.computed import _value
+from toolkit.counting.computed import _by_threshold, _value
 from toolkit.counting.strategies import count_strategy
 from toolkit.counting.systems import COUNT_SYSTEMS, CountSystem, get_count_system, resolve_bet
 from toolkit.coup.rules import Rules
@@ -27,15 +29,12 @@ from toolkit.dealing.dealer import Dealing
 __all__ = ["best_count"]
 
 
-def _win(system: CountSystem, bet: Bet, threshold: float, dealing: Dealing) -> tuple[float, float]:
-    """(units per shoe, bets per shoe) of betting ``bet`` at ``system``'s count >= ``threshold``, computed."""
-    (play,) = count_strategy(system, threshold=threshold, bet=bet).plays
-    value = _value(play, bet, dealing)  # type: ignore[arg-type]
-    return value.units_per_shoe_ev, value.bets_per_shoe
-
-
 def _best_threshold(system: CountSystem, bet: Bet, thresholds: Sequence[float], dealing: Dealing):
-    return max(((*_win(system, bet, t, dealing), t) for t in thresholds), key=lambda x: x[0])
+    """(units per shoe, bets per shoe, threshold) of the best threshold for ``system`` on ``bet``, computed in one
+    pass for every threshold."""
+    wins = _by_threshold(system, bet, thresholds, dealing)
+    k = int(wins[:, 0].argmax())
+    return float(wins[k, 0]), float(wins[k, 1]), thresholds[k]
 
 
 def best_count(

@@ -26,8 +26,9 @@ from toolkit.sizing.plays import (
     SeatBet,
     kelly_ramp,
     kelly_strategy,
+    sized_strategy,
 )
-from toolkit.sizing.report import BankrollReport, bankroll_report, probability_text, sized_strategy
+from toolkit.sizing.report import BankrollReport, bankroll_report, probability_text
 from toolkit.sizing.risk import (
     SimulatedRisk,
     adjustment_coefficient,

@@ -35,15 +35,15 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from toolkit._check import non_negative_int
+from toolkit._check import non_negative_int, one_of
 from toolkit.bets.base import Bet
 from toolkit.bets.paytable import PayTable
-from toolkit.counting.strategies import CountPlay, Play, Ramp, Strategy
+from toolkit.counting.strategies import CountPlay, Play, Ramp, Strategy, count_strategy
 from toolkit.counting.systems import CountSystem, get_count_system
 from toolkit.counting.tallies import PreCoup, count_arrays, round_count
 from toolkit.coup.rules import Rules
@@ -62,6 +62,7 @@ __all__ = [
     "SeatBet",
     "kelly_ramp",
     "kelly_strategy",
+    "sized_strategy",
 ]
 
 #: Joint Kelly fractions already solved for a PreCoup (dropped with it).
@@ -597,3 +598,89 @@ class MiscountedPlay:
         """What the play bets, in a phrase (for tables and reports)."""
         base = CountPlay(get_count_system(self.system), self.bet, self.ramp).describe()
         return f"{base}; misses {self.missed:g} of cards, noise {self.noise:g}, rounding {self.rounding}"
+
+
+def sized_strategy(
+    system: CountSystem | str,
+    bet: str | PayTable | None = None,
+    threshold: float | None = None,
+    bankroll: float = 1000.0,
+    kelly: float | None = None,
+    ramp: Ramp | Mapping[float, float] | None = None,
+    units: float = 1.0,
+    limits: Limits | None = None,
+    kelly_by: str = "shoe",
+    ramp_shoes: int = 2000,
+    seed: SeedLike = None,
+    dealing: Dealing = Dealing(),
+) -> Strategy:
+    """A count system's bet, flat (``units`` at ``threshold``), by a ``ramp``, or at ``kelly`` of Kelly on ``bankroll``.
+
+    ``kelly_by="shoe"`` sizes each Kelly stake from the exact payout
+    distribution before the coup (:class:`~toolkit.sizing.plays.KellyPlay`, when
+    the count is at ``threshold``); ``kelly_by="count"`` from the distribution
+    at the true count, as a counter can (:func:`~toolkit.sizing.plays.kelly_ramp`
+    over ``ramp_shoes`` shoes dealt from ``seed``).
+
+    Parameters
+    ----------
+    system
+        A count system or its name.
+    bet
+        The bet (default: the system's).
+    threshold
+        The count to bet at (default: the system's trigger).
+    bankroll
+        Bankroll in units (for Kelly).
+    kelly
+        Fraction of Kelly.
+    ramp
+        Units by count.
+    units
+        The flat stake.
+    limits
+        Table limits and chip.
+    kelly_by
+        ``"shoe"`` or ``"count"``.
+    ramp_shoes
+        Shoes dealt for a count ramp.
+    seed
+        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
+    dealing
+        How those shoes are dealt.
+
+    Returns
+    -------
+    toolkit.counting.strategies.Strategy
+        The strategy.
+
+    Examples
+    --------
+    >>> sized_strategy("dragon7", kelly=0.5, bankroll=2000).describe()
+    'dragon7: 0.5 Kelly of 2000 when TC dragon7 >= 4'
+    """
+    s = get_count_system(system)
+    target = bet if bet is not None else s.bet
+    if target is None:
+        raise ValueError(f"count system {s.name!r} names no bet; give bet=")
+    if kelly is not None and ramp is not None:
+        raise ValueError("give kelly= or ramp=, not both")
+    one_of(kelly_by, ("shoe", "count"), "kelly_by")
+    if kelly is not None and kelly_by == "count":
+        ramp = kelly_ramp(s, bankroll, kelly, target, threshold, ramp_shoes, dealing, seed)
+        name = f"{s.name} {kelly:g} Kelly by count of {bankroll:g}"
+        strategy = count_strategy(s, bet=target, ramp=ramp, name=name)
+        return strategy if limits is None else Strategy(name, tuple(LimitedPlay(p, limits) for p in strategy.plays))
+    if kelly is not None:
+        t = s.threshold if threshold is None else threshold
+        if t is None:
+            raise ValueError(f"count system {s.name!r} has no published threshold; give threshold=")
+        return kelly_strategy(target, bankroll, kelly, Gate(s, t, s.trigger), limits)
+    label = None
+    if ramp is not None:
+        steps = Ramp.from_any(ramp).steps
+        label = f"{s.name} ramp " + ",".join(f"{a:g}:{u:g}" for a, u in steps)
+    strategy = count_strategy(s, threshold, bet=target, ramp=ramp, units=units, name=label)
+    if limits is None:
+        return strategy
+    return Strategy(strategy.name, tuple(LimitedPlay(p, limits) for p in strategy.plays))

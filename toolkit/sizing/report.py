@@ -32,6 +32,10 @@ look-ahead check); from the per-shoe results come
   \sigma_h^2 / (2B)` per hour (the quadratic approximation of the log; Schlesinger, ch. 10);
 * ``mean_bet`` (units per bet placed) and ``units_per_shoe`` (expected).
 
+With ``method="computed"`` the win rate (units per shoe, per hand and per hour, bets and mean bet) is computed
+from the count's exact law (:mod:`toolkit.sizing.computed`), with no simulation noise; the SD and the risks still
+come from the dealt shoes (their results recentred on the computed win), as the report's ``note`` says.
+
 Probabilities below :data:`NEGLIGIBLE` are shown as ``< 1e-12``
 (:func:`probability_text`); the JSON and CSV keep every digit.
 """
@@ -49,15 +53,17 @@ import polars as pl
 from toolkit._check import one_of, positive_int
 from toolkit._show import html_table, text_table
 from toolkit.bets.paytable import PayTable
+from toolkit.counting.computed import CountValue
 from toolkit.counting.harness import run_strategies
 from toolkit.counting.results import Estimate, Results
-from toolkit.counting.strategies import Ramp, Strategy, count_strategy
-from toolkit.counting.systems import CountSystem, get_count_system
+from toolkit.counting.strategies import Ramp, Strategy
+from toolkit.counting.systems import CountSystem
 from toolkit.dealing.dealer import Dealing
 from toolkit.parallel import SeedLike, as_seed_sequence
 from toolkit.sizing._args import positive
+from toolkit.sizing.computed import WIN_RATE_NOTE, computed_win
 from toolkit.sizing.lattice import LatticeWalk
-from toolkit.sizing.plays import Gate, LimitedPlay, Limits, kelly_ramp, kelly_strategy
+from toolkit.sizing.plays import Limits, sized_strategy
 from toolkit.sizing.risk import (
     MAX_PATHS,
     bankroll_paths,
@@ -71,7 +77,7 @@ from toolkit.sizing.risk import (
     trip_ruin_lundberg,
 )
 
-__all__ = ["METHODS", "NEGLIGIBLE", "BankrollReport", "bankroll_report", "probability_text", "sized_strategy"]
+__all__ = ["METHODS", "NEGLIGIBLE", "BankrollReport", "bankroll_report", "probability_text"]
 
 #: A probability below this is shown as ``< 1e-12`` (a float keeps no meaning there for a bankroll).
 NEGLIGIBLE = 1e-12
@@ -122,92 +128,6 @@ def probability_text(p: float | None, digits: int = 4) -> str:
     if p < NEGLIGIBLE:
         return f"< {NEGLIGIBLE:.0e}"
     return f"{p:.{digits}g}"
-
-
-def sized_strategy(
-    system: CountSystem | str,
-    bet: str | PayTable | None = None,
-    threshold: float | None = None,
-    bankroll: float = 1000.0,
-    kelly: float | None = None,
-    ramp: Ramp | Mapping[float, float] | None = None,
-    units: float = 1.0,
-    limits: Limits | None = None,
-    kelly_by: str = "shoe",
-    ramp_shoes: int = 2000,
-    seed: SeedLike = None,
-    dealing: Dealing = Dealing(),
-) -> Strategy:
-    """A count system's bet, flat (``units`` at ``threshold``), by a ``ramp``, or at ``kelly`` of Kelly on ``bankroll``.
-
-    ``kelly_by="shoe"`` sizes each Kelly stake from the exact payout
-    distribution before the coup (:class:`~toolkit.sizing.plays.KellyPlay`, when
-    the count is at ``threshold``); ``kelly_by="count"`` from the distribution
-    at the true count, as a counter can (:func:`~toolkit.sizing.plays.kelly_ramp`
-    over ``ramp_shoes`` shoes dealt from ``seed``).
-
-    Parameters
-    ----------
-    system
-        A count system or its name.
-    bet
-        The bet (default: the system's).
-    threshold
-        The count to bet at (default: the system's trigger).
-    bankroll
-        Bankroll in units (for Kelly).
-    kelly
-        Fraction of Kelly.
-    ramp
-        Units by count.
-    units
-        The flat stake.
-    limits
-        Table limits and chip.
-    kelly_by
-        ``"shoe"`` or ``"count"``.
-    ramp_shoes
-        Shoes dealt for a count ramp.
-    seed
-        An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
-    dealing
-        How those shoes are dealt.
-
-    Returns
-    -------
-    toolkit.counting.strategies.Strategy
-        The strategy.
-
-    Examples
-    --------
-    >>> sized_strategy("dragon7", kelly=0.5, bankroll=2000).describe()
-    'dragon7: 0.5 Kelly of 2000 when TC dragon7 >= 4'
-    """
-    s = get_count_system(system)
-    target = bet if bet is not None else s.bet
-    if target is None:
-        raise ValueError(f"count system {s.name!r} names no bet; give bet=")
-    if kelly is not None and ramp is not None:
-        raise ValueError("give kelly= or ramp=, not both")
-    one_of(kelly_by, ("shoe", "count"), "kelly_by")
-    if kelly is not None and kelly_by == "count":
-        ramp = kelly_ramp(s, bankroll, kelly, target, threshold, ramp_shoes, dealing, seed)
-        name = f"{s.name} {kelly:g} Kelly by count of {bankroll:g}"
-        strategy = count_strategy(s, bet=target, ramp=ramp, name=name)
-        return strategy if limits is None else Strategy(name, tuple(LimitedPlay(p, limits) for p in strategy.plays))
-    if kelly is not None:
-        t = s.threshold if threshold is None else threshold
-        if t is None:
-            raise ValueError(f"count system {s.name!r} has no published threshold; give threshold=")
-        return kelly_strategy(target, bankroll, kelly, Gate(s, t, s.trigger), limits)
-    label = None
-    if ramp is not None:
-        steps = Ramp.from_any(ramp).steps
-        label = f"{s.name} ramp " + ",".join(f"{a:g}:{u:g}" for a, u in steps)
-    strategy = count_strategy(s, threshold, bet=target, ramp=ramp, units=units, name=label)
-    if limits is None:
-        return strategy
-    return Strategy(strategy.name, tuple(LimitedPlay(p, limits) for p in strategy.plays))
 
 
 def _figure(formula: tuple[float, str], diffusion: float, simulated: Estimate | None) -> dict[str, object]:
@@ -265,6 +185,8 @@ class BankrollReport:
         Shoes in a trip, when given.
     paths_simulated
         Bankroll paths simulated.
+    computed
+        The win computed from the count's law (``method="computed"``), or ``None``: the win rate then comes from it.
     """
 
     results: Results
@@ -276,6 +198,32 @@ class BankrollReport:
     seed: np.random.SeedSequence
     trip_shoes: int | None = None
     paths_simulated: int = 0
+    computed: CountValue | None = None
+
+    @property
+    def method(self) -> str:
+        """``"computed"`` (the win rate from the count's law) or ``"simulated"`` (from the dealt shoes)."""
+        return "simulated" if self.computed is None else "computed"
+
+    @property
+    def note(self) -> str:
+        """What the figures rest on."""
+        if self.computed is None:
+            return "every figure from the dealt shoes (simulated), the risks also by formula from their results"
+        return WIN_RATE_NOTE
+
+    @property
+    def units_per_shoe(self) -> Estimate:
+        """Expected units won per shoe: computed (an interval of no width) or from the dealt shoes."""
+        if self.computed is None:
+            return self.results.units_per_shoe_ev
+        v = self.computed.units_per_shoe_ev
+        return Estimate(v, 0.0, v, v)
+
+    @property
+    def hands_per_shoe(self) -> float:
+        """Coups dealt per shoe (computed, or the mean over the dealt shoes)."""
+        return self.results.hands_per_shoe.value if self.computed is None else self.computed.hands_per_shoe
 
     def _shown(self) -> tuple[str, list[tuple[str, object]]]:
         r = self.results
@@ -288,11 +236,12 @@ class BankrollReport:
 
         w = self.win_per_hour
         title = f"BankrollReport {r.strategy!r}: bankroll {self.bankroll:,g}, goal {self.goal:,g}, {r.shoes:,} shoes"
+        title += ", win rate computed" if self.computed is not None else ""
         return title, [
             ("risk of ruin", risk("risk_of_ruin")),
             (f"trip risk ({self.shoes_per_session} shoes)", risk("trip_risk")),
             ("P(goal before ruin)", risk("p_goal")),
-            ("win per hour", f"{w.value:.4g} [{w.low:.4g}, {w.high:.4g}]"),
+            ("win per hour", f"{w.value:.4g} " + ("(computed)" if w.se == 0 else f"[{w.low:.4g}, {w.high:.4g}]")),
             ("SD per hour", self.sd_per_hour),
             ("SCORE", self.score.value),
             ("certainty equivalent per hour", self.certainty_equivalent),
@@ -327,19 +276,22 @@ class BankrollReport:
             return f"{x:,.0f}" if abs(x) >= 1e4 else f"{x:.4g}"
 
         def est(e: Estimate) -> tuple[str, str]:
+            if e.se == 0:
+                return num(e.value), "computed"
+            if math.isnan(e.low):
+                return num(e.value), "-"
             return num(e.value), f"{num(e.low)} to {num(e.high)}"
 
-        r = self.results
-        edge = r.units_per_hand_ev.value > 0
+        edge = self.mu > 0
         others = [
             ("win per hour (units)", *est(self.win_per_hour)),
             ("SD per hour (units)", num(self.sd_per_hour), "-"),
             ("SCORE", *est(self.score)),
             ("DI", *est(self.di)),
-            ("N0 (hands)", *(est(r.n0) if edge else ("inf", "-"))),
+            ("N0 (hands)", *(est(self.n0) if edge else ("inf", "-"))),
             ("certainty equivalent per hour", num(self.certainty_equivalent), "-"),
             ("mean bet (units)", num(self.mean_bet), "-"),
-            ("expected units per shoe", *est(r.units_per_shoe_ev)),
+            ("expected units per shoe", *est(self.units_per_shoe)),
         ]
         figures = pl.DataFrame(others, schema=["figure", "value", "interval"], orient="row")
         used = dict.fromkeys(str(d["method"]) for d in self.risk.values())
@@ -347,7 +299,9 @@ class BankrollReport:
         if "diffusion" not in used:
             legend.append(f"diffusion: {METHODS['diffusion']}.")
         legend.append(f"simulated: {self.paths_simulated:,} paths of shoes drawn from those dealt, "
-                      f"with the {r.confidence:.0%} Wilson interval.")  # fmt: skip
+                      f"with the {self.results.confidence:.0%} Wilson interval.")  # fmt: skip
+        if self.computed is not None:
+            legend.append(f"method computed: {WIN_RATE_NOTE}.")
         legend += [f"{term}: {text}." for term, text in TERMS.items()]
         return risks, figures, legend
 
@@ -360,8 +314,8 @@ class BankrollReport:
 
     @property
     def mu(self) -> float:
-        """Expected units per shoe."""
-        return self.results.units_per_shoe_ev.value
+        """Expected units per shoe (computed with ``method="computed"``)."""
+        return self.units_per_shoe.value
 
     @property
     def sigma(self) -> float:
@@ -373,12 +327,19 @@ class BankrollReport:
         """Shoes in a session (the trip of the trip risk): ``trip_shoes``, else the hours at the dealing speed."""
         if self.trip_shoes is not None:
             return self.trip_shoes
-        return max(1, round(self.hours_per_session * self.hands_per_hour / self.results.hands_per_shoe.value))
+        return max(1, round(self.hours_per_session * self.hands_per_hour / self.hands_per_shoe))
 
     @property
     def win_per_hour(self) -> Estimate:
-        """Expected units won per hour, with its interval."""
-        return self.results.units_per_hand_ev.scaled(self.hands_per_hour)
+        """Expected units won per hour, with its interval (of no width when computed)."""
+        return self._per_hand.scaled(self.hands_per_hour)
+
+    @property
+    def _per_hand(self) -> Estimate:
+        """Expected units won per hand dealt."""
+        if self.computed is None:
+            return self.results.units_per_hand_ev
+        return self.units_per_shoe.scaled(1 / self.computed.hands_per_shoe)
 
     @property
     def sd_per_hour(self) -> float:
@@ -393,24 +354,42 @@ class BankrollReport:
     @property
     def score(self) -> Estimate:
         """:attr:`~toolkit.counting.results.Results.score` with the sign of the expected win (negative if it loses)."""
+        if self.computed is not None:  # the computed win over the dealt shoes' SD: no interval drawn for the SD
+            v = 1e6 * (self._per_hand.value / self.results.sd_per_hand) ** 2
+            v = v if self.mu >= 0 else -v
+            return Estimate(v, math.nan, math.nan, math.nan)
         s = self.results.score
         return s if self.results.units_per_hand_ev.value >= 0 else s.scaled(-1.0)
 
     @property
     def di(self) -> Estimate:
         """Desirability index, ``1000 EV / SD`` per hand (:attr:`~toolkit.counting.results.Results.di`)."""
+        if self.computed is not None:
+            v = 1000 * self._per_hand.value / self.results.sd_per_hand
+            return Estimate(v, math.nan, math.nan, math.nan)
         return self.results.di
+
+    @property
+    def n0(self) -> Estimate:
+        """N0, ``(SD / EV)^2`` per hand (:attr:`~toolkit.counting.results.Results.n0`; ``inf`` without an edge)."""
+        if self.computed is None:
+            return self.results.n0
+        v = 1e6 / self.score.value if self.score.value > 0 else math.inf
+        return Estimate(v, math.nan, math.nan, math.nan)
 
     @property
     def mean_bet(self) -> float:
         """Mean stake of the bets placed (0 when none was)."""
+        if self.computed is not None:
+            c = self.computed
+            return c.staked_per_shoe / c.bets_per_shoe if c.bets_per_shoe else 0.0
         t = self.results.totals
         return float(t.staked.sum() / t.bets.sum()) if t.bets.sum() else 0.0
 
     def won(self) -> np.ndarray:
         """Per-shoe results recentred on the expected win (the realised mean is the noisier estimate)."""
         r = self.results
-        return r.totals.won + (r.units_per_shoe_ev.value - r.units_per_shoe.value)
+        return r.totals.won + (self.mu - r.units_per_shoe.value)
 
     def paths(self, sessions: int = 50, paths: int = 2000, seed: SeedLike = None) -> pl.DataFrame:
         """Quantiles of the bankroll after each session (:func:`~toolkit.sizing.risk.bankroll_paths`)."""
@@ -466,6 +445,8 @@ class BankrollReport:
         out: dict[str, object] = {
             "strategy": r.strategy,
             "description": r.description,
+            "method": self.method,
+            "note": self.note,
             "shoes": r.shoes,
             "bankroll": self.bankroll,
             "goal": self.goal,
@@ -480,12 +461,12 @@ class BankrollReport:
             "score_ci": self.score.ci,
             "di": self.di.value,
             "di_ci": self.di.ci,
-            "n0": r.n0.value if r.units_per_hand_ev.value > 0 else math.inf,
+            "n0": self.n0.value if self.mu > 0 else math.inf,
             "certainty_equivalent": self.certainty_equivalent,
             "mean_bet": self.mean_bet,
-            "bets_per_shoe": r.bets_per_shoe.value,
-            "units_per_shoe": r.units_per_shoe_ev.value,
-            "units_per_shoe_ci": r.units_per_shoe_ev.ci,
+            "bets_per_shoe": r.bets_per_shoe.value if self.computed is None else self.computed.bets_per_shoe,
+            "units_per_shoe": self.mu,
+            "units_per_shoe_ci": self.units_per_shoe.ci,
             "sd_per_shoe": r.sd_per_shoe,
         }
         return {k: _plain(v) for k, v in out.items()}
@@ -511,7 +492,7 @@ class BankrollReport:
             ("di", self.di.value, self.di.ci),
             ("certainty_equivalent", self.certainty_equivalent, [None, None]),
             ("mean_bet", self.mean_bet, [None, None]),
-            ("units_per_shoe", self.mu, self.results.units_per_shoe_ev.ci),
+            ("units_per_shoe", self.mu, self.units_per_shoe.ci),
         ):
             rows.append({"figure": name, "formula": None, "method": None, "diffusion": None, "simulated": value,
                          "ci_low": ci[0], "ci_high": ci[1]})  # fmt: skip
@@ -552,6 +533,7 @@ def bankroll_report(
     workers: int | None = None,
     progress: bool = True,
     confidence: float = 0.95,
+    method: str = "simulated",
 ) -> BankrollReport:
     """Bet sizing, risk of ruin, trip risk, the goal, win per hour, SCORE and certainty equivalent of a counter.
 
@@ -583,6 +565,10 @@ def bankroll_report(
         Shoes dealt, simulated bankroll paths, the dealing procedure, the seed
         (shoes from its first child, paths from the second), worker processes,
         a progress bar, the confidence of the intervals.
+    method
+        ``"simulated"``: every figure from the dealt shoes; ``"computed"``: the win rate (per shoe, hand and hour,
+        bets, mean bet) from the count's exact law (:func:`~toolkit.sizing.computed.computed_win`: a count bet flat,
+        by a ramp or a Kelly ramp by count, within limits), the SD and the risks from the dealt shoes, recentred.
 
     Returns
     -------
@@ -606,6 +592,7 @@ def bankroll_report(
     hours = positive(hours_per_session, "hours_per_session")
     rate = positive(hands_per_hour, "hands_per_hour")
     n_shoes, paths, trip_n = _run_sizes(n_shoes, paths, trip_shoes, confidence)
+    one_of(method, ("simulated", "computed"), "method")
     root = as_seed_sequence(seed)
     shoes_seed, paths_seed, ramp_seed = root.spawn(3)
     if strategy is None:
@@ -614,10 +601,11 @@ def bankroll_report(
         )
     elif not isinstance(strategy, Strategy):
         raise TypeError(f"strategy must be a Strategy, got {type(strategy).__name__}")
+    value = computed_win(strategy, dealing) if method == "computed" else None
     (res,) = run_strategies(
         [strategy], n_shoes, dealing, shoes_seed, workers=workers, progress=progress, confidence=confidence
     )
-    report = BankrollReport(res, b, g, rate, hours, {}, root, trip_n, paths)
+    report = BankrollReport(res, b, g, rate, hours, {}, root, trip_n, paths, value)
     if not report.sigma > 0:
         raise ValueError(f"strategy {res.strategy!r} placed no bets in {n_shoes} shoes: nothing to size")
     _add_risks(report, paths_seed, confidence, progress)
