@@ -51,6 +51,8 @@ COUNT_SHOES = 10_000
 END_SHARE = 3
 #: The subfolder of ``--out`` that holds the deal-to-end run's checkpoint.
 DEAL_TO_END = "deal-to-end"
+#: The exact table's depths by default (:data:`toolkit.studies.thorp.exact_depths.EXACT_CARDS_LEFT`): seconds.
+EXACT_DEFAULT = "6-12"
 
 
 def default_count_shoes(shoes: int) -> int:
@@ -92,6 +94,25 @@ def _check_device(device: Device, scheduler: str | None) -> None:
                 "--device gpu: no CUDA GPU was found; on a machine with an NVIDIA GPU install the extra, "
                 'pip install -e ".[gpu]", or use --device cpu'
             )
+
+
+def _exact_depths(text: str, decks: int) -> tuple[int, int] | None:
+    """``--exact-cards-left`` read: ``(first, last)``, or ``None`` for ``none``; a bad value is one line, exit 2.
+
+    >>> _exact_depths("6-26", 8), _exact_depths("none", 8)
+    ((6, 26), None)
+    """
+    from toolkit.studies.last_cards import parse_cards_left
+
+    if text.strip().lower() == "none":
+        return None
+    try:
+        first, last = parse_cards_left(text, "--exact-cards-left")
+    except ValueError as err:
+        fail(str(err))
+    if last > 52 * decks:
+        fail(f"--exact-cards-left must end at most at the shoe's {52 * decks} cards, got {last}")
+    return first, last
 
 
 def _seed(seed: int | None, out: Path, resume: bool) -> int:
@@ -154,6 +175,13 @@ def thorp(
         help="Shoes of the second run, dealt to the end with no cut card, that the report compares (default: a "
         "third of --shoes; 0: skip).",
     ),
+    exact_cards_left: str = typer.Option(
+        EXACT_DEFAULT,
+        "--exact-cards-left",
+        metavar="A-B|none",
+        help="Depths (unseen cards) of the exact table put beside the sampled ones in the report, its figure and "
+        "verdicts: 6-12 in seconds, 6-26 (254 million compositions on 8 decks) in minutes; none: skip.",
+    ),
     bet: list[str] = BET_OPTION,
     bet_file: list[Path] = BET_FILE_OPTION,
     progress: bool = PROGRESS,
@@ -175,6 +203,7 @@ def thorp(
         fail(f"--deal-to-end-shoes must be 0 (skip) or more, got {end_shoes}")
     check_run(max(end_shoes, 1), workers)
     _check_device(device, scheduler)
+    depths = _exact_depths(exact_cards_left, dealing.decks)
     out = output_path(out_text)
     if out.exists() and not out.is_dir():
         fail(f"--out {str(out)!r} is a file; it must name a folder")
@@ -198,7 +227,17 @@ def thorp(
         from toolkit.plots import save_study_figures
 
         draw = save_study_figures
-    paths = write_outputs(result, out, reproduce=True, figures=draw, counts=counts, deal_to_end=end)
+    paths = write_outputs(
+        result,
+        out,
+        reproduce=True,
+        figures=draw,
+        counts=counts,
+        deal_to_end=end,
+        exact_cards_left=depths,
+        workers=workers,
+        progress=progress,
+    )
     table = _claims_table(result, observers[0])
     if fmt == OutputFormat.table:
         say(
