@@ -53,6 +53,9 @@ END_SHARE = 3
 DEAL_TO_END = "deal-to-end"
 #: The exact table's depths by default (:data:`toolkit.studies.thorp.exact_depths.EXACT_CARDS_LEFT`): seconds.
 EXACT_DEFAULT = "6-12"
+#: The exact table's depths for ``reproduce`` by default: 5.3 million compositions, seconds on two cores, deep enough
+#: for the 10 % crossings of Banker and Player that the row on Thorp's claim reads.
+REPRODUCE_EXACT = "6-16"
 
 
 def default_count_shoes(shoes: int) -> int:
@@ -372,11 +375,19 @@ def reproduce(
         20_000, "--count-shoes", help="Shoes for the published count results (Dragon 7, Panda 8, How; 0: skip)."
     ),
     seed: int = typer.Option(1, "--seed", "-s", help="Seed of both simulations (fixed, so the table repeats)."),
+    exact_cards_left: str = typer.Option(
+        REPRODUCE_EXACT,
+        "--exact-cards-left",
+        metavar="A-B|none",
+        help="Depths of the exact law of the last cards (8 decks) that checks Thorp's and Thorp and Walden's claims "
+        "and sits beside Jacobson's depths it holds: 6-16 in seconds, 6-26 in minutes; none: skip.",
+    ),
     workers: int | None = typer.Option(None, "--workers", "-w", help="Local worker processes (default: every core)."),
     progress: bool = PROGRESS,
 ) -> None:
     """Every published figure in data/reference beside the toolkit's value, and whether it matches."""
     from toolkit.studies import ThorpStudy, count_providers, jacobson_setting, reproduce_table, run_study
+    from toolkit.studies.last_cards import last_cards
 
     if shoes < 1 or study_shoes < 1:
         fail(f"--shoes and --study-shoes must be at least 1, got {shoes} and {study_shoes}")
@@ -385,10 +396,13 @@ def reproduce(
     if seed < 0:
         fail(f"--seed must be a non-negative integer, got {seed}")
     check_run(max(shoes, study_shoes), workers)
+    depths = _exact_depths(exact_cards_left, 8)
     jacobson = jacobson_setting(shoes, seed=seed, workers=workers, progress=progress)
     result = run_study(ThorpStudy(shoes=study_shoes, seed=seed), workers=workers, progress=progress)
     counts = count_providers(count_shoes, seed=seed, workers=workers, progress=progress) if count_shoes else None
-    table = reproduce_table(result, jacobson, counts)
+    bets = ("banker", "player", "tie")
+    exact = None if depths is None else last_cards(8, depths, bets, workers=workers, progress=progress)
+    table = reproduce_table(result, jacobson, counts, exact)
     if fmt != OutputFormat.table:
         emit(table, fmt)
         return

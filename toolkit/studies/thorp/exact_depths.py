@@ -31,7 +31,7 @@ from toolkit.coup.cards import Composition
 from toolkit.studies.last_cards import last_cards, needs_ranks, parse_cards_left
 from toolkit.studies.thorp.result import StudyResult
 
-__all__ = ["EXACT_BETS", "EXACT_CARDS_LEFT", "EXACT_LAST", "coverage", "exact_beside_sampled"]
+__all__ = ["EXACT_BETS", "EXACT_CARDS_LEFT", "EXACT_LAST", "coverage", "exact_beside_sampled", "exact_table"]
 
 #: The bets the exact table is computed for (those of them the study prices): the claim is about these.
 EXACT_BETS = ("banker", "player", "tie")
@@ -72,21 +72,10 @@ def exact_beside_sampled(
         Wilson), ``gain_per_hand`` and ``covered`` (the interval holds the exact value); empty when the study
         prices none of :data:`EXACT_BETS` or has no ``"unseen"`` observer.
     """
-    depths = parse_cards_left(cards_left, "exact cards left")
-    study = result.study
-    bets = [b for b in study.bets or () if isinstance(b, PayTable) and b.name in EXACT_BETS and not needs_ranks(b)]
-    if not bets or "unseen" not in study.observers:
+    exact = exact_table(result, cards_left, workers, progress)
+    if exact is None:
         return pl.DataFrame(schema=_SCHEMA)
-    full = Composition.from_decks(study.dealing.decks)
-    if depths[1] > full.total:
-        raise ValueError(f"exact cards left must be at most the shoe's {full.total} cards, got {depths[1]}")
-    key = (study.dealing.decks, tuple(bets), study.rules, depths)
-    if key not in _COMPUTED:
-        frame = last_cards(full, depths, bets, rules=study.rules, workers=workers, progress=progress)
-        if len(_COMPUTED) >= 8:  # a few small tables at most: memory stays flat
-            _COMPUTED.clear()
-        _COMPUTED[key] = frame.filter(pl.col("bet") != "best")
-    exact = _COMPUTED[key]
+    exact = exact.filter(pl.col("bet") != "best")
     sampled = result.by_unseen().filter(pl.col("observer") == "unseen")
     return (
         exact.select(
@@ -105,6 +94,32 @@ def exact_beside_sampled(
         )
         .sort("bet", "unseen")
     )
+
+
+def exact_table(
+    result: StudyResult,
+    cards_left: str | int | Sequence[int] = EXACT_CARDS_LEFT,
+    workers: int | None = None,
+    progress: bool = False,
+) -> pl.DataFrame | None:
+    """The frame of :func:`toolkit.studies.last_cards.last_cards` for the study's shoe, rules and bets among
+    :data:`EXACT_BETS` (with ``best``), computed once per process; ``None`` when the study prices none of them or
+    has no ``"unseen"`` observer.  Parameters as for :func:`exact_beside_sampled`."""
+    depths = parse_cards_left(cards_left, "exact cards left")
+    study = result.study
+    bets = [b for b in study.bets or () if isinstance(b, PayTable) and b.name in EXACT_BETS and not needs_ranks(b)]
+    if not bets or "unseen" not in study.observers:
+        return None
+    full = Composition.from_decks(study.dealing.decks)
+    if depths[1] > full.total:
+        raise ValueError(f"exact cards left must be at most the shoe's {full.total} cards, got {depths[1]}")
+    key = (study.dealing.decks, tuple(bets), study.rules, depths)
+    if key not in _COMPUTED:
+        frame = last_cards(full, depths, bets, rules=study.rules, workers=workers, progress=progress)
+        if len(_COMPUTED) >= 8:  # a few small tables at most: memory stays flat
+            _COMPUTED.clear()
+        _COMPUTED[key] = frame
+    return _COMPUTED[key]
 
 
 def coverage(table: pl.DataFrame) -> tuple[int, int]:
