@@ -99,6 +99,15 @@ def _check_device(device: Device, scheduler: str | None) -> None:
             )
 
 
+EXACT_OPTION = typer.Option(
+    EXACT_DEFAULT,
+    "--exact-cards-left",
+    metavar="A-B|none",
+    help="Depths (unseen cards) of the exact table put beside the sampled ones in the report, its figure and "
+    "verdicts: 6-12 in seconds, 6-26 (254 million compositions on 8 decks) in minutes; none: skip.",
+)
+
+
 def _exact_depths(text: str, decks: int) -> tuple[int, int] | None:
     """``--exact-cards-left`` read: ``(first, last)``, or ``None`` for ``none``; a bad value is one line, exit 2.
 
@@ -178,13 +187,7 @@ def thorp(
         help="Shoes of the second run, dealt to the end with no cut card, that the report compares (default: a "
         "third of --shoes; 0: skip).",
     ),
-    exact_cards_left: str = typer.Option(
-        EXACT_DEFAULT,
-        "--exact-cards-left",
-        metavar="A-B|none",
-        help="Depths (unseen cards) of the exact table put beside the sampled ones in the report, its figure and "
-        "verdicts: 6-12 in seconds, 6-26 (254 million compositions on 8 decks) in minutes; none: skip.",
-    ),
+    exact_cards_left: str = EXACT_OPTION,
     bet: list[str] = BET_OPTION,
     bet_file: list[Path] = BET_FILE_OPTION,
     progress: bool = PROGRESS,
@@ -193,18 +196,11 @@ def thorp(
     """Do baccarat edges appear only in the last 5-20 cards? Exact edges before every coup of many shoes."""
     from toolkit.bets.paytable import standard_bets
     from toolkit.coup.rules import Rules
-    from toolkit.studies import ThorpStudy, write_outputs
+    from toolkit.studies import ThorpStudy
 
     check_run(shoes, workers)
     check_scheduler(workers, scheduler)
-    count_shoes = default_count_shoes(shoes) if count_shoes is None else count_shoes
-    if count_shoes < 0:
-        fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
-    check_run(max(count_shoes, 1), workers, MAX_COUNT_SHOES)
-    end_shoes = default_end_shoes(shoes) if end_shoes is None else end_shoes
-    if end_shoes < 0:
-        fail(f"--deal-to-end-shoes must be 0 (skip) or more, got {end_shoes}")
-    check_run(max(end_shoes, 1), workers)
+    count_shoes, end_shoes = _more_shoes(shoes, count_shoes, end_shoes, workers)
     _check_device(device, scheduler)
     depths = _exact_depths(exact_cards_left, dealing.decks)
     out = output_path(out_text)
@@ -225,22 +221,7 @@ def thorp(
         from toolkit.studies import count_providers
 
         counts = count_providers(count_shoes, seed=study.seed, workers=workers, progress=progress, scheduler=scheduler)
-    draw = None
-    if figures:
-        from toolkit.plots import save_study_figures
-
-        draw = save_study_figures
-    paths = write_outputs(
-        result,
-        out,
-        reproduce=True,
-        figures=draw,
-        counts=counts,
-        deal_to_end=end,
-        exact_cards_left=depths,
-        workers=workers,
-        progress=progress,
-    )
+    paths = _write(result, out, figures, counts, end, depths, workers, progress)
     table = _claims_table(result, observers[0])
     if fmt == OutputFormat.table:
         say(
@@ -253,6 +234,50 @@ def thorp(
         counted = f"{count_shoes:,} shoes for the published count results" if count_shoes else "no count shoes"
         say(f"also: {also}; {counted} (--deal-to-end-shoes, --count-shoes)")
         typer.echo(printable(f"report: {paths['report']}"))  # a path is never wrapped
+
+
+def _more_shoes(shoes: int, count_shoes: int | None, end_shoes: int | None, workers: int | None) -> tuple[int, int]:
+    """``--count-shoes`` and ``--deal-to-end-shoes``, their defaults filled in from ``--shoes``, checked."""
+    count_shoes = default_count_shoes(shoes) if count_shoes is None else count_shoes
+    if count_shoes < 0:
+        fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
+    check_run(max(count_shoes, 1), workers, MAX_COUNT_SHOES)
+    end_shoes = default_end_shoes(shoes) if end_shoes is None else end_shoes
+    if end_shoes < 0:
+        fail(f"--deal-to-end-shoes must be 0 (skip) or more, got {end_shoes}")
+    check_run(max(end_shoes, 1), workers)
+    return count_shoes, end_shoes
+
+
+def _write(
+    result: StudyResult,
+    out: Path,
+    figures: bool,
+    counts: dict | None,
+    end: StudyResult | None,
+    depths: tuple[int, int] | None,
+    workers: int | None,
+    progress: bool,
+) -> dict[str, Path]:
+    """The run's files (:func:`toolkit.studies.write_outputs`), with the figures when asked for."""
+    from toolkit.studies import write_outputs
+
+    draw = None
+    if figures:
+        from toolkit.plots import save_study_figures
+
+        draw = save_study_figures
+    return write_outputs(
+        result,
+        out,
+        reproduce=True,
+        figures=draw,
+        counts=counts,
+        deal_to_end=end,
+        exact_cards_left=depths,
+        workers=workers,
+        progress=progress,
+    )
 
 
 def _claims_table(result: StudyResult, observer: str) -> pl.DataFrame:
