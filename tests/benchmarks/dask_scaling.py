@@ -85,7 +85,7 @@ def main() -> int:
     warnings.filterwarnings("ignore", message="Port 8787 is already in use")
 
     study = ThorpStudy(n_shoes=args.shoes, seed=args.seed)
-    print(f"Thorp study: {study.shoes:,} shoes in {study.n_blocks} blocks of {study.block_size}, seed {study.seed}")
+    print(f"Thorp study: {study.n_shoes:,} shoes in {study.n_blocks} blocks of {study.block_size}, seed {study.seed}")
     print(f"load average before: {load()}")
     clusters, clients = {}, {}
     try:

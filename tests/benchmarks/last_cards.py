@@ -4,6 +4,7 @@ Run from the repository root (not collected by pytest)::
 
     python tests/benchmarks/last_cards.py             # n = 14 (817,190 compositions), about a minute of CPU
     python tests/benchmarks/last_cards.py --quick     # n = 11 (167,960), a few seconds
+    python tests/benchmarks/last_cards.py --command 6-26   # the command itself, two workers: minutes
 
 On 8 decks, by value, Banker, Player and Tie 8:1, in one process, it measures the CPU time of
 
@@ -15,7 +16,11 @@ On 8 decks, by value, Banker, Player and Tie 8:1, in one process, it measures th
 and prints compositions per CPU second, the ratios (a)/(b) and (c)/(a), and what that rate means for
 ``n <= 16`` and ``n <= 26`` (sum over n = 6..n_max of C(n + 9, 9)) on two cores.  CPU time, not wall
 time: the development machine is shared, so its wall clock says more about the other work than this.
-Nothing is asserted.
+
+With ``--command A-B`` it instead runs ``baccarat last-cards --decks 8 --cards-left A-B --format json
+--workers 2`` as a user would and prints the CPU seconds of its whole process tree (the command, its
+fork server and workers, measured as in ``workers.py``), the wall seconds, compositions per CPU second,
+and the CPU seconds halved: the wall time on two idle cores.  Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -26,8 +31,12 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMB
     os.environ[_var] = "1"
 
 import argparse  # noqa: E402
+import ctypes  # noqa: E402
+import json  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 from math import comb  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -46,12 +55,39 @@ def _cpu(fn) -> tuple[float, object]:
     return time.process_time() - start, out
 
 
+def command(cards_left: str, save: str | None = None) -> None:
+    """``baccarat last-cards`` on two workers: CPU seconds of the whole process tree, wall seconds, the rate."""
+    from workers import measure  # the sibling benchmark's measurement of a command's process tree
+
+    ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans come here
+    here = str(Path(__file__).resolve().parents[2])
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out.json"
+        args = ["last-cards", "--decks", "8", "--cards-left", cards_left, "--format", "json", "--workers", "2"]
+        m = measure(args, here, stdout=out)
+        payload = json.loads(out.read_text())
+        if save:
+            Path(save).write_text(out.read_text())
+    count = payload["compositions"]
+    print(f"baccarat {' '.join(args)}: {count:,} compositions, {payload['exact_signs']:,} signs settled in integers")
+    print(
+        f"  cpu {m['cpu']:.1f} s (whole tree)  wall {m['wall']:.1f} s  peak rss {m['rss_mb']:.0f} MB summed; "
+        f"{count / m['cpu']:,.0f} compositions per CPU second; cpu / 2 = {m['cpu'] / 2:.0f} s on two idle cores"
+    )
+    print(f"  largest |mean - fresh edge| {payload['largest_mean_deviation']:.1e}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, default=14, help="n, the cards left (default 14)")
     parser.add_argument("--quick", action="store_true", help="n = 11")
     parser.add_argument("--sample", type=int, default=2000, help="compositions priced one call at a time in (c)")
+    parser.add_argument("--command", metavar="A-B", help="time `baccarat last-cards --cards-left A-B` instead")
+    parser.add_argument("--save", metavar="FILE", help="with --command: keep the command's JSON in FILE")
     args = parser.parse_args()
+    if args.command:
+        command(args.command, args.save)
+        return
     n = 11 if args.quick else args.cards
     last_cards(8, 6, BETS, workers=1, progress=False)  # compile and load the kernels
     caps = np.array([128] + [32] * 9)

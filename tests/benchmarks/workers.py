@@ -64,15 +64,18 @@ def _memory(pid: int) -> tuple[int, int]:
     return rss, pss
 
 
-def measure(args: list[str], pythonpath: str) -> dict[str, float]:
-    """Run ``baccarat args`` with ``pythonpath``; its CPU seconds, wall seconds and summed peak memory (MB)."""
+def measure(args: list[str], pythonpath: str, stdout: Path | None = None) -> dict[str, float]:
+    """Run ``baccarat args`` with ``pythonpath``; its CPU seconds, wall seconds and summed peak memory (MB).
+
+    The command's output goes to the file ``stdout`` (nowhere when ``None``)."""
     env = {**os.environ, "PYTHONPATH": pythonpath}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
+    sink = open(stdout, "wb") if stdout is not None else subprocess.DEVNULL  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "toolkit.cli", *args, "--no-progress"],
         env=env,
-        stdout=subprocess.DEVNULL,
+        stdout=sink,
         stderr=subprocess.PIPE,
     )
     peak_rss: dict[int, int] = {}
@@ -88,6 +91,8 @@ def measure(args: list[str], pythonpath: str) -> dict[str, float]:
         if done:
             status = status_word
     wall = time.perf_counter() - start
+    if stdout is not None:
+        sink.close()  # type: ignore[union-attr]
     while True:  # the command's orphans (a fork server and its workers) came to this process: reap them all
         try:
             os.waitpid(-1, 0)

@@ -97,6 +97,24 @@ def test_thorp_both_observers_records_and_json(capsys, tmp_path: Path) -> None:
     assert summary["study"]["dealing"]["cut_card"] == 7
 
 
+def test_thorp_exact_cards_left_sets_the_exact_tables_depths(capsys, tmp_path: Path) -> None:
+    # the exact table's depths reach the table, the report's section and its verdicts; "none" skips it
+    args = ("--shoes", "40", "--seed", "2", "--no-figures", "--deal-to-end-shoes", "40", *NO_COUNTS, *FAST)
+    code, _, err = run(capsys, "thorp", "--out", str(tmp_path / "a"), "--exact-cards-left", "7-9", *args)
+    assert code == 0, err
+    table = pl.read_parquet(tmp_path / "a" / "tables" / "exact_last_cards.parquet")
+    assert sorted(set(table["unseen"])) == [7, 8, 9]
+    report = (tmp_path / "a" / "report.md").read_text()
+    assert "every composition of the last 7 to 9 cards priced" in report
+    verdicts = report.split("## Verdict, bet by bet")[1].split("\n## ")[0]
+    assert "Exactly, P(EV > 0) is" in verdicts
+    assert "with 9 cards left" in verdicts
+    code, _, err = run(capsys, "thorp", "--out", str(tmp_path / "b"), "--exact-cards-left", "none", *args)
+    assert code == 0, err
+    assert not (tmp_path / "b" / "tables" / "exact_last_cards.parquet").exists()
+    assert "## The last cards, exactly" not in (tmp_path / "b" / "report.md").read_text()
+
+
 def test_thorp_fresh_seed_is_printed(capsys, tmp_path: Path) -> None:
     code, _, err = run(capsys, "thorp", "--shoes", "5", "--out", str(tmp_path), "--no-figures", *NO_COUNTS, *FAST)
     assert code == 0
@@ -114,6 +132,9 @@ def test_thorp_fresh_seed_is_printed(capsys, tmp_path: Path) -> None:
         (("--observer", "nobody"), "nobody"),
         (("--burn-ace", "5"), "burn_ace must be 1 or 11"),
         (("--count-shoes", "-1"), "--count-shoes must be 0 (skip) or more"),
+        (("--exact-cards-left", "4-26"), "--exact-cards-left must run from at least 6"),
+        (("--exact-cards-left", "6..26"), "--exact-cards-left must be a number or a range"),
+        (("--exact-cards-left", "6-500"), "--exact-cards-left must end at most at the shoe's 416 cards"),
     ],
 )
 def test_thorp_bad_options_fail_in_one_line(capsys, tmp_path: Path, args: tuple[str, ...], message: str) -> None:

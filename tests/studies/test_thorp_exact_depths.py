@@ -25,7 +25,7 @@ def dealt_to_end():
 
 @pytest.fixture(scope="module")
 def table(dealt_to_end):
-    return exact_beside_sampled(dealt_to_end, last=12, workers=1, progress=False)
+    return exact_beside_sampled(dealt_to_end, "6-12", workers=1, progress=False)
 
 
 def test_sampled_shares_by_depth_agree_with_the_exact_law(table):

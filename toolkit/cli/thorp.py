@@ -51,6 +51,11 @@ COUNT_SHOES = 10_000
 END_SHARE = 3
 #: The subfolder of ``--out`` that holds the deal-to-end run's checkpoint.
 DEAL_TO_END = "deal-to-end"
+#: The exact table's depths by default (:data:`toolkit.studies.thorp.exact_depths.EXACT_CARDS_LEFT`): seconds.
+EXACT_DEFAULT = "6-12"
+#: The exact table's depths for ``reproduce`` by default: 5.3 million compositions, seconds on two cores, deep enough
+#: for the 10 % crossings of Banker and Player that the row on Thorp's claim reads.
+REPRODUCE_EXACT = "6-16"
 
 
 def default_count_shoes(shoes: int) -> int:
@@ -92,6 +97,34 @@ def _check_device(device: Device, scheduler: str | None) -> None:
                 "--device gpu: no CUDA GPU was found; on a machine with an NVIDIA GPU install the extra, "
                 'pip install -e ".[gpu]", or use --device cpu'
             )
+
+
+EXACT_OPTION = typer.Option(
+    EXACT_DEFAULT,
+    "--exact-cards-left",
+    metavar="A-B|none",
+    help="Depths (unseen cards) of the exact table put beside the sampled ones in the report, its figure and "
+    "verdicts: 6-12 in seconds, 6-26 (254 million compositions on 8 decks) in minutes; none: skip.",
+)
+
+
+def _exact_depths(text: str, decks: int) -> tuple[int, int] | None:
+    """``--exact-cards-left`` read: ``(first, last)``, or ``None`` for ``none``; a bad value is one line, exit 2.
+
+    >>> _exact_depths("6-26", 8), _exact_depths("none", 8)
+    ((6, 26), None)
+    """
+    from toolkit.studies.last_cards import parse_cards_left
+
+    if text.strip().lower() == "none":
+        return None
+    try:
+        first, last = parse_cards_left(text, "--exact-cards-left")
+    except ValueError as err:
+        fail(str(err))
+    if last > 52 * decks:
+        fail(f"--exact-cards-left must end at most at the shoe's {52 * decks} cards, got {last}")
+    return first, last
 
 
 def _seed(seed: int | None, out: Path, resume: bool) -> int:
@@ -154,6 +187,7 @@ def thorp(
         help="Shoes of the second run, dealt to the end with no cut card, that the report compares (default: a "
         "third of --shoes; 0: skip).",
     ),
+    exact_cards_left: str = EXACT_OPTION,
     bet: list[str] = BET_OPTION,
     bet_file: list[Path] = BET_FILE_OPTION,
     progress: bool = PROGRESS,
@@ -162,19 +196,13 @@ def thorp(
     """Do baccarat edges appear only in the last 5-20 cards? Exact edges before every coup of many shoes."""
     from toolkit.bets.paytable import standard_bets
     from toolkit.coup.rules import Rules
-    from toolkit.studies import ThorpStudy, write_outputs
+    from toolkit.studies import ThorpStudy
 
     check_run(shoes, workers)
     check_scheduler(workers, scheduler)
-    count_shoes = default_count_shoes(shoes) if count_shoes is None else count_shoes
-    if count_shoes < 0:
-        fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
-    check_run(max(count_shoes, 1), workers, MAX_COUNT_SHOES)
-    end_shoes = default_end_shoes(shoes) if end_shoes is None else end_shoes
-    if end_shoes < 0:
-        fail(f"--deal-to-end-shoes must be 0 (skip) or more, got {end_shoes}")
-    check_run(max(end_shoes, 1), workers)
+    count_shoes, end_shoes = _more_shoes(shoes, count_shoes, end_shoes, workers)
     _check_device(device, scheduler)
+    depths = _exact_depths(exact_cards_left, dealing.decks)
     out = output_path(out_text)
     if out.exists() and not out.is_dir():
         fail(f"--out {str(out)!r} is a file; it must name a folder")
@@ -193,12 +221,7 @@ def thorp(
         from toolkit.studies import count_providers
 
         counts = count_providers(count_shoes, seed=study.seed, workers=workers, progress=progress, scheduler=scheduler)
-    draw = None
-    if figures:
-        from toolkit.plots import save_study_figures
-
-        draw = save_study_figures
-    paths = write_outputs(result, out, reproduce=True, figures=draw, counts=counts, deal_to_end=end)
+    paths = _write(result, out, figures, counts, end, depths, workers, progress)
     table = _claims_table(result, observers[0])
     if fmt == OutputFormat.table:
         say(
@@ -211,6 +234,50 @@ def thorp(
         counted = f"{count_shoes:,} shoes for the published count results" if count_shoes else "no count shoes"
         say(f"also: {also}; {counted} (--deal-to-end-shoes, --count-shoes)")
         typer.echo(printable(f"report: {paths['report']}"))  # a path is never wrapped
+
+
+def _more_shoes(shoes: int, count_shoes: int | None, end_shoes: int | None, workers: int | None) -> tuple[int, int]:
+    """``--count-shoes`` and ``--deal-to-end-shoes``, their defaults filled in from ``--shoes``, checked."""
+    count_shoes = default_count_shoes(shoes) if count_shoes is None else count_shoes
+    if count_shoes < 0:
+        fail(f"--count-shoes must be 0 (skip) or more, got {count_shoes}")
+    check_run(max(count_shoes, 1), workers, MAX_COUNT_SHOES)
+    end_shoes = default_end_shoes(shoes) if end_shoes is None else end_shoes
+    if end_shoes < 0:
+        fail(f"--deal-to-end-shoes must be 0 (skip) or more, got {end_shoes}")
+    check_run(max(end_shoes, 1), workers)
+    return count_shoes, end_shoes
+
+
+def _write(
+    result: StudyResult,
+    out: Path,
+    figures: bool,
+    counts: dict | None,
+    end: StudyResult | None,
+    depths: tuple[int, int] | None,
+    workers: int | None,
+    progress: bool,
+) -> dict[str, Path]:
+    """The run's files (:func:`toolkit.studies.write_outputs`), with the figures when asked for."""
+    from toolkit.studies import write_outputs
+
+    draw = None
+    if figures:
+        from toolkit.plots import save_study_figures
+
+        draw = save_study_figures
+    return write_outputs(
+        result,
+        out,
+        reproduce=True,
+        figures=draw,
+        counts=counts,
+        deal_to_end=end,
+        exact_cards_left=depths,
+        workers=workers,
+        progress=progress,
+    )
 
 
 def _claims_table(result: StudyResult, observer: str) -> pl.DataFrame:
@@ -333,11 +400,19 @@ def reproduce(
         20_000, "--count-shoes", help="Shoes for the published count results (Dragon 7, Panda 8, How; 0: skip)."
     ),
     seed: int = typer.Option(1, "--seed", "-s", help="Seed of both simulations (fixed, so the table repeats)."),
+    exact_cards_left: str = typer.Option(
+        REPRODUCE_EXACT,
+        "--exact-cards-left",
+        metavar="A-B|none",
+        help="Depths of the exact law of the last cards (8 decks) that checks Thorp's and Thorp and Walden's claims "
+        "and sits beside Jacobson's depths it holds: 6-16 in seconds, 6-26 in minutes; none: skip.",
+    ),
     workers: int | None = typer.Option(None, "--workers", "-w", help="Local worker processes (default: every core)."),
     progress: bool = PROGRESS,
 ) -> None:
     """Every published figure in data/reference beside the toolkit's value, and whether it matches."""
     from toolkit.studies import ThorpStudy, count_providers, jacobson_setting, reproduce_table, run_study
+    from toolkit.studies.last_cards import last_cards
 
     if shoes < 1 or study_shoes < 1:
         fail(f"--shoes and --study-shoes must be at least 1, got {shoes} and {study_shoes}")
@@ -346,11 +421,14 @@ def reproduce(
     if seed < 0:
         fail(f"--seed must be a non-negative integer, got {seed}")
     check_run(max(shoes, study_shoes), workers)
+    depths = _exact_depths(exact_cards_left, 8)
     typer.echo(_reproduce_cost(shoes, study_shoes, count_shoes, workers), err=True)
     jacobson = jacobson_setting(shoes, seed=seed, workers=workers, progress=progress)
     result = run_study(ThorpStudy(n_shoes=study_shoes, seed=seed), workers=workers, progress=progress)
     counts = count_providers(count_shoes, seed=seed, workers=workers, progress=progress) if count_shoes else None
-    table = reproduce_table(result, jacobson, counts)
+    bets = ("banker", "player", "tie")
+    exact = None if depths is None else last_cards(8, depths, bets, workers=workers, progress=progress)
+    table = reproduce_table(result, jacobson, counts, exact)
     if fmt != OutputFormat.table:
         emit(table, fmt)
         return

@@ -15,21 +15,23 @@ cards left.
 >>> from toolkit.studies.thorp.design import ThorpStudy
 >>> from toolkit.studies.thorp.run import run_study
 >>> study = ThorpStudy(n_shoes=20, seed=1, bets=("banker", "player")).dealt_to_end()
->>> table = exact_beside_sampled(run_study(study, progress=False), last=8, workers=1, progress=False)
+>>> table = exact_beside_sampled(run_study(study, progress=False), "6-8", workers=1, progress=False)
 >>> table.columns[:6]
 ['unseen', 'bet', 'exact_p_positive', 'exact_mean_positive', 'hands', 'p_positive']
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
 from toolkit.bets.paytable import PayTable
 from toolkit.coup.cards import Composition
-from toolkit.studies.last_cards import last_cards, needs_ranks
+from toolkit.studies.last_cards import last_cards, needs_ranks, parse_cards_left
 from toolkit.studies.thorp.result import StudyResult
 
-__all__ = ["EXACT_BETS", "EXACT_LAST", "coverage", "exact_beside_sampled"]
+__all__ = ["EXACT_BETS", "EXACT_CARDS_LEFT", "EXACT_LAST", "coverage", "exact_beside_sampled", "exact_table"]
 
 #: The bets the exact table is computed for (those of them the study prices): the claim is about these.
 EXACT_BETS = ("banker", "player", "tie")
@@ -37,21 +39,28 @@ EXACT_BETS = ("banker", "player", "tie")
 #: n = 6..12 on 8 decks, about 4 CPU seconds (n <= 16: 5.3 million, about 35; ``baccarat last-cards --cards-left
 #: 6-26`` goes deeper), so that the study's fixed cost stays small beside its shoes.
 EXACT_LAST = 12
+#: The depths of the exact table by default, ``(6, EXACT_LAST)``; ``baccarat thorp --exact-cards-left 6-26`` (or
+#: ``exact_cards_left="6-26"``) takes the table to 26 cards: 254 million compositions, minutes on two cores.
+EXACT_CARDS_LEFT = (6, EXACT_LAST)
 #: Exact tables already computed in this process, by (decks, bets, rules, last): the figures do not depend on workers.
 _COMPUTED: dict[tuple, pl.DataFrame] = {}
 
 
 def exact_beside_sampled(
-    result: StudyResult, last: int = EXACT_LAST, workers: int | None = None, progress: bool = False
+    result: StudyResult,
+    cards_left: str | int | Sequence[int] = EXACT_CARDS_LEFT,
+    workers: int | None = None,
+    progress: bool = False,
 ) -> pl.DataFrame:
-    """The exact P(edge > 0) and E[max(edge, 0)] beside the study's sampled ones, per depth ``6 .. last``.
+    """The exact P(edge > 0) and E[max(edge, 0)] beside the study's sampled ones, per depth of ``cards_left``.
 
     Parameters
     ----------
     result
         A study run with the ``"unseen"`` observer.
-    last
-        The largest number of unseen cards in the table.
+    cards_left
+        The depths of the table (unseen cards): ``"6-26"``, a pair ``(6, 26)`` or one depth, at least 6
+        (:func:`toolkit.studies.last_cards.parse_cards_left`); past about 16 it costs minutes.
     workers, progress
         As for :func:`toolkit.studies.last_cards.last_cards`.
 
@@ -63,18 +72,10 @@ def exact_beside_sampled(
         Wilson), ``gain_per_hand`` and ``covered`` (the interval holds the exact value); empty when the study
         prices none of :data:`EXACT_BETS` or has no ``"unseen"`` observer.
     """
-    study = result.study
-    bets = [b for b in study.bets or () if isinstance(b, PayTable) and b.name in EXACT_BETS and not needs_ranks(b)]
-    if not bets or "unseen" not in study.observers or last < 6:
+    exact = exact_table(result, cards_left, workers, progress)
+    if exact is None:
         return pl.DataFrame(schema=_SCHEMA)
-    key = (study.dealing.decks, tuple(bets), study.rules, last)
-    if key not in _COMPUTED:
-        full = Composition.from_decks(study.dealing.decks)
-        frame = last_cards(full, (6, last), bets, rules=study.rules, workers=workers, progress=progress)
-        if len(_COMPUTED) >= 8:  # a few small tables at most: memory stays flat
-            _COMPUTED.clear()
-        _COMPUTED[key] = frame.filter(pl.col("bet") != "best")
-    exact = _COMPUTED[key]
+    exact = exact.filter(pl.col("bet") != "best")
     sampled = result.by_unseen().filter(pl.col("observer") == "unseen")
     return (
         exact.select(
@@ -93,6 +94,32 @@ def exact_beside_sampled(
         )
         .sort("bet", "unseen")
     )
+
+
+def exact_table(
+    result: StudyResult,
+    cards_left: str | int | Sequence[int] = EXACT_CARDS_LEFT,
+    workers: int | None = None,
+    progress: bool = False,
+) -> pl.DataFrame | None:
+    """The frame of :func:`toolkit.studies.last_cards.last_cards` for the study's shoe, rules and bets among
+    :data:`EXACT_BETS` (with ``best``), computed once per process; ``None`` when the study prices none of them or
+    has no ``"unseen"`` observer.  Parameters as for :func:`exact_beside_sampled`."""
+    depths = parse_cards_left(cards_left, "exact cards left")
+    study = result.study
+    bets = [b for b in study.bets or () if isinstance(b, PayTable) and b.name in EXACT_BETS and not needs_ranks(b)]
+    if not bets or "unseen" not in study.observers:
+        return None
+    full = Composition.from_decks(study.dealing.decks)
+    if depths[1] > full.total:
+        raise ValueError(f"exact cards left must be at most the shoe's {full.total} cards, got {depths[1]}")
+    key = (study.dealing.decks, tuple(bets), study.rules, depths)
+    if key not in _COMPUTED:
+        frame = last_cards(full, depths, bets, rules=study.rules, workers=workers, progress=progress)
+        if len(_COMPUTED) >= 8:  # a few small tables at most: memory stays flat
+            _COMPUTED.clear()
+        _COMPUTED[key] = frame
+    return _COMPUTED[key]
 
 
 def coverage(table: pl.DataFrame) -> tuple[int, int]:

@@ -372,8 +372,9 @@ def _numbers_section(result: StudyResult, claims: pl.DataFrame, deal_to_end: Stu
     return lines
 
 
-def _verdict_section(result: StudyResult) -> list[str]:
-    """The verdicts bet by bet, grouped by family, then each further observer's numbers."""
+def _verdict_section(result: StudyResult, exact: pl.DataFrame | None = None) -> list[str]:
+    """The verdicts bet by bet, grouped by family (with the exact table's figures where it has the bet), then each
+    further observer's numbers."""
     study = result.study
     words = study_verdicts(result, study.observers[0])
     lines = ["", "## Verdict, bet by bet", ""]
@@ -381,7 +382,11 @@ def _verdict_section(result: StudyResult) -> list[str]:
     ordered = by_family(list(said))
     for group in dict.fromkeys(bet_group(b) for b in ordered):
         lines += [f"**{group}**", ""]
-        lines += [f"- {said[b]['verdict']}" for b in ordered if bet_group(b) == group]
+        lines += [
+            f"- {said[b]['verdict']}" + (_exact_verdict(exact, b) if exact is not None and exact.height else "")
+            for b in ordered
+            if bet_group(b) == group
+        ]
         lines.append("")
     for observer in study.observers[1:]:
         other = result.claims().filter(pl.col("observer") == observer)
@@ -469,23 +474,37 @@ def _theorem_section(result: StudyResult) -> list[str]:
     ]
 
 
+def _exact_at(table: pl.DataFrame) -> tuple[dict[tuple[str, int], float], list[str], int, int]:
+    """The exact P(EV > 0) by (bet, depth), the bets, and the table's first and last depths."""
+    at = {(r["bet"], r["unseen"]): r["exact_p_positive"] for r in table.to_dicts()}
+    return at, list(dict.fromkeys(table["bet"].to_list())), int(table["unseen"].min()), int(table["unseen"].max())  # type: ignore[arg-type]
+
+
 def _exact_lead(table: pl.DataFrame) -> str:
     """One sentence under the answer: the exact chance of an edge with the fewest and the most cards of the table."""
-    last = int(table["unseen"].max())  # type: ignore[arg-type]
-    at = {(r["bet"], r["unseen"]): r["exact_p_positive"] for r in table.to_dicts()}
-    bets = list(dict.fromkeys(table["bet"].to_list()))
+    at, bets, first, last = _exact_at(table)
     return (
         "Exactly (every composition of the last cards weighed, not sampled): an edge is there with probability "
-        + "; ".join(f"{pct(at[(b, 6)], 1)} for {bet_label(b)}" for b in bets)
-        + f" with 6 cards left, and {'; '.join(f'{pct(at[(b, last)], 1)} for {bet_label(b)}' for b in bets)} "
+        + "; ".join(f"{pct(at[(b, first)], 1)} for {bet_label(b)}" for b in bets)
+        + f" with {first} cards left, and {'; '.join(f'{pct(at[(b, last)], 1)} for {bet_label(b)}' for b in bets)} "
         f"with {last} (section *The last cards, exactly*)."
     )
+
+
+def _exact_verdict(table: pl.DataFrame, bet: str) -> str:
+    """What the exact table says of ``bet`` at the depths of Thorp's claim it holds (empty when it holds none)."""
+    at, bets, first, last = _exact_at(table)
+    if bet not in bets:
+        return ""
+    depths = sorted({first, *(d for d in (20, last) if first <= d <= last)})
+    said = ", ".join(f"{pct(at[(bet, d)], 2)} with {d} cards left" for d in depths)
+    return f" Exactly, P(EV > 0) is {said} (every composition of the last {first} to {last} cards weighed)."
 
 
 def _exact_section(table: pl.DataFrame, which: str) -> list[str]:
     """The exact law of the last cards beside the sampled shares, with the intervals' coverage."""
     covered, cells = coverage(table)
-    last = int(table["unseen"].max())  # type: ignore[arg-type]
+    at, bets, first, last = _exact_at(table)
     shown = pl.DataFrame(
         [
             {
@@ -500,19 +519,19 @@ def _exact_section(table: pl.DataFrame, which: str) -> list[str]:
             for r in table.to_dicts()
         ]
     )
-    at = {(r["bet"], r["unseen"]): r["exact_p_positive"] for r in table.to_dicts()}
     cited = "; ".join(
-        f"{bet_label(b)} {pct(at[(b, 6)], 1)} with 6 cards left, {pct(at[(b, last)], 1)} with {last}"
-        for b in dict.fromkeys(table["bet"].to_list())
+        f"{bet_label(b)} {pct(at[(b, first)], 1)} with {first} cards left, {pct(at[(b, last)], 1)} with {last}"
+        for b in bets
     )
     return [
         "",
         "## The last cards, exactly",
         "",
         f"With n cards unseen the unseen cards are a uniformly random n-card subset of the shoe, so the chance of "
-        f"an edge there is known exactly: every composition of the last 6 to {last} cards priced and weighted "
-        f"(`baccarat last-cards`; deeper with `--cards-left 6-26`). Exactly: {cited}. Beside it the shares sampled "
-        f"in the {which} (coups that start with n unseen cards) with their 95 % Wilson intervals, which hold the "
+        f"an edge there is known exactly: every composition of the last {first} to {last} cards priced and "
+        "weighted (`baccarat last-cards`; `baccarat thorp --exact-cards-left 6-26` takes this table to 26). "
+        f"Exactly: {cited}. Beside it the shares sampled in the {which} (coups that start with n unseen cards) "
+        "with their 95 % Wilson intervals, which hold the "
         f"exact value in {covered} of {cells} depths ({pct(covered / cells if cells else None, 0)}; about 95 % "
         "expected).",
         "",
@@ -587,7 +606,7 @@ def markdown_report(
     if not result.complete:
         lines += ["", f"**Partial run:** {result.blocks_done} of {study.n_blocks} blocks."]
     lines += _numbers_section(result, claims, deal_to_end)
-    lines += _verdict_section(result)
+    lines += _verdict_section(result, exact)
     if exact is not None and exact.height:
         lines += _exact_section(exact, "shoes dealt to the end" if deal_to_end is not None else "study")
     lines += _jacobson_section(result)

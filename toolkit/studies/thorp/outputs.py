@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 from toolkit._files import atomic_write, refuse_symlink
-from toolkit.studies.thorp.exact_depths import EXACT_LAST, exact_beside_sampled
+from toolkit.studies.thorp.exact_depths import EXACT_CARDS_LEFT, exact_beside_sampled, exact_table
 from toolkit.studies.thorp.markdown import markdown_report, published_markdown
 from toolkit.studies.thorp.report import study_summary, study_verdicts
 from toolkit.studies.thorp.reproduce import reproduce_table
@@ -48,7 +48,9 @@ def write_outputs(
     jacobson: pl.DataFrame | None = None,
     counts: dict[str, Any] | None = None,
     deal_to_end: StudyResult | None = None,
-    exact_last: int | None = EXACT_LAST,
+    exact_cards_left: str | int | Sequence[int] | None = EXACT_CARDS_LEFT,
+    workers: int | None = 1,
+    progress: bool = False,
 ) -> dict[str, Path]:
     """Write the tables (Parquet and CSV, in ``tables/``), ``summary.json`` and ``report.md``.
 
@@ -78,10 +80,18 @@ def write_outputs(
         written as ``<name>_deal_to_end`` (:data:`DEAL_TO_END_TABLES`), its
         summary under ``deal_to_end`` in ``summary.json``, and the report
         compares the two.
-    exact_last
-        Put the exact law of the last ``6 .. exact_last`` unseen cards beside the sampled shares
+    exact_cards_left
+        Put the exact law of the last cards at these depths (unseen cards: ``"6-26"``, ``(6, 26)``; default
+        6 to 12, seconds) beside the sampled shares
         (:func:`~toolkit.studies.thorp.exact_depths.exact_beside_sampled`, on ``deal_to_end`` when given;
-        table ``exact_last_cards``, a section of the report); ``None``: not computed.
+        table ``exact_last_cards``, the figure of P(EV > 0), the verdicts and a section of the report);
+        ``None``: not computed.  ``"6-26"`` prices 254 million compositions on 8 decks: minutes on two cores.
+        On 8 decks the same table checks the claims of ``reproduce.csv`` that need it
+        (:func:`~toolkit.studies.thorp.reproduce.reproduce_providers`).
+    workers
+        Local processes for the exact table (``None``: every core); the figures do not depend on it.
+    progress
+        A progress bar for the exact table (on a terminal only).
 
     Returns
     -------
@@ -100,7 +110,10 @@ def write_outputs(
     (folder / "tables").mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {}
     frames = _frames(result, deal_to_end)
-    exact = None if exact_last is None else exact_beside_sampled(deal_to_end or result, exact_last, workers=1)
+    exact, law = None, None
+    if exact_cards_left is not None:
+        exact = exact_beside_sampled(deal_to_end or result, exact_cards_left, workers=workers, progress=progress)
+        law = exact_table(deal_to_end or result, exact_cards_left)  # computed just above: kept in this process
     frames |= {"exact_last_cards": exact} if exact is not None and exact.height else {}
     for name, frame in frames.items():
         atomic_write(folder / "tables" / f"{name}.parquet", frame.write_parquet)
@@ -112,7 +125,7 @@ def write_outputs(
     )
     table = None
     if reproduce:
-        table = reproduce_table(result, jacobson, counts)
+        table = reproduce_table(result, jacobson, counts, law if result.study.dealing.decks == 8 else None)
         atomic_write(folder / "reproduce.csv", table.write_csv)
         paths["reproduce"] = folder / "reproduce.csv"
         paths["published"] = folder / "published.md"

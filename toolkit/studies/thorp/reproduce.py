@@ -26,7 +26,10 @@ from toolkit.studies.thorp.result import StudyResult
 __all__ = [
     "COUNT_Z",
     "EFFECTIVELY_NONE",
+    "EXACT_THRESHOLDS",
+    "MEAN_TOLERANCE",
     "count_providers",
+    "crossing_depth",
     "recorded_rule",
     "reproduce_providers",
     "reproduce_table",
@@ -34,15 +37,26 @@ __all__ = [
 
 #: Jacobson's "effectively no": at most this rate of edges per hand beyond 50 unseen cards.
 EFFECTIVELY_NONE = 1e-3
+#: The chances of an edge whose crossing depths the exact rows report: "rare" (one coup in ten) and "very rare"
+#: (one in a hundred).  Thorp's claim (edges almost always within the last 20 cards) implies the first is crossed
+#: by 20 cards for Banker and Player; no source published a per-depth figure.
+EXACT_THRESHOLDS = (0.10, 0.01)
+#: The largest |mean edge - fresh-shoe edge| the exact table may show (its float error is about 1e-15).
+MEAN_TOLERANCE = 1e-12
 
 
-def reproduce_providers(result: StudyResult | None = None, jacobson: pl.DataFrame | None = None) -> dict[str, Any]:
+def reproduce_providers(
+    result: StudyResult | None = None, jacobson: pl.DataFrame | None = None, exact: pl.DataFrame | None = None
+) -> dict[str, Any]:
     """Providers for :func:`toolkit.edges.reference.compare_published`: the figures that need the study.
 
     ``jacobson`` (from :func:`toolkit.studies.jacobson_setting`) supplies the
     rows of Jacobson's setting; otherwise the study's own Jacobson part does.
     ``result`` supplies the claims (Thorp 1984, Thorp and Walden 1973,
-    Jacobson's "beyond 50 cards").  Figures with no provider stay pending.
+    Jacobson's "beyond 50 cards").  ``exact`` (a frame of
+    :func:`toolkit.studies.last_cards.last_cards` for 8 decks with Banker and Player) supplies the claims
+    checked on the exact law of the last cards, and its figures beside Jacobson's at the depths it holds.
+    Figures with no provider stay pending.
 
     Parameters
     ----------
@@ -50,6 +64,8 @@ def reproduce_providers(result: StudyResult | None = None, jacobson: pl.DataFram
         The study (claims, Jacobson's own setting).
     jacobson
         A separate Jacobson's setting (:func:`toolkit.studies.jacobson_setting`).
+    exact
+        The exact law of the last cards (:func:`toolkit.studies.last_cards.last_cards`).
 
     Returns
     -------
@@ -59,7 +75,9 @@ def reproduce_providers(result: StudyResult | None = None, jacobson: pl.DataFram
     providers: dict[str, Any] = {}
     jac = jacobson if jacobson is not None else (result.jacobson() if result is not None else None)
     if jac is not None:
-        providers.update(_jacobson_providers(jac))
+        providers.update(_jacobson_providers(jac, exact))
+    if exact is not None and exact.height:
+        providers.update(_exact_providers(exact))
     if result is None or "unseen" not in result.study.observers:
         return providers
     names = result.study.bet_names
@@ -71,15 +89,16 @@ def reproduce_providers(result: StudyResult | None = None, jacobson: pl.DataFram
     return providers
 
 
-def _jacobson_providers(jac: pl.DataFrame) -> dict[str, Any]:
-    """One provider per depth of Jacobson's setting: P(EV > 0) and the mean edge of each bet."""
+def _jacobson_providers(jac: pl.DataFrame, exact: pl.DataFrame | None = None) -> dict[str, Any]:
+    """One provider per depth of Jacobson's setting: P(EV > 0) and the mean edge of each bet (and the exact
+    P(EV > 0) where ``exact`` holds the depth)."""
     from toolkit.edges.reference import Reproduced
 
     providers: dict[str, Any] = {}
     for depth in jac["unseen"].unique().to_list():
         rows = {r["bet"]: r for r in jac.filter(pl.col("unseen") == depth).to_dicts()}
 
-        def provide(row: dict[str, Any], rows: dict[str, Any] = rows) -> Reproduced:
+        def provide(row: dict[str, Any], rows: dict[str, Any] = rows, depth: int = depth) -> Reproduced:
             parts = [
                 f"P({bet_label(b)} EV > 0) = {pct(r['p_positive'], 2)} "
                 f"[{pct(r['p_low'], 2)}, {pct(r['p_high'], 2)}], mean edge when positive "
@@ -87,10 +106,81 @@ def _jacobson_providers(jac: pl.DataFrame) -> dict[str, Any]:
                 for b, r in rows.items()
             ]
             samples = next(iter(rows.values()))["samples"]
-            return Reproduced("; ".join(parts), None, f"{samples:,} shoes, exact EVs of the last cards")
+            return Reproduced(
+                "; ".join(parts), None, f"{samples:,} shoes, exact EVs of the last cards{_exactly_at(exact, depth)}"
+            )
 
         providers[f"jacobson_perfect_{depth}"] = provide
     return providers
+
+
+def _exactly_at(exact: pl.DataFrame | None, depth: int) -> str:
+    """``; exactly: P(Banker EV > 0) = ...`` at ``depth`` from the exact table (empty when it lacks the depth)."""
+    if exact is None:
+        return ""
+    rows = exact.filter((pl.col("cards_left") == depth) & pl.col("bet").is_in(["banker", "player"]))
+    parts = [f"P({bet_label(r['bet'])} EV > 0) = {pct(r['p_positive'], 2)}" for r in rows.to_dicts()]
+    return f"; every composition weighed: {', '.join(parts)}" if parts else ""
+
+
+def crossing_depth(exact: pl.DataFrame, bet: str, threshold: float) -> int | None:
+    """The fewest cards left from which on (to the table's last depth) ``bet``'s P(edge > 0) is below ``threshold``.
+
+    ``None`` when it is not below it at the table's last depth.
+
+    >>> frame = pl.DataFrame({"cards_left": [6, 7, 8, 9], "bet": ["banker"] * 4, "p_positive": [0.3, 0.2, 0.05, 0.04]})
+    >>> crossing_depth(frame, "banker", 0.1), crossing_depth(frame, "banker", 0.01)
+    (8, None)
+    """
+    rows = exact.filter(pl.col("bet") == bet).sort("cards_left")
+    above = rows.filter(pl.col("p_positive") >= threshold)
+    if above.height == rows.height:
+        return None
+    if above.is_empty():
+        return int(rows["cards_left"][0])
+    return int(above["cards_left"][-1]) + 1
+
+
+def _exact_providers(exact: pl.DataFrame) -> dict[str, Any]:
+    """The claims checked on the exact law of the last cards: Thorp and Walden's mean, Thorp's last 5-20 cards."""
+    from toolkit.edges.reference import Reproduced
+
+    first, last = int(exact["cards_left"].min()), int(exact["cards_left"].max())  # type: ignore[arg-type]
+    bets = [b for b in dict.fromkeys(exact["bet"].to_list()) if b in ("banker", "player", "tie", "best")]
+    where = f"every composition of the last {first} to {last} cards of 8 decks weighed"
+
+    def mean_is_fresh(row: dict[str, Any]) -> Reproduced:
+        deviation = float(exact["mean_deviation"].drop_nulls().abs().max())  # type: ignore[arg-type]
+        return Reproduced(
+            f"largest |mean edge - full-shoe edge| {deviation:.1e} over {last - first + 1} depths and "
+            f"{', '.join(bet_label(b) for b in bets if b != 'best')}",
+            deviation <= MEAN_TOLERANCE,
+            f"{where}; within {MEAN_TOLERANCE:g} (float error about 1e-15); no per-depth figure was published",
+        )
+
+    def last_cards_exact(row: dict[str, Any]) -> Reproduced:
+        parts, crossed = [], {}
+        for b in bets:
+            at = dict(exact.filter(pl.col("bet") == b).select("cards_left", "p_positive").iter_rows())
+            said = []
+            for t in EXACT_THRESHOLDS:
+                n = crossing_depth(exact, b, t)
+                crossed[(b, t)] = n
+                said.append(f"below {pct(t, 0)} from {n} cards" if n is not None else f"not below {pct(t, 0)}")
+            parts.append(
+                f"{bet_label(b)}: P(EV > 0) {pct(at[first], 1)} with {first} cards left, {pct(at[last], 1)} with "
+                f"{last}; {', '.join(said)}"
+            )
+        rare = [crossed.get((b, EXACT_THRESHOLDS[0])) for b in ("banker", "player")]
+        ok = None if None in rare else all(n is not None and n <= 20 for n in rare)
+        return Reproduced(
+            "; ".join(parts),
+            ok,
+            f"{where}; Thorp published no per-depth figure: the claim read as Banker's and Player's chance of an "
+            f"edge below {pct(EXACT_THRESHOLDS[0], 0)} from 20 cards on",
+        )
+
+    return {"thorp_walden_1973_mean_exact": mean_is_fresh, "thorp_1984_last_cards_exact": last_cards_exact}
 
 
 def _last_cards_providers(result: StudyResult, claims: dict[str, Any]) -> dict[str, Any]:
@@ -355,15 +445,16 @@ def reproduce_table(
     result: StudyResult | None = None,
     jacobson: pl.DataFrame | None = None,
     counts: dict[str, Any] | None = None,
+    exact: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Every published figure in ``data/reference`` beside the toolkit's value.
 
-    ``result`` and ``jacobson`` feed :func:`reproduce_providers`; ``counts``
+    ``result``, ``jacobson`` and ``exact`` feed :func:`reproduce_providers`; ``counts``
     (from :func:`count_providers`) the published count results.
 
     Parameters
     ----------
-    result, jacobson
+    result, jacobson, exact
         For :func:`reproduce_providers`.
     counts
         From :func:`count_providers`.
@@ -375,4 +466,4 @@ def reproduce_table(
     """
     from toolkit.edges.reference import compare_published
 
-    return compare_published(providers={**reproduce_providers(result, jacobson), **(counts or {})})
+    return compare_published(providers={**reproduce_providers(result, jacobson, exact), **(counts or {})})
