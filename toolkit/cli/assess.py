@@ -19,9 +19,11 @@ from toolkit.cli._bets import one_bet
 from toolkit.cli._common import (
     FORMAT_OPTION,
     PROGRESS,
+    SCHEDULER,
     WORKERS,
     OutputFormat,
     check_run,
+    check_scheduler,
     emit,
     fail,
     output_path,
@@ -95,6 +97,7 @@ def assess(
     confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
     figures: bool = typer.Option(True, "--figures/--no-figures", help="Draw the PNG figures."),
     workers: int | None = WORKERS,
+    scheduler: str | None = SCHEDULER,
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
@@ -106,6 +109,7 @@ def assess(
     from toolkit.studies.assess import assess_bet, write_assessment
 
     check_run(shoes, workers, MAX_ASSESS_SHOES)
+    check_scheduler(workers, scheduler)
     if not 0 < confidence < 1:
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if min_win < 0:
@@ -134,6 +138,7 @@ def assess(
             confidence=confidence,
             workers=workers,
             progress=progress,
+            scheduler=scheduler,
         )
     except ValueError as err:
         fail(str(err))

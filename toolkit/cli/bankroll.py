@@ -22,11 +22,13 @@ import typer
 from toolkit.cli._common import (
     FORMAT_OPTION,
     PROGRESS,
+    SCHEDULER,
     SEED_OPTION,
     SHOES_OPTION,
     WORKERS,
     OutputFormat,
     check_run,
+    check_scheduler,
     emit,
     fail,
     say,
@@ -137,6 +139,7 @@ def bankroll(
     dealing: Dealing,
     confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
     workers: int | None = WORKERS,
+    scheduler: str | None = SCHEDULER,
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
@@ -158,6 +161,7 @@ def bankroll(
         shoes, paths, trip_shoes, seed, bankroll_units, goal, kelly, ramp, units, hours_per_session, hands_per_hour,
         confidence, workers,
     )  # fmt: skip
+    check_scheduler(workers, scheduler)
     systems, bets_, levels = _per_bet(system, bet, threshold, kelly, kelly_by)
     n = len(systems)
     try:
@@ -192,6 +196,7 @@ def bankroll(
             dealing=dealing,
             seed=s,
             workers=workers,
+            scheduler=scheduler,
             progress=progress,
             confidence=confidence,
         )

@@ -42,6 +42,7 @@ import contextlib
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -552,6 +553,7 @@ def bankroll_report(
     workers: int | None = 1,
     progress: bool = True,
     confidence: float = 0.95,
+    scheduler: str | Any | None = None,
 ) -> BankrollReport:
     """Bet sizing, risk of ruin, trip risk, the goal, win per hour, SCORE and certainty equivalent of a counter.
 
@@ -583,6 +585,9 @@ def bankroll_report(
         Shoes dealt, simulated bankroll paths, the dealing procedure, the seed
         (shoes from its first child, paths from the second), worker processes,
         a progress bar, the confidence of the intervals.
+    scheduler
+        A Dask scheduler's address or a ``distributed.Client``: its workers deal the shoes instead
+        (:func:`toolkit.counting.run_strategies`); the same report either way.
 
     Returns
     -------
@@ -615,8 +620,9 @@ def bankroll_report(
     elif not isinstance(strategy, Strategy):
         raise TypeError(f"strategy must be a Strategy, got {type(strategy).__name__}")
     (res,) = run_strategies(
-        [strategy], n_shoes, dealing, shoes_seed, workers=workers, progress=progress, confidence=confidence
-    )
+        [strategy], n_shoes, dealing, shoes_seed, workers=workers, scheduler=scheduler, progress=progress,
+        confidence=confidence,
+    )  # fmt: skip
     report = BankrollReport(res, b, g, rate, hours, {}, root, trip_n, paths)
     if not report.sigma > 0:
         raise ValueError(f"strategy {res.strategy!r} placed no bets in {n_shoes} shoes: nothing to size")
