@@ -40,6 +40,7 @@ __all__ = [
     "map_blocks",
     "map_tasks",
     "shutdown_pool",
+    "start_pool",
 ]
 
 T = TypeVar("T")
@@ -486,6 +487,38 @@ def _shared_pool(n: int, fn: Callable[..., Any] | None = None) -> ProcessPoolExe
         executor.submit(int, 0).result()
     _POOL.update(executor=executor, workers=n)
     return executor
+
+
+def start_pool(workers: int | None) -> bool:
+    """Fork this process's pool of ``workers`` now, if forking is safe now, for every later block map to use.
+
+    A command whose own work starts polars' thread pool before its first block map (pricing a bet from
+    an expression, say) can no longer fork its workers then: they would start fresh, each paying
+    to import and load what this process has.  Called first, while only the imports are done, it
+    forks them with those: they then pay only what the first block builds.
+
+    Parameters
+    ----------
+    workers
+        Local processes (``None``: every core); one starts nothing.
+
+    Returns
+    -------
+    bool
+        Whether the pool of ``workers`` is running (started now or before).
+
+    Examples
+    --------
+    >>> start_pool(1)
+    False
+    """
+    n = default_workers() if workers is None else int(workers)
+    if n < 2:
+        return False
+    method = _pool_to_start(n)
+    if method == "fork":
+        _shared_pool(n)
+    return method is None or method == "fork"
 
 
 def shutdown_pool() -> None:

@@ -345,6 +345,15 @@ def check_scheduler(workers: int | None, scheduler: str | None) -> None:
         fail("--workers is ignored with --scheduler (the cluster's workers run the blocks); give one")
 
 
+def start_workers(workers: int | None, scheduler: str | None) -> None:
+    """Fork the local workers now, with the imports only, before the command's own work starts polars' threads
+    (after which they could only start fresh: :func:`toolkit.parallel.start_pool`); nothing with a scheduler."""
+    if scheduler is None:
+        from toolkit.parallel import start_pool
+
+        start_pool(workers)
+
+
 def check_run(shoes: int, workers: int | None, limit: int | None = None) -> None:
     """Reject a non-positive number of shoes or workers, or more shoes than ``limit`` (a run's limit by default)."""
     from toolkit.parallel import MAX_SHOES

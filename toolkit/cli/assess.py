@@ -30,6 +30,7 @@ from toolkit.cli._common import (
     printable,
     say,
     seed_or_fresh,
+    start_workers,
     with_dealing,
 )
 
@@ -114,6 +115,7 @@ def assess(
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if min_win < 0:
         fail(f"--min-win must be 0 or more, got {min_win}")
+    start_workers(workers, scheduler)
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau)
     bet, bet_file = one_bet(bets, bet_files)
     try:

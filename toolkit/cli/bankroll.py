@@ -33,6 +33,7 @@ from toolkit.cli._common import (
     fail,
     say,
     seed_or_fresh,
+    start_workers,
     with_dealing,
 )
 
@@ -162,6 +163,7 @@ def bankroll(
         confidence, workers,
     )  # fmt: skip
     check_scheduler(workers, scheduler)
+    start_workers(workers, scheduler)
     systems, bets_, levels = _per_bet(system, bet, threshold, kelly, kelly_by)
     n = len(systems)
     try:

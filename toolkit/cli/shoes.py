@@ -32,6 +32,7 @@ from toolkit.cli._common import (
     output_path,
     say,
     seed_or_fresh,
+    start_workers,
     with_dealing,
 )
 
@@ -258,6 +259,8 @@ def count(
         )
         if v is not None
     }
+    if method != Method.computed:
+        start_workers(workers, scheduler)
     strategy, convention = _strategy(system, tags, system_file, bet, threshold, changes)
     if method != Method.simulated:
         _computed(strategy, convention, dealing, fmt, optimise=method == Method.optimise, where=(workers, scheduler))
