@@ -201,3 +201,14 @@ def test_tasks_come_back_in_order_from_the_pool(monkeypatch, fresh_pool):
     assert out[0][1] == os.getpid()  # the first task ran here, then the workers were forked warm
     assert os.getpid() not in {pid for _, pid in out[1:]}
     assert list(parallel.map_tasks(abs, [], workers=2, progress=False)) == []
+
+
+def _most_threads_of_a_pool(_: object) -> int:
+    from threadpoolctl import threadpool_info
+
+    return max((pool["num_threads"] for pool in threadpool_info()), default=1)
+
+
+def test_each_worker_keeps_one_thread_in_its_blas_and_openmp_pools(monkeypatch, fresh_pool):
+    monkeypatch.setattr(parallel, "_START_METHOD", "spawn")  # every task in a worker (a fork would run one here)
+    assert list(parallel.map_tasks(_most_threads_of_a_pool, [0, 1, 2], workers=2, progress=False)) == [1, 1, 1]

@@ -566,9 +566,14 @@ def _exit_with_parent(parent: int | None) -> None:  # pragma: no cover - runs in
     On Linux the kernel sends SIGKILL when the parent goes (``prctl(PR_SET_PDEATHSIG)``);
     everywhere a daemon thread also checks the parent every half second. Ctrl-C reaches the whole
     process group: a worker then ends at once and silently (the parent says the one line), instead
-    of printing a traceback from wherever the interrupt found it.
+    of printing a traceback from wherever the interrupt found it.  Each worker's BLAS and OpenMP pools keep
+    one thread: the workers share the cores already, and more threads each would only wait or spin for them.
     """
     import signal
+
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1)  # for the worker's life (not a context: nothing restores it)
 
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
     parent = os.getppid() if parent is None else parent
