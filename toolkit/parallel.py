@@ -537,7 +537,7 @@ def shutdown_pool() -> None:
 def _map_pool(
     fn: Callable[[Any], T], blocks: Sequence[Any], size: Callable[[Any], int], n: int, bar: Any, first: list[T]
 ) -> Iterator[T]:
-    """``fn`` over ``blocks`` (or tasks) on the shared pool of ``n`` workers, in order; ``first`` holds item 0's
+    """``fn`` over ``blocks`` (or tasks) on the shared pool of ``n`` workers, in order; ``first`` holds the first one's
     result when it was computed here already."""
     pool = _shared_pool(n, fn)
     # keep at most 2 blocks per worker in flight so memory stays flat

@@ -28,7 +28,6 @@ from toolkit.cli._common import (
     WORKERS,
     OutputFormat,
     check_run,
-    check_scheduler,
     emit,
     fail,
     say,
@@ -160,10 +159,8 @@ def bankroll(
 
     _check_numbers(
         shoes, paths, trip_shoes, seed, bankroll_units, goal, kelly, ramp, units, hours_per_session, hands_per_hour,
-        confidence, workers,
+        confidence, workers, scheduler,
     )  # fmt: skip
-    check_scheduler(workers, scheduler)
-    start_workers(workers, scheduler)
     systems, bets_, levels = _per_bet(system, bet, threshold, kelly, kelly_by)
     n = len(systems)
     try:
@@ -214,9 +211,10 @@ def bankroll(
 def _check_numbers(
     shoes: int, paths: int, trip_shoes: int | None, seed: int | None, bankroll: float, goal: float | None,
     kelly: float | None, ramp: str | None, units: float, hours_per_session: float, hands_per_hour: float,
-    confidence: float, workers: int | None,
+    confidence: float, workers: int | None, scheduler: str | None,
 ) -> None:  # fmt: skip
-    """Refuse a number out of range (one line, exit 2), before anything is dealt or the seed line is printed."""
+    """Refuse a number out of range (one line, exit 2), before anything is dealt or the seed line is printed; then
+    fork the local workers, before the strategy is built (:func:`~toolkit.cli._common.start_workers`)."""
     from toolkit.sizing.risk import MAX_PATHS
 
     check_run(shoes, workers)
@@ -243,6 +241,7 @@ def _check_numbers(
     _positive(hands_per_hour, "--hands-per-hour")
     if not 0 < confidence < 1:
         fail(f"--confidence must be between 0 and 1, got {confidence}")
+    start_workers(workers, scheduler)
 
 
 def _per_bet(

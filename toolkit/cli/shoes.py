@@ -242,7 +242,7 @@ def count(
     from toolkit.coup.rules import Rules
 
     check_run(shoes, workers, MAX_COUNT_SHOES)
-    check_scheduler(workers, scheduler)
+    start_workers(workers, scheduler, used=method != Method.computed)
     if not 0 < confidence < 1:
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if bankroll is not None and not bankroll > 0:
@@ -259,8 +259,6 @@ def count(
         )
         if v is not None
     }
-    if method != Method.computed:
-        start_workers(workers, scheduler)
     strategy, convention = _strategy(system, tags, system_file, bet, threshold, changes)
     if method != Method.simulated:
         _computed(strategy, convention, dealing, fmt, optimise=method == Method.optimise, where=(workers, scheduler))

@@ -6,7 +6,6 @@ threshold given, and keeps a change only when it raises the computed win per sho
 the search has no simulation noise; it finds a local optimum, at least as good as the count it starts from.
 
 >>> from toolkit.dealing.dealer import Dealing
-from toolkit.parallel import map_tasks
 >>> table = best_count("dragon7", Dealing(decks=1), tag_range=(-1, 2), thresholds=[2], values=[8], rounds=1)
 >>> table["count"].to_list()[-1], bool(table["units_per_shoe_ev"][-1] >= table["units_per_shoe_ev"][0])
 ('found', True)
