@@ -427,8 +427,8 @@ def assess_bet(
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
     if rules.tableau != dealing.tableau:
         raise ValueError("rules.tableau and dealing.tableau differ: bets would be priced by other drawing rules")
-    options = {"workers": workers, "progress": progress, "confidence": confidence, "min_win": min_win}
-    options["scheduler"] = scheduler
+    options: dict[str, Any] = {"workers": workers, "progress": progress, "confidence": confidence}
+    options.update(min_win=min_win, scheduler=scheduler)
     b = resolve_bet(bet, rules)
     shoe = Composition.from_decks(dealing.decks)
     stats, payouts = _bet_frame(b, shoe, rules)
