@@ -40,6 +40,18 @@ def reference_panel():
     return standard_payouts()
 
 
+@pytest.fixture(scope="module")
+def dask_client():
+    """A client of a real local Dask scheduler with two single-threaded worker processes, started once for the
+    module that asks for it (``client.scheduler.address`` is its address, for a command's ``--scheduler``)."""
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
 #: Subpackages whose caches of compiled bets and solved games are dropped after each test module (the
 #: exact engine's walk tables stay: every module needs them and they are small).
 _CACHED = (

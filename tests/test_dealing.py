@@ -242,25 +242,6 @@ def test_every_seed_form_is_accepted() -> None:
         shuffled_shoes(1, 1, seed=2.5)
 
 
-def test_same_seed_same_shoes_and_results_on_dask() -> None:
-    distributed = pytest.importorskip("distributed")
-    from toolkit.counting import count_strategy, run_strategies
-
-    strategy = count_strategy("dragon7", threshold=2)
-    local = deal(30, seed=5, block_size=10, progress=False)
-    local_result = run_strategies([strategy], 30, seed=5, block_size=10, workers=1, progress=False)[0]
-    with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        remote = deal(30, seed=5, block_size=10, scheduler=client, progress=False)
-        remote_result = run_strategies([strategy], 30, seed=5, block_size=10, scheduler=client, progress=False)[0]
-    assert np.array_equal(local.cards, remote.cards)
-    assert np.array_equal(local.unseen, remote.unseen)
-    assert np.array_equal(local_result.totals.won, remote_result.totals.won)
-    assert np.array_equal(local_result.totals.ev, remote_result.totals.ev)
-
-
 def _indicator(name: str, expr: pl.Expr) -> PayTable:
     """A 'bet' paying 1 when the event happens and 0 otherwise: its EV is the event's probability."""
     return PayTable.from_expr(name, pl.when(expr).then(1).otherwise(0))

@@ -143,7 +143,9 @@ def test_one_pool_serves_every_map_with_the_same_results_however_it_starts(monke
     assert [d for d, _ in first] == one
     assert [d for d, _ in again] == one[1:]
     assert parallel._POOL["executor"] is pool  # the second map started no process
-    assert len({pid for _, pid in first + again} - {os.getpid()}) == 2  # the same two workers did both maps
+    workers = set(pool._processes)  # the pool's two processes, started once
+    assert len(workers) == 2
+    assert {pid for _, pid in first + again} - {os.getpid()} <= workers  # they did both maps (any share of them)
     assert [d for d, _ in map_blocks(_draws, plan, workers=3, progress=False)] == one
     assert parallel._POOL["workers"] == 3  # another size replaces the pool
     assert parallel._POOL["executor"] is not pool
@@ -168,3 +170,47 @@ def test_no_fork_while_another_thread_or_polars_pool_runs():
     pl.DataFrame({"a": [1, 2, 2]}).group_by("a").len()  # starts polars' compute threads
     assert not parallel._fork_is_safe()
     assert parallel._pool_to_start(2) != "fork"
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_a_pool_started_first_serves_the_maps_after_only_when_it_can_fork(monkeypatch, fresh_pool, method):
+    monkeypatch.setattr(parallel, "_START_METHOD", method)
+    assert not parallel.start_pool(1)
+    assert parallel._POOL["executor"] is None
+    started = parallel.start_pool(2)
+    assert started == (method == "fork")
+    pool = parallel._POOL["executor"]
+    assert (pool is not None) == started  # a fresh start (spawn) is left to the first map, which needs the pool
+    plan = block_plan(8, 2, seed=1)
+    one = [d for d, _ in map_blocks(_draws, plan, workers=1, progress=False)]
+    two = list(map_blocks(_draws, plan, workers=2, progress=False))
+    assert [d for d, _ in two] == one
+    if started:
+        assert parallel._POOL["executor"] is pool
+        assert os.getpid() not in {pid for _, pid in two}  # the pool was there: block 0 went to it too
+        assert parallel.start_pool(2)  # the running pool
+
+
+def _square_and_pid(x: int) -> tuple[int, int]:
+    return x * x, os.getpid()
+
+
+def test_tasks_come_back_in_order_from_the_pool(monkeypatch, fresh_pool):
+    monkeypatch.setattr(parallel, "_START_METHOD", "fork")
+    tasks = [5, -3, 0, 7, 2, 11, -1]
+    out = list(parallel.map_tasks(_square_and_pid, tasks, workers=2, progress=False))
+    assert [v for v, _ in out] == [t * t for t in tasks]
+    assert out[0][1] == os.getpid()  # the first task ran here, then the workers were forked warm
+    assert os.getpid() not in {pid for _, pid in out[1:]}
+    assert list(parallel.map_tasks(abs, [], workers=2, progress=False)) == []
+
+
+def _most_threads_of_a_pool(_: object) -> int:
+    from threadpoolctl import threadpool_info
+
+    return max((pool["num_threads"] for pool in threadpool_info()), default=1)
+
+
+def test_each_worker_keeps_one_thread_in_its_blas_and_openmp_pools(monkeypatch, fresh_pool):
+    monkeypatch.setattr(parallel, "_START_METHOD", "spawn")  # every task in a worker (a fork would run one here)
+    assert list(parallel.map_tasks(_most_threads_of_a_pool, [0, 1, 2], workers=2, progress=False)) == [1, 1, 1]

@@ -38,7 +38,9 @@ __all__ = [
     "block_seed",
     "default_workers",
     "map_blocks",
+    "map_tasks",
     "shutdown_pool",
+    "start_pool",
 ]
 
 T = TypeVar("T")
@@ -334,27 +336,88 @@ def map_blocks(
         ``fn(block)``, block by block in order, whatever order the workers finish in.
     """
     total = blocks.n_shoes if isinstance(blocks, BlockPlan) else sum(b.n_shoes for b in blocks)
+    return _ordered_map(fn, blocks, _shoes_in, total, "shoe", workers, scheduler, progress, description)
+
+
+def map_tasks(
+    fn: Callable[[Any], T],
+    tasks: Sequence[Any],
+    workers: int | None = None,
+    scheduler: str | Any | None = None,
+    progress: bool = True,
+    description: str = "tasks",
+) -> Iterator[T]:
+    """Yield ``fn(task)`` for every task, in order, where :func:`map_blocks` runs blocks (the same pool or cluster).
+
+    For work that is not cut into shoes (the candidates of a search, say): each task is whole, so the result
+    never depends on ``workers`` or ``scheduler`` when ``fn`` draws no random numbers but from its task.
+
+    Parameters
+    ----------
+    fn
+        A picklable (module-level) function of one task.
+    tasks
+        The tasks, each picklable.
+    workers, scheduler
+        As :func:`map_blocks` takes them.
+    progress, description
+        A bar counted in tasks, and its label.
+
+    Yields
+    ------
+    T
+        ``fn(task)``, task by task in order.
+
+    Examples
+    --------
+    >>> list(map_tasks(abs, [-2, 3, -1], progress=False))
+    [2, 3, 1]
+    """
+    return _ordered_map(fn, tasks, _one, len(tasks), "task", workers, scheduler, progress, description)
+
+
+def _shoes_in(block: Block) -> int:
+    return block.n_shoes
+
+
+def _one(_: Any) -> int:
+    return 1
+
+
+def _ordered_map(
+    fn: Callable[[Any], T],
+    items: Sequence[Any],
+    size: Callable[[Any], int],
+    total: int,
+    unit: str,
+    workers: int | None,
+    scheduler: str | Any | None,
+    progress: bool,
+    description: str,
+) -> Iterator[T]:
+    """``fn`` over ``items`` in order, here, on this process's pool or on a Dask cluster; the bar counts
+    ``size(item)`` of ``total``, in ``unit``."""
     n = default_workers() if workers is None else int(workers)
     if scheduler is None and n < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     first: list[T] = []
-    if scheduler is None and n > 1 and len(blocks) > 1 and _pool_to_start(n) == "fork":
-        # workers start warm: the first block runs here, then the workers are forked with what it built (before
+    if scheduler is None and n > 1 and len(items) > 1 and _pool_to_start(n) == "fork":
+        # workers start warm: the first item runs here, then the workers are forked with what it built (before
         # the bar, whose monitor thread would make forking unsafe)
-        first.append(fn(blocks[0]))
+        first.append(fn(items[0]))
         _shared_pool(n)
-    bar = progress_bar(total=total, unit="shoe", desc=description, show=progress, smoothing=0.1)
+    bar = progress_bar(total=total, unit=unit, desc=description, show=progress, smoothing=0.1)
     try:
         if scheduler is not None:
-            yield from _map_dask(fn, blocks, scheduler, bar)
+            yield from _map_dask(fn, items, size, scheduler, bar)
             return
-        if n == 1 or len(blocks) <= 1:
-            for block in blocks:
-                result = fn(block)
-                bar.update(block.n_shoes)
+        if n == 1 or len(items) <= 1:
+            for item in items:
+                result = fn(item)
+                bar.update(size(item))
                 yield result
             return
-        yield from _map_pool(fn, blocks, n, bar, first)
+        yield from _map_pool(fn, items, size, n, bar, first)
     finally:
         bar.close()
 
@@ -426,6 +489,38 @@ def _shared_pool(n: int, fn: Callable[..., Any] | None = None) -> ProcessPoolExe
     return executor
 
 
+def start_pool(workers: int | None) -> bool:
+    """Fork this process's pool of ``workers`` now, if forking is safe now, for every later block map to use.
+
+    A command whose own work starts polars' thread pool before its first block map (pricing a bet from
+    an expression, say) can no longer fork its workers then: they would start fresh, each paying
+    to import and load what this process has.  Called first, while only the imports are done, it
+    forks them with those: they then pay only what the first block builds.
+
+    Parameters
+    ----------
+    workers
+        Local processes (``None``: every core); one starts nothing.
+
+    Returns
+    -------
+    bool
+        Whether the pool of ``workers`` is running (started now or before).
+
+    Examples
+    --------
+    >>> start_pool(1)
+    False
+    """
+    n = default_workers() if workers is None else int(workers)
+    if n < 2:
+        return False
+    method = _pool_to_start(n)
+    if method == "fork":
+        _shared_pool(n)
+    return method is None or method == "fork"
+
+
 def shutdown_pool() -> None:
     """End this process's worker pool, if it has one (it ends anyway when the process does).
 
@@ -439,9 +534,11 @@ def shutdown_pool() -> None:
         executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _map_pool(fn: Callable[[Block], T], blocks: Sequence[Block], n: int, bar: Any, first: list[T]) -> Iterator[T]:
-    """``fn`` over ``blocks`` on the shared pool of ``n`` workers, in order; ``first`` holds block 0's result when
-    it was computed here already."""
+def _map_pool(
+    fn: Callable[[Any], T], blocks: Sequence[Any], size: Callable[[Any], int], n: int, bar: Any, first: list[T]
+) -> Iterator[T]:
+    """``fn`` over ``blocks`` (or tasks) on the shared pool of ``n`` workers, in order; ``first`` holds the first one's
+    result when it was computed here already."""
     pool = _shared_pool(n, fn)
     # keep at most 2 blocks per worker in flight so memory stays flat
     pending: dict[int, Any] = {}
@@ -452,7 +549,7 @@ def _map_pool(fn: Callable[[Block], T], blocks: Sequence[Block], n: int, bar: An
                 pending[next_submit] = pool.submit(fn, blocks[next_submit])
                 next_submit += 1
             result = first.pop() if i == 0 and first else pending.pop(i).result()
-            bar.update(blocks[i].n_shoes)
+            bar.update(size(blocks[i]))
             yield result
     except GeneratorExit:  # the caller stopped early: the pool stays, without this map's blocks not yet begun
         for future in pending.values():
@@ -469,9 +566,14 @@ def _exit_with_parent(parent: int | None) -> None:  # pragma: no cover - runs in
     On Linux the kernel sends SIGKILL when the parent goes (``prctl(PR_SET_PDEATHSIG)``);
     everywhere a daemon thread also checks the parent every half second. Ctrl-C reaches the whole
     process group: a worker then ends at once and silently (the parent says the one line), instead
-    of printing a traceback from wherever the interrupt found it.
+    of printing a traceback from wherever the interrupt found it.  Each worker's BLAS and OpenMP pools keep
+    one thread: the workers share the cores already, and more threads each would only wait or spin for them.
     """
     import signal
+
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1)  # for the worker's life (not a context: nothing restores it)
 
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
     parent = os.getppid() if parent is None else parent
@@ -495,7 +597,9 @@ def _exit_with_parent(parent: int | None) -> None:  # pragma: no cover - runs in
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def _map_dask(fn: Callable[[Block], T], blocks: Sequence[Block], scheduler: str | Any, bar: Any) -> Iterator[T]:
+def _map_dask(
+    fn: Callable[[Any], T], blocks: Sequence[Any], size: Callable[[Any], int], scheduler: str | Any, bar: Any
+) -> Iterator[T]:
     from distributed import Client
 
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
@@ -513,7 +617,7 @@ def _map_dask(fn: Callable[[Block], T], blocks: Sequence[Block], scheduler: str 
             future = pending.pop(i)
             result = future.result()
             future.release()
-            bar.update(block.n_shoes)
+            bar.update(size(block))
             yield result
     finally:
         if client is not scheduler:

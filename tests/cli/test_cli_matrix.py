@@ -228,6 +228,8 @@ def test_unwritable_outputs_are_one_line(capsys, tmp_path, path, where):
         ["count", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
         ["thorp", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
         ["shuffle-track", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
+        ["assess", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
+        ["bankroll", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
         ["eor", "--tie-pays", "1e308"],
         ["chemin", "value", "--player-at-5", "1/0"],
         ["chemin", "value", "--banker", "restricted:1/0,1"],

@@ -56,14 +56,9 @@ def test_worker_processes_give_the_same_tally(plain) -> None:
     assert not other.tally.equals(plain.tally)
 
 
-def test_dask_local_cluster_gives_the_same_tally(plain) -> None:
-    distributed = pytest.importorskip("distributed")
-    with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        remote = run_study(ThorpStudy(**SMALL), scheduler=client, progress=False)
-        by_address = run_study(ThorpStudy(**SMALL), scheduler=cluster.scheduler_address, progress=False)
+def test_dask_local_cluster_gives_the_same_tally(plain, dask_client) -> None:
+    remote = run_study(ThorpStudy(**SMALL), scheduler=dask_client, progress=False)
+    by_address = run_study(ThorpStudy(**SMALL), scheduler=dask_client.scheduler.address, progress=False)
     assert remote.tally.equals(plain.tally)
     assert by_address.tally.equals(plain.tally)
 

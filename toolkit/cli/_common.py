@@ -369,6 +369,18 @@ def check_scheduler(workers: int | None, scheduler: str | None) -> None:
         fail("--workers is ignored with --scheduler (the cluster's workers run the blocks); give one")
 
 
+def start_workers(workers: int | None, scheduler: str | None, used: bool = True) -> None:
+    """Refuse ``--workers`` beside ``--scheduler`` (:func:`check_scheduler`), then fork the local workers now, with
+    the imports only, before the command's own work starts polars' threads (after which they could only start
+    fresh: :func:`toolkit.parallel.start_pool`); nothing with a scheduler, or when the work will not use them
+    (``used`` false)."""
+    check_scheduler(workers, scheduler)
+    if scheduler is None and used:
+        from toolkit.parallel import start_pool
+
+        start_pool(workers)
+
+
 def check_run(shoes: int, workers: int | None, limit: int | None = None) -> None:
     """Reject a non-positive number of shoes or workers, or more shoes than ``limit`` (a run's limit by default)."""
     from toolkit.parallel import MAX_SHOES

@@ -19,15 +19,18 @@ from toolkit.cli._bets import one_bet
 from toolkit.cli._common import (
     FORMAT_OPTION,
     PROGRESS,
+    SCHEDULER,
     WORKERS,
     OutputFormat,
     check_run,
+    check_scheduler,
     emit,
     fail,
     output_path,
     printable,
     say,
     seed_or_fresh,
+    start_workers,
     with_dealing,
 )
 
@@ -96,6 +99,7 @@ def assess(
     confidence: float = typer.Option(0.95, "--confidence", help="Confidence level of the intervals."),
     figures: bool = typer.Option(True, "--figures/--no-figures", help="Draw the PNG figures."),
     workers: int | None = WORKERS,
+    scheduler: str | None = SCHEDULER,
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
@@ -107,10 +111,12 @@ def assess(
     from toolkit.studies.assess import assess_bet, write_assessment
 
     check_run(shoes, workers, MAX_ASSESS_SHOES)
+    check_scheduler(workers, scheduler)
     if not 0 < confidence < 1:
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if min_win < 0:
         fail(f"--min-win must be 0 or more, got {min_win}")
+    start_workers(workers, scheduler)
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau)
     bet, bet_file = one_bet(bets, bet_files)
     try:
@@ -135,6 +141,7 @@ def assess(
             confidence=confidence,
             workers=workers,
             progress=progress,
+            scheduler=scheduler,
         )
     except ValueError as err:
         fail(str(err))

@@ -22,6 +22,7 @@ import typer
 from toolkit.cli._common import (
     FORMAT_OPTION,
     PROGRESS,
+    SCHEDULER,
     SEED_OPTION,
     SHOES_OPTION,
     WORKERS,
@@ -31,6 +32,7 @@ from toolkit.cli._common import (
     fail,
     say,
     seed_or_fresh,
+    start_workers,
     with_dealing,
 )
 
@@ -147,6 +149,7 @@ def bankroll(
         help="Win rate from the dealt shoes (simulated) or from the count's exact law (computed; SD, risks simulated).",
     ),
     workers: int | None = WORKERS,
+    scheduler: str | None = SCHEDULER,
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
 ) -> None:
@@ -170,7 +173,7 @@ def bankroll(
 
     _check_numbers(
         shoes, paths, trip_shoes, seed, bankroll_units, goal, kelly, ramp, units, hours_per_session, hands_per_hour,
-        confidence, workers,
+        confidence, workers, scheduler,
     )  # fmt: skip
     systems, bets_, levels = _per_bet(system, bet, threshold, kelly, kelly_by)
     n = len(systems)
@@ -200,7 +203,8 @@ def bankroll(
         report = run_bankroll(
             strategy=strategy, bankroll=bankroll_units, goal=goal, hours_per_session=hours_per_session,
             trip_shoes=trip_shoes, hands_per_hour=hands_per_hour, n_shoes=shoes, paths=paths, dealing=dealing,
-            seed=s, workers=workers, progress=progress, confidence=confidence, method=method.value,
+            seed=s, workers=workers, scheduler=scheduler, progress=progress, confidence=confidence,
+            method=method.value,
         )  # fmt: skip
     except ValueError as err:  # found in the work (no bet placed in the shoes dealt)
         fail(str(err))
@@ -214,9 +218,10 @@ def bankroll(
 def _check_numbers(
     shoes: int, paths: int, trip_shoes: int | None, seed: int | None, bankroll: float, goal: float | None,
     kelly: float | None, ramp: str | None, units: float, hours_per_session: float, hands_per_hour: float,
-    confidence: float, workers: int | None,
+    confidence: float, workers: int | None, scheduler: str | None,
 ) -> None:  # fmt: skip
-    """Refuse a number out of range (one line, exit 2), before anything is dealt or the seed line is printed."""
+    """Refuse a number out of range (one line, exit 2), before anything is dealt or the seed line is printed; then
+    fork the local workers, before the strategy is built (:func:`~toolkit.cli._common.start_workers`)."""
     from toolkit.sizing.risk import MAX_PATHS
 
     check_run(shoes, workers)
@@ -243,6 +248,7 @@ def _check_numbers(
     _positive(hands_per_hour, "--hands-per-hour")
     if not 0 < confidence < 1:
         fail(f"--confidence must be between 0 and 1, got {confidence}")
+    start_workers(workers, scheduler)
 
 
 def _per_bet(

@@ -32,6 +32,7 @@ from toolkit.cli._common import (
     output_path,
     say,
     seed_or_fresh,
+    start_workers,
     with_dealing,
 )
 
@@ -242,7 +243,7 @@ def count(
     from toolkit.counting import LookAheadError, run_strategies
 
     check_run(shoes, workers, MAX_COUNT_SHOES)
-    check_scheduler(workers, scheduler)
+    start_workers(workers, scheduler, used=method != Method.computed)
     if not 0 < confidence < 1:
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if bankroll is not None and not bankroll > 0:
@@ -261,7 +262,7 @@ def count(
     }
     strategy, convention = _strategy(system, tags, system_file, bet, threshold, changes)
     if method != Method.simulated:
-        _computed(strategy, convention, dealing, fmt, optimise=method == Method.optimise)
+        _computed(strategy, convention, dealing, fmt, optimise=method == Method.optimise, where=(workers, scheduler))
         return
     s = seed_or_fresh(seed)
     try:
@@ -296,10 +297,16 @@ def count(
 
 
 def _computed(
-    strategy: Any, convention: dict[str, object], dealing: Dealing, fmt: OutputFormat, optimise: bool = False
+    strategy: Any,
+    convention: dict[str, object],
+    dealing: Dealing,
+    fmt: OutputFormat,
+    optimise: bool = False,
+    where: tuple[int | None, str | None] = (1, None),
 ) -> None:
     """``count --method computed``: the expected win from the count's law, under the simulated command's keys;
-    ``--method optimise``: the count search from it (:func:`toolkit.counting.best_count`)."""
+    ``--method optimise``: the count search from it (:func:`toolkit.counting.best_count`), its candidates computed
+    where ``where`` (workers, scheduler) says."""
     import polars as pl
 
     from toolkit.counting import CountPlay, best_count, count_value
@@ -309,7 +316,8 @@ def _computed(
         fail("--method computed plays a count; perfect play needs --method simulated")
     try:
         if optimise:
-            emit(best_count(play.bet, dealing, start=play.system.with_(threshold=play.ramp.threshold)), fmt)
+            start = play.system.with_(threshold=play.ramp.threshold)
+            emit(best_count(play.bet, dealing, start=start, workers=where[0], scheduler=where[1]), fmt)
             return
         res = count_value(strategy, dealing)
     except ValueError as err:

@@ -16,6 +16,8 @@ at each): on 8 decks a round over ten tags for every value takes about a minute 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
+from typing import Any
 
 import polars as pl
 
@@ -25,6 +27,7 @@ from toolkit.counting.strategies import count_strategy
 from toolkit.counting.systems import COUNT_SYSTEMS, CountSystem, get_count_system, resolve_bet
 from toolkit.coup.rules import Rules
 from toolkit.dealing.dealer import Dealing
+from toolkit.parallel import map_tasks
 
 __all__ = ["best_count"]
 
@@ -37,6 +40,11 @@ def _best_threshold(system: CountSystem, bet: Bet, thresholds: Sequence[float], 
     return float(wins[k, 0]), float(wins[k, 1]), thresholds[k]
 
 
+def _candidate(tags: list[int], system: CountSystem, bet: Bet, thresholds: Sequence[float], dealing: Dealing):
+    """One candidate of the search: ``system`` with ``tags`` at its best threshold (a task of the worker map)."""
+    return _best_threshold(system.with_(tags=tags), bet, thresholds, dealing)
+
+
 def best_count(
     bet: str | Bet,
     dealing: Dealing = Dealing(),
@@ -46,6 +54,8 @@ def best_count(
     thresholds: Sequence[float] | None = None,
     values: Sequence[int] | None = None,
     rounds: int = 2,
+    workers: int | None = None,
+    scheduler: str | Any | None = None,
 ) -> pl.DataFrame:
     """Search integer tags and a threshold for the count that wins most on ``bet``, every candidate computed.
 
@@ -65,6 +75,9 @@ def best_count(
         The card values (0..9) whose tags are searched (default: all ten).
     rounds
         Passes over the values (the search stops early when a pass changes nothing).
+    workers, scheduler
+        Where the candidates of each value are computed (:func:`toolkit.parallel.map_tasks`: this process, local
+        worker processes or a Dask cluster); the count found is the same wherever they run.
 
     Returns
     -------
@@ -92,13 +105,13 @@ def best_count(
     for _ in range(rounds):
         changed = False
         for v in values if values is not None else range(10):
-            for tag in range(lo, hi + 1):
-                if tag == tags[v]:
-                    continue
-                trial = [*tags[:v], tag, *tags[v + 1 :]]
-                if not any(trial):
-                    continue
-                candidate = _best_threshold(current.with_(tags=trial), target, grid, dealing)
+            # a value's candidates differ from the tags in force at this value only: computed together, kept in turn
+            trials = [[*tags[:v], tag, *tags[v + 1 :]] for tag in range(lo, hi + 1) if tag != tags[v]]
+            trials = [trial for trial in trials if any(trial)]
+            score = partial(_candidate, system=current, bet=target, thresholds=grid, dealing=dealing)
+            for trial, candidate in zip(
+                trials, map_tasks(score, trials, workers, scheduler, progress=False), strict=True
+            ):
                 if candidate[0] > best[0] + 1e-12:
                     tags, best, changed = trial, candidate, True
         current = current.with_(tags=tags)

@@ -28,11 +28,13 @@ inference, the law of succession, and statistical inference", *J. Amer. Statist.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
+from typing import Any
 
 import numpy as np
 import polars as pl
 
-from toolkit.parallel import SeedLike, as_generator
+from toolkit.parallel import SeedLike, as_generator, map_tasks
 from toolkit.protection.detection import METHODS, NULLS, coup_table
 from toolkit.protection.permutation import adjust, within_shoe_permutation
 from toolkit.protection.players import Player, Team, simulate_table
@@ -151,6 +153,8 @@ def power_curve(
     seed: SeedLike = None,
     confidence: float = 0.95,
     progress: bool = False,
+    workers: int | None = None,
+    scheduler: str | Any | None = None,
 ) -> pl.DataFrame:
     """The probability that detection flags each player after each number of shoes, with its interval.
 
@@ -169,11 +173,15 @@ def power_curve(
     header
         How the shoes are dealt.
     seed
-        The shoes and the players draw from its first child stream, the fresh shoes and shufflings from the second.
+        The shoes and the players draw from its first child stream; the fresh shoes and shufflings of the ``k``-th
+        number of shoes from child ``k`` of the second.
     confidence
         Of the Clopper-Pearson interval.
     progress
         A progress bar over the numbers of shoes (stderr).
+    workers, scheduler
+        Where the tests of each number of shoes run (:func:`toolkit.parallel.map_tasks`: this process, local
+        worker processes or a Dask cluster); the same curve wherever they run.
 
     Returns
     -------
@@ -181,8 +189,6 @@ def power_curve(
         ``who, kind, shoes, trials, flagged, rate, ci_low, ci_high, alpha``.
     """
     from scipy.stats import binomtest
-
-    from toolkit._progress import progress_bar
 
     sizes = sorted({int(n) for n in shoes})
     if not sizes or sizes[0] < 1:
@@ -194,23 +200,13 @@ def power_curve(
     table_seed, test_seed = np.random.SeedSequence(as_generator(seed).integers(2**63)).spawn(2)
     records = simulate_table(trials * sizes[-1], players, header, seed=table_seed)
     kinds = _kinds(players)
-    gen = np.random.default_rng(test_seed)
-    rows = []  # one pool of fresh shoes serves every number of shoes (drawn from the same stream)
-    for n in progress_bar(sizes, desc="record sizes", unit="size", show=progress):
-        tests = trial_tests(records, n, trials, permutations, method, null, reference, gen)
-        flagged = (
-            tests.group_by(["who", "trial"])
-            .agg(pl.col("p_value"))
-            .with_columns(
-                pl.col("p_value")
-                .map_elements(lambda p: float(np.min(adjust(p.to_numpy(), "holm"))), return_dtype=pl.Float64)
-                .alias("p_min")
-            )
-            .filter(pl.col("p_min") <= alpha)
-            .group_by("who")
-            .len()
-        )
-        counts = dict(flagged.rows())
+    tests = partial(
+        _flags, records=records, trials=trials, permutations=permutations, method=method, null=null,
+        reference=reference, alpha=alpha,
+    )  # fmt: skip
+    rows = []
+    tasks = list(zip(sizes, test_seed.spawn(len(sizes)), strict=True))
+    for n, counts in zip(sizes, map_tasks(tests, tasks, workers, scheduler, progress, "record sizes"), strict=True):
         for who, kind in kinds.items():
             k = int(counts.get(who, 0))
             ci = binomtest(k, trials).proportion_ci(confidence_level=confidence, method="exact")
@@ -228,6 +224,28 @@ def power_curve(
                 }
             )
     return pl.DataFrame(rows).sort("who", "shoes", maintain_order=True)
+
+
+def _flags(
+    task: tuple[int, np.random.SeedSequence], records: Records, trials: int, permutations: int, method: str,
+    null: str, reference: int, alpha: float,
+) -> dict[str, int]:  # fmt: skip
+    """Trials flagged by seat, for one number of shoes (its seed in ``task``): a task of :func:`power_curve`."""
+    n, seed = task
+    tests = trial_tests(records, n, trials, permutations, method, null, reference, np.random.default_rng(seed))
+    flagged = (
+        tests.group_by(["who", "trial"])
+        .agg(pl.col("p_value"))
+        .with_columns(
+            pl.col("p_value")
+            .map_elements(lambda p: float(np.min(adjust(p.to_numpy(), "holm"))), return_dtype=pl.Float64)
+            .alias("p_min")
+        )
+        .filter(pl.col("p_min") <= alpha)
+        .group_by("who")
+        .len()
+    )
+    return dict(flagged.rows())
 
 
 def shoes_needed(curve: pl.DataFrame, power: float = 0.9) -> pl.DataFrame:

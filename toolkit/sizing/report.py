@@ -46,6 +46,7 @@ import contextlib
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -534,6 +535,7 @@ def bankroll_report(
     progress: bool = True,
     confidence: float = 0.95,
     method: str = "simulated",
+    scheduler: str | Any | None = None,
 ) -> BankrollReport:
     """Bet sizing, risk of ruin, trip risk, the goal, win per hour, SCORE and certainty equivalent of a counter.
 
@@ -569,6 +571,9 @@ def bankroll_report(
         ``"simulated"``: every figure from the dealt shoes; ``"computed"``: the win rate (per shoe, hand and hour,
         bets, mean bet) from the count's exact law (:func:`~toolkit.sizing.computed.computed_win`: a count bet flat,
         by a ramp or a Kelly ramp by count, within limits), the SD and the risks from the dealt shoes, recentred.
+    scheduler
+        A Dask scheduler's address or a ``distributed.Client``: its workers deal the shoes instead
+        (:func:`toolkit.counting.run_strategies`); the same report either way.
 
     Returns
     -------
@@ -603,8 +608,9 @@ def bankroll_report(
         raise TypeError(f"strategy must be a Strategy, got {type(strategy).__name__}")
     value = computed_win(strategy, dealing) if method == "computed" else None
     (res,) = run_strategies(
-        [strategy], n_shoes, dealing, shoes_seed, workers=workers, progress=progress, confidence=confidence
-    )
+        [strategy], n_shoes, dealing, shoes_seed, workers=workers, scheduler=scheduler, progress=progress,
+        confidence=confidence,
+    )  # fmt: skip
     report = BankrollReport(res, b, g, rate, hours, {}, root, trip_n, paths, value)
     if not report.sigma > 0:
         raise ValueError(f"strategy {res.strategy!r} placed no bets in {n_shoes} shoes: nothing to size")

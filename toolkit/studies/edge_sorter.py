@@ -21,6 +21,7 @@ study measures it, and its spread per shoe.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -47,6 +48,8 @@ def edge_sorter_shoes(
     seed: SeedLike = None,
     by: str = "value",
     progress: bool = False,
+    workers: int | None = None,
+    scheduler: str | Any | None = None,
 ) -> pl.DataFrame:
     """Deal ``n_shoes`` shoes and play the edge sorter's fixed strategy on every coup; one row per shoe.
 
@@ -68,6 +71,9 @@ def edge_sorter_shoes(
         ``"value"`` or ``"rank"`` groups.
     progress
         A progress bar while dealing.
+    workers, scheduler
+        Where the shoes are dealt (:func:`~toolkit.dealing.dealer.deal`: this process, local worker processes or
+        a Dask cluster); the same shoes wherever they are dealt.
 
     Returns
     -------
@@ -87,7 +93,7 @@ def edge_sorter_shoes(
     chosen = _resolve_bets(bets)
     strategy = information_edge(Composition.from_decks(dealing.decks), groups, positions, by, chosen, exact=True)
     best = dict(strategy.patterns.select("pattern", "best_bet").iter_rows())
-    dealt = deal(n_shoes, dealing, seed=seed, workers=1, progress=progress)
+    dealt = deal(n_shoes, dealing, seed=seed, workers=workers, scheduler=scheduler, progress=progress)
     cell = np.zeros(len(dealt), dtype=np.int64)
     for i, p in enumerate(obs.positions):
         cell += dealt.cards[:, _SLOT_OF_POSITION[p]].astype(np.int64) * 13**i

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
+from typing import Any
 
 import polars as pl
 
@@ -53,6 +54,7 @@ def depth_sweep(
     workers: int | None = None,
     progress: bool = True,
     confidence: float = 0.95,
+    scheduler: str | Any | None = None,
 ) -> pl.DataFrame:
     """Expected win of each strategy at each cut card, all positions dealt from the same shuffles.
 
@@ -81,13 +83,16 @@ def depth_sweep(
         As :func:`toolkit.parallel.map_blocks` takes them.
     confidence
         Confidence level of the intervals.
+    scheduler
+        A Dask scheduler's address or a ``distributed.Client`` (:func:`toolkit.parallel.map_blocks`); overrides
+        ``workers``, the same table either way.
     """
     strategies = tuple(strategies)
     cuts = tuple(int(c) for c in cut_cards)
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
     fn = partial(_block, strategies=strategies, dealing=dealing, cuts=cuts, rules=rules)
     parts: list[list[list[ShoeTotals]]] = [[[] for _ in strategies] for _ in cuts]
-    for result in map_blocks(fn, block_plan(n_shoes, seed=seed), workers, None, progress, "cut-card sweep"):
+    for result in map_blocks(fn, block_plan(n_shoes, seed=seed), workers, scheduler, progress, "cut-card sweep"):
         for i, block_cut in enumerate(result):
             for j, totals in enumerate(block_cut):
                 parts[i][j].append(totals)

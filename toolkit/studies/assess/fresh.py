@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 
@@ -46,6 +47,7 @@ def fresh_totals(
     rules: Rules | None = None,
     workers: int | None = None,
     progress: bool = True,
+    scheduler: str | Any | None = None,
 ) -> list[ShoeTotals]:
     """Per-shoe totals of every strategy played through the same ``n_shoes`` shoes (those of ``run_strategies``).
 
@@ -61,8 +63,8 @@ def fresh_totals(
         The seed (as :func:`toolkit.parallel.block_plan` takes it).
     rules
         Payouts (default: the dealing's decks and tableau).
-    workers, progress
-        As :func:`toolkit.parallel.map_blocks` takes them.
+    workers, progress, scheduler
+        As :func:`toolkit.parallel.map_blocks` takes them (the same totals wherever the blocks run).
 
     Returns
     -------
@@ -73,7 +75,7 @@ def fresh_totals(
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
     fn = partial(_block, strategies=strategies, dealing=dealing, rules=rules)
     parts: list[list[ShoeTotals]] = [[] for _ in strategies]
-    for totals in map_blocks(fn, block_plan(n_shoes, seed=seed), workers, None, progress, "fresh shoes"):
+    for totals in map_blocks(fn, block_plan(n_shoes, seed=seed), workers, scheduler, progress, "fresh shoes"):
         for i, t in enumerate(totals):
             parts[i].append(t)
     return [ShoeTotals.concat(p) for p in parts]

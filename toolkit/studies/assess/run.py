@@ -253,8 +253,9 @@ def _fresh(
         strategies = [found, *strategies, *sweep]
     strategies += [count_strategy(s, bet=b, name=f"published {s.name}") for s in published_counts(b)]
     totals = fresh_totals(
-        strategies, plan.shoes, dealing, plan.seeds[1], rules, options["workers"], options["progress"]
-    )
+        strategies, plan.shoes, dealing, plan.seeds[1], rules, options["workers"], options["progress"],
+        options["scheduler"],
+    )  # fmt: skip
     by_name = {s.name: t for s, t in zip(strategies, totals, strict=True)}
     results = {
         s.name: summarize(s.name, t, options["confidence"], True, s.describe())
@@ -338,7 +339,7 @@ def _penetration(
     mine = [s for s in strategies if s.name in ("count", "perfect")]
     penetration = depth_sweep(
         mine, plan.cuts, plan.penetration_shoes, dealing, plan.seeds[2], rules,
-        options["workers"], options["progress"], options["confidence"],
+        options["workers"], options["progress"], options["confidence"], options["scheduler"],
     ).sort("strategy", "cut_card")  # fmt: skip
     stops = None
     if count is not None:
@@ -380,6 +381,7 @@ def assess_bet(
     confidence: float = 0.95,
     workers: int | None = None,
     progress: bool = True,
+    scheduler: str | Any | None = None,
 ) -> Assessment:
     """Assess a side bet for a casino: its odds, its effects of removal, the best count and what it wins.
 
@@ -409,6 +411,9 @@ def assess_bet(
         Units per 100 hands a count must win to be worth counting (flat one-unit bets).
     workers
         Local processes (``None``: every core).
+    scheduler
+        A Dask scheduler's address or a ``distributed.Client``: its workers deal the search, fresh and
+        penetration shoes instead (:func:`toolkit.parallel.map_blocks`); the same assessment either way.
 
     Returns
     -------
@@ -422,7 +427,8 @@ def assess_bet(
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
     if rules.tableau != dealing.tableau:
         raise ValueError("rules.tableau and dealing.tableau differ: bets would be priced by other drawing rules")
-    options = {"workers": workers, "progress": progress, "confidence": confidence, "min_win": min_win}
+    options: dict[str, Any] = {"workers": workers, "progress": progress, "confidence": confidence}
+    options.update(min_win=min_win, scheduler=scheduler)
     b = resolve_bet(bet, rules)
     shoe = Composition.from_decks(dealing.decks)
     stats, payouts = _bet_frame(b, shoe, rules)
@@ -432,7 +438,7 @@ def assess_bet(
 
     # 2. the search, on the search shoes
     fn = partial(search_block, dealing=dealing, bet=b)
-    blocks = map_blocks(fn, block_plan(plan.shoes, seed=plan.seeds[0]), workers, None, progress, "search shoes")
+    blocks = map_blocks(fn, block_plan(plan.shoes, seed=plan.seeds[0]), workers, scheduler, progress, "search shoes")
     data = SearchSet.concat(blocks)  # block by block: the peak is the set and one of its fields
     candidates, winner = search_counts(data, eor_values, b, space, progress)
     count = _found_count(b, winner, rules, plan.shoes)

@@ -49,7 +49,7 @@ def write_outputs(
     counts: dict[str, Any] | None = None,
     deal_to_end: StudyResult | None = None,
     exact_cards_left: str | int | Sequence[int] | None = EXACT_CARDS_LEFT,
-    workers: int | None = 1,
+    workers: int | None = None,
     progress: bool = False,
 ) -> dict[str, Path]:
     """Write the tables (Parquet and CSV, in ``tables/``), ``summary.json`` and ``report.md``.
