@@ -46,7 +46,7 @@ def dask_client():
     module that asks for it (``client.scheduler.address`` is its address, for a command's ``--scheduler``)."""
     distributed = pytest.importorskip("distributed")
     with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
         distributed.Client(cluster) as client,
     ):
         yield client
