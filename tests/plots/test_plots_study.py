@@ -170,3 +170,50 @@ def test_the_exact_law_of_the_last_cards_is_drawn_beside_the_sample(result) -> N
     ax = plot_p_positive(result.by_unseen(), "tie", exact=exact)
     assert not [line for line in ax.get_lines() if line.get_label() == "exact"]
     plt.close("all")
+
+
+def _label_boxes(ax) -> list:
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    return [t.get_window_extent(renderer) for t in ax.texts if (t.get_gid() or "").endswith("-label")]
+
+
+@pytest.mark.parametrize("inverted", [False, True])
+def test_the_reference_labels_stay_inside_the_axes_and_apart(inverted) -> None:
+    """Jacobson's axes end 3 cards past 50; an inverted axis of cards left put '50 cards' over '20 cards'."""
+    from toolkit.plots._axes import reference_lines
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot([10, 53], [0, 1])
+    ax.set_xlim(15, 53) if not inverted else ax.set_xlim(420, 0)
+    reference_lines(ax)
+    boxes = _label_boxes(ax)
+    frame = ax.get_window_extent()
+    assert len(boxes) == 2
+    for box in boxes:
+        assert frame.x0 <= box.x0
+        assert box.x1 <= frame.x1
+        assert frame.y0 <= box.y0
+        assert box.y1 <= frame.y1
+    assert not boxes[0].overlaps(boxes[1])
+    plt.close(fig)
+
+
+def test_the_option_values_labels_fit_their_default_figure() -> None:
+    """At (7, 3.5) the one-line x label was wider than the figure and cut at both ends, with the longest play."""
+    frame = pl.DataFrame(
+        {
+            "play": ["forced: Player draws at 5, tableau Banker", "restricted Banker options (3 v 9, 5 v 4), solved"],
+            "banker_ev": [0.0123, 0.0128],
+        }
+    )
+    ax = plot_option_values(frame)
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    page = fig.bbox
+    for text in [ax.xaxis.label, *ax.get_yticklabels()]:
+        box = text.get_window_extent(renderer)
+        assert page.x0 <= box.x0
+        assert box.x1 <= page.x1
+    plt.close(fig)

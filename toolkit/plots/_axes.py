@@ -189,7 +189,7 @@ def require_columns(frame: pl.DataFrame, columns: Sequence[str], what: str) -> N
 
 
 def reference_lines(ax: Axes, depths: Sequence[int] = REFERENCE_DEPTHS, what: str = "cards") -> None:
-    """Dotted vertical lines at ``depths`` (20 and 50 cards), each labelled at the top of the axes.
+    """Dotted vertical lines at ``depths`` (20 and 50 cards), each labelled upright along its line at the top.
 
     The lines carry ``gid`` ``"reference-<depth>"`` and stay out of the legend.
 
@@ -211,9 +211,9 @@ def reference_lines(ax: Axes, depths: Sequence[int] = REFERENCE_DEPTHS, what: st
     where = blended_transform_factory(ax.transData, ax.transAxes)
     for depth in depths:
         ax.axvline(depth, color="0.45", lw=0.8, ls=":", zorder=0.5, gid=f"reference-{depth}", label="_nolegend_")
-        ax.text(
-            depth, 0.99, f" {depth} {what}", transform=where, ha="left", va="top", fontsize="x-small", color="0.35",
-            gid=f"reference-{depth}-label",
+        ax.text(  # upright along its line: never past the axes' edge nor over the other label, whichever way x runs
+            depth, 0.99, f"{depth} {what} ", transform=where, ha="right", va="bottom", rotation=90,
+            rotation_mode="anchor", fontsize="x-small", color="0.35", gid=f"reference-{depth}-label",
         )  # fmt: skip
 
 
@@ -290,9 +290,13 @@ def draw_bet_lines(
     marker: str | None = None,
     ls: str = "-",
     legend: bool = True,
+    close: float | None = None,
 ) -> dict[str, str]:
     """One line per bet, in its colour and named in words; a line that repeats another is drawn dashed on top
     and its label says so (``"Banker Pair (same as Player Pair)"``).  Returns the coincidences found.
+
+    With ``close``, a line within that relative distance of an earlier one everywhere (so drawn under it at any
+    readable size) is dashed too, its label saying how near (``"Banker (within 5 % of Player)"``).
 
     Parameters
     ----------
@@ -304,16 +308,22 @@ def draw_bet_lines(
         Marker and line style of every line.
     legend
         Label the lines for the legend.
+    close
+        Relative distance under which two lines are said to lie on each other (``None``: only equal ones).
     """
     same = coincident(curves)
+    near = {} if close is None else {k: v for k, v in coincident(curves, rtol=close).items() if k not in same}
     for bet, (x, y) in curves.items():
         label = bet_name(bet)
         style: str | tuple[int, tuple[int, int]] = ls
         if bet in same:
             label = f"{label} (same as {bet_name(same[bet])})"
             style = (0, (3, 3))
+        elif bet in near:
+            label = f"{label} (within {100 * close:g} % of {bet_name(near[bet])})"  # type: ignore[operator]
+            style = (0, (3, 3))
         ax.plot(
-            x, y, color=bet_colour(bet), ls=style, marker=marker, ms=4, lw=1.6 if bet not in same else 1.8,
+            x, y, color=bet_colour(bet), ls=style, marker=marker, ms=4, lw=1.8 if bet in same or bet in near else 1.6,
             label=label if legend else "_nolegend_", gid=f"bet-{bet}",
         )  # fmt: skip
     return same

@@ -21,6 +21,12 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["banker_grid", "plot_banker_strategy", "plot_option_values", "plot_solutions"]
 
 _COLUMNS = [str(c) for c in range(10)] + ["stood"]
+_LABELS = {  # axis labels of the solved tables' columns (others read with spaces for underscores)
+    "decks": "decks in the shoe",
+    "value": "value of the game to Banker (per unit staked)",
+    "player_draw_at_5": "P(Player draws at 5)",
+    "departures": "cells departing from the tableau",
+}
 
 
 def banker_grid(solution: ChemSolution) -> pl.DataFrame:
@@ -124,8 +130,8 @@ def plot_solutions(frame: pl.DataFrame, y: str = "player_draw_at_5", x: str = "d
         raise ValueError(f"plot_solutions needs columns {x!r} and {y!r}; the frame has {frame.columns}")
     ax = axes_or_new(ax, (6, 4))
     sns.lineplot(data=frame.to_pandas(), x=x, y=y, hue="model", marker="o", ax=ax)
-    ax.set_xlabel(x.replace("_", " "))
-    ax.set_ylabel(y.replace("_", " "))
+    ax.set_xlabel(_LABELS.get(x, x.replace("_", " ")))
+    ax.set_ylabel(_LABELS.get(y, y.replace("_", " ")))
     return ax
 
 
@@ -164,7 +170,7 @@ def plot_option_values(frame: pl.DataFrame, ax: Axes | None = None, scale: float
         raise ValueError("plot_option_values: the frame has no rows")
     if "gain_over_forced" not in frame.columns:
         frame = frame.with_columns(gain_over_forced=pl.col("banker_ev") - pl.col("banker_ev").first())
-    ax = axes_or_new(ax, (7, 3.5))
+    ax = axes_or_new(ax, (8, 0.5 * frame.height + 1.5))
     plays = frame["play"].to_list()
     gains = frame["gain_over_forced"].to_numpy() * scale
     colours = ["#c0392b" if g > 0 else "#2e6fd1" if g < 0 else "0.6" for g in gains]
@@ -176,8 +182,10 @@ def plot_option_values(frame: pl.DataFrame, ax: Axes | None = None, scale: float
     span = float(np.abs(gains).max()) or 1.0
     ax.set_xlim(min(gains.min(), 0) - 0.25 * span, max(gains.max(), 0) + 0.35 * span)
     base = float(frame["banker_ev"][0])
-    ax.set_xlabel(
-        f"Banker's expected payoff minus the forced game's ({base:+.5f}), in units of {1 / scale:g} per unit staked"
+    power = np.log10(scale)
+    unit = rf"$10^{{{-round(power)}}}$" if np.isclose(power, round(power)) else f"{1 / scale:g}"
+    ax.set_xlabel(  # two lines: in one, it was wider than the figure and cut off at both ends
+        f"Banker's expected payoff minus the forced game's ({base:+.5f}),\nin units of {unit} per unit staked"
     )
     ax.set_ylabel("")
     return ax

@@ -249,4 +249,7 @@ def plot_count_value_by_depth(by_depth: pl.DataFrame, ax: Axes | None = None) ->
     bets = by_depth["bets"].to_numpy()
     share.plot(cards, bets / hands.clip(min=1e-300), color="tab:grey", lw=1, label="share of coups bet")
     share.set_ylabel("share of coups bet")
+    share.set_ylim(bottom=0)  # both axes from 0, on one baseline (the share's own margin sank it below the bars')
+    ax.yaxis.label.set_color("tab:green")  # which axis is whose, without a key over the bars
+    share.yaxis.label.set_color("tab:grey")
     return ax

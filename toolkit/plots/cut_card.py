@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
 import polars as pl
 
 from toolkit.plots._axes import axes_or_new, bet_colour, bet_name, require_columns
@@ -63,6 +64,8 @@ def plot_cut_card_effect(frame: pl.DataFrame, rule: str | None = None, ax: Axes 
     sns.scatterplot(data=data, x="effect", y="name", hue="name", palette=palette, legend=False, ax=ax, zorder=3)
     ax.axvline(0.0, color="0.3", lw=0.8, ls=":")
     ax.set_xscale("symlog", linthresh=LINEAR_BELOW)
+    reach = float(np.nanmax(np.abs(rows.select("ci_low", "ci_high", "effect").to_numpy()), initial=LINEAR_BELOW))
+    ax.set_xlim(-2 * reach, 2 * reach)  # every bar whole, zero in the middle (a symlog axis pads none)
     ax.set_xlabel("effect on the edge (units staked; symmetric log scale)")
     ax.set_ylabel("")
     ax.set_title(str(rule))

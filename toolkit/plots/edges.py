@@ -93,6 +93,8 @@ def plot_eor_heatmap(
     bets = list(dict.fromkeys(frame["bet"].to_list()))
     wide = frame.with_columns(pl.col("eor") * scale).pivot(on="card", index="bet", values="eor").select("bet", *cards)
     values = wide.drop("bet").to_numpy().astype(float)
+    power = np.log10(scale)
+    unit = rf"units of $10^{{{-round(power)}}}$" if np.isclose(power, round(power)) else f"units of {1 / scale:g}"
     colours = values
     if per_bet_colours:
         peak = np.nanmax(np.abs(values), axis=1, keepdims=True)
@@ -111,13 +113,13 @@ def plot_eor_heatmap(
             fmt=".0f",
             annot_kws={"fontsize": 7},
             cbar_kws={
-                "label": "relative to the bet's largest effect" if per_bet_colours else f"effect of removal x {scale:g}"
+                "label": "relative to the bet's largest effect" if per_bet_colours else f"effect of removal, {unit}"
             },
         )
     ax.set_yticks(ax.get_yticks(), [bet_name(b) for b in bets], rotation=0)
     ax.set_xlabel("card removed")
     ax.set_ylabel("")
-    ax.set_title(f"Effect of removal, x {1 / scale:g} of expected value per card")
+    ax.set_title(f"Effect of removal per card, in {unit} of expected value")
     return ax
 
 
@@ -175,7 +177,9 @@ def plot_depletion(
         estimator=None,
     )
     ax.axhline(0, color="black", linewidth=0.6)
-    ax.set_xlabel(x.replace("_", " "))
+    if not many:  # two columns where the lines are not: in one, the ten values' key covered the run of the tens
+        sns.move_legend(ax, "best", ncols=2, fontsize="small")
+    ax.set_xlabel("cards of that value removed" if (x, hue) == ("cards_removed", "value") else x.replace("_", " "))
     ax.set_title(bet_name(bet))
     if x == "cards_left":
         ax.invert_xaxis()

@@ -98,7 +98,9 @@ def plot_replay_counts(frame: pl.DataFrame, ax: Axes | None = None, which: str =
     long = frame.select("coup", *columns).unpivot(index="coup", variable_name="system", value_name="count")
     data = long.with_columns(pl.col("system").str.strip_prefix(f"{which}_"))
     ax = axes_or_new(ax)
-    sns.lineplot(data=data.to_pandas(), x="coup", y="count", hue="system", drawstyle="steps-post", ax=ax)
+    palette = {c.removeprefix(f"{which}_"): bet_colour(c.removeprefix(f"{which}_")) for c in columns}
+    sns.lineplot(data=data.to_pandas(), x="coup", y="count", hue="system", hue_order=list(palette), palette=palette,
+                 drawstyle="steps-post", ax=ax)  # fmt: skip
     ax.axhline(0, color="0.4", lw=0.8, ls="--")
     ax.set_ylabel("true count" if which == "tc" else "running count")
     ax.set_title("counts before each coup")
@@ -212,5 +214,6 @@ def plot_bet_tracking(edges: pl.DataFrame, ax: Axes | None = None, who: Sequence
     ax = axes_or_new(ax)
     sns.scatterplot(data=data.to_pandas(), x="expected value (%)", y="amount", hue="who", style="bet", alpha=0.6, ax=ax)
     ax.axvline(0, color="0.4", lw=0.8, ls="--")
+    ax.set_ylabel("stake")
     ax.set_title("stakes against the edge")
     return ax

@@ -101,7 +101,7 @@ def plot_p_positive(
     -------
     matplotlib.axes.Axes
     """
-    from matplotlib.ticker import NullLocator
+    from matplotlib.ticker import FuncFormatter, NullLocator
 
     require_columns(
         by_unseen, ("observer", "bet", "unseen", "hands", "p_positive", "p_low", "p_high"), "plot_p_positive"
@@ -120,6 +120,7 @@ def plot_p_positive(
         ax.set_yscale("log")
         ax.set_ylim(bottom=float(shown["p_positive"].to_numpy().min()) / 3, top=1.2)
         ax.yaxis.set_minor_locator(NullLocator())  # minor ticks on many small log panels cost seconds
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))  # 1, 0.1, 0.01: not 10^0, 10^-1
     if exact is not None and bet in set(exact["bet"]):
         dots = exact.filter(pl.col("bet") == bet).sort("unseen")
         ax.plot(dots["unseen"].to_numpy(), dots["exact_p_positive"].to_numpy(), "k.", ms=3, label="exact")
@@ -247,7 +248,7 @@ def plot_variance(variance: pl.DataFrame, bets: Sequence[str] | None = None, ax:
     data = rows.with_columns(sd_ev=pl.col("var_ev").sqrt(), sd_linear=pl.col("var_linear").sqrt())
     observed = data.filter(pl.col("sd_ev") > 0)
     if not observed.is_empty():
-        draw_bet_lines(ax, _curves(observed, "sd_ev"))
+        draw_bet_lines(ax, _curves(observed, "sd_ev"), close=0.1)  # Player's SD lies on Banker's (log axis)
         for bet, (x, y) in _curves(data.filter(pl.col("sd_linear") > 0), "sd_linear").items():
             ax.plot(x, y, color=bet_colour(bet), ls="--", lw=1, label="_nolegend_")
         ax.plot([], [], color="0.3", ls="--", lw=1, label="dashed: linear prediction")
@@ -285,8 +286,12 @@ def plot_variance_ratio(variance: pl.DataFrame, bets: Sequence[str] | None = Non
     rows = rows.drop_nulls("ratio")
     ax = axes_or_new(ax)
     if not rows.is_empty():
-        draw_bet_lines(ax, _curves(rows, "ratio", x), marker="o")
+        draw_bet_lines(ax, _curves(rows, "ratio", x), marker="o", close=0.1)  # Player's ratio lies on Banker's
     ax.axhline(1, color="k", lw=0.8)
+    if not rows.is_empty():  # the lines had no key; it goes in headroom above them, where it covers none
+        low, high = ax.get_ylim()
+        ax.set_ylim(low, high + 0.45 * (high - low))
+        ax.legend(fontsize="x-small", ncols=2, loc="upper right")
     nearest = min(rows[x].cast(pl.Float64).to_list(), default=6.0)  # the 0-10 bucket sits at 5 cards
     _cards_axis(ax, low=min(6.0, 0.8 * nearest))
     ax.set_ylabel("observed / linear variance")
@@ -405,7 +410,7 @@ def plot_where_edges_are(claims: pl.DataFrame, deal_to_end: pl.DataFrame | None 
     left.set_title("Where the edges are: the last 20 cards...")
     right.set_title("...and beyond 50")
     left.legend(fontsize="x-small", loc="lower right")
-    right.legend(fontsize="x-small", loc="lower right")
+    right.legend(fontsize="x-small", loc="upper right")  # the first rows' shares beyond 50 sit near 0
     return ax
 
 
