@@ -337,11 +337,11 @@ def load(
         return fatal(source, _unrecognised(frame), strict)
     checker = Checker(source)
     data_columns = [c for c in frame.columns if c != "line"]
-    frame = frame.filter(~pl.all_horizontal(pl.col(c).is_null() for c in data_columns))  # blank lines
+    frame = _without(frame, pl.all_horizontal(pl.col(c).is_null() for c in data_columns))  # blank lines
     frame = frame.with_columns(pl.col("shoe").cast(pl.String).str.strip_chars())
     no_id = pl.col("shoe").is_null() | (pl.col("shoe") == "")
     checker.add_rows(frame.filter(no_id), "bad_value", "missing shoe id")
-    frame = frame.filter(~no_id)
+    frame = _without(frame, no_id)
     raw_rows = frame
     ids, index = shoe_index(frame["shoe"])
     if ids.is_empty():
@@ -561,7 +561,8 @@ def _assemble(
     table_of_shoes = pl.DataFrame(
         {"shoe": good.ids, "coups": n_coups, "cards_seen": seen, "burn_card": burn}, schema=_SHOES_SCHEMA
     )
-    rejected = raw_rows.filter(~keep).with_columns(pl.lit(checker.source).alias("file"))
+    rejected = raw_rows.clear() if len(good) == len(shoes) else raw_rows if not len(good) else raw_rows.filter(~keep)
+    rejected = rejected.with_columns(pl.lit(checker.source).alias("file"))
     rejected = rejected.select("file", "line", *[c for c in rejected.columns if c not in ("file", "line")])
     if checker.left_out:
         rejected = pl.concat([rejected, checker.rejected_frame()], how="diagonal_relaxed")
@@ -581,6 +582,12 @@ def _assemble(
         ),
         source=checker.source,
     )
+
+
+def _without(frame: pl.DataFrame, drop: pl.Expr) -> pl.DataFrame:
+    """``frame`` without the rows where ``drop`` holds: the frame itself (no copy) where it holds on none."""
+    mask = frame.select(drop.alias("_drop")).to_series()
+    return frame.filter(~mask) if mask.len() and mask.any() else frame
 
 
 def _burn_cards(cards: pl.DataFrame, ids: pl.Series, burn_card: np.ndarray) -> pl.Series:
