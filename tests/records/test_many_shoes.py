@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from strategies import scaled
 
 from toolkit.coup.cards import VALUE_TO_RANK
-from toolkit.records import Records, ShoeHeader, records_from_frame, simulate_records
+from toolkit.records import Records, ShoeHeader, _load, records_from_frame, simulate_records
 from toolkit.records._cards import crowded_ranks
 from toolkit.records._load import _burn_cards
 from toolkit.records._shoes import shoe_index
@@ -248,3 +248,44 @@ def test_shoes_built_a_few_at_a_time_are_those_built_a_block_at_once(monkeypatch
     assert whole.dealt is not None
     for name in few.dealt.__dataclass_fields__:
         assert np.array_equal(getattr(few.dealt, name), getattr(whole.dealt, name)), name
+
+
+def _same_reading(a: Records, b: Records) -> None:
+    """Two readings of one record agree in every problem, frame, header and dealt array."""
+    assert [_key(p) for p in a.report.problems] == [_key(p) for p in b.report.problems]
+    assert (a.report.n_shoes, a.report.n_valid, a.report.unlisted) == (
+        b.report.n_shoes,
+        b.report.n_valid,
+        b.report.unlisted,
+    )
+    assert a.report.rejected.equals(b.report.rejected)
+    for name in ("shoes", "coups", "cards", "bets"):
+        assert getattr(a, name).equals(getattr(b, name)), name
+    assert a.headers == b.headers
+    for name in ("shoe", "coup", "start", "cards", "seen", "left", "unseen_count", "unseen", "burn_card", "burned"):
+        assert np.array_equal(getattr(a.dealt, name), getattr(b.dealt, name)), name
+
+
+@pytest.mark.parametrize("layout", ["coups", "coups_burn_card", "cards"])
+@pytest.mark.parametrize("shuffled", [False, True], ids=["in_order", "shuffled"])
+@pytest.mark.parametrize("part_rows", [1, 7, 40])
+def test_a_record_read_a_part_at_a_time_is_the_record_read_whole(monkeypatch, layout, shuffled, part_rows):
+    # the reader checks and rebuilds the shoes PART_ROWS rows at a time (whole shoes; a longer shoe alone): the
+    # oracle is the same record read in one part, every problem, frame and dealt array the same
+    frame = _short_card_shoes(5, 60) if layout == "cards" else _short_coup_shoes(5, 60)
+    header = (
+        {"decks": "1"}
+        if layout == "cards"
+        else {"decks": "1", "burn_card": "7"}
+        if layout == "coups_burn_card"
+        else HEADER
+    )
+    if shuffled:
+        frame = frame.sample(fraction=1.0, shuffle=True, seed=part_rows)
+    monkeypatch.setattr(_load, "PART_ROWS", 10**9)
+    whole = records_from_frame(frame, header)
+    monkeypatch.setattr(_load, "PART_ROWS", part_rows)
+    parts = records_from_frame(frame, header)
+    assert whole.n_shoes > 20
+    assert whole.report.problems
+    _same_reading(parts, whole)

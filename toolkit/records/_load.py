@@ -10,7 +10,8 @@ applied, and the header text has no tableau key, so all the shoes of a file shar
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import itertools
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -20,7 +21,7 @@ import polars as pl
 from toolkit.bets.paytable import standard_bets
 from toolkit.coup.cards import VALUE_TO_RANK, ZERO_RANKS
 from toolkit.coup.options import Burn, HiddenBurn, LastHand, code
-from toolkit.dealing.dealer import DealtShoes
+from toolkit.dealing.dealer import DealtShoes, concat
 from toolkit.records._bets import check_bets
 from toolkit.records._cards import check_cards
 from toolkit.records._diagnose import coup_outcomes, tableau_problems
@@ -176,14 +177,14 @@ def _burn_rows(frame: pl.DataFrame, shoes: Shoes) -> pl.DataFrame | None:
     which = np.array([i for i, _ in named], np.int64)
     s = frame["_s"].to_numpy()
     starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
-    first_line = np.zeros(len(shoes), np.int64)
+    first_line = np.zeros(shoes.total, np.int64)
     first_line[s[starts]] = np.minimum.reduceat(frame["line"].to_numpy(), starts)
     return pl.DataFrame(
         {
             "shoe": shoes.ids.gather(which),
-            "_s": which,
+            "_s": shoes.at[which],
             "card": pl.Series([c for _, c in named], dtype=pl.String),
-            "line": first_line[which],
+            "line": first_line[shoes.at[which]],
             "coup": pl.Series(np.zeros(len(which), np.int64)),
             "_slot": pl.Series(np.zeros(len(which), np.int64)),
             "role": pl.Series(["burn"] * len(which), dtype=pl.String),
@@ -276,7 +277,7 @@ def _coups_frame(names: pl.Series, result: Rebuilt, shoe_ids: pl.Series, values:
 
 
 def _per_coup_rows(
-    frame: pl.DataFrame, shoes: Shoes, file_header: ShoeHeader, checker: Checker, spelling: str
+    frame: pl.DataFrame, shoes: Shoes, decks: np.ndarray, file_header: ShoeHeader, checker: Checker, spelling: str
 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """The rows of a per-coup record checked coup by coup: the rows in order, their cards, their bets.
 
@@ -287,7 +288,7 @@ def _per_coup_rows(
     check_sequence(frame, "coup", checker)
     bets = _bets_column(frame)
     rows = _coup_rows(frame, shoes, checker, spelling)
-    check_cards(rows, shoes.decks(), checker, coup="coup", spelling=spelling)
+    check_cards(rows, decks, checker, coup="coup", spelling=spelling)
     tableau_problems(rows, file_header.rules.tableau, checker)
     aside = checker.bad_shoes
     if "winner" in frame.columns and aside.len():
@@ -336,11 +337,11 @@ def load(
         return fatal(source, _unrecognised(frame), strict)
     checker = Checker(source)
     data_columns = [c for c in frame.columns if c != "line"]
-    frame = frame.filter(~pl.all_horizontal(pl.col(c).is_null() for c in data_columns))  # blank lines
+    frame = _without(frame, pl.all_horizontal(pl.col(c).is_null() for c in data_columns))  # blank lines
     frame = frame.with_columns(pl.col("shoe").cast(pl.String).str.strip_chars())
     no_id = pl.col("shoe").is_null() | (pl.col("shoe") == "")
     checker.add_rows(frame.filter(no_id), "bad_value", "missing shoe id")
-    frame = frame.filter(~no_id)
+    frame = _without(frame, no_id)
     raw_rows = frame
     ids, index = shoe_index(frame["shoe"])
     if ids.is_empty():
@@ -355,28 +356,14 @@ def load(
         coups = road_coups(frame, shoes.by_id(), checker)
     else:
         spelling = told or _spelling(frame, layout)
-        if layout == "cards":
-            rows, has_roles, has_coups = _long_form_rows(frame, checker, spelling)
-            check_cards(rows, shoes.decks(), checker, spelling=spelling)
-        else:
-            frame, rows, bets = _per_coup_rows(frame, shoes, file_header, checker, spelling)
-            has_roles = has_coups = True
-        kernel = shoes.take(~shoes.marked(checker.bad_shoes))
-        if len(kernel) < len(shoes):
-            rows = rows.filter(kernel.rows_of(rows))
-        result, rows = _rebuild_rows(rows, kernel, file_header, has_roles, has_coups, checker)
-        dealt = result.dealt
-        if spelling == "values":
-            _zeros_unseen(dealt)
-        rebuilt = kernel.take(result.good)
-        cards = rows if len(rebuilt) == len(kernel) else rows.filter(rebuilt.rows_of(rows))
-        cards = cards.select("shoe", "position", pl.col("canon").alias("card"), "role", "coup")
-        coups = _coups_frame(rows["canon"], result, rebuilt.ids, spelling == "values")
-        if layout == "coups":
-            bets = _check_told_outcomes(frame, bets, coups, rebuilt, file_header, checker)
-        late = rebuilt.marked(checker.bad_shoes)
-        if late.any():  # set aside after the rebuild (winners, bets)
-            dealt = _select_dealt(dealt, np.flatnonzero(~late))
+        decks = shoes.decks()  # by ``_s``, the index of a row's shoe among them all
+        parts = [
+            _load_part(part, layout, mine, decks, file_header, checker, spelling) for part, mine in _parts(frame, shoes)
+        ]
+        cards = pl.concat([p[0] for p in parts], how="vertical_relaxed")
+        coups = pl.concat([p[1] for p in parts], how="vertical_relaxed")
+        bets = pl.concat([p[3] for p in parts], how="diagonal_relaxed")
+        dealt = _joined([p[2] for p in parts])
     if strict and checker.problems:
         raise RecordError(first_problem(checker.problems))
     kind = "road" if layout == "road" else "values" if spelling == "values" else "cards"
@@ -385,6 +372,77 @@ def load(
     if said and not raw.meta and not over:  # a foreign file without a header: say what its shoes were taken to be
         said.append(f"no header, so the default rules assumed ({file_header.text()}; --header sets them)")
     return replace(records, read_as="; ".join(said))
+
+
+#: The most rows of a record checked and rebuilt at a time: the shoes are loaded a part at a time, each part's
+#: working set (its card rows, the kernel's arrays, its coups) released before the next, so that the memory of
+#: a read grows with the file by little more than its rows as read and the shoes kept.
+PART_ROWS = 50_000
+
+
+def _parts(frame: pl.DataFrame, shoes: Shoes) -> Iterator[tuple[pl.DataFrame, Shoes]]:
+    """``frame`` (rows with ``_s``) cut into parts of whole shoes of about :data:`PART_ROWS` rows, in shoe order.
+
+    Each part comes with its shoes (a span of ``shoes``).  A shoe of more rows is a part alone.
+    """
+    s = frame["_s"].to_numpy()
+    if np.any(s[1:] < s[:-1]):  # a shoe's rows apart in the file: each shoe's rows together, in file order
+        frame = frame.sort("_s", maintain_order=True)
+        s = frame["_s"].to_numpy()
+    n = len(s)
+    cuts = np.unique(np.r_[0, np.searchsorted(s, s[np.arange(PART_ROWS, n, PART_ROWS)]), n])
+    for a, b in itertools.pairwise(cuts.tolist()):
+        yield frame.slice(a, b - a), shoes.span(int(s[a]), int(s[b - 1]) + 1)
+
+
+def _load_part(
+    frame: pl.DataFrame,
+    layout: str,
+    shoes: Shoes,
+    decks: np.ndarray,
+    file_header: ShoeHeader,
+    checker: Checker,
+    spelling: str,
+) -> tuple[pl.DataFrame, pl.DataFrame, DealtShoes, pl.DataFrame]:
+    """Check and rebuild the card rows ``frame`` of ``shoes``: the cards, coups, dealing and bets of the good ones.
+
+    ``decks`` is the number of decks of every shoe of the record (by ``_s``).
+    """
+    bets = pl.DataFrame()
+    if layout == "cards":
+        rows, has_roles, has_coups = _long_form_rows(frame, checker, spelling)
+        check_cards(rows, decks, checker, spelling=spelling)
+    else:
+        frame, rows, bets = _per_coup_rows(frame, shoes, decks, file_header, checker, spelling)
+        has_roles = has_coups = True
+    kernel = shoes.take(~shoes.marked(checker.bad_shoes))
+    if len(kernel) < len(shoes):
+        rows = rows.filter(kernel.rows_of(rows))
+    result, rows = _rebuild_rows(rows, kernel, file_header, has_roles, has_coups, checker)
+    dealt = result.dealt
+    if spelling == "values":
+        _zeros_unseen(dealt)
+    rebuilt = kernel.take(result.good)
+    cards = rows if len(rebuilt) == len(kernel) else rows.filter(rebuilt.rows_of(rows))
+    cards = cards.select("shoe", "position", pl.col("canon").alias("card"), "role", "coup")
+    coups = _coups_frame(rows["canon"], result, rebuilt.ids, spelling == "values")
+    if layout == "coups":
+        bets = _check_told_outcomes(frame, bets, coups, rebuilt, file_header, checker)
+    late = rebuilt.marked(checker.bad_shoes)
+    if late.any():  # set aside after the rebuild (winners, bets): only the good shoes are kept
+        dealt = _select_dealt(dealt, np.flatnonzero(~late))
+        kept = rebuilt.take(~late).ids.implode()
+        cards = cards.filter(pl.col("shoe").is_in(kept))
+        coups = coups.filter(pl.col("shoe").is_in(kept))
+        if bets.height:
+            bets = bets.filter(pl.col("shoe").is_in(kept))
+    return cards, coups, dealt, bets
+
+
+def _joined(parts: list[DealtShoes]) -> DealtShoes:
+    """The dealing of the parts (each numbering its own shoes from 0) as one, the shoes numbered in order."""
+    offsets = np.cumsum([0] + [len(p.burned) for p in parts])
+    return concat([replace(p, shoe=p.shoe + k) for p, k in zip(parts, offsets[:-1].tolist(), strict=True)])
 
 
 def _unrecognised(frame: pl.DataFrame) -> UnreadableError:
@@ -503,7 +561,8 @@ def _assemble(
     table_of_shoes = pl.DataFrame(
         {"shoe": good.ids, "coups": n_coups, "cards_seen": seen, "burn_card": burn}, schema=_SHOES_SCHEMA
     )
-    rejected = raw_rows.filter(~keep).with_columns(pl.lit(checker.source).alias("file"))
+    rejected = raw_rows.clear() if len(good) == len(shoes) else raw_rows if not len(good) else raw_rows.filter(~keep)
+    rejected = rejected.with_columns(pl.lit(checker.source).alias("file"))
     rejected = rejected.select("file", "line", *[c for c in rejected.columns if c not in ("file", "line")])
     if checker.left_out:
         rejected = pl.concat([rejected, checker.rejected_frame()], how="diagonal_relaxed")
@@ -523,6 +582,12 @@ def _assemble(
         ),
         source=checker.source,
     )
+
+
+def _without(frame: pl.DataFrame, drop: pl.Expr) -> pl.DataFrame:
+    """``frame`` without the rows where ``drop`` holds: the frame itself (no copy) where it holds on none."""
+    mask = frame.select(drop.alias("_drop")).to_series()
+    return frame.filter(~mask) if mask.len() and mask.any() else frame
 
 
 def _burn_cards(cards: pl.DataFrame, ids: pl.Series, burn_card: np.ndarray) -> pl.Series:

@@ -55,6 +55,13 @@ class Shoes:
             headers = [self.headers[i] for i in index]
         return Shoes(self.ids.gather(index), headers, self.shared, self.at[index], self.total)
 
+    def span(self, start: int, stop: int) -> Shoes:
+        """The shoes ``start`` to ``stop`` (excluded), in the same order."""
+        if start == 0 and stop == len(self):
+            return self
+        headers = self.headers[start:stop] if self.shared is None else [self.shared] * (stop - start)
+        return Shoes(self.ids.slice(start, stop - start), headers, self.shared, self.at[start:stop], self.total)
+
     def marked(self, ids: pl.Series | Collection[str]) -> np.ndarray:
         """A boolean array: which shoes are among ``ids`` (as text)."""
         if len(ids) == 0:

@@ -271,11 +271,13 @@ def _comment_lines(raw: Raw, comments: list[tuple[int, str]], first_row: int | N
 
 
 def read_csv(text: str, data: bytes) -> Raw:
-    """Read CSV text (``data``: the same as UTF-8 bytes); fast with polars, line by line when that cannot be trusted."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    comment = np.array([ln.startswith("#") for ln in lines], dtype=bool)
+    """Read CSV text (``data``: the same as UTF-8 bytes); fast with polars, line by line when that cannot be trusted.
+
+    The lines are found in ``data`` as offsets (no Python string a line): a line's text is made only when it is
+    looked at (the column names, the comment lines, the first row).
+    """
+    lines = _Lines(data)
+    comment = lines.starting_with(b"#")
     rows = np.flatnonzero(~comment)
     if len(rows) == 0 or not lines[rows[0]].strip():
         raise UnreadableError("empty_file", "the file holds no column names and no rows")
@@ -297,7 +299,34 @@ def read_csv(text: str, data: bytes) -> Raw:
         lines_col = pl.Series("line", numbers, dtype=pl.Int64)
         raw.frame = canonical_columns(frame).with_columns(lines_col)
         return _other_separators(raw, separator)
-    return _other_separators(_read_csv_by_line(lines, separator), separator)
+    every = text.split("\n")
+    if every and every[-1] == "":
+        every.pop()
+    return _other_separators(_read_csv_by_line(every, separator), separator)
+
+
+class _Lines:
+    """The lines of UTF-8 text (``str.split("\\n")`` less a last empty one), told by their offsets in the bytes."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        ends = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n"))
+        self.starts = np.r_[0, ends + 1]
+        self.ends = np.r_[ends, len(data)]
+        if self.starts[-1] == len(data):  # the text ends with a newline (or is empty): no line after it
+            self.starts, self.ends = self.starts[:-1], self.ends[:-1]
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, i: int | np.integer) -> str:
+        return self.data[self.starts[i] : self.ends[i]].decode("utf-8")
+
+    def starting_with(self, prefix: bytes) -> np.ndarray:
+        """A boolean array: which lines begin with the byte ``prefix``."""
+        if not len(self):
+            return np.zeros(0, bool)
+        return np.frombuffer(self.data, np.uint8)[self.starts] == prefix[0]
 
 
 def _other_separators(raw: Raw, separator: str) -> Raw:
