@@ -161,9 +161,8 @@ def bankroll(
     SCORE is the expected win per 100 hands with a 10,000-unit bankroll at optimal bets, 10^6 (EV/SD)^2
     per hand; DI (desirability index) is 1000 EV/SD per hand; N0 the hands after which the expected win
     equals one SD, (SD/EV)^2.  Probabilities below 1e-12 show as "< 1e-12" (JSON and CSV keep every digit).
-    With --method computed the win rate (per shoe, hand and hour; bets, mean bet) is computed from the count's
-    exact law, with no simulation noise; the SD and the risks still come from the dealt shoes.  It takes a count
-    bet staked flat, by --ramp or by --kelly-by count, within limits.
+    With --method computed the win rate (per shoe, hand and hour; bets, mean bet) comes from the count's exact law,
+    with no simulation noise (a count bet flat, by --ramp or --kelly-by count); SD and risks from the dealt shoes.
     """
     import numpy as np
 
@@ -202,9 +201,8 @@ def bankroll(
     try:
         report = run_bankroll(
             strategy=strategy, bankroll=bankroll_units, goal=goal, hours_per_session=hours_per_session,
-            trip_shoes=trip_shoes, hands_per_hour=hands_per_hour, n_shoes=shoes, paths=paths, dealing=dealing,
-            seed=s, workers=workers, scheduler=scheduler, progress=progress, confidence=confidence,
-            method=method.value,
+            trip_shoes=trip_shoes, hands_per_hour=hands_per_hour, n_shoes=shoes, paths=paths, dealing=dealing, seed=s,
+            workers=workers, scheduler=scheduler, progress=progress, confidence=confidence, method=method.value,
         )  # fmt: skip
     except ValueError as err:  # found in the work (no bet placed in the shoes dealt)
         fail(str(err))

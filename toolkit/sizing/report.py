@@ -563,17 +563,14 @@ def bankroll_report(
         A session (the trip of the trip risk) and the dealing speed.
     trip_shoes
         The trip as a number of shoes instead (then ``hours_per_session`` only scales nothing).
-    n_shoes, paths, dealing, seed, workers, progress, confidence
-        Shoes dealt, simulated bankroll paths, the dealing procedure, the seed
-        (shoes from its first child, paths from the second), worker processes,
-        a progress bar, the confidence of the intervals.
+    n_shoes, paths, dealing, seed, workers, scheduler, progress, confidence
+        Shoes dealt, simulated bankroll paths, the dealing procedure, the seed (shoes from its first child, paths
+        from the second), worker processes or a Dask scheduler (address or client; the same report either way), a
+        progress bar, the confidence of the intervals.
     method
         ``"simulated"``: every figure from the dealt shoes; ``"computed"``: the win rate (per shoe, hand and hour,
-        bets, mean bet) from the count's exact law (:func:`~toolkit.sizing.computed.computed_win`: a count bet flat,
-        by a ramp or a Kelly ramp by count, within limits), the SD and the risks from the dealt shoes, recentred.
-    scheduler
-        A Dask scheduler's address or a ``distributed.Client``: its workers deal the shoes instead
-        (:func:`toolkit.counting.run_strategies`); the same report either way.
+        bets, mean bet) from the count's exact law (:func:`~toolkit.sizing.computed.computed_win`), the SD and the
+        risks from the dealt shoes, recentred.
 
     Returns
     -------
@@ -590,8 +587,7 @@ def bankroll_report(
     >>> sorted(rep.risk), round(rep.mean_bet, 3)
     (['p_goal', 'risk_of_ruin', 'trip_risk'], 1.0)
     """
-    b = positive(bankroll, "bankroll")
-    g = 2 * b if goal is None else positive(goal, "goal")
+    b, g = positive(bankroll, "bankroll"), (2 * bankroll if goal is None else positive(goal, "goal"))
     if not g > b:
         raise ValueError(f"goal ({g:g}) must exceed the bankroll ({b:g})")
     hours = positive(hours_per_session, "hours_per_session")
