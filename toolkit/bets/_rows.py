@@ -184,10 +184,14 @@ def _off_base(chunk: list[tuple], base: np.ndarray, mass: np.ndarray) -> tuple:
     row_group = np.concatenate([c[0] for c in chunk])
     pays = np.concatenate([c[3] for c in chunk])
     weight = np.concatenate([c[4] for c in chunk])
-    values, index = np.unique(pays, return_inverse=True)
-    local, owner = np.unique(row_group, return_inverse=True)
-    per = np.zeros((len(local), len(values)))
-    np.add.at(per, (np.asarray(owner).ravel(), np.asarray(index).ravel()), weight)
+    values = np.sort(pl.Series(pays).unique().to_numpy())  # a few payouts: hashed, not 52^4 rows sorted
+    index = np.searchsorted(values, pays)
+    present = np.bincount(row_group)
+    local = np.flatnonzero(present)
+    position = np.zeros(len(present), dtype=np.int64)
+    position[local] = np.arange(len(local))
+    owner = position[row_group]
+    per = np.bincount(owner * len(values) + index, weight, len(local) * len(values)).reshape(len(local), len(values))
     best = np.argmax(per, axis=1)
     base[local], mass[local] = values[best], per.max(axis=1)
     off = np.flatnonzero(pays != base[row_group])
