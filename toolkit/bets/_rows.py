@@ -287,13 +287,14 @@ class _Expansion:
             part = np.arange(lo, hi)
             parent, rank, suit = _expand(self.seq.values[p][self.first[row_group[part]]], level)
             pick = part[parent]
-            new_ranks, new_suits = _take(ranks, pick), _take(suits, pick)
+            new_ranks, new_suits = _take(ranks, pick, self.order[stage:]), _take(suits, pick, self.order[stage:])
             new_ranks[p], new_suits[p] = rank, suit
             self.step(row_group[pick], new_ranks, new_suits, stage + 1)
 
 
-def _take(labels: dict, index: np.ndarray) -> dict:
-    return {q: x[index] for q, x in labels.items()}
+def _take(labels: dict, index: np.ndarray, unknown: list[str] | tuple[()] = ()) -> dict:
+    """The labels of rows ``index``; the positions in ``unknown`` (all -1, not labelled yet) filled, not gathered."""
+    return {q: np.full(len(index), -1, dtype=np.int64) if q in unknown else x[index] for q, x in labels.items()}
 
 
 def _decided(frame: pl.DataFrame, conditions: list[pl.Expr]) -> np.ndarray:
