@@ -8,8 +8,10 @@ expression over ``concat_list`` of the cards took many minutes where the same be
 Here the expression's tree (its JSON form) is walked: each costly sub-expression (a list, string or struct
 operation, ``list.eval``) that reads fewer fields than the node above it is evaluated once over the *distinct*
 values of the fields it reads (the 13^4 rank tuples of a poker hand, not the 52^4 cards) and joined back as a
-column; the payout itself is then evaluated once over the distinct rows of the fields it reads.  An expression
-with no costly part is evaluated as it stands.
+column; the payout itself is then evaluated once over the distinct rows of the fields it reads.  Within a costly
+part, its costly sub-parts are remembered too, so one two parts share (a hand's count of distinct ranks) is
+computed once; a ``list.sort`` of integer lists all of one length is done by numpy (:func:`_sorted_lists`).  An
+expression with no costly part is evaluated as it stands.
 
 That is exact only for an expression whose value on a coup depends on that coup's fields alone.  So an
 expression may use (:func:`check_rowwise`): the fields, literals, arithmetic, comparisons and logic, ``when/then/
