@@ -276,9 +276,9 @@ def _sorted_lists(lists: pl.Series, descending: bool) -> pl.Series | None:
         or not len(lists)
     ):
         return None
-    lengths = lists.list.len()
-    width = lengths.min()
-    if not width or width != lengths.max():  # none, or of several lengths
+    lengths = lists.list.len().to_numpy()
+    width = int(lengths[0])
+    if not width or (lengths != width).any():  # empty, or of several lengths
         return None
     values = lists.explode()
     if values.null_count():
