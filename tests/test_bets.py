@@ -375,7 +375,36 @@ EXPRESSIONS = [
     .otherwise(pl.col("player_total").cast(pl.Float64) / 3),
     pl.col("player_1_rank").cast(pl.String).str.contains("[TJQK]") & (pl.col("player_total") > 4),
     pl.col("player_total") - pl.col("banker_total"),  # no costly part: evaluated as it stands
+    # lists of one length without nulls: sorted by numpy, descending too
+    pl.concat_list([pl.col(f"{p}_rank").to_physical().fill_null(13) for p in ("player_1", "banker_1", "player_3")])
+    .list.sort(descending=True)
+    .list.get(1)
+    * 10
+    + pl.col("player_total"),
 ]
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_lists_sorted_by_numpy_equal_them_sorted_by_polars(descending) -> None:
+    from toolkit.bets._expressions import _sorted_lists
+
+    rng = np.random.default_rng(11)
+    for dtype in (pl.Int64, pl.UInt32, pl.Int8):
+        lists = pl.Series("x", rng.integers(0, 13, (2_000, 4)).tolist(), dtype=pl.List(dtype))
+        sorted_ = _sorted_lists(lists, descending)
+        assert sorted_ is not None
+        assert sorted_.dtype == lists.dtype
+        assert sorted_.to_list() == lists.list.sort(descending=descending).to_list()
+    # left to polars: lists of several lengths, a null in a list or for a list, none at all, floats, empty lists
+    for refused in (
+        pl.Series("x", [[3, 1], [2, 1, 0]]),
+        pl.Series("x", [[3, None], [2, 1]]),
+        pl.Series("x", [[3, 1], None]),
+        pl.Series("x", [], dtype=pl.List(pl.Int64)),
+        pl.Series("x", [[3.0, 1.0], [2.0, 1.0]]),
+        pl.Series("x", [[], []], dtype=pl.List(pl.Int64)),
+    ):
+        assert _sorted_lists(refused, descending) is None
 
 
 @pytest.mark.parametrize("expr", EXPRESSIONS, ids=range(len(EXPRESSIONS)))

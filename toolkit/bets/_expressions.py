@@ -8,8 +8,10 @@ expression over ``concat_list`` of the cards took many minutes where the same be
 Here the expression's tree (its JSON form) is walked: each costly sub-expression (a list, string or struct
 operation, ``list.eval``) that reads fewer fields than the node above it is evaluated once over the *distinct*
 values of the fields it reads (the 13^4 rank tuples of a poker hand, not the 52^4 cards) and joined back as a
-column; the payout itself is then evaluated once over the distinct rows of the fields it reads.  An expression
-with no costly part is evaluated as it stands.
+column; the payout itself is then evaluated once over the distinct rows of the fields it reads.  Within a costly
+part, its costly sub-parts are remembered too, so one two parts share (a hand's count of distinct ranks) is
+computed once; a ``list.sort`` of integer lists all of one length is done by numpy (:func:`_sorted_lists`).  An
+expression with no costly part is evaluated as it stands.
 
 That is exact only for an expression whose value on a coup depends on that coup's fields alone.  So an
 expression may use (:func:`check_rowwise`): the fields, literals, arithmetic, comparisons and logic, ``when/then/
@@ -193,10 +195,16 @@ class _Frame:
     table): each input is evaluated once for the whole table.
     """
 
-    def __init__(self, frame: pl.DataFrame, memo: dict[str, Any]) -> None:
+    def __init__(
+        self, frame: pl.DataFrame, memo: dict[str, Any], codes: dict | None = None, shared: bool = False
+    ) -> None:
         self.frame = frame
         self.memo = memo
         self.added = 0
+        # ``shared``: a costly part reading all its parent's fields is remembered too (the rows are distinct
+        # already), so that a part two sub-expressions share (a hand's rank count, say) is computed once
+        self.shared = shared
+        self.codes = {} if codes is None else codes  # each column's codes, computed once (see _row_codes)
 
     def lower(self, node: Any) -> Any:
         """``node`` with each costly child that reads fewer fields than it replaced by a computed column."""
@@ -207,7 +215,7 @@ class _Frame:
         for container, key in _slots(node):
             child = container[key]
             needs = _columns(child)
-            if needs and needs < reads and _costly(child):
+            if needs and (needs < reads or (self.shared and needs <= reads)) and _costly(child):
                 name = f"__part_{self.added}"
                 self.added += 1
                 self.frame = self.frame.with_columns(self.remembered(child, sorted(needs)).alias(name))
@@ -219,7 +227,7 @@ class _Frame:
     def remembered(self, node: dict, needs: list[str]) -> pl.Series:
         """``node`` on every row, computed only on the inputs not met before (by their codes, see :func:`_codes`)."""
         rows = self.frame.select(needs)
-        coded = _row_codes(rows, stable=True)
+        coded = _row_codes(rows, stable=True, cache=self.codes)
         if coded is None or coded[1] > _DENSE_SPAN:  # inputs too varied to tabulate: once per distinct row here
             return once_per_distinct(node, rows, self.memo)
         key, span = coded
@@ -230,9 +238,9 @@ class _Frame:
         new = np.flatnonzero(where[key] < 0)
         if len(new):
             first, _ = _distinct(key[new], span)
-            inner = _Frame(rows[new[first]], self.memo)
-            lowered = _expr(inner.lower(node))
-            computed = inner.frame.with_columns(lowered.alias("__value"))["__value"]
+            inner = _Frame(rows[new[first]], self.memo, shared=True)
+            lowered = inner.lower(node)  # adds the costly parts' columns to inner.frame
+            computed = _value(inner.frame, lowered)
             start = 0 if known is None else len(known)
             where[key[new[first]]] = np.arange(start, start + len(computed))
             if known is not None and known.dtype != computed.dtype:  # a chunk of nulls, say: one type for both
@@ -242,6 +250,43 @@ class _Frame:
         self.memo[signature] = (where, known)
         assert known is not None
         return known.gather(where[key])
+
+
+def _value(frame: pl.DataFrame, tree: dict) -> pl.Series:
+    """``tree`` on every row of ``frame``: a sort of lists of integers all of one length by numpy (polars sorts each
+    list apart, tens of microseconds a row), anything else by polars."""
+    function = tree.get("Function") or {}
+    outer = function.get("function")
+    sort = outer.get("ListExpr") if isinstance(outer, dict) else None
+    sort = sort.get("Sort") if isinstance(sort, dict) else None
+    column = function["input"][0].get("Column") if isinstance(sort, dict) and len(function["input"]) == 1 else None
+    if isinstance(sort, dict) and sort.get("limit") is None and isinstance(column, str) and column in frame.columns:
+        sorted_ = _sorted_lists(frame[column], descending=bool(sort["descending"]))
+        if sorted_ is not None:
+            return sorted_
+    return frame.with_columns(_expr(tree).alias("__value"))["__value"]
+
+
+def _sorted_lists(lists: pl.Series, descending: bool) -> pl.Series | None:
+    """Each list sorted, for lists of integers without nulls all of one non-zero length; None otherwise."""
+    if (
+        not isinstance(lists.dtype, pl.List)
+        or not lists.dtype.inner.is_integer()
+        or lists.null_count()
+        or not len(lists)
+    ):
+        return None
+    lengths = lists.list.len().to_numpy()
+    width = int(lengths[0])
+    if not width or (lengths != width).any():  # empty, or of several lengths
+        return None
+    values = lists.explode()
+    if values.null_count():
+        return None
+    table = np.sort(values.to_numpy().reshape(-1, width), axis=1)
+    if descending:
+        table = table[:, ::-1]
+    return pl.Series("__value", np.ascontiguousarray(table)).cast(lists.dtype)
 
 
 def _codes(column: pl.Series, stable: bool = False) -> np.ndarray | None:
@@ -271,14 +316,25 @@ _STABLE_INT_RADIX = 64
 _SPARSE = 64
 
 
-def _row_codes(frame: pl.DataFrame, stable: bool = False) -> tuple[np.ndarray, int] | None:
+def _row_codes(frame: pl.DataFrame, stable: bool = False, cache: dict | None = None) -> tuple[np.ndarray, int] | None:
     """One integer per row, equal for equal rows (nulls equal), and their bound; None past 62 bits (or, when
-    ``stable``, for a column without stable codes)."""
+    ``stable``, for a column without stable codes).
+
+    ``cache``: each column's codes by ``(name, stable)``, kept between calls on the same rows.
+    """
     key = np.zeros(frame.height, dtype=np.int64)
     span = 1
     for name in frame.columns:
         column = frame[name]
-        code = _codes(column, stable)
+        if cache is None:
+            code = _codes(column, stable)
+        else:
+            # an enum's or a boolean's codes are the same stable or not
+            same = isinstance(column.dtype, pl.Enum) or column.dtype == pl.Boolean
+            slot = (name, stable or same)
+            if slot not in cache:
+                cache[slot] = _codes(column, stable)
+            code = cache[slot]
         if code is None:
             return None
         radix = int(code.max(initial=0)) + 1
@@ -310,7 +366,8 @@ def _distinct(key: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
 
 def once_per_distinct(node: dict, frame: pl.DataFrame, memo: dict[str, Any]) -> pl.Series:
     """The expression ``node`` (a JSON tree over the columns of ``frame``) on every row, once per distinct row."""
-    codes = _row_codes(frame)
+    cache: dict = {}
+    codes = _row_codes(frame, cache=cache)
     if codes is not None and codes[1] > _SPARSE * frame.height:  # rows this varied hardly repeat: do not look
         distinct, inverse = frame, None
     elif codes is None:  # too many distinct values to code: polars finds the distinct rows
@@ -320,7 +377,7 @@ def once_per_distinct(node: dict, frame: pl.DataFrame, memo: dict[str, Any]) -> 
         first, inverse = _distinct(*codes)
         distinct = frame[first]
     if distinct.height * 2 > frame.height:  # few repeats: the distinct rows would cost more than they save
-        inner = _Frame(frame, memo)
+        inner = _Frame(frame, memo, cache)
         lowered = _expr(inner.lower(node))
         return inner.frame.with_columns(lowered.alias("__value"))["__value"]
     inner = _Frame(distinct, memo)

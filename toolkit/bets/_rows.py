@@ -184,10 +184,14 @@ def _off_base(chunk: list[tuple], base: np.ndarray, mass: np.ndarray) -> tuple:
     row_group = np.concatenate([c[0] for c in chunk])
     pays = np.concatenate([c[3] for c in chunk])
     weight = np.concatenate([c[4] for c in chunk])
-    values, index = np.unique(pays, return_inverse=True)
-    local, owner = np.unique(row_group, return_inverse=True)
-    per = np.zeros((len(local), len(values)))
-    np.add.at(per, (np.asarray(owner).ravel(), np.asarray(index).ravel()), weight)
+    values = np.sort(pl.Series(pays).unique().to_numpy())  # a few payouts: hashed, not 52^4 rows sorted
+    index = np.searchsorted(values, pays)
+    present = np.bincount(row_group)
+    local = np.flatnonzero(present)
+    position = np.zeros(len(present), dtype=np.int64)
+    position[local] = np.arange(len(local))
+    owner = position[row_group]
+    per = np.bincount(owner * len(values) + index, weight, len(local) * len(values)).reshape(len(local), len(values))
     best = np.argmax(per, axis=1)
     base[local], mass[local] = values[best], per.max(axis=1)
     off = np.flatnonzero(pays != base[row_group])
@@ -283,13 +287,14 @@ class _Expansion:
             part = np.arange(lo, hi)
             parent, rank, suit = _expand(self.seq.values[p][self.first[row_group[part]]], level)
             pick = part[parent]
-            new_ranks, new_suits = _take(ranks, pick), _take(suits, pick)
+            new_ranks, new_suits = _take(ranks, pick, self.order[stage:]), _take(suits, pick, self.order[stage:])
             new_ranks[p], new_suits[p] = rank, suit
             self.step(row_group[pick], new_ranks, new_suits, stage + 1)
 
 
-def _take(labels: dict, index: np.ndarray) -> dict:
-    return {q: x[index] for q, x in labels.items()}
+def _take(labels: dict, index: np.ndarray, unknown: list[str] | tuple[()] = ()) -> dict:
+    """The labels of rows ``index``; the positions in ``unknown`` (all -1, not labelled yet) filled, not gathered."""
+    return {q: np.full(len(index), -1, dtype=np.int64) if q in unknown else x[index] for q, x in labels.items()}
 
 
 def _decided(frame: pl.DataFrame, conditions: list[pl.Expr]) -> np.ndarray:
