@@ -23,7 +23,7 @@ from toolkit.studies.shuffle import shuffle_test_power, shuffle_tracker_edge
 
 def test_assess_on_a_cluster_is_the_assessment_on_one_core(dask_client):
     # 1,100 shoes: two blocks of the search, of the fresh shoes and of the one cut card's sweep
-    options = {"shoes": 1100, "seed": 3, "cut_cards": (26,), "progress": False}
+    options = {"n_shoes": 1100, "seed": 3, "cut_cards": (26,), "progress": False}
     alone = assess_bet("dragon7", workers=1, **options)
     remote = assess_bet("dragon7", scheduler=dask_client, **options)
     assert remote.frames.keys() == alone.frames.keys()
@@ -75,7 +75,7 @@ def test_dealt_shoes_and_counts_on_a_cluster_are_those_of_one_core(dask_client):
 
 
 def test_tracker_and_shuffle_power_study_on_a_cluster_are_those_of_one_core(dask_client):
-    tracker = {"shoes": 20, "seed": 9, "uniform": False, "progress": False, "exact_one_riffle": False}
+    tracker = {"n_shoes": 20, "seed": 9, "uniform": False, "progress": False, "exact_one_riffle": False}
     power = {"shoes": (2, 3), "replicates": 6, "seed": 3, "baseline_shoes": 20, "uniform": False, "progress": False}
     alone = shuffle_tracker_edge([2], **tracker), shuffle_test_power([2], **power)
     on_cluster = (

@@ -209,7 +209,7 @@ def test_count_optimise_lists_the_published_counts_and_the_one_found(capsys, mon
     calls = []
     search = toolkit.counting.best_count
 
-    def small_search(bet, dealing, *, start):  # the search itself is tested in tests/counting/test_best_count.py
+    def small_search(bet, dealing, *, start, **_):  # the search itself is tested in tests/counting/test_best_count.py
         calls.append((bet, dealing.decks, start.threshold))
         return search(bet, dealing, start=start, tag_range=(1, 2), thresholds=[2], values=[8])
 

@@ -135,7 +135,7 @@ def _expr(tree: dict) -> pl.Expr:
 def check_rowwise(expr: pl.Expr, where: str) -> None:
     """Refuse, in one line, an expression whose value on a coup may depend on other coups (see the module notes).
 
-    >>> check_rowwise(pl.col("player_total").max_horizontal(pl.col("banker_total")) >= 8, "bet 'x'")
+    >>> check_rowwise(pl.max_horizontal("player_total", "banker_total") >= 8, "bet 'x'")
     >>> check_rowwise(pl.col("player_total") > pl.col("player_total").mean(), "bet 'x'")
     Traceback (most recent call last):
     ...

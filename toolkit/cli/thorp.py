@@ -421,6 +421,7 @@ def reproduce(
     if seed < 0:
         fail(f"--seed must be a non-negative integer, got {seed}")
     check_run(max(shoes, study_shoes), workers)
+    check_run(max(count_shoes, 1), workers, MAX_COUNT_SHOES)
     depths = _exact_depths(exact_cards_left, 8)
     typer.echo(_reproduce_cost(shoes, study_shoes, count_shoes, workers), err=True)
     jacobson = jacobson_setting(shoes, seed=seed, workers=workers, progress=progress)

@@ -367,8 +367,12 @@ class CountValue:
     ----------
     strategy
         The strategy's name.
-    hands_per_shoe, bets_per_shoe, staked_per_shoe
-        Coups dealt, bets placed and units staked in a shoe (expected).
+    hands_per_shoe
+        Coups dealt in a shoe (expected).
+    bets_per_shoe
+        Bets placed in a shoe (expected).
+    staked_per_shoe
+        Units staked in a shoe (expected).
     units_per_shoe_ev
         Expected units won per shoe.
     variance_per_hand
