@@ -358,7 +358,7 @@ def test_detect_refuses_a_reference_pool_or_shufflings_past_their_limits_before_
     for option, value, fault in (
         ("--reference", MAX_REFERENCE + 1, "reference must be 2..20,000"),
         ("--reference", 10**6, "reference must be 2..20,000"),
-        ("--permutations", MAX_PERMUTATIONS + 1, "permutations must be at most 1,000,000"),
+        ("--permutations", MAX_PERMUTATIONS + 1, "permutations must be 1..1,000,000"),
     ):
         assert fault in _one_line(*run(capsys, *DETECT, option, str(value))[::2])
 
@@ -376,6 +376,40 @@ def test_detect_refuses_more_seat_and_bet_pairs_than_one_run_tests(capsys, monke
     monkeypatch.setattr(detection, "coup_table", lambda *a, **k: (_ for _ in ()).throw(AssertionError("ran")))
     line = _one_line(*run(capsys, *DETECT)[::2])
     assert "seat-and-bet pairs to test, at most 1 in one run" in line
+
+
+def test_the_coups_one_run_shuffles_are_bounded_at_the_limit_and_refused_one_past_it(capsys, monkeypatch):
+    """Tests x coups x permutations: the sample record's 4 tests shuffle 243 coups each (its seats play every shoe)."""
+    import polars as pl
+
+    from toolkit.cli import detect as command
+    from toolkit.protection import detection
+    from toolkit.protection.ledger import read_table
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    assert (command.MAX_PERMUTATIONS, command.MAX_SHUFFLED_COUPS) == (
+        detection.MAX_PERMUTATIONS,
+        detection.MAX_SHUFFLED_COUPS,
+    )
+    records = read_table(Path("data/shoes/coups_with_bets.jsonl"), None)
+    placed = records.bets.group_by(["shoe", "coup", "who", "bet"], maintain_order=True).agg(pl.col("amount").sum())
+    pairs = detection._pairs(placed, records.source)
+    # the slow count: every test's coups, the coups of each shoe its seat placed a bet in
+    coups = dict(zip(records.shoes["shoe"].cast(pl.String), records.shoes["coups"], strict=True))
+    tested = sum(
+        coups[str(shoe)] for who, _ in pairs for shoe in set(placed.filter(pl.col("who") == who)["shoe"].to_list())
+    )
+    assert tested > 0
+    monkeypatch.setattr(detection, "MAX_SHUFFLED_COUPS", tested * 7)
+    detection._refuse_too_much_shuffling(records, placed, pairs, 7)  # at the limit: taken
+    with pytest.raises(ValueError, match=f"{tested * 8:,} coups shuffled, past the {tested * 7:,}"):
+        detection._refuse_too_much_shuffling(records, placed, pairs, 8)
+    monkeypatch.setattr(detection, "coup_table", lambda *a, **k: (_ for _ in ()).throw(AssertionError("ran")))
+    line = _one_line(*run(capsys, *DETECT, "--permutations", "8")[::2])
+    assert f"{tested * 8:,} coups shuffled, past the {tested * 7:,} one run may shuffle" in line
+    code, out, _ = run(capsys, "detect", "--help")
+    assert code == 0
+    assert "2,000,000,000" in " ".join(out.split())
 
 
 def test_the_reference_pool_is_the_same_replayed_in_blocks(monkeypatch):

@@ -18,8 +18,17 @@ from toolkit.cli._common import (
     say,
     seed_or_fresh,
 )
+from toolkit.cli.records import FILE_LIMITS
 
-__all__ = ["MAX_REFERENCE_SHOES", "MAX_SEAT_TESTS", "MAX_TABLE_SHOES", "register", "simulate_players"]
+__all__ = [
+    "MAX_PERMUTATIONS",
+    "MAX_REFERENCE_SHOES",
+    "MAX_SEAT_TESTS",
+    "MAX_SHUFFLED_COUPS",
+    "MAX_TABLE_SHOES",
+    "register",
+    "simulate_players",
+]
 
 #: The most shoes ``simulate --players`` deals (the record and its bets are held in memory).
 MAX_TABLE_SHOES = 100_000
@@ -30,6 +39,12 @@ MAX_REFERENCE_SHOES = 20_000
 #: coup of the sample record bet by 500 seats) of 9,999 permutations took 70 s and 0.57 GB; 2,000 seats a coup are
 #: refused once read, in 25 s and 0.57 GB (a loaded two-core machine); name the seats with ``--who`` for more.
 MAX_SEAT_TESTS = 500
+#: The most shufflings of one test, and the most coups one run shuffles (each test's coups, those of the shoes its
+#: seat played, times --permutations, summed over the tests): the library's ``MAX_PERMUTATIONS`` and
+#: ``MAX_SHUFFLED_COUPS`` (the same numbers, tested), checked before the record's edges are computed.  Measured:
+#: see :data:`toolkit.protection.detection.MAX_SHUFFLED_COUPS`.
+MAX_PERMUTATIONS = 1_000_000
+MAX_SHUFFLED_COUPS = 2_000_000_000
 
 #: The columns the table shows (csv and json hold every column of the library's frame).
 TABLE_COLUMNS = (
@@ -108,8 +123,8 @@ def _check_numbers(alpha: float, permutations: int, method: Method, reference: i
     """Stop with one line on an --alpha, --permutations or --reference out of its range (before any work)."""
     if not 0 < alpha < 1:
         fail(f"--alpha must be between 0 and 1 (exclusive), got {alpha}")
-    if permutations < (0 if method == Method.normal else 1) or permutations > 10_000_000:
-        fail(f"--permutations must be 1..10,000,000 (0 with --method normal), got {permutations}")
+    if permutations < (0 if method == Method.normal else 1) or permutations > MAX_PERMUTATIONS:
+        fail(f"--permutations must be 1..{MAX_PERMUTATIONS:,} (0 with --method normal), got {permutations:,}")
     if not 2 <= reference <= MAX_REFERENCE_SHOES:
         fail(f"--reference must be 2..{MAX_REFERENCE_SHOES:,} shoes, got {reference}")
 
@@ -133,7 +148,7 @@ def _refuse_too_many_tests(bets, who: list[str], bet: list[str], file: Path) -> 
 
 
 def detect(
-    file: Path = typer.Argument(..., help="A card-level record with bets (who, bet, amount per coup)."),
+    file: Path = typer.Argument(..., help=f"A card-level record with bets (who, bet, amount per coup; {FILE_LIMITS})."),
     bets_file: Path | None = typer.Option(
         None,
         "--bets",
@@ -143,7 +158,12 @@ def detect(
     who: list[str] = WHO_OPTION,
     bet: list[str] = typer.Option([], "--bet", metavar="NAME", help="A bet to test (repeatable); default every bet."),
     alpha: float = typer.Option(0.01, "--alpha", help="Significance of 'flagged', after the correction."),
-    permutations: int = typer.Option(9999, "--permutations", help="Shufflings per test (0 with --method normal)."),
+    permutations: int = typer.Option(
+        9999,
+        "--permutations",
+        help=f"Shufflings per test, at most {MAX_PERMUTATIONS:,} (0 with --method normal).  The tests together "
+        f"shuffle at most {MAX_SHUFFLED_COUPS:,} coups (each test's coups times P), checked before any test.",
+    ),
     correction: Correction = typer.Option(
         Correction.holm, "--correction", help="Across seats and bets: holm (family-wise), bh (false discovery), none."
     ),

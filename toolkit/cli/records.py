@@ -24,7 +24,11 @@ from toolkit.cli._rules import RULES_OPTION, read_rules_option
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["register"]
+__all__ = ["FILE_LIMITS", "register"]
+
+#: What a record file may hold, for the help (``toolkit.records.read.MAX_RECORD_BYTES`` and ``MAX_RECORD_LINES``,
+#: which a test holds this text to).
+FILE_LIMITS = "at most 128 MiB and 1,500,000 lines"
 
 HEADER_OPTION = typer.Option(
     None,
@@ -102,7 +106,7 @@ def _header_and_rules(text: str | None, rules_file: Path | None) -> Any:
 
 
 def validate(
-    files: list[Path] = typer.Argument(..., help="Record files (CSV, JSON lines or Parquet; any layout)."),
+    files: list[Path] = typer.Argument(..., help=f"Record files (CSV, JSON lines or Parquet; any layout; {FILE_LIMITS} each)."),
     fmt: OutputFormat = typer.Option(
         OutputFormat.table,
         "--format",
@@ -200,7 +204,7 @@ def validate(
 
 
 def replay(
-    file: Path = typer.Argument(..., help="A card-level record file."),
+    file: Path = typer.Argument(..., help=f"A card-level record file ({FILE_LIMITS})."),
     shoe: str = typer.Option(..., "--shoe", metavar="ID", help="The shoe to replay (its id in the file)."),
     system: list[str] = typer.Option(
         [], "--system", metavar="NAME", help="A count system to add (repeatable): dragon7, panda8, ..."
@@ -317,7 +321,7 @@ def _default_columns(frame: pl.DataFrame, systems: list[str], bets: list[str]) -
 
 
 def convert(
-    file: Path = typer.Argument(..., help="A record file in any layout the readers recognise."),
+    file: Path = typer.Argument(..., help=f"A record file in any layout the readers recognise ({FILE_LIMITS})."),
     out_text: str = typer.Option(
         ..., "--out", "-o", metavar="FILE", help="The record to write: .parquet (the default), .csv or .jsonl."
     ),

@@ -44,6 +44,14 @@ DEFAULT_GUESS_TRIALS = 10_000
 DEFAULT_TRACKER_RUNS = 200
 #: The most cards a deck may have here.
 MAX_CARDS = 2_000
+#: The shoes recorded at which ``--measure power`` measures the power.
+POWER_SHOES = (2, 5, 10, 20, 50)
+#: The most cards ``--measure power`` records and tests in one run: replicates x 2 shuffles (the one given and a
+#: uniform one) x the shoes of :data:`POWER_SHOES` (87) x the cards of a shoe, checked before any work.  Every shoe
+#: is rebuilt as a record and tested (about 0.2-0.3 ms a card on one core of a loaded machine: 1.9 s a replicate of
+#: one deck, 21 s of eight), so a run at the limit takes about 7-10 minutes on one core, less with --workers.  The
+#: default --trials is 200, or the most replicates that fit (221 of one deck, 27 of eight).
+MAX_POWER_CARDS = 2_000_000
 
 
 class Measure(str, Enum):
@@ -155,7 +163,9 @@ def shuffle(
         "--trials",
         "-n",
         metavar="N",
-        help="Decks shuffled (guess, default 10,000), shoe pairs (tracker) or replicates (power; both default 200).",
+        help="Decks shuffled (guess, default 10,000), shoe pairs (tracker, default 200) or replicates (power: "
+        f"default 200, or the most within its limit of {MAX_POWER_CARDS:,} cards recorded and tested, "
+        "trials x 2 shuffles x 87 shoes x the cards of a shoe).",
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed (same seed, same result, whatever the workers)."),
     workers: int | None = WORKERS,
@@ -180,12 +190,29 @@ def shuffle(
         if n // 52 > MAX_DECKS:
             fail(f"--decks must be at most {MAX_DECKS} for --measure {measure.value}, got {n // 52}")
         runs = DEFAULT_TRACKER_RUNS if trials is None else trials
+        if measure == Measure.power:
+            runs = _power_replicates(trials, n)
         check_run(runs, workers)
         _track(chosen, passes, n // 52, runs, seed_or_fresh(seed), measure, workers, progress, fmt)
         return
     decks_shuffled = DEFAULT_GUESS_TRIALS if trials is None else trials
     check_run(decks_shuffled, workers)
     _guess(chosen, passes, n, decks_shuffled, seed_or_fresh(seed), strategy, workers, progress, fmt)
+
+
+def _power_replicates(trials: int | None, cards: int) -> int:
+    """The replicates of ``--measure power``: ``trials``, or the default; one line past :data:`MAX_POWER_CARDS`."""
+    per_replicate = 2 * sum(POWER_SHOES) * cards
+    fit = MAX_POWER_CARDS // per_replicate
+    if trials is None:
+        return max(1, min(DEFAULT_TRACKER_RUNS, fit))
+    if trials * per_replicate > MAX_POWER_CARDS:
+        fail(
+            f"--trials {trials:,} with --measure power records and tests {trials * per_replicate:,} cards (2 shuffles "
+            f"x {sum(POWER_SHOES)} shoes x {cards:,} cards a replicate), past the {MAX_POWER_CARDS:,} one run may; "
+            f"give --trials {fit:,} or fewer"
+        )
+    return trials
 
 
 def _track(
@@ -215,7 +242,7 @@ def _track(
             payload |= {"rows": frame.to_dicts(), "removed_at": edge_removed_at(frame)}
             emit(frame.select(TRACKER_COLUMNS), fmt, payload, labels=LABELS, keys=2, title="Tracker's win (units)")
             return
-        power = shuffle_test_power([model], (2, 5, 10, 20, 50), runs, dealing, seed, workers, progress=progress)
+        power = shuffle_test_power([model], POWER_SHOES, runs, dealing, seed, workers, progress=progress)
     except ValueError as err:
         fail(str(err))
     needed = shoes_needed(power)

@@ -94,6 +94,11 @@ MAX_PERMUTATIONS = 1_000_000
 #: shufflings took 28 s and 0.57 GB on the sample record): the command's ``MAX_SEAT_TESTS``, the same number
 #: (tested), checked there before the record's edges are computed; a record of many seats is tested a few at a time.
 MAX_TESTS = 500
+#: The most coups one run shuffles: each test's coups (those of the shoes its seat played) times ``permutations``,
+#: summed over the tests, checked before the record's edges are computed.  The shufflings are drawn a block at a
+#: time (bounded memory) at about 7e7 coups a second on one core, so a run at this limit shuffles for about 30 s
+#: beside its tests' own work (500 tests of 9,999 shufflings of 243 coups, the sample record's seats, are 1.2e9).
+MAX_SHUFFLED_COUPS = 2_000_000_000
 #: The null distributions :func:`detect_counters` knows (see :mod:`toolkit.protection.reference`).
 NULLS = ("fresh_shoes", "within_shoe")
 
@@ -195,6 +200,26 @@ def _pairs(placed: pl.DataFrame, source: object) -> list[tuple]:
     return pairs
 
 
+def _refuse_too_much_shuffling(records: Records, placed: pl.DataFrame, pairs: list[tuple], permutations: int) -> None:
+    """:class:`ValueError` when the tests would shuffle more than :data:`MAX_SHUFFLED_COUPS` coups in all.
+
+    A test shuffles the coups of the shoes its seat played (``records.shoes["coups"]``) ``permutations`` times.
+    """
+    if not permutations or not pairs:
+        return
+    coups = records.shoes.select(pl.col("shoe").cast(pl.String), "coups")
+    played = placed.select("who", pl.col("shoe").cast(pl.String)).unique()
+    per_seat = dict(played.join(coups, on="shoe").group_by("who").agg(pl.col("coups").sum()).iter_rows())
+    tested = sum(int(per_seat.get(who, 0)) for who, _ in pairs)
+    shuffled = tested * int(permutations)
+    if shuffled > MAX_SHUFFLED_COUPS:
+        raise ValueError(
+            f"{records.source}: {len(pairs):,} seat-and-bet tests of {tested:,} coups in all, {permutations:,} "
+            f"shufflings each: {shuffled:,} coups shuffled, past the {MAX_SHUFFLED_COUPS:,} one run may shuffle; "
+            "give fewer permutations, name the seats (who) or the bets to test, or take the normal p-values"
+        )
+
+
 def _check_choices(permutations: object, correction: str, method: str, null: str, reference: object) -> None:
     for value, allowed, what in (
         (method, METHODS, "method"),
@@ -257,7 +282,9 @@ def detect_counters(
     alpha
         Significance of ``flagged`` (after the correction).
     permutations
-        Shufflings per permutation test (0 with ``method="normal"``: none drawn).
+        Shufflings per permutation test (0 with ``method="normal"``: none drawn), at most
+        :data:`MAX_PERMUTATIONS`; the tests together shuffle at most :data:`MAX_SHUFFLED_COUPS` coups
+        (each test's coups times ``permutations``), checked before any work (:class:`ValueError`).
     seed
         An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None``;
         each seat and bet draws from its own child stream, in the order of the rows.
@@ -304,6 +331,7 @@ def detect_counters(
     if chosen is not None:
         placed = placed.filter(pl.col("bet").is_in(chosen))
     pairs = _pairs(placed, records.source)
+    _refuse_too_much_shuffling(records, placed, pairs, int(permutations))
     problems = records.report.problems
     if not pairs:
         return Detection(

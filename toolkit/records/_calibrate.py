@@ -133,9 +133,11 @@ def _against_baseline(name: str, values: np.ndarray, reference: np.ndarray, shoe
 
     values = values[np.isfinite(values)]
     reference = reference[np.isfinite(reference)]
-    mean_b, sd_b = float(reference.mean()), float(reference.std(ddof=1))
+    # a baseline of fewer than two finite values (one-deck shoes too short for a 52-card window) has no spread
+    mean_b = float(reference.mean()) if len(reference) else float("nan")
+    sd_b = float(reference.std(ddof=1)) if len(reference) > 1 else float("nan")
     n = len(values)
-    if n == 0 or sd_b == 0:
+    if n == 0 or not sd_b > 0:
         z, p = float("nan"), float("nan")
     else:
         z = (float(values.mean()) - mean_b) / (sd_b / np.sqrt(n))

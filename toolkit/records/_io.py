@@ -30,6 +30,7 @@ from toolkit.records._raw import (
     Raw,
     UnreadableError,
     canonical_columns,
+    refuse_length,
     refuse_width,
 )
 from toolkit.records._text import decode, drop_long_lines, is_jsonl, read_csv, read_jsonl, refuse_wide_names
@@ -82,6 +83,7 @@ def _read_parquet(data: bytes) -> Raw:
     try:
         source = pq.ParquetFile(io.BytesIO(data))
         refuse_width(source.metadata.num_columns)  # before a row is read
+        refuse_length(source.metadata.num_rows, "the file holds", "rows")
         deepest = max((_depth(f.type) for f in source.schema_arrow), default=0)
         if deepest > MAX_NESTING:
             raise UnreadableError(

@@ -25,6 +25,7 @@ __all__ = [
     "CARD_SEPARATORS",
     "KEY_COLUMNS",
     "MAX_COLUMNS",
+    "MAX_LINES",
     "MAX_NESTING",
     "MAX_QUOTED_CHARS",
     "LineProblem",
@@ -34,6 +35,7 @@ __all__ = [
     "canonical_columns",
     "cut",
     "quoted",
+    "refuse_length",
     "refuse_width",
     "split_hand",
 ]
@@ -80,6 +82,11 @@ def quoted(text: object) -> str:
 #: Parquet file or database table of more columns is refused before its rows are read): a record needs a handful,
 #: and a wide file's every column is held as text.
 MAX_COLUMNS = 1_000
+#: The most lines a record file may hold (a text file's lines, header and blank lines included, counted in its bytes;
+#: a Parquet file's rows; the rows of a database's tables, together), checked before a row is read: the rows are
+#: held in memory several times over while they are checked, about 1 KB a row at worst (a file of one-coup shoes),
+#: so that reading the most a file may hold peaks under about 2 GB.
+MAX_LINES = 1_500_000
 #: The deepest nesting of a Parquet column's type (a hand is a list, a bet a list of structs: 2).
 MAX_NESTING = 4
 
@@ -95,6 +102,21 @@ def refuse_width(n: int, line: int | None = None, what: str = "the file has") ->
     """
     if n > MAX_COLUMNS:
         raise UnreadableError("too_wide", f"{what} {n:,} columns; a record file has at most {MAX_COLUMNS:,}", line)
+
+
+def refuse_length(n: int, what: str = "the file holds", unit: str = "lines") -> None:
+    """:class:`UnreadableError` at the first line past the limit when ``n`` lines are more than :data:`MAX_LINES`.
+
+    >>> refuse_length(1_500_000)
+    >>> refuse_length(1_500_001)
+    Traceback (most recent call last):
+    ...
+    toolkit.records._raw.UnreadableError: the file holds 1,500,001 lines; a record file holds at most 1,500,000
+    """
+    if n > MAX_LINES:
+        raise UnreadableError(
+            "too_long", f"{what} {n:,} {unit}; a record file holds at most {MAX_LINES:,}", MAX_LINES + 1
+        )
 
 
 class UnreadableError(Exception):

@@ -27,7 +27,15 @@ import polars as pl
 
 from toolkit.records._formats import NO_CARD, Reading, recognise
 from toolkit.records._layout import Layout, apply_layout
-from toolkit.records._raw import LineProblem, Raw, UnreadableError, canonical_columns, cut, refuse_width
+from toolkit.records._raw import (
+    LineProblem,
+    Raw,
+    UnreadableError,
+    canonical_columns,
+    cut,
+    refuse_length,
+    refuse_width,
+)
 from toolkit.records._text import MAX_LINE_BYTES
 
 __all__ = ["SQLITE_MAGIC", "is_coup_lines", "is_report", "open_database", "read_database", "read_report"]
@@ -217,10 +225,12 @@ def read_database(data: bytes, reading: Reading, layout: Layout | None = None) -
             name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         ]
         found: list[tuple[str, Raw, str]] = []
+        held = 0  # rows read from the tables before this one
         for table in tables:
-            raw = _table(connection, table)
+            raw = _table(connection, table, held)
             if raw is None:
                 continue
+            held += raw.frame.height
             if layout is not None and not all(
                 c in raw.frame.columns for v in layout.columns.values() for c in ((v,) if isinstance(v, str) else v)
             ):
@@ -246,8 +256,11 @@ def read_database(data: bytes, reading: Reading, layout: Layout | None = None) -
     return raw, f"{len(found)} tables ({', '.join(t for t, _, _ in found)}): {found[0][2]}", None
 
 
-def _table(connection: sqlite3.Connection, table: str) -> Raw | None:
+def _table(connection: sqlite3.Connection, table: str, held: int = 0) -> Raw | None:
     """One table's rows, every value as text (SQLite casts them), numbered from 1; ``None`` for an empty one.
+
+    ``held`` rows of other tables were read before it: together they may be at most
+    :data:`~toolkit.records._raw.MAX_LINES` (counted before a row is fetched).
 
     A cell that is not UTF-8 is read with U+FFFD for its bad bytes and is a problem of its row (code
     ``bad_text``, naming the table, the row and the column): the row's shoe is set aside, every other kept.
@@ -257,6 +270,8 @@ def _table(connection: sqlite3.Connection, table: str) -> Raw | None:
     if not names:
         return None
     refuse_width(len(names), None, f"table {cut(table)!r} has")
+    (count,) = connection.execute(f"SELECT count(*) FROM {quoted}").fetchone()
+    refuse_length(held + count, f"table {cut(table)!r} brings the database's tables to", "rows")
     # each cell as text, cut one byte past the longest a line may hold: a huge blob is never fetched whole
     texts = ", ".join(
         f'substr(CAST(CAST("{n.replace(chr(34), chr(34) * 2)}" AS TEXT) AS BLOB), 1, {MAX_LINE_BYTES + 1})'

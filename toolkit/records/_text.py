@@ -31,6 +31,7 @@ from toolkit.records._raw import (
     UnreadableError,
     canonical_columns,
     column,
+    refuse_length,
     refuse_width,
 )
 
@@ -43,6 +44,7 @@ __all__ = [
     "is_jsonl",
     "read_csv",
     "read_jsonl",
+    "refuse_long_text",
     "refuse_wide_names",
 ]
 
@@ -175,6 +177,19 @@ def drop_long_lines(data: bytes, limit: int | None = None) -> tuple[bytes, list[
         problems.append(LineProblem(line, None, "bad_line", message))
     parts.append(data[at:])
     return b"".join(parts), problems
+
+
+def refuse_long_text(data: bytes) -> None:
+    """:class:`UnreadableError` when the text ``data`` holds more lines than :data:`~toolkit.records._raw.MAX_LINES`.
+
+    The lines are counted in the bytes, before anything is decoded: a line ends at a newline, a carriage return or
+    both (CRLF), and a last line without an ending counts too (UTF-16 and UTF-32 text is counted by its newline
+    bytes, which may count a few more).
+
+    >>> refuse_long_text(b"a\\r\\nb\\rc\\nd")
+    """
+    endings = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+    refuse_length(endings + (0 if data.endswith((b"\n", b"\r")) or not data else 1))
 
 
 def _long_spans(data: bytes, limit: int, chunk: int = 2**24) -> list[tuple[int, int]]:

@@ -100,13 +100,14 @@ from toolkit.records._headerless import delimiter_of, headerless_names
 from toolkit.records._io import Raw, UnreadableError, canonical_columns, read_container
 from toolkit.records._layout import Layout, apply_layout, as_layout, read_layout
 from toolkit.records._load import HeaderArg, caller_header, fatal, load
-from toolkit.records._raw import cut
+from toolkit.records._raw import MAX_LINES, cut
 from toolkit.records._sources import SQLITE_MAGIC, is_coup_lines, is_report, read_database, read_report
-from toolkit.records._text import decode, drop_long_lines, refuse_wide_names
+from toolkit.records._text import decode, drop_long_lines, refuse_long_text, refuse_wide_names
 from toolkit.records.model import Records
 
 __all__ = [
     "MAX_RECORD_BYTES",
+    "MAX_RECORD_LINES",
     "Layout",
     "before_first_problem",
     "read_bets",
@@ -115,8 +116,13 @@ __all__ = [
     "records_from_frame",
 ]
 
-#: The most bytes a record file (or a bets table) may hold: 4 GiB, read whole into memory.
-MAX_RECORD_BYTES = 4 * 2**30
+#: The most bytes a record file (or a bets table) may hold: 128 MiB, read whole into memory.  With the most lines
+#: a file may hold (:data:`MAX_RECORD_LINES`) it bounds what a read costs: a file at either limit peaks under about
+#: 2 GB (a CSV whose every line carries sixty bets costs about 12 bytes of memory a byte of file, while it is read).
+MAX_RECORD_BYTES = 128 * 2**20
+#: The most lines a record file (or a bets table) may hold: 1,500,000 (:data:`toolkit.records._raw.MAX_LINES`;
+#: a Parquet file's rows, a database's rows), checked before a row is read.
+MAX_RECORD_LINES = MAX_LINES
 
 
 def records_from_frame(
@@ -194,9 +200,11 @@ def read_records(
     path
         The file.  A file that cannot be opened raises :class:`OSError`; one that
         is not a regular file (a folder, a device, a named pipe, a socket) or holds
-        more than :data:`MAX_RECORD_BYTES` (4 GiB) raises
+        more than :data:`MAX_RECORD_BYTES` (128 MiB) raises
         :class:`~toolkit._files.RefusedFileError` (a :class:`ValueError`) before it
-        is read; anything wrong *in* it is a :class:`~toolkit.records.validation.Problem`.
+        is read; one of more than :data:`MAX_RECORD_LINES` (1,500,000) lines or rows is
+        refused before a row is read (one fatal problem, code ``too_long``, at the first
+        line past the limit); anything wrong *in* it is a :class:`~toolkit.records.validation.Problem`.
     header
         A :class:`ShoeHeader` the file's own header keys apply over, or
         ``key=value`` settings applied over the file's (a mapping, or their text
@@ -274,6 +282,7 @@ def _rows(data: bytes, reading: Reading, layout: Layout | None) -> tuple[Raw, st
         return read_database(data, reading, layout)
     if data[:4] == b"PAR1":
         return _text_rows(data, reading, layout)
+    refuse_long_text(data)  # before anything is decoded or split
     data, long = drop_long_lines(data)  # before the text is decoded: a long line is never held twice
     raw, said, table = _text_rows(data, reading, layout)
     raw.problems[:0] = long
@@ -386,8 +395,9 @@ def read_bets(path: str | Path) -> pl.DataFrame:
     Parameters
     ----------
     path
-        The file: a regular file of at most :data:`MAX_RECORD_BYTES` (4 GiB), else
-        :class:`~toolkit._files.RefusedFileError` (a :class:`ValueError`).
+        The file: a regular file of at most :data:`MAX_RECORD_BYTES` (128 MiB), else
+        :class:`~toolkit._files.RefusedFileError` (a :class:`ValueError`), and of at most
+        :data:`MAX_RECORD_LINES` lines, else :class:`ValueError`.
 
     Returns
     -------
@@ -397,7 +407,10 @@ def read_bets(path: str | Path) -> pl.DataFrame:
         ``unread`` saying why (null on the rows read), so that each is reported where the bets are checked.
     """
     try:
-        raw = read_container(_read(path))
+        data = _read(path)
+        if data[:4] != b"PAR1":
+            refuse_long_text(data)
+        raw = read_container(data)
     except UnreadableError as err:
         raise ValueError(f"{path}: {err.message}") from None
     frame = raw.frame.rename({c: c.strip().lower() for c in raw.frame.columns if c != "line"})
