@@ -425,3 +425,38 @@ def test_the_reference_pool_is_the_same_replayed_in_blocks(monkeypatch):
         assert np.array_equal(whole[bet].edges, blocked[bet].edges)
     with pytest.raises(ValueError, match="2 to 20,000"):
         reference.reference_shoes(header, ["banker"], 20_001, seed=3)
+
+
+# ------------------------------------------------------------------ the reader's limits at the command line
+def test_validate_refuses_a_file_one_line_past_the_limit_with_its_location(capsys, tmp_path: Path, monkeypatch):
+    from toolkit.cli.records import FILE_LIMITS
+    from toolkit.records import _raw
+    from toolkit.records.read import MAX_RECORD_BYTES, MAX_RECORD_LINES
+
+    assert FILE_LIMITS == f"at most {MAX_RECORD_BYTES // 2**20} MiB and {MAX_RECORD_LINES:,} lines"
+    for command in ("validate", "replay", "convert", "detect"):
+        code, out, _ = run(capsys, command, "--help")
+        assert code == 0
+        assert FILE_LIMITS in " ".join(out.split()), command
+    monkeypatch.setattr(_raw, "MAX_LINES", 3)
+    path = tmp_path / "shoes.csv"
+    for extra, want in ((0, 0), (1, 2)):
+        path.write_text("shoe,coup,player,banker\n1,1,9 K,6 K\n" + "2,1,9 K,6 K\n" * (1 + extra))
+        code, out, err = run(capsys, "validate", str(path), "--header", "burn=none")
+        assert code == want, out + err
+        if extra:
+            assert f"{path}:4: the file holds 4 lines; a record file holds at most 3" in out + err
+
+
+def test_shuffle_power_records_and_tests_at_most_so_many_cards(capsys, monkeypatch):
+    from toolkit.cli import shuffle as command
+
+    per_replicate = 2 * sum(command.POWER_SHOES) * 52
+    assert command._power_replicates(None, 52) == 200  # one deck: the default fits
+    assert command._power_replicates(None, 416) == command.MAX_POWER_CARDS // (2 * 87 * 416) == 27
+    monkeypatch.setattr(command, "MAX_POWER_CARDS", 3 * per_replicate)
+    assert command._power_replicates(3, 52) == 3  # at the limit
+    assert command._power_replicates(None, 52) == 3  # the default, cut to fit
+    line = _one_line(*run(capsys, "shuffle", "--riffles", "64", "--measure", "power", "--decks", "1", "-n", "4")[::2])
+    assert f"records and tests {4 * per_replicate:,} cards" in line
+    assert f"past the {3 * per_replicate:,} one run may; give --trials 3 or fewer" in line

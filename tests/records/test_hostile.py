@@ -413,3 +413,79 @@ def test_the_reader_holds_a_few_hundred_bytes_a_line(tmp_path: Path):
     python, process = ((peaks[150_000][i] - peaks[50_000][i]) / 100_000 for i in range(2))
     assert python < 160, peaks
     assert process < 1_100, peaks
+
+
+# ------------------------------------------------------------------ the most lines a record file may hold
+def test_the_line_limit_is_one_and_a_half_million_and_the_byte_limit_128_mib():
+    from toolkit.records import read as read_module
+
+    # measured (one-coup shoes, every line its own shoe): 1.96 GB at the limit, refused in 5 s one line past it;
+    # a file at the byte limit whose lines carry sixty bets each: 2.2 GB
+    assert _raw.MAX_LINES == read_module.MAX_RECORD_LINES == 1_500_000
+    assert read_module.MAX_RECORD_BYTES == 128 * 2**20
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("extra", [0, 1])
+def test_lines_at_the_limit_are_read_and_one_past_it_refused_before_a_row_is_read(
+    tmp_path: Path, monkeypatch, ending: str, extra: int
+):
+    from toolkit.records import read as read_module
+
+    monkeypatch.setattr(_raw, "MAX_LINES", 5)
+    real_decode, decoded = read_module.decode, []
+    monkeypatch.setattr(read_module, "decode", lambda data: decoded.append(data) or real_decode(data))
+    lines = ["# decks=8", "shoe,coup,player,banker", "1,1,9 K,6 K", "2,1,9 K,6 K"] + ["3,1,9 K,6 K"] * (1 + extra)
+    for last in ("", ending):  # a last line without its ending counts too
+        path = tmp_path / "lines.csv"
+        path.write_bytes((ending.join(lines) + last).encode())
+        decoded.clear()
+        records = read_records(path, NO_BURN)
+        if extra:
+            (problem,) = records.report.problems
+            assert (problem.code, problem.line, problem.fatal) == ("too_long", 6, True)
+            assert problem.message == "the file holds 6 lines; a record file holds at most 5"
+            assert not decoded  # refused on its bytes, before anything was decoded
+        else:
+            assert decoded
+            assert records.report.ok, records.report.problems
+            assert records.n_shoes == 3
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_parquet_rows_and_bets_lines_past_the_limit_are_refused(tmp_path: Path, monkeypatch, extra: int):
+    import polars as pl
+
+    from toolkit.records import read_bets
+
+    monkeypatch.setattr(_raw, "MAX_LINES", 4)
+    frame = pl.DataFrame({"shoe": [1] * (4 + extra), "coup": list(range(1, 5 + extra))})
+    frame = frame.with_columns(player=pl.lit("9 K"), banker=pl.lit("6 K"))
+    frame.write_parquet(tmp_path / "rows.parquet")
+    codes = [p.code for p in read_records(tmp_path / "rows.parquet", NO_BURN).report.problems]
+    assert ("too_long" in codes) == bool(extra)
+    bets = tmp_path / "bets.csv"
+    bets.write_text("shoe,coup,who,bet,amount\n" + "1,1,a,banker,5\n" * (3 + extra))
+    if extra:
+        with pytest.raises(ValueError, match="bets.csv: the file holds 5 lines; a record file holds at most 4"):
+            read_bets(bets)
+    else:
+        assert read_bets(bets).height == 3
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_the_rows_of_a_database_s_tables_together_are_bounded(tmp_path: Path, monkeypatch, extra: int):
+    monkeypatch.setattr(_raw, "MAX_LINES", 5)
+    path = _database(tmp_path / "two.db", [(1, c, "9 K", "6 K") for c in range(1, 4)])
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE more (shoe INTEGER, coup INTEGER, player TEXT, banker TEXT)")
+    connection.executemany("INSERT INTO more VALUES (?, ?, ?, ?)", [(2, c, "9 K", "6 K") for c in range(1, 3 + extra)])
+    connection.commit()
+    connection.close()
+    problems = read_records(path, NO_BURN).report.problems
+    if extra:
+        (problem,) = problems
+        assert problem.code == "too_long"
+        assert "table 'more' brings the database's tables to 6 rows; a record file holds at most 5" in problem.message
+    else:
+        assert not any(p.code == "too_long" for p in problems)
