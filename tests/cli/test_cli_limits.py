@@ -433,7 +433,7 @@ def test_validate_refuses_a_file_one_line_past_the_limit_with_its_location(capsy
     from toolkit.records import _raw
     from toolkit.records.read import MAX_RECORD_BYTES, MAX_RECORD_LINES
 
-    assert FILE_LIMITS == f"at most {MAX_RECORD_BYTES // 2**20} MiB and {MAX_RECORD_LINES:,} lines"
+    assert f"at most {MAX_RECORD_BYTES // 2**20} MiB and {MAX_RECORD_LINES:,} lines" == FILE_LIMITS
     for command in ("validate", "replay", "convert", "detect"):
         code, out, _ = run(capsys, command, "--help")
         assert code == 0
@@ -460,3 +460,15 @@ def test_shuffle_power_records_and_tests_at_most_so_many_cards(capsys, monkeypat
     line = _one_line(*run(capsys, "shuffle", "--riffles", "64", "--measure", "power", "--decks", "1", "-n", "4")[::2])
     assert f"records and tests {4 * per_replicate:,} cards" in line
     assert f"past the {3 * per_replicate:,} one run may; give --trials 3 or fewer" in line
+
+
+def test_shuffle_tracker_deals_at_most_so_many_cards(capsys, monkeypatch):
+    from toolkit.cli import shuffle as command
+
+    assert command._tracker_pairs(None, 416) == 200
+    assert command._tracker_pairs(command.MAX_TRACKER_CARDS // 52, 52) == command.MAX_TRACKER_CARDS // 52
+    monkeypatch.setattr(command, "MAX_TRACKER_CARDS", 3 * 52)
+    assert command._tracker_pairs(3, 52) == 3  # at the limit
+    line = _one_line(*run(capsys, "shuffle", "--riffles", "64", "--measure", "tracker", "--decks", "1", "-n", "4")[::2])
+    assert "--trials 4 with --measure tracker deals 208 cards (52 a shoe pair), past the 156" in line
+    assert "give --trials 3 or fewer" in line

@@ -467,7 +467,7 @@ def test_parquet_rows_and_bets_lines_past_the_limit_are_refused(tmp_path: Path, 
     bets = tmp_path / "bets.csv"
     bets.write_text("shoe,coup,who,bet,amount\n" + "1,1,a,banker,5\n" * (3 + extra))
     if extra:
-        with pytest.raises(ValueError, match="bets.csv: the file holds 5 lines; a record file holds at most 4"):
+        with pytest.raises(ValueError, match=r"bets\.csv: the file holds 5 lines; a record file holds at most 4"):
             read_bets(bets)
     else:
         assert read_bets(bets).height == 3

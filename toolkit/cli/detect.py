@@ -110,6 +110,13 @@ REFERENCE_OPTION = typer.Option(
     2000, "--reference", help=f"Freshly shuffled shoes in the fresh_shoes pool (2..{MAX_REFERENCE_SHOES:,})."
 )
 
+PERMUTATIONS_OPTION = typer.Option(
+    9999,
+    "--permutations",
+    help=f"Shufflings per test, at most {MAX_PERMUTATIONS:,} (0 with --method normal).  The tests together "
+    f"shuffle at most {MAX_SHUFFLED_COUPS:,} coups (each test's coups times P), checked before any test.",
+)
+
 WHO_OPTION = typer.Option(
     [],
     "--who",
@@ -158,12 +165,7 @@ def detect(
     who: list[str] = WHO_OPTION,
     bet: list[str] = typer.Option([], "--bet", metavar="NAME", help="A bet to test (repeatable); default every bet."),
     alpha: float = typer.Option(0.01, "--alpha", help="Significance of 'flagged', after the correction."),
-    permutations: int = typer.Option(
-        9999,
-        "--permutations",
-        help=f"Shufflings per test, at most {MAX_PERMUTATIONS:,} (0 with --method normal).  The tests together "
-        f"shuffle at most {MAX_SHUFFLED_COUPS:,} coups (each test's coups times P), checked before any test.",
-    ),
+    permutations: int = PERMUTATIONS_OPTION,
     correction: Correction = typer.Option(
         Correction.holm, "--correction", help="Across seats and bets: holm (family-wise), bh (false discovery), none."
     ),

@@ -106,7 +106,9 @@ def _header_and_rules(text: str | None, rules_file: Path | None) -> Any:
 
 
 def validate(
-    files: list[Path] = typer.Argument(..., help=f"Record files (CSV, JSON lines or Parquet; any layout; {FILE_LIMITS} each)."),
+    files: list[Path] = typer.Argument(
+        ..., help=f"Record files (CSV, JSON lines or Parquet; any layout; {FILE_LIMITS} each)."
+    ),
     fmt: OutputFormat = typer.Option(
         OutputFormat.table,
         "--format",
