@@ -18,7 +18,7 @@ import csv
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 import polars as pl
@@ -519,13 +519,26 @@ def _pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
 _SHOE_IN_LINE = re.compile(r'"shoe"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|(-?\d+))')
 
 
+def _split_lines(text: str) -> Iterator[str]:
+    """``text.split("\\n")``, a line at a time (the lines are never all held at once)."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
+
+
 def read_jsonl(text: str) -> Raw:
     """Read JSON lines: one object a line; ``{"meta": {...}}`` lines hold header keys."""
     raw = Raw()
-    rows: list[dict] = []
+    # each row's values go straight into their columns (a dict a row, or a list of every line, would hold about
+    # 1.5 KB a line at once); a column is filled out with nulls up to the row it first appears in
+    columns: dict[str, list] = {}
+    first_line: dict[str, int] = {}  # every key, and the line that gave it first: bounded as the rows are read
     lines: list[int] = []
+    rows = 0
     last_meta = -1
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(_split_lines(text), start=1):
         if not line.strip() or line == "#":  # "#": a line too long to read, a problem already (drop_long_lines)
             continue
         problem = None
@@ -562,21 +575,21 @@ def read_jsonl(text: str) -> Raw:
             _add_header_line(raw, obj["meta"], number, bool(rows), continues=last_meta == number - 1)
             last_meta = number
             continue
-        rows.append(obj)
+        for key, value in obj.items():
+            values = columns.get(key)
+            if values is None:
+                first_line[key] = number
+                refuse_width(len(first_line), number, f"line {number} brings the keys to")
+                values = columns[key] = []
+            if len(values) < rows:
+                values.extend([None] * (rows - len(values)))
+            values.append(value)
+        rows += 1
         lines.append(number)
     if not rows:
         raise UnreadableError("empty_file", "the file holds no records")
-    names: dict[str, int] = {}  # every key, and the line that gave it first: bounded before the columns are built
-    for i, obj in enumerate(rows):
-        for key in obj:
-            names.setdefault(key, lines[i])
-        refuse_width(len(names), lines[i], f"line {lines[i]} brings the keys to")
-    columns: dict[str, list] = {}
-    for i, obj in enumerate(rows):
-        for key, value in obj.items():
-            if key not in columns:  # not setdefault: its default would be built for every row
-                columns[key] = [None] * len(rows)
-            columns[key][i] = value
+    for values in columns.values():
+        values.extend([None] * (rows - len(values)))
     frame = pl.DataFrame([column(k, v) for k, v in columns.items()])
     raw.frame = frame.with_columns(pl.Series("line", lines, dtype=pl.Int64))
     return raw
