@@ -35,11 +35,13 @@ Exact zeros without integers (the lattice).  A shoe of ``N >= 6`` distinct cards
 ordered sequence of six with probability ``1 / (N)_6``, and the sequence decides the coup, so a
 bet whose payouts are multiples of ``1 / d`` (``d`` the common denominator of its pay table) has
 an expectation in ``(1 / ((N)_6 d)) Z``.  Where twice the bound ``b`` is below that spacing
-(``2 b (N)_6 d < 1``: ``N`` up to 31 to 57 cards for the standard panel's bets, more for the
-pairs), a float within ``b`` of zero stands for an exact zero (a non-zero value would lie at least
-``1 / ((N)_6 d) > 2 b`` from zero, its float more than ``b``): :meth:`ExactBets.settle` sets it to
-``0.0`` and evaluates nothing (the last cards of a shoe, :mod:`toolkit.studies.last_cards`, hold
-millions of such zeros).  Only the other entries are re-evaluated in integers.
+(``2 b (N)_6 d < 1``: up to ``N`` = 31 to 57 cards for the bets of the standard panel priced
+together, more for the pairs), a float within ``b`` of zero stands for an exact zero (a non-zero
+value would lie at least ``1 / ((N)_6 d) > 2 b`` from zero, its float more than ``b`` from it):
+:meth:`ExactBets.lattice_zeros` finds those, and
+:meth:`~toolkit.exact.engine.CompiledBets.settle_signs` sets them to ``0.0`` without evaluating
+anything (the last 6 to 26 cards of a shoe hold millions of such zeros); only the other entries
+are re-evaluated in integers.
 """
 
 from __future__ import annotations
@@ -262,11 +264,7 @@ class ExactBets:
         return Fraction(sum(f * u[c] for f, u in zip(full, self._rows, strict=True) if f), total * self._col_dens[c])
 
     def settle(self, ranks: np.ndarray, near: np.ndarray, out: np.ndarray) -> None:
-        """``out[b, i] = float(exact EV)`` wherever ``near[b, i]``: ``0.0`` where the lattice decides it (module
-        notes), else in integers."""
-        zero = self.lattice_zeros(ranks, near)
-        out[zero] = 0.0
-        near = near & ~zero
+        """``out[b, i] = float(exact EV)`` wherever ``near[b, i]``, in integers."""
         c = self._c
         shoes = np.flatnonzero(near.any(axis=1))
         ng, na = len(c.general), len(c.alpha_bets)
