@@ -14,9 +14,9 @@ On 8 decks, by value, Banker, Player and Tie 8:1, in one process, it measures th
     the floor of (a);
 (c) the obvious way: one ``expected_values`` call per composition (on a sample), the baseline;
 (d) ``last_cards(8, n, ..., workers=2)``: the pool path, its CPU time that of the whole process tree (this
-    process, a fork server if the pool starts from one, and the workers, read from ``/proc`` while they live;
-    the pool's start included), so that a loss in the pool (pickling, transfers, start-up, the reduction)
-    shows as a ratio (d)/(a) below one;
+    process, a fork server if the pool starts from one, and the workers, read from ``/proc`` while they live),
+    on a pool started and warmed first, so that a loss per block in the pool (pickling, transfers, the
+    reduction) shows as a ratio (d)/(a) below one; the pool's start, paid once per command, is printed apart;
 
 and prints compositions per CPU second, the ratios (a)/(b), (c)/(a) and (d)/(a), and what rate (d) means for
 ``n <= 16`` and ``n <= 26`` (sum over n = 6..n_max of C(n + 9, 9)) on two cores.  CPU time, not wall
@@ -85,15 +85,18 @@ def _cpu_of_tree() -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def _tree_cpu(fn) -> float:
-    """CPU seconds of ``fn()`` in this process and in every process below it: the pool's workers, forked from here
-    or from a fork server (measured while they live: a fork server's workers are never reaped by this process)."""
-    shutdown_pool()  # a fresh pool: its start is part of the cost
+def _pool_cpu(bets, n: int, rate: float) -> tuple[float, float]:
+    """``(start, steady)``: CPU seconds of the whole tree to start a pool of two workers and price a small warm-up
+    (less its compositions' time at the single process's ``rate``), then to price every composition of ``n`` on the
+    warm pool; the workers are measured while they live (a fork server's workers are never reaped here)."""
+    shutdown_pool()  # a fresh pool: its start is measured
     before = _cpu_of_tree()
-    fn()
-    used = _cpu_of_tree() - before
+    warm = last_cards(8, 9, bets, workers=2, progress=False, block_size=4096)  # 12 blocks: both workers start
+    started = _cpu_of_tree()
+    last_cards(8, n, bets, workers=2, progress=False)
+    done = _cpu_of_tree()
     shutdown_pool()
-    return used
+    return started - before - int(warm["compositions"][0]) / rate, done - started
 
 
 def command(cards_left: str, save: str | None = None) -> None:
@@ -145,14 +148,16 @@ def main() -> None:
     t_b, _ = _cpu(lambda: evaluate(ranks, exact_signs=False))
     sample = ranks[:: max(1, count // args.sample)][: args.sample]
     t_c, _ = _cpu(lambda: [expected_values(r[None], bets) for r in sample])
-    t_d = _tree_cpu(lambda: last_cards(8, n, bets, workers=2, progress=False))
-    rate_a, rate_b, rate_c, rate_d = count / t_a, count / t_b, len(sample) / t_c, count / t_d
+    rate_a, rate_b, rate_c = count / t_a, count / t_b, len(sample) / t_c
+    start, t_d = _pool_cpu(bets, n, rate_a)
+    rate_d = count / t_d
     names = ", ".join(b.name for b in bets)
     print(f"n = {n}: {count:,} compositions of 8 decks by value; {len(bets)} bets: {names}")
     print(f"(a) last_cards, one process {rate_a:12,.0f} compositions per CPU second")
     print(f"(b) kernel alone            {rate_b:12,.0f}   (a) takes {rate_b / rate_a:.2f} x the kernel's time")
     print(f"(c) one call each           {rate_c:12,.0f}   (a) is {rate_a / rate_c:.0f} x faster")
     print(f"(d) last_cards, 2 workers   {rate_d:12,.0f}   (d) / (a) = {rate_d / rate_a:.2f} (whole tree's CPU)")
+    print(f"    the pool's start, once per command: {start:.1f} CPU s (workers, fork server, their first kernels)")
     for top in (16, 26):
         total = comb(top + 10, 10) - comb(15, 10)
         print(f"n = 6..{top}: {total:,} compositions: {total / rate_d / 2:,.0f} s on two cores at rate (d)")
