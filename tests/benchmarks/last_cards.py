@@ -6,6 +6,7 @@ Run from the repository root (not collected by pytest)::
     python tests/benchmarks/last_cards.py --quick     # n = 11 (167,960), a few seconds
     python tests/benchmarks/last_cards.py --panel     # the command's 14 default bets instead of three
     python tests/benchmarks/last_cards.py --command 6-26   # the command itself, two workers: minutes
+    python tests/benchmarks/last_cards.py --command 6-26 --bets banker,player,tie   # three bets, not the panel
 
 On 8 decks, by value, Banker, Player and Tie 8:1, in one process, it measures the CPU time of
 
@@ -99,7 +100,7 @@ def _pool_cpu(bets, n: int, rate: float) -> tuple[float, float]:
     return started - before - int(warm["compositions"][0]) / rate, done - started
 
 
-def command(cards_left: str, save: str | None = None) -> None:
+def command(cards_left: str, save: str | None = None, bets: str | None = None) -> None:
     """``baccarat last-cards`` on two workers: CPU seconds of the whole process tree, wall seconds, the rate."""
     from workers import measure  # the sibling benchmark's measurement of a command's process tree
 
@@ -108,6 +109,7 @@ def command(cards_left: str, save: str | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out.json"
         args = ["last-cards", "--decks", "8", "--cards-left", cards_left, "--format", "json", "--workers", "2"]
+        args += [f"--bet={b}" for b in bets.split(",")] if bets else []
         m = measure(args, here, stdout=out)
         payload = json.loads(out.read_text())
         if save:
@@ -128,10 +130,11 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=2000, help="compositions priced one call at a time in (c)")
     parser.add_argument("--panel", action="store_true", help="the command's default bets instead of three")
     parser.add_argument("--command", metavar="A-B", help="time `baccarat last-cards --cards-left A-B` instead")
+    parser.add_argument("--bets", metavar="A,B", help="with --command: these bets instead of the default panel")
     parser.add_argument("--save", metavar="FILE", help="with --command: keep the command's JSON in FILE")
     args = parser.parse_args()
     if args.command:
-        command(args.command, args.save)
+        command(args.command, args.save, args.bets)
         return
     n = 11 if args.quick else args.cards
     bets = tuple(b for b in standard_bets() if not needs_ranks(b)) if args.panel else tuple(map(get_bet, BETS))
