@@ -115,7 +115,7 @@ def command(cards_left: str, save: str | None = None, bets: str | None = None) -
         if save:
             Path(save).write_text(out.read_text())
     count = payload["compositions"]
-    print(f"baccarat {' '.join(args)}: {count:,} compositions, {payload['exact_signs']:,} signs settled in integers")
+    print(f"baccarat {' '.join(args)}: {count:,} compositions, {payload['exact_signs']:,} signs decided exactly")
     print(
         f"  cpu {m['cpu']:.1f} s (whole tree)  wall {m['wall']:.1f} s  peak rss {m['rss_mb']:.0f} MB summed; "
         f"{count / m['cpu']:,.0f} compositions per CPU second; cpu / 2 = {m['cpu'] / 2:.0f} s on two idle cores"

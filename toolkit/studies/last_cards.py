@@ -11,7 +11,11 @@ engine's batched kernel (:class:`toolkit.exact.engine.CompiledBets`) and sums th
 
 * ``p_positive``: the probability that the bet's edge is strictly positive (an edge that is
   exactly zero is not positive: every expectation within the float path's error bound of zero is
-  re-evaluated in integers, and ``exact_signs`` says how many were);
+  decided exactly by the engine, and ``exact_signs`` says how many were; with ``n`` cards an
+  expectation is a multiple of ``1 / ((n)_6 d)``, ``d`` the common denominator of the bet's pay
+  table, and while that spacing exceeds twice the bound, up to ``n`` = 31 for every bet of the
+  standard panel priced together, such a value is an exact zero, decided without integers (the
+  lattice of :mod:`toolkit.exact._exact_sign`); beyond it they are re-evaluated in integers);
 * ``mean``: the mean edge, which equals the full shoe's edge (the remainder's composition is an
   exchangeable draw, and the edge is linear in the probabilities of the coup's card sequences,
   each of which averages to its full-shoe value): ``mean_deviation`` is the built-in check;
@@ -251,8 +255,8 @@ def last_cards(
         ``p_positive`` (P(edge > 0)), ``mean`` (E[edge]), ``mean_positive`` (E[max(edge, 0)]),
         ``mean_if_positive`` (E[edge | edge > 0], null when never positive), ``p_zero`` (P(edge = 0),
         exactly), ``max_edge`` (the largest edge of any composition), ``exact_signs`` (expectations
-        re-evaluated in integers because they lay within the float path's error bound of zero; for
-        ``best``, the compositions with any), ``fresh_edge`` (the full shoe's edge; null for ``best``)
+        within the float path's error bound of zero, so decided exactly: by the lattice or in integers,
+        see the module notes; for ``best``, the compositions with any), ``fresh_edge`` (the full shoe's edge; null for ``best``)
         and ``mean_deviation`` (``mean - fresh_edge``: zero up to rounding, the built-in check).
 
     References
