@@ -256,8 +256,9 @@ def last_cards(
         ``mean_if_positive`` (E[edge | edge > 0], null when never positive), ``p_zero`` (P(edge = 0),
         exactly), ``max_edge`` (the largest edge of any composition), ``exact_signs`` (expectations
         within the float path's error bound of zero, so decided exactly: by the lattice or in integers,
-        see the module notes; for ``best``, the compositions with any), ``fresh_edge`` (the full shoe's edge; null for ``best``)
-        and ``mean_deviation`` (``mean - fresh_edge``: zero up to rounding, the built-in check).
+        see the module notes; for ``best``, the compositions with any), ``fresh_edge`` (the full shoe's
+        edge; null for ``best``) and ``mean_deviation`` (``mean - fresh_edge``: zero up to rounding, the
+        built-in check).
 
     References
     ----------
