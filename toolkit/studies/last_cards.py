@@ -49,7 +49,7 @@ from toolkit._check import integer, one_of
 from toolkit.bets.paytable import PayTable, get_plain_bet, standard_bets
 from toolkit.coup.cards import Composition, CompositionLike
 from toolkit.coup.rules import Rules
-from toolkit.exact.engine import as_rank_matrix, compiled_bets
+from toolkit.exact.engine import CompiledBets, as_rank_matrix, compiled_bets
 from toolkit.parallel import Block, block_plan, map_blocks
 from toolkit.studies._remainders import binomial_table, unrank_block, way_counts, weights
 
@@ -129,8 +129,9 @@ def _shoes(caps: tuple[int, ...], comps: np.ndarray) -> np.ndarray:
     return ranks
 
 
-#: Jobs this process has unpacked (or made), by digest: a worker unpickles a job once, not once per block.
-_JOBS: dict[bytes, _Job] = {}
+#: Jobs this process has unpacked (or made), with their evaluators, by digest: a worker unpickles a job and looks
+#: its evaluator up once, not once per block.
+_JOBS: dict[bytes, tuple[_Job, CompiledBets | None]] = {}
 
 
 def _pack(job: _Job) -> tuple[bytes, bytes]:
@@ -140,24 +141,24 @@ def _pack(job: _Job) -> tuple[bytes, bytes]:
     blob = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
     digest = hashlib.sha256(blob).digest()
     _JOBS.clear()  # one job at a time here (and in forked workers, which inherit it)
-    _JOBS[digest] = job
+    _JOBS[digest] = (job, None)
     return digest, blob
 
 
-def _unpack(packed: tuple[bytes, bytes]) -> _Job:
+def _unpack(packed: tuple[bytes, bytes]) -> tuple[_Job, CompiledBets]:
+    """The job and its evaluator, from this process's memory when it has them."""
     digest, blob = packed
-    job = _JOBS.get(digest)
-    if job is None:
-        job = pickle.loads(blob)  # our own bytes, made by _pack in the parent process
+    job, evaluate = _JOBS.get(digest) or (pickle.loads(blob), None)  # our own bytes, made by _pack
+    if evaluate is None:
+        evaluate = compiled_bets(job.bets, job.rules.tableau)
         _JOBS.clear()
-        _JOBS[digest] = job
-    return job
+        _JOBS[digest] = (job, evaluate)
+    return job, evaluate
 
 
 def _price_block(packed: tuple[bytes, bytes], block: Block) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
     """Per ``n`` met in the block: sums (stats x columns), exact-sign counts per column, largest edges."""
-    job = _unpack(packed)
-    evaluate = compiled_bets(job.bets, job.rules.tableau)
+    job, evaluate = _unpack(packed)
     n_bets = len(job.bets)
     out = []
     for k, lo, count in job.segments(block.first_shoe, block.n_shoes):
