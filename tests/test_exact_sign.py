@@ -167,3 +167,31 @@ def test_pair_split_is_the_same_arithmetic_in_every_dtype():
     for f, o in zip(floats, objects, strict=True):
         assert np.array_equal(f, o.astype(float))
     assert len(multisets().parent) == 8008
+
+
+def test_exact_zeros_decided_by_the_lattice_are_the_integer_path_s_zeros():
+    # 16 of 8 decks' cards: the naturals pay 9:1 on a Banker natural 8 (9), so an edge is zero when exactly 24 of the
+    # 240 ordered pairs of cards total 8 (9): tens of thousands of exact zeros, decided without integers
+    from toolkit.studies._remainders import unrank_block, way_counts
+
+    bets = tuple(get_bet(name) for name in ("player", "natural8", "natural9", "big", "player_pair"))
+    compiled = compiled_bets(bets)
+    caps = np.array([128] + [32] * 9)
+    ways = way_counts(caps, 16)
+    comps = np.empty((40_000, 10), dtype=np.int64)
+    unrank_block(16, ways, 500_000, 40_000, comps)
+    ranks = np.zeros((len(comps), 13), dtype=np.int64)
+    ranks[:, :9], ranks[:, 9] = comps[:, 1:], comps[:, 0]
+    plain = compiled(ranks, exact_signs=False)
+    near = np.abs(plain) <= compiled.bounds
+    exact = ExactBets([b.payoffs for b in bets], PUNTO_BANCO, compiled)
+    zero = exact.lattice_zeros(ranks, near)
+    assert np.array_equal(zero, near)  # 2 b (16)_6 d < 1 for every one of these bets: all decided by the lattice
+    assert zero[:, 1:3].sum() > 1000
+    integers = plain.copy()
+    exact.settle(ranks, near, integers)  # the integer path on the same entries
+    assert np.all(integers[near] == 0.0)
+    assert np.array_equal(compiled(ranks), np.where(near, 0.0, plain))
+    # far from the lattice's reach (a fresh shoe's spacing is below the bound) nothing is decided without integers
+    fresh = np.array([[32] * 13])
+    assert not exact.lattice_zeros(fresh, np.ones((1, len(bets)), dtype=bool)).any()

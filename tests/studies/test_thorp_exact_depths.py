@@ -13,7 +13,9 @@ from toolkit.studies.thorp.markdown import markdown_report
 from toolkit.studies.thorp.run import run_study
 
 # Two-sided normal tail 6.8e-6 per depth and bet (normal approximation to binomials of at least 60 hands, p 0.07-0.35:
-# the exact tails are within a few times that); about 1e-4 for the 15-odd cells below.
+# the exact tails are within a few times that); about 2e-4 for the 27-odd cells below (depths 6-14, three bets).
+# The deeper table (6-26, 254 million compositions, minutes) is checked by coverage instead: the maths page,
+# notebooks/maths/thorp-study.md, reports 57 of 60 intervals covering the exact value at 30,000 and 200,000 shoes.
 Z = 4.5
 
 
@@ -25,7 +27,7 @@ def dealt_to_end():
 
 @pytest.fixture(scope="module")
 def table(dealt_to_end):
-    return exact_beside_sampled(dealt_to_end, "6-12", workers=1, progress=False)
+    return exact_beside_sampled(dealt_to_end, "6-14", workers=1, progress=False)
 
 
 def test_sampled_shares_by_depth_agree_with_the_exact_law(table):
@@ -34,7 +36,7 @@ def test_sampled_shares_by_depth_agree_with_the_exact_law(table):
     # z-score against the exact probability stays within Z unless the selection of depths by the dealing
     # moved the share by more than a few hundredths.
     cells = table.filter(pl.col("hands") >= 60)
-    assert cells.height >= 12
+    assert cells.height >= 18
     for row in cells.iter_rows(named=True):
         p, hands = row["exact_p_positive"], row["hands"]
         z = (row["p_positive"] - p) / math.sqrt(p * (1 - p) / hands)

@@ -91,7 +91,7 @@ def last_cards_command(
         title=(
             f"The last cards of {payload['decks']} decks, exactly: {payload['compositions']:,} compositions by "
             f"{by.value}; mean_positive = E[max(edge, 0)]; largest |mean - fresh edge| "
-            f"{payload['largest_mean_deviation']:.1e}; {payload['exact_signs']:,} signs settled in integers"
+            f"{payload['largest_mean_deviation']:.1e}; {payload['exact_signs']:,} signs near zero decided exactly"
         ),
     )
 

@@ -30,6 +30,18 @@ and the CUDA simulator compute the same ratios).  Bets that look only at the
 pair flags are a closed form of exact integer numerators and denominators
 (below ``2**53``) with a handful of roundings: ``64 u sum_k |x_k|`` over their
 four payouts.  The bound depends on the bet set, not on the shoe.
+
+Exact zeros without integers (the lattice).  A shoe of ``N >= 6`` distinct cards deals each
+ordered sequence of six with probability ``1 / (N)_6``, and the sequence decides the coup, so a
+bet whose payouts are multiples of ``1 / d`` (``d`` the common denominator of its pay table) has
+an expectation in ``(1 / ((N)_6 d)) Z``.  Where twice the bound ``b`` is below that spacing
+(``2 b (N)_6 d < 1``: up to ``N`` = 31 to 57 cards for the bets of the standard panel priced
+together, more for the pairs), a float within ``b`` of zero stands for an exact zero (a non-zero
+value would lie at least ``1 / ((N)_6 d) > 2 b`` from zero, its float more than ``b`` from it):
+:meth:`ExactBets.lattice_zeros` finds those, and
+:meth:`~toolkit.exact.engine.CompiledBets.settle_signs` sets them to ``0.0`` without evaluating
+anything (the last 6 to 26 cards of a shoe hold millions of such zeros); only the other entries
+are re-evaluated in integers.
 """
 
 from __future__ import annotations
@@ -215,6 +227,20 @@ class ExactBets:
                 ]
                 self._weight = ev.walk.weight.astype(np.int64)
 
+    def lattice_zeros(self, ranks: np.ndarray, near: np.ndarray) -> np.ndarray:
+        """The entries of ``near`` (floats within the bound of zero) that are exact zeros by the lattice argument
+        (module notes): those of bets with ``2 b (N)_6 d < 1`` for their shoe's ``N >= 6`` cards."""
+        zero = np.zeros_like(near)
+        rows = np.flatnonzero(near.any(axis=1))
+        totals = ranks[rows].sum(axis=1)
+        for total in np.unique(totals).tolist():
+            if total >= 6:
+                lattice = zip(self._c.bounds.tolist(), self._dens, strict=True)
+                spaced = [2 * Fraction(b) * perm(total, 6) * d < 1 for b, d in lattice]
+                here = rows[totals == total]
+                zero[here] = near[here] & np.array(spaced, dtype=bool)
+        return zero
+
     def _counts(self, ranks: np.ndarray) -> list[tuple[int, list[int]]]:
         """``((N)_6, (N)_6 P_g for every event g)`` for each shoe (row of 13 rank counts)."""
         ev = self._c.events
@@ -238,7 +264,7 @@ class ExactBets:
         return Fraction(sum(f * u[c] for f, u in zip(full, self._rows, strict=True) if f), total * self._col_dens[c])
 
     def settle(self, ranks: np.ndarray, near: np.ndarray, out: np.ndarray) -> None:
-        """``out[b, i] = float(exact EV)`` wherever ``near[b, i]``."""
+        """``out[b, i] = float(exact EV)`` wherever ``near[b, i]``, in integers."""
         c = self._c
         shoes = np.flatnonzero(near.any(axis=1))
         ng, na = len(c.general), len(c.alpha_bets)

@@ -633,7 +633,9 @@ class CompiledBets:
                 read = {v: as_exact(v) for v in np.unique(self._payoffs).tolist()}
                 exact = [[read[v] for v in row] for row in self._payoffs.tolist()]
             self._exact = ExactBets(exact, self.tableau, self)
-        self._exact.settle(ranks, near, out)
+        zero = self._exact.lattice_zeros(ranks, near)  # exact zeros without integers (see _exact_sign)
+        out[zero] = 0.0
+        self._exact.settle(ranks, near & ~zero, out)
         return settled
 
 

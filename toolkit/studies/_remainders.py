@@ -12,8 +12,8 @@ evaluates it in float64 from the correctly rounded binomials: ``K`` rounded fact
 products, the rounded denominator and one division are ``2K + 1`` roundings, so
 ``|w^ - w| <= gamma_(2K+1) w <= 30 u w`` for ``K <= 13`` (``u = 2**-53``: :data:`WEIGHT_ERROR`).
 A probability summed from these weights (non-negative terms) then errs by at most ``30 u`` of itself
-plus the rounding of the sum: a dot product within a block of ``B`` compositions (at worst
-``(B - 1) u`` relative, whatever the order the library sums in: 3.6e-12 for the blocks of 32,768 of
+plus the rounding of the sum: one pass within a block of ``B`` compositions (at worst
+``(B - 1) u`` relative, whatever the order of summation: 3.6e-12 for the blocks of 32,768 of
 :mod:`toolkit.studies.last_cards`, usually far less) and :func:`math.fsum` over blocks (correctly
 rounded): below 4e-12 relative, far inside the 1e-9 the figures are quoted to; the tests check it
 against exact fractions.

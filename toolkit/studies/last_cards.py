@@ -11,7 +11,11 @@ engine's batched kernel (:class:`toolkit.exact.engine.CompiledBets`) and sums th
 
 * ``p_positive``: the probability that the bet's edge is strictly positive (an edge that is
   exactly zero is not positive: every expectation within the float path's error bound of zero is
-  re-evaluated in integers, and ``exact_signs`` says how many were);
+  decided exactly by the engine, and ``exact_signs`` says how many were; with ``n`` cards an
+  expectation is a multiple of ``1 / ((n)_6 d)``, ``d`` the common denominator of the bet's pay
+  table, and while that spacing exceeds twice the bound, up to ``n`` = 31 for every bet of the
+  standard panel priced together, such a value is an exact zero, decided without integers (the
+  lattice of :mod:`toolkit.exact._exact_sign`); beyond it they are re-evaluated in integers);
 * ``mean``: the mean edge, which equals the full shoe's edge (the remainder's composition is an
   exchangeable draw, and the edge is linear in the probabilities of the coup's card sequences,
   each of which averages to its full-shoe value): ``mean_deviation`` is the built-in check;
@@ -30,11 +34,14 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import math
+import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
+import numba
 import numpy as np
 import polars as pl
 
@@ -42,7 +49,7 @@ from toolkit._check import integer, one_of
 from toolkit.bets.paytable import PayTable, get_plain_bet, standard_bets
 from toolkit.coup.cards import Composition, CompositionLike
 from toolkit.coup.rules import Rules
-from toolkit.exact.engine import as_rank_matrix, compiled_bets
+from toolkit.exact.engine import CompiledBets, as_rank_matrix, compiled_bets
 from toolkit.parallel import Block, block_plan, map_blocks
 from toolkit.studies._remainders import binomial_table, unrank_block, way_counts, weights
 
@@ -122,9 +129,36 @@ def _shoes(caps: tuple[int, ...], comps: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def _price_block(job: _Job, block: Block) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
+#: Jobs this process has unpacked (or made), with their evaluators, by digest: a worker unpickles a job and looks
+#: its evaluator up once, not once per block.
+_JOBS: dict[bytes, tuple[_Job, CompiledBets | None]] = {}
+
+
+def _pack(job: _Job) -> tuple[bytes, bytes]:
+    """``(digest, pickle)`` of a job, made once: every block's task then carries bytes, which pickle as a copy,
+    instead of the job (its bets hold 1,600 fractions each: pickled and unpickled per block, and compared
+    field by field where the evaluator is looked up, they cost a quarter of a block's time)."""
+    blob = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
+    digest = hashlib.sha256(blob).digest()
+    _JOBS.clear()  # one job at a time here (and in forked workers, which inherit it)
+    _JOBS[digest] = (job, None)
+    return digest, blob
+
+
+def _unpack(packed: tuple[bytes, bytes]) -> tuple[_Job, CompiledBets]:
+    """The job and its evaluator, from this process's memory when it has them."""
+    digest, blob = packed
+    job, evaluate = _JOBS.get(digest) or (pickle.loads(blob), None)  # our own bytes, made by _pack
+    if evaluate is None:
+        evaluate = compiled_bets(job.bets, job.rules.tableau)
+        _JOBS.clear()
+        _JOBS[digest] = (job, evaluate)
+    return job, evaluate
+
+
+def _price_block(packed: tuple[bytes, bytes], block: Block) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
     """Per ``n`` met in the block: sums (stats x columns), exact-sign counts per column, largest edges."""
-    evaluate = compiled_bets(job.bets, job.rules.tableau)
+    job, evaluate = _unpack(packed)
     n_bets = len(job.bets)
     out = []
     for k, lo, count in job.segments(block.first_shoe, block.n_shoes):
@@ -134,20 +168,49 @@ def _price_block(job: _Job, block: Block) -> list[tuple[int, np.ndarray, np.ndar
         w = weights(comps, job.tables[k], job.totals[k])
         ranks = _shoes(job.caps, comps)
         edge = evaluate(ranks, exact_signs=False)
-        near = np.abs(edge) <= evaluate.bounds  # the entries settled next (for best's count)
+        near = _near_rows(edge, evaluate.bounds) if n_bets else 0  # the rows settled next (for best's count)
         settled = evaluate.settle_signs(ranks, edge)
-        edge = np.concatenate([edge, edge.max(axis=1, keepdims=True)], axis=1)
-        sums = np.stack(
-            [
-                w @ (edge > 0),
-                w @ edge,
-                w @ np.maximum(edge, 0.0),
-                w @ (edge == 0),
-            ]
-        )
-        exact = np.append(settled, int(near.any(axis=1).sum()) if n_bets else 0)
-        out.append((k, sums, exact, edge.max(axis=0)))
+        sums = np.zeros((_SUMS, n_bets + 1))
+        top = np.full(n_bets + 1, -np.inf)
+        _block_sums(edge, w, sums, top)
+        out.append((k, sums, np.append(settled, near), top))
     return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _near_rows(edge, bounds):  # pragma: no cover - compiled
+    """Rows with an edge within its bound of zero (each is settled exactly)."""
+    rows = 0
+    for b in range(edge.shape[0]):
+        for c in range(edge.shape[1]):
+            if abs(edge[b, c]) <= bounds[c]:
+                rows += 1
+                break
+    return rows
+
+
+@numba.njit(cache=True, nogil=True)
+def _block_sums(edge, w, sums, top):  # pragma: no cover - compiled
+    """Add ``w``-weighted P(edge > 0), E[edge], E[max(edge, 0)], P(edge = 0) of each column of ``edge`` and of the
+    rows' largest edge (the last column of ``sums``) into ``sums``; the largest of each into ``top``.  One pass in
+    row order: each sum errs by at most ``(B - 1) u`` of its terms' absolute sum (:mod:`_remainders`)."""
+    m = edge.shape[1]
+    for b in range(edge.shape[0]):
+        wb = w[b]
+        best = -np.inf
+        for c in range(m + 1):
+            if c < m:
+                e = edge[b, c]
+                best = max(best, e)
+            else:
+                e = best
+            if e > 0:
+                sums[0, c] += wb
+                sums[2, c] += wb * e
+            elif e == 0:
+                sums[3, c] += wb
+            sums[1, c] += wb * e
+            top[c] = max(top[c], e)
 
 
 def last_cards(
@@ -193,9 +256,10 @@ def last_cards(
         ``p_positive`` (P(edge > 0)), ``mean`` (E[edge]), ``mean_positive`` (E[max(edge, 0)]),
         ``mean_if_positive`` (E[edge | edge > 0], null when never positive), ``p_zero`` (P(edge = 0),
         exactly), ``max_edge`` (the largest edge of any composition), ``exact_signs`` (expectations
-        re-evaluated in integers because they lay within the float path's error bound of zero; for
-        ``best``, the compositions with any), ``fresh_edge`` (the full shoe's edge; null for ``best``)
-        and ``mean_deviation`` (``mean - fresh_edge``: zero up to rounding, the built-in check).
+        within the float path's error bound of zero, so decided exactly: by the lattice or in integers,
+        see the module notes; for ``best``, the compositions with any), ``fresh_edge`` (the full shoe's
+        edge; null for ``best``) and ``mean_deviation`` (``mean - fresh_edge``: zero up to rounding, the
+        built-in check).
 
     References
     ----------
@@ -218,7 +282,8 @@ def last_cards(
     exact = np.zeros((len(ns), columns), dtype=np.int64)
     largest = np.full((len(ns), columns), -np.inf)
     plan = block_plan(job.starts[-1], block_size, seed=0)  # no randomness: its blocks' seeds go unused
-    for result in map_blocks(partial(_price_block, job), plan, workers, progress=progress, description="compositions"):
+    price = partial(_price_block, _pack(job))
+    for result in map_blocks(price, plan, workers, progress=progress, description="compositions"):
         for k, sums, settled, top in result:
             partial_sums[k].append(sums)
             exact[k] += settled
