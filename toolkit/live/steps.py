@@ -12,7 +12,7 @@ by :func:`toolkit.records.records_from_dealt`.
 >>> short = simulate_records(1, ShoeHeader().updated(cut_card=400), seed=2)  # the cut card comes out early
 >>> steps = ShoeSteps(short, bets=["banker", "tie"], systems=["dragon7"])
 >>> steps.n_coups, steps.coup
-(79, 1)
+(3, 1)
 >>> step = steps.forward().step()
 >>> step.coup, step.player, round(step.expected_value["banker"], 5)
 (2, ['A', 'J'], -0.0107)
