@@ -76,6 +76,11 @@ def _check_site(html: Path) -> None:
     # every notebook is a page of the site (the toctree picks them up by glob)
     for notebook in sorted(SOURCE.glob("[0-9]*.ipynb")):
         assert (html / f"{notebook.stem}.html").is_file(), f"{notebook.name} is not in the site"
+    # the sidebar stops at the API's page per subpackage (conf.NAVIGATION_DEPTH): the pages of single names are
+    # reached from those pages' tables, not listed in every page (which made the build quadratic in its pages)
+    assert (html / "api" / "generated").is_dir()
+    assert "api/generated/" not in (html / "index.html").read_text(encoding="utf-8")
+    assert "generated/toolkit.bets.Bet.html" in (html / "api" / "bets.html").read_text(encoding="utf-8")
 
 
 def test_docs_build_without_warnings(tmp_path: Path) -> None:

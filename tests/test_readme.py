@@ -2,14 +2,16 @@
 
 Every ``baccarat`` line of the README's ``bash`` blocks is run in-process from a scratch folder
 holding the project's ``data/``: the options and files exactly as written, the numbers of shoes
-(and trials, paths) cut to a few so that the whole README runs in the default suite; the lines of
-the long studies (thorp, reproduce, assess) are marked slow.  A line whose comment says it
-"exits 1" must exit 1; every other line must exit 0.  The Python block runs, as written, in the
-slow suite.
+(and trials, paths, permutations, the range of cards left) cut to a few so that the whole README
+runs in the default suite, a line that leaves such a number at its default given the few too
+(``SMALL_DEFAULTS``), and one worker (no pool to start for a few shoes); the lines of the long
+studies (thorp, reproduce, assess) are marked slow.  A line whose comment says it "exits 1" must
+exit 1; every other line must exit 0.  The Python block runs, as written, in the slow suite.
 """
 
 from __future__ import annotations
 
+import functools
 import glob
 import io
 import re
@@ -24,7 +26,24 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 #: Lines of the README that are not the toolkit's commands: installing, the tests, the docs build.
 NOT_OURS = ("pip install", "python -m pytest", "python -m sphinx")
 #: Options whose number is cut to a few shoes for the default suite, and the most each keeps.
-SMALL = {"--shoes": 6, "-n": 6, "--trials": 20, "--study-shoes": 4, "--count-shoes": 0, "--paths": 20}
+SMALL = {
+    "--shoes": 6,
+    "-n": 6,
+    "--trials": 20,
+    "--study-shoes": 4,
+    "--count-shoes": 0,
+    "--paths": 20,
+    "--permutations": 99,
+    "--reference": 50,
+}
+#: What a command's line gets when it leaves a number of ``SMALL`` at its default (10,000 shoes, 9,999
+#: permutations): the few, as if written.
+SMALL_DEFAULTS = {
+    "count": ("--shoes",),
+    "detect": ("--permutations", "--reference"),
+}
+#: The most cards left that a ``--cards-left A-B`` range keeps (``6-16`` runs as ``6-8``).
+SMALL_CARDS_LEFT = 8
 SLOW = ("baccarat thorp", "baccarat reproduce", "baccarat assess")
 
 
@@ -49,7 +68,36 @@ def _small(argv: list[str]) -> list[str]:
     for i, arg in enumerate(out[:-1]):
         if arg in SMALL and out[i + 1].isdigit():
             out[i + 1] = str(min(int(out[i + 1]), SMALL[arg]))
+        elif arg == "--cards-left" and re.fullmatch(r"\d+-\d+", out[i + 1]):
+            low, high = map(int, out[i + 1].split("-"))
+            out[i + 1] = f"{low}-{max(low, min(high, SMALL_CARDS_LEFT))}"
+    for option in SMALL_DEFAULTS.get(out[0], ()):
+        if option not in out:
+            out += [option, str(SMALL[option])]
+    # a few shoes need no pool of processes (``simulate --players`` deals in this process and takes no workers)
+    if "--workers" in _options(out[0]) and not {"--workers", "-w", "--players"} & set(out):
+        out += ["--workers", "1"]
     return out
+
+
+@functools.cache
+def _options(name: str) -> frozenset[str]:
+    """The options ``baccarat NAME`` takes (none for a group of subcommands)."""
+    import typer
+
+    from toolkit.cli.app import app
+
+    command = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
+    return frozenset(opt for param in command.params for opt in param.opts)
+
+
+def test_the_lines_are_cut_to_a_few_shoes_and_one_worker() -> None:
+    assert _small(["count", "--bet", "dragon7"]) == ["count", "--bet", "dragon7", "--shoes", "6", "--workers", "1"]
+    assert _small(["count", "--shoes", "20000", "--workers", "2"]) == ["count", "--shoes", "6", "--workers", "2"]
+    assert _small(["last-cards", "--cards-left", "6-16"])[:3] == ["last-cards", "--cards-left", "6-8"]
+    assert _small(["last-cards", "--cards-left", "10-16"])[:3] == ["last-cards", "--cards-left", "10-10"]
+    assert _small(["detect", "t.jsonl"]) == ["detect", "t.jsonl", "--permutations", "99", "--reference", "50"]
+    assert _small(["edge", "--decks", "8"]) == ["edge", "--decks", "8"]
 
 
 def test_the_readme_names_files_that_exist() -> None:

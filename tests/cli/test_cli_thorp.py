@@ -146,11 +146,16 @@ def test_thorp_bad_options_fail_in_one_line(capsys, tmp_path: Path, args: tuple[
 
 
 def test_reproduce_prints_every_published_figure(capsys, monkeypatch) -> None:
+    # the exact law of the last cards on 6-8 of them (the default 6-16 is 5.3 million compositions; its verdicts
+    # are tested on tables in tests/studies/test_thorp_reproduce.py)
     code, stdout, err = run(
-        capsys, "reproduce", "--shoes", "300", "--study-shoes", "40", "--count-shoes", "2000", "--format", "json", *FAST
+        capsys, "reproduce", "--shoes", "300", "--study-shoes", "40", "--count-shoes", "2000",
+        "--exact-cards-left", "6-8", "--format", "json", *FAST,
     )  # fmt: skip
     assert code == 0, err
     rows = {r["figure"]: r for r in json.loads(stdout)}
+    assert "with 6 cards left" in rows["thorp_1984_last_cards_exact"]["toolkit"]
+    assert "last 6 to 8 cards" in rows["thorp_walden_1973_mean_exact"]["status"]
     assert rows["house_edge_8d_banker"]["matches"] is True
     assert rows["combinations_8d_total"]["toolkit"] == "4,998,398,275,503,360"
     assert rows["house_edge_8d_tie_9to1_typo"]["status"].startswith("erratum")
@@ -163,7 +168,9 @@ def test_reproduce_prints_every_published_figure(capsys, monkeypatch) -> None:
         assert rows[figure]["matches"] is True, rows[figure]
     assert rows["ten_count_jstat_claim"]["status"].startswith("claim: no number to check")  # dealt, not pending
     monkeypatch.setenv("COLUMNS", "160")  # wide enough for one table: the verdicts beside the figures
-    code, stdout, err = run(capsys, "reproduce", "--shoes", "100", "--study-shoes", "20", *NO_COUNTS, *FAST)
+    code, stdout, err = run(
+        capsys, "reproduce", "--shoes", "100", "--study-shoes", "20", "--exact-cards-left", "none", *NO_COUNTS, *FAST
+    )  # fmt: skip
     assert code == 0
     assert "house_edge_8d_banker" in stdout
     assert "match" in stdout

@@ -8,7 +8,9 @@ pass of the computed chain prices a candidate at every threshold (its sums are k
 at each): on 8 decks a round over ten tags for every value takes about a minute of one core for Dragon 7.
 
 >>> from toolkit.dealing.dealer import Dealing
->>> table = best_count("dragon7", Dealing(decks=1), tag_range=(-1, 2), thresholds=[2], values=[8], rounds=1)
+>>> table = best_count(
+...     "dragon7", Dealing(decks=1), tag_range=(-1, 2), thresholds=[2], values=[8], rounds=1, workers=1
+... )
 >>> table["count"].to_list()[-1], bool(table["units_per_shoe_ev"][-1] >= table["units_per_shoe_ev"][0])
 ('found', True)
 """

@@ -11,10 +11,11 @@ being dealt; a failed save is remembered (:attr:`SessionFile.error`), never
 raised, and the next call tries again (the file lacks a finished coup until a save works).
 
 >>> import tempfile
+>>> from toolkit.live.panel import Panel
 >>> from toolkit.live.tracker import Tracker
 >>> from toolkit.records import ShoeHeader
 >>> out = SessionFile(check_output(Path(tempfile.mkdtemp()) / "tonight.csv"))
->>> t = Tracker(ShoeHeader().updated(burn="none"))
+>>> t = Tracker(ShoeHeader().updated(burn="none"), Panel.of(bets=["banker"]))
 >>> out.save_if_changed(t), out.path.exists()  # no coup yet: nothing to save
 (False, False)
 >>> _ = t.feed("9k9k")

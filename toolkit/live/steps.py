@@ -8,10 +8,11 @@ placed at): the game-protection view, did the big bets come when the edge was
 there?  Dealt shoes (:class:`toolkit.dealing.dealer.DealtShoes`) are recorded first
 by :func:`toolkit.records.records_from_dealt`.
 
->>> from toolkit.records import simulate_records
->>> steps = ShoeSteps(simulate_records(1, seed=2), bets=["banker", "tie"], systems=["dragon7"])
+>>> from toolkit.records import ShoeHeader, simulate_records
+>>> short = simulate_records(1, ShoeHeader().updated(cut_card=400), seed=2)  # the cut card comes out early
+>>> steps = ShoeSteps(short, bets=["banker", "tie"], systems=["dragon7"])
 >>> steps.n_coups, steps.coup
-(79, 1)
+(3, 1)
 >>> step = steps.forward().step()
 >>> step.coup, step.player, round(step.expected_value["banker"], 5)
 (2, ['A', 'J'], -0.0107)

@@ -30,7 +30,7 @@ bet).  Then:
 
 >>> from toolkit.protection.players import FlatBettor, simulate_table
 >>> records = simulate_table(4, [FlatBettor("seat1", "banker", rate=0.5)], seed=3)
->>> found = detect_counters(records, permutations=199, seed=1)
+>>> found = detect_counters(records, permutations=199, reference=200, seed=1)
 >>> found.seats.select("who", "bet", "flagged").rows()
 [('seat1', 'banker', False)]
 """

@@ -583,7 +583,7 @@ def bankroll_report(
 
     Examples
     --------
-    >>> rep = bankroll_report("dragon7", bankroll=200, n_shoes=400, paths=200, seed=1, progress=False)
+    >>> rep = bankroll_report("dragon7", bankroll=200, n_shoes=400, paths=200, seed=1, workers=1, progress=False)
     >>> sorted(rep.risk), round(rep.mean_bet, 3)
     (['p_goal', 'risk_of_ruin', 'trip_risk'], 1.0)
     """

@@ -222,7 +222,7 @@ def guessing_game(
     Examples
     --------
     >>> from toolkit.dealing.shuffles import Shelf
-    >>> game = guessing_game(Shelf(10), trials=2000, seed=1)
+    >>> game = guessing_game(Shelf(10), trials=2000, seed=1, workers=1)
     >>> 9.0 < game["expected_correct_guesses"][0] < 9.6, round(game["exact_expected"][0], 4)
     (True, 9.2966)
     """

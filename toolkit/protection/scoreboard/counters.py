@@ -85,8 +85,9 @@ def road_edges(
 
     Examples
     --------
-    >>> from toolkit.records import simulate_records
-    >>> edges = road_edges(simulate_records(1, seed=1), ["banker"], particles=50, seed=1)
+    >>> from toolkit.records import ShoeHeader, simulate_records
+    >>> short = simulate_records(1, ShoeHeader().updated(cut_card=400), seed=1)  # the cut card after 3 coups
+    >>> edges = road_edges(short, ["banker"], particles=50, seed=1)
     >>> round(edges["edge_banker"][0], 5)  # before the first coup: the fresh shoe's edge
     -0.01058
     """

@@ -35,7 +35,7 @@ shuffle the tracker is a perfect card counter (every position's law is the unsee
 gain at the main bets is a tiny fraction of a unit per 100 hands (Thorp 1984): the baseline.
 
 >>> from toolkit.studies.shuffle.models import NoShuffle
->>> frame = shuffle_tracker_edge([NoShuffle()], n_shoes=4, seed=1, progress=False)
+>>> frame = shuffle_tracker_edge([NoShuffle()], n_shoes=4, seed=1, workers=1, progress=False)
 >>> frame["win_per_100"][0] > 10
 True
 """

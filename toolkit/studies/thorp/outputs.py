@@ -6,7 +6,8 @@ wants them passes the function that draws them, as ``baccarat thorp`` passes
 
 >>> import tempfile
 >>> from toolkit.studies import ThorpStudy, run_study
->>> result = run_study(ThorpStudy(n_shoes=20, seed=1, bets=("banker", "player")), progress=False)
+>>> study = ThorpStudy(n_shoes=20, seed=1, bets=("banker", "player"))
+>>> result = run_study(study, workers=1, progress=False)
 >>> paths = write_outputs(result, tempfile.mkdtemp(), reproduce=False)
 >>> sorted(paths)[:3], paths["report"].name
 (['by_bucket', 'by_unseen', 'claims'], 'report.md')
