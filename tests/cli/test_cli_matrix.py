@@ -47,6 +47,8 @@ BASE: dict[tuple[str, ...], tuple[str, ...]] = {
         "1",
         "--count-shoes",
         "0",
+        "--exact-cards-left",
+        "6-7",
         "--no-figures",
         *QUIET,
     ),

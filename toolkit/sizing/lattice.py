@@ -172,29 +172,33 @@ class LatticeWalk:
         ruin_now = (~alive) @ self.probabilities
         return k, alive, ruin_now
 
-    def _solve(self, b: float, top: int, r: float = 0.0, log_c: float = math.inf) -> float:
-        """Risk of ruin from ``b``, the risk at a point ``y`` above ``top`` taken as ``min(1, exp(log_c - r y))``.
+    def _solve(self, b: float, top: int, tails: tuple[tuple[float, float], ...] = ((0.0, math.inf),)) -> list[float]:
+        """Risk of ruin from ``b``, once per ``(r, log_c)`` of ``tails``: the risk at a point ``y`` above ``top``
+        taken as ``min(1, exp(log_c - r y))``.
 
-        ``log_c = inf`` (the default) takes it as 0: a lower bound.  With Lundberg's
-        ``r`` and ``log_c = r max(w - l)`` it is an upper bound: ``exp(-r S_t)`` is a
-        martingale, and at ruin ``S`` is at most ``max(w - l)``.
+        ``log_c = inf`` takes it as 0: a lower bound.  With Lundberg's ``r`` and
+        ``log_c = r max(w - l)`` it is an upper bound: ``exp(-r S_t)`` is a
+        martingale, and at ruin ``S`` is at most ``max(w - l)``.  The chain's
+        matrix does not depend on the tail, so one factorisation serves every
+        tail (one right-hand side each).
         """
         k, alive, ruin_now = self._chain(b, top)
         n, first = len(k), int(k[0])
         lower, upper = int(max(0, -self.steps.min())), int(max(0, self.steps.max()))
         band = np.zeros((lower + upper + 1, n))
         band[upper, :] = 1.0
-        rhs = ruin_now.copy()
+        rhs = np.repeat(ruin_now[:, None], len(tails), axis=1)
         for j, (w, p) in enumerate(zip(self.steps, self.probabilities, strict=True)):
             rows = np.flatnonzero(alive[:, j])
             cols = rows + int(w)
             out = cols >= n
-            if math.isfinite(log_c):
-                rhs[rows[out]] += p * np.minimum(1.0, np.exp(log_c - r * (b + k[0] + cols[out])))
+            for t, (r, log_c) in enumerate(tails):
+                if math.isfinite(log_c):
+                    rhs[rows[out], t] += p * np.minimum(1.0, np.exp(log_c - r * (b + k[0] + cols[out])))
             keep = (cols >= 0) & ~out
             np.subtract.at(band, (upper + rows[keep] - cols[keep], cols[keep]), p)
         psi = scipy.linalg.solve_banded((lower, upper), band, rhs)
-        return float(np.clip(psi[-first], 0.0, 1.0))
+        return [float(np.clip(psi[-first, t], 0.0, 1.0)) for t in range(len(tails))]
 
     def _points(self, b: float, above: float) -> int:
         top = math.ceil(above)
@@ -230,12 +234,12 @@ class LatticeWalk:
             return 0.0
         r = adjustment_coefficient(self.steps.astype(np.float64), self.probabilities)  # per lattice unit
         if math.isinf(r):  # the walk never steps down: past ``reach`` it is never ruined
-            return self._solve(b, self._points(b, max(0.0, reach - b) + 1))
+            return self._solve(b, self._points(b, max(0.0, reach - b) + 1))[0]
         log_c = r * reach
         height = (log_c - math.log(_TAIL)) / r + float(self.steps.max())
         for _ in range(4):
             top = self._points(b, height)
-            low, high = self._solve(b, top), self._solve(b, top, r, log_c)
+            low, high = self._solve(b, top, ((0.0, math.inf), (r, log_c)))  # one factorisation, two bounds
             if high - low <= 1e-12:
                 return 0.5 * (low + high)
             height *= 2
