@@ -33,6 +33,7 @@ from toolkit.cli._common import (
     say,
     seed_or_fresh,
     start_workers,
+    warm_dealt_shoes,
     with_dealing,
 )
 
@@ -240,10 +241,12 @@ def count(
     ),
 ) -> None:
     """What a counter wins: play a count (or computer-perfect play) through simulated shoes, or compute it."""
+    from functools import partial
+
     from toolkit.counting import LookAheadError, run_strategies
 
     check_run(shoes, workers, MAX_COUNT_SHOES)
-    start_workers(workers, scheduler, used=method != Method.computed)
+    start_workers(workers, scheduler, used=method != Method.computed, warm=partial(warm_dealt_shoes, dealing, house))
     if not 0 < confidence < 1:
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if bankroll is not None and not bankroll > 0:
