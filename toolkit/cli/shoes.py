@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from enum import Enum
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -149,8 +150,6 @@ def simulate(
 
         simulate_players(players, out_text, shoes, seed, dealing, workers, scheduler)
         return
-    from functools import partial
-
     import pyarrow.parquet as pq
 
     from toolkit._files import atomic_file
@@ -241,8 +240,6 @@ def count(
     ),
 ) -> None:
     """What a counter wins: play a count (or computer-perfect play) through simulated shoes, or compute it."""
-    from functools import partial
-
     from toolkit.counting import LookAheadError, run_strategies
 
     check_run(shoes, workers, MAX_COUNT_SHOES)
