@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
 import sys
 import threading
 import tracemalloc
@@ -214,3 +215,61 @@ def _most_threads_of_a_pool(_: object) -> int:
 def test_each_worker_keeps_one_thread_in_its_blas_and_openmp_pools(monkeypatch, fresh_pool):
     monkeypatch.setattr(parallel, "_START_METHOD", "spawn")  # every task in a worker (a fork would run one here)
     assert list(parallel.map_tasks(_most_threads_of_a_pool, [0, 1, 2], workers=2, progress=False)) == [1, 1, 1]
+
+
+#: What the warm-up of the tests below built, in the process that ran it (a forked worker inherits it).
+_WARMED: dict[str, int] = {}
+
+
+def _warm_here() -> None:
+    _WARMED["by"] = os.getpid()
+
+
+def _warmed_by(_: object) -> tuple[int | None, int]:
+    return _WARMED.get("by"), os.getpid()
+
+
+def test_a_pool_started_with_a_warm_up_inherits_what_it_built(monkeypatch, fresh_pool):
+    monkeypatch.setattr(parallel, "_START_METHOD", "fork")
+    monkeypatch.setattr(sys.modules[__name__], "_WARMED", {})
+    calls: list[int] = []
+    assert not parallel.start_pool(1, warm=lambda: calls.append(1))  # one worker: nothing forked, nothing warmed
+    assert parallel.start_pool(2, warm=_warm_here)
+    assert parallel.start_pool(2, warm=lambda: calls.append(1))  # the running pool: warmed already
+    assert calls == []
+    out = list(parallel.map_tasks(_warmed_by, range(6), workers=2, progress=False))
+    assert {by for by, _ in out} == {os.getpid()}  # built here, before the fork, in every worker
+    assert os.getpid() not in {pid for _, pid in out}
+
+
+def test_a_warm_up_that_makes_forking_unsafe_starts_no_pool(monkeypatch, fresh_pool):
+    safe = {"now": True}
+    monkeypatch.setattr(parallel, "_START_METHOD", None)
+    monkeypatch.setattr(parallel, "_fork_is_safe", lambda: safe["now"])
+    assert not parallel.start_pool(2, warm=lambda: safe.update(now=False))  # as if it started polars' threads
+    assert parallel._POOL["executor"] is None  # left to the first map, which starts it as it can
+
+
+def test_the_commands_warm_up_leaves_forking_safe():
+    """What count and assess load before forking their workers starts no thread that forbids the fork (polars')."""
+    code = (
+        "import toolkit.cli.app\n"
+        "from toolkit.cli._common import warm_dealt_shoes\n"
+        "from toolkit.dealing.dealer import Dealing\n"
+        "from toolkit.parallel import _fork_is_safe\n"
+        "assert _fork_is_safe()\n"
+        "warm_dealt_shoes(Dealing(decks=6))\n"
+        "print(_fork_is_safe())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True"
+
+
+def test_count_with_warm_workers_gives_what_one_process_gives(tmp_path):
+    """``count`` forks its workers after the warm-up (a fresh process, so the fork is the real one): the same
+    result, figure for figure, as in one process."""
+    args = [sys.executable, "-m", "toolkit.cli", "count", "--system", "dragon7", "--shoes", "3000", "--seed", "4"]
+    args += ["--no-progress", "--format", "json", "--workers"]
+    one, two = (subprocess.run([*args, w], capture_output=True, text=True, check=True).stdout for w in ("1", "2"))
+    assert "dragon7" in one
+    assert two == one

@@ -489,18 +489,24 @@ def _shared_pool(n: int, fn: Callable[..., Any] | None = None) -> ProcessPoolExe
     return executor
 
 
-def start_pool(workers: int | None) -> bool:
+def start_pool(workers: int | None, warm: Callable[[], object] | None = None) -> bool:
     """Fork this process's pool of ``workers`` now, if forking is safe now, for every later block map to use.
 
     A command whose own work starts polars' thread pool before its first block map (pricing a bet from
     an expression, say) can no longer fork its workers then: they would start fresh, each paying
     to import and load what this process has.  Called first, while only the imports are done, it
-    forks them with those: they then pay only what the first block builds.
+    forks them with those; ``warm``, called here just before the fork, loads what the blocks will use
+    (numba's compiler and the kernels of dealing and pricing, say), so that the workers inherit it
+    instead of each loading its own: they then pay only what ``warm`` could not build.
 
     Parameters
     ----------
     workers
         Local processes (``None``: every core); one starts nothing.
+    warm
+        Called in this process before the workers are forked (only when they are: never with one worker, a
+        running pool or where forking is not safe). It must leave forking safe (start no thread, nor polars'
+        thread pool): where it does not, no pool is started now and the first block map starts one as it can.
 
     Returns
     -------
@@ -516,6 +522,9 @@ def start_pool(workers: int | None) -> bool:
     if n < 2:
         return False
     method = _pool_to_start(n)
+    if method == "fork" and warm is not None:
+        warm()
+        method = _pool_to_start(n)  # what warm started may have made forking unsafe
     if method == "fork":
         _shared_pool(n)
     return method is None or method == "fork"

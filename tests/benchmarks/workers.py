@@ -2,14 +2,15 @@
 
 For each command the script runs ``baccarat ... --workers 1`` and ``--workers 2`` one after the other and
 prints the CPU time (user + system of every process of the tree: the command, its workers, a fork server),
-the wall time, and the
-peak memory summed over the processes of the tree (resident and proportional: a forked worker shares its
-parent's pages, which resident memory counts twice and proportional memory once), then the ratio of the
-two runs' CPU.  With ``--baseline DIR`` it also runs the README's main job on the checkout in ``DIR``
-(another version of the package) and on this one, and prints the ratio of their times.  No assertion:
-it prints what it measured, on whatever machine it runs.
+the wall time, and the peak memory summed over the processes of the tree (resident and proportional: a forked
+worker shares its parent's pages, which resident memory counts twice and proportional memory once), then the
+ratio of the two runs' CPU (with ``--repeats N``, N pairs one after the other, each pair's ratio and their
+median: on a shared machine one pair's ratio moves by 0.1 or more).  With ``--baseline DIR`` it also runs the
+README's main job on the checkout in ``DIR`` (another version of the package) and on this one, and prints the
+ratio of their times.  No assertion: it prints what it measured, on whatever machine it runs.
 
     python tests/benchmarks/workers.py                       # every command at a small size
+    python tests/benchmarks/workers.py --only count --repeats 3   # three pairs, each ratio and their median
     python tests/benchmarks/workers.py --only thorp --baseline /path/to/other/checkout
 """
 
@@ -19,6 +20,7 @@ import argparse
 import ctypes
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -123,6 +125,7 @@ def main() -> None:
     parser.add_argument("--only", action="append", choices=sorted(COMMANDS), help="Commands to measure.")
     parser.add_argument("--baseline", help="Another checkout: its main job is timed beside this one's.")
     parser.add_argument("--shoes", type=int, help="Shoes for every command (default: each one's size above).")
+    parser.add_argument("--repeats", type=int, default=1, help="Pairs of runs (one worker, two) per command.")
     options = parser.parse_args()
     here = str(Path(__file__).resolve().parents[2])
     with tempfile.TemporaryDirectory() as tmp:
@@ -131,12 +134,17 @@ def main() -> None:
             if options.shoes:
                 args[args.index("--shoes") + 1] = str(options.shoes)
             print(f"baccarat {' '.join(args)}")
-            runs = {}
-            for workers in (1, 2):
-                extra = ["--no-resume"] if name == "thorp" else []
-                runs[workers] = measure([*args, *extra, "--workers", str(workers)], here)
-                _show(f"--workers {workers}", runs[workers])
-            print(f"  cpu ratio, two workers / one: {runs[2]['cpu'] / runs[1]['cpu']:.3f}")
+            ratios = []
+            for _ in range(options.repeats):
+                runs = {}
+                for workers in (1, 2):
+                    extra = ["--no-resume"] if name == "thorp" else []
+                    runs[workers] = measure([*args, *extra, "--workers", str(workers)], here)
+                    _show(f"--workers {workers}", runs[workers])
+                ratios.append(runs[2]["cpu"] / runs[1]["cpu"])
+                print(f"  cpu ratio, two workers / one: {ratios[-1]:.3f}")
+            if len(ratios) > 1:
+                print(f"  median of {len(ratios)} ratios: {statistics.median(ratios):.3f}")
         if options.baseline:
             args = [a.replace("{tmp}", tmp) for a in COMMANDS["thorp"]] + ["--no-resume"]
             print(f"the main job, baccarat {' '.join(args)} (default workers), baseline then this checkout:")

@@ -369,16 +369,45 @@ def check_scheduler(workers: int | None, scheduler: str | None) -> None:
         fail("--workers is ignored with --scheduler (the cluster's workers run the blocks); give one")
 
 
-def start_workers(workers: int | None, scheduler: str | None, used: bool = True) -> None:
+def start_workers(
+    workers: int | None, scheduler: str | None, used: bool = True, warm: Callable[[], object] | None = None
+) -> None:
     """Refuse ``--workers`` beside ``--scheduler`` (:func:`check_scheduler`), then fork the local workers now, with
     the imports only, before the command's own work starts polars' threads (after which they could only start
     fresh: :func:`toolkit.parallel.start_pool`); nothing with a scheduler, or when the work will not use them
-    (``used`` false)."""
+    (``used`` false).  ``warm`` (such as :func:`warm_dealt_shoes`) runs here just before the fork, so the workers
+    inherit what it loads."""
     check_scheduler(workers, scheduler)
     if scheduler is None and used:
         from toolkit.parallel import start_pool
 
-        start_pool(workers)
+        start_pool(workers, warm)
+
+
+def warm_dealt_shoes(dealing: Dealing, house: Any = None) -> None:
+    """Load what every block of dealt and priced shoes uses, in this process: numba's compiler, the dealing kernel
+    for ``dealing``, the standard panel of ``house`` (:class:`~toolkit.coup.rules.Rules`; by default the dealing's)
+    and the pricing kernels (with the panel's first bet: each bet's own tables are built where it is priced, and
+    only for the bets a command prices).
+
+    Called just before the workers are forked (:func:`start_workers`), it lets them inherit these instead of each
+    loading its own (a third of a second to a second each); none of it starts polars' thread pool.  One shoe is
+    dealt, from a fixed seed, and a block of full shoes and one more priced (the native kernel prices whole blocks,
+    the numba kernel what is left), and both are thrown away: nothing a command computes depends on them.
+    """
+    import numpy as np
+
+    from toolkit.bets.paytable import standard_bets
+    from toolkit.bets.pricing import expected_values
+    from toolkit.coup.rules import Rules
+    from toolkit.dealing.dealer import deal_block, shuffled_shoes
+    from toolkit.exact._kernels import LANES
+
+    house = Rules(decks=dealing.decks, tableau=dealing.tableau) if house is None else house
+    deal_block(shuffled_shoes(1, dealing.decks, np.random.default_rng(0)), dealing, 0)
+    full = np.array([Composition.from_decks(dealing.decks).by_rank] * (LANES + 1), dtype=np.int64)  # both kernels
+    panel = standard_bets(house)  # cached: the workers find it built
+    expected_values(full, panel[:1], dealing.tableau, decks=dealing.decks)  # one bet loads the kernels
 
 
 def check_run(shoes: int, workers: int | None, limit: int | None = None) -> None:

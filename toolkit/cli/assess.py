@@ -31,6 +31,7 @@ from toolkit.cli._common import (
     say,
     seed_or_fresh,
     start_workers,
+    warm_dealt_shoes,
     with_dealing,
 )
 
@@ -116,7 +117,7 @@ def assess(
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if min_win < 0:
         fail(f"--min-win must be 0 or more, got {min_win}")
-    start_workers(workers, scheduler)
+    start_workers(workers, scheduler, warm=partial(warm_dealt_shoes, dealing))
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau)
     bet, bet_file = one_bet(bets, bet_files)
     try:

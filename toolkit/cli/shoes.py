@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from enum import Enum
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -33,6 +34,7 @@ from toolkit.cli._common import (
     say,
     seed_or_fresh,
     start_workers,
+    warm_dealt_shoes,
     with_dealing,
 )
 
@@ -148,8 +150,6 @@ def simulate(
 
         simulate_players(players, out_text, shoes, seed, dealing, workers, scheduler)
         return
-    from functools import partial
-
     import pyarrow.parquet as pq
 
     from toolkit._files import atomic_file
@@ -243,7 +243,7 @@ def count(
     from toolkit.counting import LookAheadError, run_strategies
 
     check_run(shoes, workers, MAX_COUNT_SHOES)
-    start_workers(workers, scheduler, used=method != Method.computed)
+    start_workers(workers, scheduler, used=method != Method.computed, warm=partial(warm_dealt_shoes, dealing, house))
     if not 0 < confidence < 1:
         fail(f"--confidence must be between 0 and 1, got {confidence}")
     if bankroll is not None and not bankroll > 0:
