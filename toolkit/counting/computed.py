@@ -49,7 +49,7 @@ from toolkit.exact._kernels import pair_split
 from toolkit.exact._tables import coup_table, multisets
 from toolkit.exact.engine import _features, zero_pair_probabilities
 
-__all__ = ["CountValue", "count_law", "count_value"]
+__all__ = ["CountValue", "SeatRule", "count_law", "count_value"]
 
 #: The most cells (cards seen x running counts) of the count's law the method builds.
 MAX_CELLS = 4_000_000
@@ -57,12 +57,56 @@ MAX_CELLS = 4_000_000
 MAX_GROUPS = 6
 #: Bytes of the per-chunk arrays.
 CHUNK_BYTES = 96_000_000
+#: Bytes of a back-counter's starts counted by coup before the entry coup (runs x entry_coup^2 x counts).
+SEAT_BYTES = 400_000_000
 
 #: What the method's figures mean and how far they may be off (measured, see the maths page).
 METHOD_NOTE = (
     "computed: exact expectations given the count at every depth; coup starts by a Markov chain on (cards seen, "
     "running count), whose error against simulation is measured in notebooks/maths/computed-counts.md"
 )
+
+
+@dataclass(frozen=True)
+class SeatRule:
+    """Back-counting: when the counter is seated (the rule of :class:`toolkit.sizing.plays.BackCount`).
+
+    The counter watches each shoe and sits before coup ``entry_coup`` if the count is then at least ``entry``
+    (otherwise skips the shoe), and leaves it for good before the first later coup at which the count is below
+    ``exit``; the count is the play's system's true or running count (``count``).
+
+    Attributes
+    ----------
+    entry_coup
+        The coup (1 the first of the shoe) before which the counter decides to sit.
+    entry, exit
+        The count to sit at and the count to leave below.
+    count
+        ``"true"`` or ``"running"``.
+    """
+
+    entry_coup: int
+    entry: float
+    exit: float = -math.inf
+    count: str = "true"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.entry_coup, bool) or not isinstance(self.entry_coup, (int, np.integer)):
+            raise TypeError(f"SeatRule.entry_coup must be an integer, got {self.entry_coup!r}")
+        if self.entry_coup < 1:
+            raise ValueError(f"SeatRule.entry_coup must be at least 1, got {self.entry_coup}")
+        for name in ("entry", "exit"):
+            x = getattr(self, name)
+            if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or math.isnan(x):
+                raise ValueError(f"SeatRule.{name} must be a number, got {x!r}")
+            object.__setattr__(self, name, float(x))
+        if self.count not in ("true", "running"):
+            raise ValueError(f"SeatRule.count must be one of true, running, got {self.count!r}")
+
+    def describe(self) -> str:
+        """The rule in a phrase (as :meth:`toolkit.sizing.plays.BackCount.describe`)."""
+        kind = "TC" if self.count == "true" else "RC"
+        return f"join at coup {self.entry_coup} if {kind} >= {self.entry:g}, leave below {self.exit:g}"
 
 
 # ------------------------------------------------------------------ the bet as weights on multisets
@@ -260,6 +304,7 @@ class _Settings:
     config: tuple[int, ...]  # CHAIN_CONFIG less its first two entries
     ramp: tuple[np.ndarray, np.ndarray]
     tableau: Tableau
+    seat: np.ndarray  # a back-counter's entry and exit counts (unread without one)
 
 
 def _stack(law: _Law, leaves: list[tuple[int, ...]], d0: int, d1: int, into: np.ndarray | None = None) -> np.ndarray:
@@ -302,9 +347,9 @@ def _run_leaves(law: _Law, run: _Run, coefs, used: np.ndarray) -> tuple[list[tup
 
 
 def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Settings) -> np.ndarray:
-    """Sums by cards out of the shoe ``(1 + 3 steps, full + 1)`` (see :func:`chain_rows`: coup starts, then per
-    step of the ramp the starts, expected win and squared win per unit) over the runs (exposed burn cards), each
-    weighted by its probability: one product of the count's law serves them all."""
+    """Sums by cards out of the shoe ``(2 + 3 steps, full + 1)`` (see :func:`chain_rows`: coup starts, seated
+    starts, then per step of the ramp the starts, expected win and squared win per unit) over the runs (exposed burn
+    cards), each weighted by its probability: one product of the count's law serves them all."""
     coefs = [_coefficients(run, moments, codes, settings.tableau) for run in runs]
     used = np.zeros(len(coefs[0][0]), dtype=bool)
     for _, pi, qs in coefs:
@@ -327,10 +372,20 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
     factors = law.row_factors(settings.config[0])
     most_rows = int(max(8, min(128, CHUNK_BYTES // (8 * max(len(leaves), 1) * law.width))))
     height = -(-law.rows // -(-law.rows // most_rows))  # chunks of equal height: each rebuilds ~30 rows below it
-    rho = np.zeros((n_runs, law.rows, law.width))
-    rho[:, 0, -law.r_min] = 1.0
+    entry_coup = settings.config[9]
+    if n_runs * entry_coup**2 * law.width * 8 > SEAT_BYTES:
+        raise ValueError(
+            f"back-counting from coup {entry_coup}: the computed method counts the coups before it in "
+            f"{n_runs * entry_coup**2 * law.width * 8 / 1e6:,.0f} MB (at most {SEAT_BYTES / 1e6:,.0f}); use an "
+            "earlier entry coup, smaller tags or --method simulated"
+        )
+    rho = np.zeros((n_runs, 2 if entry_coup else 1, law.rows, law.width))
+    rho[:, 0, 0, -law.r_min] = 1.0
+    pre = np.zeros((n_runs, entry_coup**2, law.width))
+    if entry_coup:
+        pre[:, 0, -law.r_min] = 1.0
     at = np.ascontiguousarray(settings.ramp[0], dtype=np.float64)
-    out = np.zeros((n_runs, 1 + 3 * len(at), settings.config[1] + 1))
+    out = np.zeros((n_runs, 2 + 3 * len(at), settings.config[1] + 1))
     buffer = np.empty((len(leaves), height, law.width))
     starts = np.array([(run.offset, run.start_count) for run in runs], dtype=np.int64)
     for d0 in range(0, law.rows, height):
@@ -338,14 +393,14 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
         stack = _stack(law, leaves, d0, d1, buffer)
         config = np.array([d0, law.r_min, *settings.config], dtype=np.int64)
         chunk = (stack, np.ascontiguousarray(factors[:, d0:d1]), picked, n_picked)
-        chain_rows(rho, chunk, (sizes, moves, pi, q), config, starts, at, out)
+        chain_rows(rho, pre, chunk, (sizes, moves, pi, q), config, starts, at, settings.seat, out)
     return np.einsum("k,kij->ij", np.array([r.weight for r in runs]), out)
 
 
 def _staked(sums: np.ndarray, units: np.ndarray) -> np.ndarray:
-    """``(5, full + 1)`` hands, bets, units staked, expected win and squared win by cards out, from the sums of
-    :func:`_pass` and the units of each step of the ramp."""
-    steps = sums[1:].reshape(len(units), 3, -1)
+    """``(6, full + 1)`` hands, bets, units staked, expected win, squared win and hands seated by cards out, from
+    the sums of :func:`_pass` and the units of each step of the ramp."""
+    steps = sums[2:].reshape(len(units), 3, -1)
     placed = units > 0
     return np.stack(
         [
@@ -354,6 +409,7 @@ def _staked(sums: np.ndarray, units: np.ndarray) -> np.ndarray:
             units @ steps[:, 0],
             units @ steps[:, 1],
             (units**2) @ steps[:, 2],
+            sums[1],
         ]
     )
 
@@ -378,8 +434,12 @@ class CountValue:
     variance_per_hand
         Variance of the units won on one hand (bet or not), exact given the count's law.
     by_depth
-        The same by cards out of the shoe before the coup (burn included): ``cards_out, hands, bets, staked,
-        units_ev, edge``.
+        The same by cards out of the shoe before the coup (burn included): ``cards_out, hands, seated, bets,
+        staked, units_ev, edge``.
+    seated_per_shoe
+        Coups the counter is seated for (expected): every coup dealt, unless back-counting (:class:`SeatRule`).
+    back_counting
+        Whether the counter back-counts (its figures then add ``seated_per_shoe``).
     """
 
     strategy: str
@@ -389,6 +449,8 @@ class CountValue:
     units_per_shoe_ev: float
     variance_per_hand: float
     by_depth: pl.DataFrame = field(repr=False)
+    seated_per_shoe: float = math.nan
+    back_counting: bool = False
 
     @property
     def note(self) -> str:
@@ -422,6 +484,7 @@ class CountValue:
             "units_per_shoe_ev": self.units_per_shoe_ev,
             "units_per_100_hands_ev": self.units_per_100_hands_ev,
             "sd_per_hand": math.sqrt(max(self.variance_per_hand, 0.0)),
+            **({"seated_per_shoe": self.seated_per_shoe} if self.back_counting else {}),
             "note": self.note,
         }
 
@@ -457,7 +520,7 @@ def _runs(dealing: Dealing, system: CountSystem, group: np.ndarray, tags: np.nda
     return out
 
 
-def _settings(dealing: Dealing, play: CountPlay) -> _Settings:
+def _settings(dealing: Dealing, play: CountPlay, seat: SeatRule | None = None) -> _Settings:
     if dealing.coups is not None:
         raise ValueError("the computed method deals to the cut card; Dealing.coups (a fixed number of coups) is not")
     system = play.system
@@ -482,10 +545,13 @@ def _settings(dealing: Dealing, play: CountPlay) -> _Settings:
         system.unit_cards,
         ("none", "floor", "truncate", "nearest").index(system.rounding),
         0 if play.count == "true" else 1,
+        0 if seat is None else seat.entry_coup,
+        0 if seat is None or seat.count == "true" else 1,
     )
     at = np.array([a for a, _ in play.ramp.steps])
     units = np.array([u for _, u in play.ramp.steps])
-    return _Settings(config, (at, units), dealing.tableau)
+    entry = np.array([0.0, 0.0] if seat is None else [seat.entry, seat.exit])
+    return _Settings(config, (at, units), dealing.tableau, entry)
 
 
 def count_value(
@@ -496,6 +562,7 @@ def count_value(
     bet: str | Bet | None = None,
     ramp: Ramp | Mapping[float, float] | None = None,
     rules: Rules | None = None,
+    seat: SeatRule | None = None,
 ) -> CountValue:
     """The expected win of betting by a linear count, computed from the count's exact law (no shoes dealt).
 
@@ -509,6 +576,8 @@ def count_value(
         For a count system: as :func:`~toolkit.counting.strategies.count_strategy`.
     rules
         Payouts of a bet named by the play (default: the dealing's decks and tableau).
+    seat
+        Back-counting: when the counter is seated (:class:`SeatRule`, on the play's count); ``None``: every coup.
 
     Returns
     -------
@@ -536,21 +605,23 @@ def count_value(
     play = _play(strategy, **options)
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
     target = resolve_bet(play.bet, rules)
-    value = _value(play, target, dealing)
+    if seat is not None and not isinstance(seat, SeatRule):
+        raise TypeError(f"count_value: seat must be a SeatRule or None, got {seat!r}")
+    value = _value(play, target, dealing, seat)
     if value.bets_per_shoe <= 0.0:
         kind = "true" if play.count == "true" else "running"
         raise ValueError(
             f"count {play.system.name!r} never reaches its {kind} count threshold {play.ramp.threshold:g} "
-            f"before a coup under {dealing!r}: nothing is bet"
+            f"before a coup{' while seated' if seat else ''} under {dealing!r}: nothing is bet"
         )
     return value
 
 
-def _sums(play: CountPlay, bet: Bet, dealing: Dealing) -> np.ndarray:
+def _sums(play: CountPlay, bet: Bet, dealing: Dealing, seat: SeatRule | None = None) -> np.ndarray:
     """The chain's sums by cards out of the shoe (:func:`_pass`) for ``play``'s count and the steps of its ramp."""
     group, tags = _groups(play.system)
     moments = _moment_weights(bet, dealing.tableau, dealing.decks)
-    settings = _settings(dealing, play)
+    settings = _settings(dealing, play, seat)
     _, codes = _leaf_codes(group, len(tags))
     runs = _runs(dealing, play.system, group, tags)
     full = np.bincount(group, weights=np.full(10, 4 * dealing.decks) * (1 + 3 * (np.arange(10) == 0)))
@@ -558,15 +629,16 @@ def _sums(play: CountPlay, bet: Bet, dealing: Dealing) -> np.ndarray:
     return _pass(_Law.build(full.astype(np.int64), tags, most), runs, codes, moments, settings)
 
 
-def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
+def _value(play: CountPlay, bet: Bet, dealing: Dealing, seat: SeatRule | None = None) -> CountValue:
     """:func:`count_value` without the checks of its arguments."""
     units = np.array([u for _, u in play.ramp.steps])
-    total = _staked(_sums(play, bet, dealing), units)
-    hands, bets, staked, ev, ev2 = (float(x) for x in total.sum(axis=1))
+    total = _staked(_sums(play, bet, dealing, seat), units)
+    hands, bets, staked, ev, ev2, seated = (float(x) for x in total.sum(axis=1))
     frame = pl.DataFrame(
         {
             "cards_out": np.arange(dealing.cards + 1),
             "hands": total[0],
+            "seated": total[5],
             "bets": total[1],
             "staked": total[2],
             "units_ev": total[3],
@@ -576,7 +648,8 @@ def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
         edge=pl.when(pl.col("staked") > 0).then(pl.col("units_ev") / pl.col("staked")).otherwise(None)
     )
     variance = ev2 / hands - (ev / hands) ** 2
-    return CountValue(play.describe(), hands, bets, staked, ev, variance, frame)
+    name = play.describe() if seat is None else f"{play.describe()}; {seat.describe()}"
+    return CountValue(name, hands, bets, staked, ev, variance, frame, seated, seat is not None)
 
 
 def _by_threshold(
