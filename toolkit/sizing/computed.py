@@ -26,6 +26,7 @@ import numpy as np
 
 from toolkit.counting.computed import CountValue, SeatRule, count_value
 from toolkit.counting.strategies import CountPlay, Ramp, Strategy
+from toolkit.counting.systems import get_count_system
 from toolkit.coup.rules import Rules
 from toolkit.dealing.dealer import Dealing
 from toolkit.sizing.plays import BackCount, KellyPlay, LimitedPlay, MiscountedPlay
@@ -90,9 +91,10 @@ def computed_play(strategy: Strategy) -> CountPlay:
             f"strategy {strategy.name!r} plays {type(play).__name__}, not a count play: the computed win rate takes "
             "a count bet staked flat or by a ramp: use method='simulated' (--method simulated)"
         )
-    if seat is not None and seat.system != play.system:
+    watched = None if seat is None else get_count_system(seat.system)  # BackCount holds the system it resolved
+    if watched is not None and watched != play.system:
         raise ValueError(
-            f"strategy {strategy.name!r} back-counts by {seat.system.name!r} but bets by {play.system.name!r}: the "
+            f"strategy {strategy.name!r} back-counts by {watched.name!r} but bets by {play.system.name!r}: the "
             "computed chain carries one count: use method='simulated' (--method simulated)"
         )
     if limits is None:
