@@ -41,9 +41,10 @@ CHAIN_CONFIG = (
     "trigger",  # 0 true count, 1 running count
     "entry_coup",  # back-counting: the coup before which the counter decides to sit (0: no back-counting)
     "seat_trigger",  # back-counting's count: 0 true count, 1 running count
+    "skip",  # rows of the stack below the chunk's first (built for the products, not read)
 )
 #: Two more, set by :func:`chain_rows` for :func:`_push`: the row of the target array holding row 0, and one past
-#: the last row a push may reach.
+#: the last row a push may reach.  The stack's rows: ``skip`` rows below the chunk's first, then the chunk's.
 
 
 @numba.njit(cache=True, nogil=True)
@@ -166,7 +167,7 @@ def _push(target, scale, lo, hi, i, d, p, k, chunk, coef, config):  # pragma: no
     to the next coup's starts in ``target`` (rows: cards seen, shifted by ``config[0]``'s row of ``target``'s 0)."""
     stack, factors, picked, n_picked = chunk
     sizes, moves, pi = coef[0], coef[1], coef[2]
-    cut, rule, shift, n_rows = config[4], config[5], config[13], config[14]
+    cut, rule, skip, shift, n_rows = config[4], config[5], config[13], config[14], config[15]
     width = stack.shape[2]
     for e in range(1, n_picked[k]):
         length, move = moves[k, e, 0], moves[k, e, 1]
@@ -174,7 +175,7 @@ def _push(target, scale, lo, hi, i, d, p, k, chunk, coef, config):  # pragma: no
             continue
         if (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
             continue
-        row = stack[picked[k, e], i]
+        row = stack[picked[k, e], i + skip]
         w = pi[k, e] * factors[sizes[k, e], i]
         out = target[d + length - shift]
         for j in range(max(lo, -move), min(hi, width - move)):
@@ -186,7 +187,7 @@ def _pre_rows(pre, k, chunk, coef, config, run, rows):  # pragma: no cover - com
     """Back-counting: push the starts of coups ``1 .. E - 1`` on rows ``rows[0] .. rows[1] - 1`` of the chunk to the
     next coup's layer (the starts of coup ``E`` are read by :func:`_seat`)."""
     stack = chunk[0]
-    p0 = stack[chunk[2][k, 0]]
+    p0 = stack[chunk[2][k, 0]][config[13] :]
     first, full, min_left, e = config[0], config[3], config[6], config[11]
     width = p0.shape[1]
     cfg = config.copy()
@@ -209,8 +210,8 @@ def _pre_rows(pre, k, chunk, coef, config, run, rows):  # pragma: no cover - com
             if hi <= lo:
                 continue
             # layer c + 1 holds rows 4c .. 6c at c^2: row d + length at c^2 - 4c + d + length
-            cfg[13] = 4 * c - c * c
-            cfg[14] = min(config[14], 6 * c + 1)
+            cfg[14] = 4 * c - c * c
+            cfg[15] = min(config[15], 6 * c + 1)
             _push(pre, scale, lo, hi, i, d, p, k, chunk, coef, cfg)
 
 
@@ -234,71 +235,119 @@ def chain_rows(rho, pre, chunk, coef, config, runs, at, seat, out):  # pragma: n
     their starts are complete).
     """
     stack, factors, picked, n_picked = chunk
-    sizes, q = coef[0], coef[3]
-    first = config[0]
-    h, width = stack.shape[1], stack.shape[2]
+    sizes, moves, pi, q = coef
+    first, cut, rule = config[0], config[4], config[5]
+    n_runs = rho.shape[0]
+    skip = config[13]
+    h, width = stack.shape[1] - skip, stack.shape[2]
     n_rows = rho.shape[2]
     n_layers = rho.shape[1]
-    cfg = np.zeros(15, dtype=np.int64)
+    cfg = np.zeros(16, dtype=np.int64)
     cfg[: config.shape[0]] = config
-    cfg[13] = 0
-    cfg[14] = n_rows
-    m1 = np.zeros((4, width))
-    m2 = np.zeros((4, width))
+    cfg[14] = 0
+    cfg[15] = n_rows
+    # who reads each projection of the stack: (run, its index there), projection by projection, so each row of the
+    # stack is read once for every run (the runs' own shoes, index 0, are read as p0)
+    n_proj = stack.shape[0]
+    start = np.zeros(n_proj + 1, dtype=np.int64)
+    for k in range(n_runs):
+        for e in range(1, n_picked[k]):
+            start[picked[k, e] + 1] += 1
+    for u in range(n_proj):
+        start[u + 1] += start[u]
+    fill = start[:-1].copy()
+    user_run = np.zeros(start[n_proj], dtype=np.int64)
+    user_at = np.zeros(start[n_proj], dtype=np.int64)
+    for k in range(n_runs):
+        for e in range(1, n_picked[k]):
+            u = picked[k, e]
+            user_run[fill[u]] = k
+            user_at[fill[u]] = e
+            fill[u] += 1
+    scales = np.zeros((n_runs, 4, width))
+    steps = np.full((n_runs, 4, width), -1, dtype=np.int64)
+    a1 = np.zeros((n_runs, width))
+    a2 = np.zeros((n_runs, width))
+    lo = np.zeros(n_runs, dtype=np.int64)
+    hi = np.zeros(n_runs, dtype=np.int64)
+    slo = np.zeros(n_runs, dtype=np.int64)
+    shi = np.zeros(n_runs, dtype=np.int64)
     for r0 in range(0, min(h, n_rows - first), 4):
         r1 = min(r0 + 4, h, n_rows - first)
-        for k in range(rho.shape[0]):
-            offset = runs[k, 0]
-            p0 = stack[picked[k, 0]]
-            if cfg[11] > 0:
+        if cfg[11] > 0:
+            for k in range(n_runs):
+                p0 = stack[picked[k, 0]][skip:]
                 _seat(rho[k, 1], pre[k], p0, cfg, runs[k], seat, (r0, r1))
                 _pre_rows(pre[k], k, chunk, coef, cfg, runs[k], (r0, r1))
-            for layer in range(n_layers):
-                bets = layer == n_layers - 1
-                scale, step = _settle(rho[k, layer], p0, cfg, runs[k], at, (r0, r1), bets)
-                for i in range(r0, r1):
-                    d = first + i
-                    p = offset + d
-                    lo, hi = _band(scale[i - r0], 0.0)
-                    if hi <= lo:
-                        continue
-                    _push(rho[k, layer], scale[i - r0], lo, hi, i, d, p, k, chunk, coef, cfg)
-                    for j in range(lo, hi):
-                        c = scale[i - r0, j]
+        for layer in range(n_layers):
+            bets = layer == n_layers - 1
+            for k in range(n_runs):
+                scale, step = _settle(rho[k, layer], stack[picked[k, 0]][skip:], cfg, runs[k], at, (r0, r1), bets)
+                scales[k, : r1 - r0] = scale
+                steps[k, : r1 - r0] = step
+            for i in range(r0, r1):
+                d = first + i
+                for k in range(n_runs):
+                    p = runs[k, 0] + d
+                    p0 = stack[picked[k, 0]][skip:]
+                    sc = scales[k, i - r0]
+                    lo[k], hi[k] = _band(sc, 0.0)
+                    for j in range(lo[k], hi[k]):
+                        c = sc[j]
                         if c == 0.0:
                             continue
                         if layer == 0:
                             out[k, 0, p] += c * p0[i, j]
                         if bets:
                             out[k, 1, p] += c * p0[i, j]
+                    slo[k], shi[k] = lo[k], lo[k]
                     if not bets:
                         continue
-                    slo, shi = lo, hi
-                    while slo < shi and step[i - r0, slo] < 0:
-                        slo += 1
-                    while shi > slo and step[i - r0, shi - 1] < 0:
-                        shi -= 1
-                    if shi <= slo:
-                        continue
-                    a1 = m1[i - r0]
-                    a2 = m2[i - r0]
+                    st = steps[k, i - r0]
+                    a, b = lo[k], hi[k]
+                    while a < b and st[a] < 0:
+                        a += 1
+                    while b > a and st[b - 1] < 0:
+                        b -= 1
+                    slo[k], shi[k] = a, b
                     qa, qb = q[k, 0, 0], q[k, 0, 1]  # the run's own shoe: the bet's constant part
-                    for j in range(slo, shi):
-                        a1[j] = qa * p0[i, j]
-                        a2[j] = qb * p0[i, j]
-                    for e in range(1, n_picked[k]):
+                    for j in range(a, b):
+                        a1[k, j] = qa * p0[i, j]
+                        a2[k, j] = qb * p0[i, j]
+                for u in range(n_proj):
+                    row = stack[u, i + skip]
+                    for t in range(start[u], start[u + 1]):
+                        k, e = user_run[t], user_at[t]
+                        if hi[k] <= lo[k]:
+                            continue
                         f = factors[sizes[k, e], i]
-                        qa, qb = q[k, e, 0] * f, q[k, e, 1] * f
-                        if qa != 0.0 or qb != 0.0:
-                            row = stack[picked[k, e], i]
-                            for j in range(slo, shi):
-                                a1[j] += qa * row[j]
-                                a2[j] += qb * row[j]
-                    for j in range(slo, shi):
-                        c = scale[i - r0, j]
-                        s = step[i - r0, j]
+                        if shi[k] > slo[k]:
+                            qa, qb = q[k, e, 0] * f, q[k, e, 1] * f
+                            if qa != 0.0 or qb != 0.0:
+                                for j in range(slo[k], shi[k]):
+                                    a1[k, j] += qa * row[j]
+                                    a2[k, j] += qb * row[j]
+                        length, move = moves[k, e, 0], moves[k, e, 1]
+                        p = runs[k, 0] + d
+                        if pi[k, e] <= 0.0 or d + length >= n_rows:
+                            continue
+                        if (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
+                            continue
+                        w = pi[k, e] * f
+                        target = rho[k, layer, d + length]
+                        sc = scales[k, i - r0]
+                        for j in range(max(lo[k], -move), min(hi[k], width - move)):
+                            target[j + move] += sc[j] * w * row[j]
+                if not bets:
+                    continue
+                for k in range(n_runs):
+                    p = runs[k, 0] + d
+                    p0 = stack[picked[k, 0]][skip:]
+                    for j in range(slo[k], shi[k]):
+                        c = scales[k, i - r0, j]
+                        s = steps[k, i - r0, j]
                         if c == 0.0 or s < 0:
                             continue
                         out[k, 2 + 3 * s, p] += c * p0[i, j]
-                        out[k, 3 + 3 * s, p] += c * a1[j]
-                        out[k, 4 + 3 * s, p] += c * a2[j]
+                        out[k, 3 + 3 * s, p] += c * a1[k, j]
+                        out[k, 4 + 3 * s, p] += c * a2[k, j]

@@ -276,24 +276,30 @@ def _leaves(law: _Law, codes: np.ndarray) -> dict[tuple[int, ...], int]:
     return out
 
 
-def _visit(law: _Law, buf: np.ndarray, band: np.ndarray, prefix: tuple[int, ...], prefixes: set, leaf_fn) -> None:
+def _visit(law: _Law, buf: np.ndarray, band: np.ndarray, prefix: tuple[int, ...], wanted: set, into) -> None:
     """Depth first over the groups: ``buf`` holds the product for the groups before ``len(prefix)`` (its rows'
-    columns that can be non-zero: ``band``); each child takes ``top - a`` more factors of its group (one more per
-    step down from the largest ``a``)."""
+    columns that can be non-zero: ``band``) and is not changed; each child takes ``top - a`` more factors of its
+    group, in place in this group's scratch array (one more per step down from the largest ``a`` wanted to the
+    smallest), and a projection of the last group is copied to its place in the stack (``into = (stack, index,
+    scratch)``)."""
+    stack, index, scratch = into
     g = len(prefix)
-    if g == len(law.sizes):
-        leaf_fn(prefix, buf)
+    top, t = int(law.top[g]), int(law.tags[g])
+    values = [a for a in range(top + 1) if (*prefix, a) in wanted]
+    if not values:
         return
-    room = law.most - sum(prefix)
-    highest = min(int(law.top[g]), room)
-    cur = buf.copy()
-    t = int(law.tags[g])
-    for _ in range(int(law.top[g]) - highest):
+    last = g == len(law.sizes) - 1
+    cur = scratch[g]
+    np.copyto(cur, buf)
+    for _ in range(top - values[-1]):
         times_group(cur, t, cur.shape[0], band)
-    for a in range(highest, -1, -1):
-        if (*prefix, a) in prefixes:
-            _visit(law, cur, band, (*prefix, a), prefixes, leaf_fn)
-        if a:
+    for a in range(values[-1], values[0] - 1, -1):
+        if a in values:
+            if last:
+                stack[index[(*prefix, a)]] = cur
+            else:
+                _visit(law, cur, band, (*prefix, a), wanted, into)
+        if a > values[0]:
             times_group(cur, t, cur.shape[0], band)
 
 
@@ -307,21 +313,20 @@ class _Settings:
     seat: np.ndarray  # a back-counter's entry and exit counts (unread without one)
 
 
-def _stack(law: _Law, leaves: list[tuple[int, ...]], d0: int, d1: int, into: np.ndarray | None = None) -> np.ndarray:
-    """The count's law on rows ``d0 .. d1 - 1`` (cards seen) of the shoe less each projection of ``leaves``
-    ``(leaves, h, counts)``, halved once per card (see :func:`times_group`); built from the rows of the base
-    product the multiplications need (written in ``into``'s first rows when given)."""
+def _stack(law: _Law, leaves: list[tuple[int, ...]], d0: int, d1: int, into: np.ndarray | None = None):
+    """The count's law on rows ``d0 .. d1 - 1`` (cards seen) of the shoe less each projection of ``leaves``, halved
+    once per card (see :func:`times_group`), built from the rows of the base product the multiplications need:
+    ``(stack (leaves, skip + d1 - d0, counts), skip)``, the first ``skip`` rows of each the ones below ``d0`` the
+    products read (written in ``into``'s first rows when given)."""
     lo = max(0, d0 - int(law.top.sum()))
     index = {a: i for i, a in enumerate(leaves)}
-    shape = (len(leaves), d1 - d0, law.width)
-    stack = np.empty(shape) if into is None else into[:, : d1 - d0]
-
-    def leaf(a, buf):
-        stack[index[a]] = buf[d0 - lo :]
-
-    prefixes = {a[:i] for a in leaves for i in range(len(a) + 1)}
-    _visit(law, np.ascontiguousarray(law.base[lo:d1]), np.ascontiguousarray(law.band[:, lo:d1]), (), prefixes, leaf)
-    return stack
+    shape = (len(leaves), d1 - lo, law.width)
+    stack = np.zeros(shape) if into is None else into[:, : d1 - lo]
+    wanted = {a[:i] for a in leaves for i in range(1, len(a) + 1)}
+    scratch = np.empty((len(law.sizes), *shape[1:]))
+    base = np.ascontiguousarray(law.base[lo:d1])
+    _visit(law, base, np.ascontiguousarray(law.band[:, lo:d1]), (), wanted, (stack, index, scratch))
+    return stack, d0 - lo
 
 
 def _run_leaves(law: _Law, run: _Run, coefs, used: np.ndarray) -> tuple[list[tuple[int, ...]], tuple]:
@@ -386,12 +391,12 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
         pre[:, 0, -law.r_min] = 1.0
     at = np.ascontiguousarray(settings.ramp[0], dtype=np.float64)
     out = np.zeros((n_runs, 2 + 3 * len(at), settings.config[1] + 1))
-    buffer = np.empty((len(leaves), height, law.width))
+    buffer = np.empty((len(leaves), height + int(law.top.sum()), law.width))
     starts = np.array([(run.offset, run.start_count) for run in runs], dtype=np.int64)
     for d0 in range(0, law.rows, height):
         d1 = min(law.rows, d0 + height)
-        stack = _stack(law, leaves, d0, d1, buffer)
-        config = np.array([d0, law.r_min, *settings.config], dtype=np.int64)
+        stack, skip = _stack(law, leaves, d0, d1, buffer)
+        config = np.array([d0, law.r_min, *settings.config, skip], dtype=np.int64)
         chunk = (stack, np.ascontiguousarray(factors[:, d0:d1]), picked, n_picked)
         chain_rows(rho, pre, chunk, (sizes, moves, pi, q), config, starts, at, settings.seat, out)
     return np.einsum("k,kij->ij", np.array([r.weight for r in runs]), out)
@@ -742,7 +747,7 @@ def count_law(
     law = _Law.build(np.bincount(group, weights=values, minlength=len(tags)).astype(np.int64), tags)
     leaf_of = _leaves(law, uniq)
     leaves = [a for a, code in leaf_of.items() if code == 0 or np.any(qs[:, np.searchsorted(uniq, code)])]
-    stack = _stack(law, leaves, 0, law.rows)
+    stack, _ = _stack(law, leaves, 0, law.rows)  # no rows below the first
     p0 = stack[leaves.index((0,) * len(tags))]
     stack *= law.row_factors(law.rows - 1)[[sum(a) for a in leaves], :, None]
     ev = np.einsum("lij,ql->ijq", stack, qs[:, np.searchsorted(uniq, [leaf_of[a] for a in leaves])])
