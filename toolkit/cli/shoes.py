@@ -193,6 +193,25 @@ def simulate(
     say(f"wrote {rows} coups of {shoes} shoes to {out} under {house.tableau.name} rules (seed {s})")
 
 
+ENTRY_COUP_OPTION = typer.Option(
+    None,
+    "--entry-coup",
+    help="Back-count: watch each shoe, sit before this coup if the count (--count) is at least --entry, else skip "
+    "the shoe; bet by the threshold while seated.",
+)
+ENTRY_OPTION = typer.Option(None, "--entry", help="Back-count: the count to sit at (needs --entry-coup).")
+EXIT_OPTION = typer.Option(None, "--exit", help="Back-count: leave for good below this count (needs --entry-coup).")
+COUNT_METHOD_OPTION = typer.Option(
+    Method.simulated,
+    "--method",
+    help="simulated (the default: it answers every option, perfect play, --bankroll's risk of ruin and the SD per "
+    "shoe included): deal --shoes shoes; computed: the expected win from the count's exact law, no shoes dealt, no "
+    "noise (a count, not perfect play; back-counting too; cheaper than 20,000 simulated shoes for most counts: "
+    "prefer it for win rates); optimise: search integer tags -4..+4 by value and the threshold from the count "
+    "given, on the computed win, beside the published counts (minutes).",
+)
+
+
 @with_dealing
 def count(
     *,
@@ -222,16 +241,9 @@ def count(
         None, "--count-burn-card/--no-count-burn-card", help="Count the exposed burn card (default: the system's)."
     ),
     bankroll: float | None = typer.Option(None, "--bankroll", help="Bankroll in units, for the risk of ruin."),
-    entry_coup: int | None = typer.Option(
-        None,
-        "--entry-coup",
-        help="Back-count: watch each shoe, sit before this coup if the count (--count) is at least --entry, else "
-        "skip the shoe; bet by the threshold while seated.",
-    ),
-    entry: float | None = typer.Option(None, "--entry", help="Back-count: the count to sit at (needs --entry-coup)."),
-    exit_below: float | None = typer.Option(
-        None, "--exit", help="Back-count: leave the shoe for good below this count (needs --entry-coup)."
-    ),
+    entry_coup: int | None = ENTRY_COUP_OPTION,
+    entry: float | None = ENTRY_OPTION,
+    exit_below: float | None = EXIT_OPTION,
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
     dealing: Dealing,
@@ -241,15 +253,7 @@ def count(
     scheduler: str | None = SCHEDULER,
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
-    method: Method = typer.Option(
-        Method.simulated,
-        "--method",
-        help="simulated (the default: it answers every option, perfect play, --bankroll's risk of ruin and the SD "
-        "per shoe included): deal --shoes shoes; computed: the expected win from the count's exact law, no shoes "
-        "dealt, no noise (a count, not perfect play; back-counting too; cheaper than 20,000 simulated shoes for "
-        "most counts: prefer it for win rates); optimise: search integer tags -4..+4 by value and the threshold "
-        "from the count given, on the computed win, beside the published counts (minutes).",
-    ),
+    method: Method = COUNT_METHOD_OPTION,
 ) -> None:
     """What a counter wins: play a count (or computer-perfect play) through simulated shoes, or compute it."""
     from toolkit.counting import LookAheadError, run_strategies
@@ -273,15 +277,11 @@ def count(
         if v is not None
     }
     strategy, convention = _strategy(system, tags, system_file, bet, threshold, changes)
-    seat = _seat(strategy, entry_coup, entry, exit_below, method)
-    if seat is not None:  # JSON has no infinity: an entry or exit not given reads null
-        convention["back_count"] = {k: None if v in (-math.inf, math.inf) else v for k, v in seat.items()}
+    strategy, seat = _seat(strategy, convention, (entry_coup, entry, exit_below), method)
     if method != Method.simulated:
         where = (workers, scheduler)
         _computed(strategy, convention, dealing, fmt, optimise=method == Method.optimise, where=where, seat=seat)
         return
-    if seat is not None:
-        strategy = _back_counted(strategy, seat)
     s = seed_or_fresh(seed)
     try:
         (res,) = run_strategies(
@@ -360,15 +360,19 @@ def _computed(
 
 
 def _seat(
-    strategy: Any, entry_coup: int | None, entry: float | None, exit_below: float | None, method: Method
-) -> dict[str, Any] | None:
-    """The back-count of ``--entry-coup``, ``--entry`` and ``--exit`` on the play's own count (bad: one line)."""
-    from toolkit.counting import CountPlay
+    strategy: Any, convention: dict[str, object], given: tuple[int | None, float | None, float | None], method: Method
+) -> tuple[Any, dict[str, Any] | None]:
+    """The back-count of ``--entry-coup``, ``--entry`` and ``--exit`` on the play's own count (bad: one line),
+    written into ``convention``; the simulated method's strategy plays it (:class:`toolkit.sizing.plays.BackCount`),
+    the computed one reads the seat."""
+    from toolkit.counting import CountPlay, Strategy
+    from toolkit.sizing.plays import BackCount
 
+    entry_coup, entry, exit_below = given
     if entry_coup is None:
         if entry is not None or exit_below is not None:
             fail("--entry and --exit back-count: give --entry-coup (the coup before which to sit) with them")
-        return None
+        return strategy, None
     if method == Method.optimise:
         fail("--method optimise searches a count bet at every coup; drop --entry-coup")
     play = strategy.plays[0]
@@ -380,16 +384,14 @@ def _seat(
         if x is not None and not math.isfinite(x):
             fail(f"{name} must be a finite count, got {x}")
     low = -math.inf if exit_below is None else exit_below
-    return {"entry_coup": entry_coup, "entry": -math.inf if entry is None else entry, "exit": low, "count": play.count}
-
-
-def _back_counted(strategy: Any, seat: dict[str, Any]) -> Any:
-    """The count strategy played only while seated (:class:`toolkit.sizing.plays.BackCount`)."""
-    from toolkit.counting import Strategy
-    from toolkit.sizing.plays import BackCount
-
-    (play,) = strategy.plays
-    return Strategy(strategy.name, (BackCount(play, play.system, **seat),))
+    seat: dict[str, Any] = {
+        "entry_coup": entry_coup, "entry": -math.inf if entry is None else entry, "exit": low, "count": play.count
+    }  # fmt: skip
+    # JSON has no infinity: an entry or exit not given reads null
+    convention["back_count"] = {k: None if v in (-math.inf, math.inf) else v for k, v in seat.items()}
+    if method != Method.simulated:
+        return strategy, seat
+    return Strategy(strategy.name, (BackCount(play, play.system, **seat),)), seat
 
 
 def _strategy(

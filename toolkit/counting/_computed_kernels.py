@@ -216,6 +216,60 @@ def _pre_rows(pre, k, chunk, coef, config, run, rows):  # pragma: no cover - com
 
 
 @numba.njit(cache=True, nogil=True)
+def _readers(picked, n_picked, n_proj):  # pragma: no cover - compiled
+    """Who reads each projection of the stack, projection by projection (CSR: ``start``, then the run and its index
+    there), so each row of the stack is read once for every run (the runs' own shoes, index 0, are read as p0)."""
+    n_runs = picked.shape[0]
+    start = np.zeros(n_proj + 1, dtype=np.int64)
+    for k in range(n_runs):
+        for e in range(1, n_picked[k]):
+            start[picked[k, e] + 1] += 1
+    for u in range(n_proj):
+        start[u + 1] += start[u]
+    fill = start[:-1].copy()
+    user_run = np.zeros(start[n_proj], dtype=np.int64)
+    user_at = np.zeros(start[n_proj], dtype=np.int64)
+    for k in range(n_runs):
+        for e in range(1, n_picked[k]):
+            u = picked[k, e]
+            user_run[fill[u]] = k
+            user_at[fill[u]] = e
+            fill[u] += 1
+    return start, user_run, user_at
+
+
+@numba.njit(cache=True, nogil=True)
+def _row_start(settled, p0, i, p, kind, q0, k, sums):  # pragma: no cover - compiled
+    """One run's row ``i`` (cards out ``p``) of a layer (``kind``: layer, whether it bets), before the projections
+    are read: its starts added to the hands (layer 0) and the seats (the betting layer), the bet's constant part
+    ``q0`` on the run's shoe started in ``sums = (a1, a2, out)``.  Returns the columns with starts ``lo, hi`` and
+    those that bet ``slo, shi``."""
+    scale, step = settled
+    layer, bets = kind
+    a1, a2, out = sums
+    lo, hi = _band(scale, 0.0)
+    for j in range(lo, hi):
+        c = scale[j]
+        if c == 0.0:
+            continue
+        if layer == 0:
+            out[0, p] += c * p0[i, j]
+        if bets:
+            out[1, p] += c * p0[i, j]
+    if not bets:
+        return lo, hi, lo, lo
+    a, b = lo, hi
+    while a < b and step[a] < 0:
+        a += 1
+    while b > a and step[b - 1] < 0:
+        b -= 1
+    for j in range(a, b):
+        a1[j] = q0[0] * p0[i, j]
+        a2[j] = q0[1] * p0[i, j]
+    return lo, hi, a, b
+
+
+@numba.njit(cache=True, nogil=True)
 def chain_rows(rho, pre, chunk, coef, config, runs, at, seat, out):  # pragma: no cover - compiled
     """Settle the coup starts of one chunk of rows (cards seen) and push their mass to the next starts, every run
     (exposed burn card) in turn on each four rows, so the rows of the count's law are read while in cache.
@@ -246,24 +300,8 @@ def chain_rows(rho, pre, chunk, coef, config, runs, at, seat, out):  # pragma: n
     cfg[: config.shape[0]] = config
     cfg[14] = 0
     cfg[15] = n_rows
-    # who reads each projection of the stack: (run, its index there), projection by projection, so each row of the
-    # stack is read once for every run (the runs' own shoes, index 0, are read as p0)
     n_proj = stack.shape[0]
-    start = np.zeros(n_proj + 1, dtype=np.int64)
-    for k in range(n_runs):
-        for e in range(1, n_picked[k]):
-            start[picked[k, e] + 1] += 1
-    for u in range(n_proj):
-        start[u + 1] += start[u]
-    fill = start[:-1].copy()
-    user_run = np.zeros(start[n_proj], dtype=np.int64)
-    user_at = np.zeros(start[n_proj], dtype=np.int64)
-    for k in range(n_runs):
-        for e in range(1, n_picked[k]):
-            u = picked[k, e]
-            user_run[fill[u]] = k
-            user_at[fill[u]] = e
-            fill[u] += 1
+    start, user_run, user_at = _readers(picked, n_picked, n_proj)
     scales = np.zeros((n_runs, 4, width))
     steps = np.full((n_runs, 4, width), -1, dtype=np.int64)
     a1 = np.zeros((n_runs, width))
@@ -288,32 +326,11 @@ def chain_rows(rho, pre, chunk, coef, config, runs, at, seat, out):  # pragma: n
             for i in range(r0, r1):
                 d = first + i
                 for k in range(n_runs):
-                    p = runs[k, 0] + d
                     p0 = stack[picked[k, 0]][skip:]
-                    sc = scales[k, i - r0]
-                    lo[k], hi[k] = _band(sc, 0.0)
-                    for j in range(lo[k], hi[k]):
-                        c = sc[j]
-                        if c == 0.0:
-                            continue
-                        if layer == 0:
-                            out[k, 0, p] += c * p0[i, j]
-                        if bets:
-                            out[k, 1, p] += c * p0[i, j]
-                    slo[k], shi[k] = lo[k], lo[k]
-                    if not bets:
-                        continue
-                    st = steps[k, i - r0]
-                    a, b = lo[k], hi[k]
-                    while a < b and st[a] < 0:
-                        a += 1
-                    while b > a and st[b - 1] < 0:
-                        b -= 1
-                    slo[k], shi[k] = a, b
-                    qa, qb = q[k, 0, 0], q[k, 0, 1]  # the run's own shoe: the bet's constant part
-                    for j in range(a, b):
-                        a1[k, j] = qa * p0[i, j]
-                        a2[k, j] = qb * p0[i, j]
+                    lo[k], hi[k], slo[k], shi[k] = _row_start(
+                        (scales[k, i - r0], steps[k, i - r0]), p0, i, runs[k, 0] + d, (layer, bets), q[k, 0], k,
+                        (a1[k], a2[k], out[k]),
+                    )  # fmt: skip
                 for u in range(n_proj):
                     row = stack[u, i + skip]
                     for t in range(start[u], start[u + 1]):
