@@ -66,8 +66,9 @@ def times_group(buf, t, rows, band):  # pragma: no cover - compiled
         b = max(min(hi, width + t), a)
         for j in range(lo, a):
             cur[j] *= 0.5
-        for j in range(a, b):
-            cur[j] = 0.5 * (cur[j] + below[j - t])
+        c, x = cur[a:b], below[a - t : b - t]  # slices, not offset indices: the loop is vectorised
+        for j in range(b - a):
+            c[j] = 0.5 * (c[j] + x[j])
         for j in range(b, hi):
             cur[j] *= 0.5
     for j in range(band[0, 0], band[1, 0]):
@@ -162,6 +163,21 @@ def _band(values, above):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
+def _axpy(out, scale, w, row):  # pragma: no cover - compiled
+    """``out += scale * w * row`` (equal lengths; slices, so the loop is vectorised)."""
+    for j in range(out.shape[0]):
+        out[j] += scale[j] * w * row[j]
+
+
+@numba.njit(cache=True, nogil=True)
+def _add2(a1, a2, qa, qb, row):  # pragma: no cover - compiled
+    """``a1 += qa row; a2 += qb row`` (equal lengths)."""
+    for j in range(a1.shape[0]):
+        a1[j] += qa * row[j]
+        a2[j] += qb * row[j]
+
+
+@numba.njit(cache=True, nogil=True)
 def _push(target, scale, lo, hi, i, d, p, k, chunk, coef, config):  # pragma: no cover - compiled
     """Push the starts of row ``i`` of the chunk (``scale``: their mass over the law, non-zero on ``lo .. hi - 1``)
     to the next coup's starts in ``target`` (rows: cards seen, shifted by ``config[0]``'s row of ``target``'s 0)."""
@@ -175,11 +191,9 @@ def _push(target, scale, lo, hi, i, d, p, k, chunk, coef, config):  # pragma: no
             continue
         if (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
             continue
-        row = stack[picked[k, e], i + skip]
         w = pi[k, e] * factors[sizes[k, e], i]
-        out = target[d + length - shift]
-        for j in range(max(lo, -move), min(hi, width - move)):
-            out[j + move] += scale[j] * w * row[j]
+        a, b = max(lo, -move), min(hi, width - move)
+        _axpy(target[d + length - shift, a + move : b + move], scale[a:b], w, stack[picked[k, e], i + skip, a:b])
 
 
 @numba.njit(cache=True, nogil=True)
@@ -341,20 +355,17 @@ def chain_rows(rho, pre, chunk, coef, config, runs, at, seat, out):  # pragma: n
                         if shi[k] > slo[k]:
                             qa, qb = q[k, e, 0] * f, q[k, e, 1] * f
                             if qa != 0.0 or qb != 0.0:
-                                for j in range(slo[k], shi[k]):
-                                    a1[k, j] += qa * row[j]
-                                    a2[k, j] += qb * row[j]
+                                a, b = slo[k], shi[k]
+                                _add2(a1[k, a:b], a2[k, a:b], qa, qb, row[a:b])
                         length, move = moves[k, e, 0], moves[k, e, 1]
                         p = runs[k, 0] + d
                         if pi[k, e] <= 0.0 or d + length >= n_rows:
                             continue
                         if (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
                             continue
-                        w = pi[k, e] * f
-                        target = rho[k, layer, d + length]
-                        sc = scales[k, i - r0]
-                        for j in range(max(lo[k], -move), min(hi[k], width - move)):
-                            target[j + move] += sc[j] * w * row[j]
+                        a, b = max(lo[k], -move), min(hi[k], width - move)
+                        target = rho[k, layer, d + length, a + move : b + move]
+                        _axpy(target, scales[k, i - r0, a:b], pi[k, e] * f, row[a:b])
                 if not bets:
                     continue
                 for k in range(n_runs):
