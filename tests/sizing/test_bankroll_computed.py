@@ -140,3 +140,16 @@ def test_a_back_counter_within_limits_is_computed_on_its_seat():
     expected = count_value(capped, ONE_DECK, seat=SeatRule(3, 1.0, 0.0))
     assert value.units_per_shoe_ev == pytest.approx(expected.units_per_shoe_ev, rel=1e-12)
     assert value.seated_per_shoe < value.hands_per_shoe
+
+
+def test_a_back_counters_report_takes_its_win_rate_from_the_computed_seat():
+    inner = count_strategy("dragon7", threshold=2).plays[0]
+    wong = Strategy("wong", (BackCount(inner, "dragon7", entry_coup=3, entry=1, exit=0),))
+    rep = bankroll_report(
+        strategy=wong, bankroll=100, n_shoes=4000, paths=50, dealing=ONE_DECK, seed=2, progress=False,
+        method="computed",
+    )  # fmt: skip
+    assert rep.method == "computed"
+    assert rep.mu == pytest.approx(count_value(inner, ONE_DECK, seat=SeatRule(3, 1, 0)).units_per_shoe_ev, rel=1e-12)
+    ev = rep.results.units_per_shoe_ev  # the report's own shoes: 4 SE, a false failure about 6e-5
+    assert abs(rep.mu - ev.value) <= 4 * ev.se
