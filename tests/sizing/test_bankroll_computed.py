@@ -1,6 +1,6 @@
 """The bankroll layer's win rate computed from the count's law (method="computed", toolkit.sizing.computed): against
 the simulation of the same report, against count_value as its oracle, the limits applied to the ramp, and the
-refusals (Kelly by shoe, back-counting) in one line, at the library and at the command line."""
+refusals (Kelly by shoe, back-counting on another count) in one line, at the library and at the command line."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from cli_helpers import run
 
-from toolkit.counting import Strategy, count_strategy, count_value
+from toolkit.counting import SeatRule, Strategy, count_strategy, count_value
 from toolkit.dealing.dealer import Dealing
 from toolkit.sizing import BackCount, LimitedPlay, Limits, bankroll_report, kelly_strategy
 from toolkit.sizing.computed import computed_play, computed_win
@@ -90,8 +90,8 @@ def test_stakes_not_set_by_the_count_are_refused_in_one_line():
     assert "\n" not in str(err.value)
     assert "--method simulated" in str(err.value)
     inner = count_strategy("dragon7").plays[0]
-    back = Strategy("wong", (BackCount(inner, "dragon7", entry_coup=3, entry=1),))
-    with pytest.raises(ValueError, match="back-counts"):
+    back = Strategy("wong", (BackCount(inner, "panda8", entry_coup=3, entry=1),))
+    with pytest.raises(ValueError, match="back-counts by 'panda8' but bets by 'dragon7'"):
         computed_win(back, ONE_DECK)
     two = Strategy("two", (inner, count_strategy("panda8").plays[0]))
     with pytest.raises(ValueError, match="2 plays"):
@@ -130,3 +130,26 @@ def test_the_command_refuses_kelly_by_shoe_with_the_computed_method_before_any_w
     assert "--kelly-by count" in err
     assert "seed" not in err
     assert out == ""
+
+
+def test_a_back_counter_within_limits_is_computed_on_its_seat():
+    inner = count_strategy("dragon7", ramp={2: 1, 4: 3}).plays[0]
+    back = BackCount(LimitedPlay(inner, Limits(table_max=2)), "dragon7", entry_coup=3, entry=1, exit=0)
+    value = computed_win(Strategy("wong", (back,)), ONE_DECK)
+    capped = count_strategy("dragon7", ramp={2: 1, 4: 2}).plays[0]
+    expected = count_value(capped, ONE_DECK, seat=SeatRule(3, 1.0, 0.0))
+    assert value.units_per_shoe_ev == pytest.approx(expected.units_per_shoe_ev, rel=1e-12)
+    assert value.seated_per_shoe < value.hands_per_shoe
+
+
+def test_a_back_counters_report_takes_its_win_rate_from_the_computed_seat():
+    inner = count_strategy("dragon7", threshold=2).plays[0]
+    wong = Strategy("wong", (BackCount(inner, "dragon7", entry_coup=3, entry=1, exit=0),))
+    rep = bankroll_report(
+        strategy=wong, bankroll=100, n_shoes=4000, paths=50, dealing=ONE_DECK, seed=2, progress=False,
+        method="computed",
+    )  # fmt: skip
+    assert rep.method == "computed"
+    assert rep.mu == pytest.approx(count_value(inner, ONE_DECK, seat=SeatRule(3, 1, 0)).units_per_shoe_ev, rel=1e-12)
+    ev = rep.results.units_per_shoe_ev  # the report's own shoes: 4 SE, a false failure about 6e-5
+    assert abs(rep.mu - ev.value) <= 4 * ev.se

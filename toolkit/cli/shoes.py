@@ -193,6 +193,25 @@ def simulate(
     say(f"wrote {rows} coups of {shoes} shoes to {out} under {house.tableau.name} rules (seed {s})")
 
 
+ENTRY_COUP_OPTION = typer.Option(
+    None,
+    "--entry-coup",
+    help="Back-count: watch each shoe, sit before this coup if the count (--count) is at least --entry, else skip "
+    "the shoe; bet by the threshold while seated.",
+)
+ENTRY_OPTION = typer.Option(None, "--entry", help="Back-count: the count to sit at (needs --entry-coup).")
+EXIT_OPTION = typer.Option(None, "--exit", help="Back-count: leave for good below this count (needs --entry-coup).")
+COUNT_METHOD_OPTION = typer.Option(
+    Method.simulated,
+    "--method",
+    help="simulated (the default: it answers every option, perfect play, --bankroll's risk of ruin and the SD per "
+    "shoe included): deal --shoes shoes; computed: the expected win from the count's exact law, no shoes dealt, no "
+    "noise (a count, not perfect play; back-counting too; costs at most about 20,000 simulated shoes: prefer "
+    "it for win rates); optimise: search integer tags -4..+4 by value and the threshold from the count "
+    "given, on the computed win, beside the published counts (minutes).",
+)
+
+
 @with_dealing
 def count(
     *,
@@ -222,6 +241,9 @@ def count(
         None, "--count-burn-card/--no-count-burn-card", help="Count the exposed burn card (default: the system's)."
     ),
     bankroll: float | None = typer.Option(None, "--bankroll", help="Bankroll in units, for the risk of ruin."),
+    entry_coup: int | None = ENTRY_COUP_OPTION,
+    entry: float | None = ENTRY_OPTION,
+    exit_below: float | None = EXIT_OPTION,
     shoes: int = SHOES_OPTION,
     seed: int | None = SEED_OPTION,
     dealing: Dealing,
@@ -231,13 +253,7 @@ def count(
     scheduler: str | None = SCHEDULER,
     progress: bool = PROGRESS,
     fmt: OutputFormat = FORMAT_OPTION,
-    method: Method = typer.Option(
-        Method.simulated,
-        "--method",
-        help="simulated: deal --shoes shoes; computed: the expected win from the count's exact law, no shoes dealt "
-        "(a count, not perfect play; pay-table and value-event bets); optimise: search integer tags -4..+4 by value "
-        "and the threshold from the count given, on the computed win, beside the published counts (minutes).",
-    ),
+    method: Method = COUNT_METHOD_OPTION,
 ) -> None:
     """What a counter wins: play a count (or computer-perfect play) through simulated shoes, or compute it."""
     from toolkit.counting import LookAheadError, run_strategies
@@ -261,8 +277,10 @@ def count(
         if v is not None
     }
     strategy, convention = _strategy(system, tags, system_file, bet, threshold, changes)
+    strategy, seat = _seat(strategy, convention, (entry_coup, entry, exit_below), method)
     if method != Method.simulated:
-        _computed(strategy, convention, dealing, fmt, optimise=method == Method.optimise, where=(workers, scheduler))
+        where = (workers, scheduler)
+        _computed(strategy, convention, dealing, fmt, optimise=method == Method.optimise, where=where, seat=seat)
         return
     s = seed_or_fresh(seed)
     try:
@@ -303,13 +321,14 @@ def _computed(
     fmt: OutputFormat,
     optimise: bool = False,
     where: tuple[int | None, str | None] = (1, None),
+    seat: dict[str, Any] | None = None,
 ) -> None:
     """``count --method computed``: the expected win from the count's law, under the simulated command's keys;
     ``--method optimise``: the count search from it (:func:`toolkit.counting.best_count`), its candidates computed
     where ``where`` (workers, scheduler) says."""
     import polars as pl
 
-    from toolkit.counting import CountPlay, best_count, count_value
+    from toolkit.counting import CountPlay, SeatRule, best_count, count_value
 
     play = strategy.plays[0]
     if not isinstance(play, CountPlay):
@@ -319,7 +338,7 @@ def _computed(
             start = play.system.with_(threshold=play.ramp.threshold)
             emit(best_count(play.bet, dealing, start=start, workers=where[0], scheduler=where[1]), fmt)
             return
-        res = count_value(strategy, dealing)
+        res = count_value(strategy, dealing, seat=None if seat is None else SeatRule(**seat))
     except ValueError as err:
         fail(str(err))
     payload = {
@@ -334,9 +353,45 @@ def _computed(
         return
     say(f"{res.strategy}: computed, no shoes dealt; {res.note}")
     figures = res.as_dict()
-    keys = ("hands_per_shoe", "bets_per_shoe", "bet_frequency", "mean_edge", "units_per_shoe_ev")
+    keys = ("hands_per_shoe", *(("seated_per_shoe",) if seat else ()), "bets_per_shoe", "bet_frequency", "mean_edge")
+    keys = (*keys, "units_per_shoe_ev")
     rows = [{"metric": k, "value": figures[k]} for k in (*keys, "units_per_100_hands_ev", "sd_per_hand")]
     emit(pl.DataFrame(rows), fmt, payload)
+
+
+def _seat(
+    strategy: Any, convention: dict[str, object], given: tuple[int | None, float | None, float | None], method: Method
+) -> tuple[Any, dict[str, Any] | None]:
+    """The back-count of ``--entry-coup``, ``--entry`` and ``--exit`` on the play's own count (bad: one line),
+    written into ``convention``; the simulated method's strategy plays it (:class:`toolkit.sizing.plays.BackCount`),
+    the computed one reads the seat."""
+    from toolkit.counting import CountPlay, Strategy
+    from toolkit.sizing.plays import BackCount
+
+    entry_coup, entry, exit_below = given
+    if entry_coup is None:
+        if entry is not None or exit_below is not None:
+            fail("--entry and --exit back-count: give --entry-coup (the coup before which to sit) with them")
+        return strategy, None
+    if method == Method.optimise:
+        fail("--method optimise searches a count bet at every coup; drop --entry-coup")
+    play = strategy.plays[0]
+    if not isinstance(play, CountPlay):
+        fail("--entry-coup back-counts a count; perfect play sits at every coup")
+    if entry_coup < 1:
+        fail(f"--entry-coup must be at least 1 (the shoe's first coup), got {entry_coup}")
+    for name, x in (("--entry", entry), ("--exit", exit_below)):
+        if x is not None and not math.isfinite(x):
+            fail(f"{name} must be a finite count, got {x}")
+    low = -math.inf if exit_below is None else exit_below
+    seat: dict[str, Any] = {
+        "entry_coup": entry_coup, "entry": -math.inf if entry is None else entry, "exit": low, "count": play.count
+    }  # fmt: skip
+    # JSON has no infinity: an entry or exit not given reads null
+    convention["back_count"] = {k: None if v in (-math.inf, math.inf) else v for k, v in seat.items()}
+    if method != Method.simulated:
+        return strategy, seat
+    return Strategy(strategy.name, (BackCount(play, play.system, **seat),)), seat
 
 
 def _strategy(

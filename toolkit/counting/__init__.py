@@ -12,7 +12,7 @@
 * :mod:`~toolkit.counting.optimise`: the best count for a bet, searched on the computed win (:func:`best_count`).
 """
 
-from toolkit.counting.computed import CountValue, count_law, count_value
+from toolkit.counting.computed import CountValue, SeatRule, count_law, count_value
 from toolkit.counting.custom import custom_count, parse_tags, read_count_system
 from toolkit.counting.harness import compare_strategies, play, results_frame, run_strategies, simulate
 from toolkit.counting.optimise import best_count
@@ -44,6 +44,7 @@ __all__ = (
     "PreCoup",
     "Ramp",
     "Results",
+    "SeatRule",
     "ShoeTotals",
     "Strategy",
     "best_count",

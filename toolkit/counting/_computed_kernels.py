@@ -9,7 +9,10 @@ each step adds two non-negative numbers, so the products are accurate to a few u
 no cancellation (division by a factor, the short way to remove a card, would subtract).
 
 *The coup starts.*  :func:`chain_rows` pushes the mass of coup starts at ``(cards seen, running count)`` along the
-one-coup transition law, row by row, and adds what each start stakes and wins.
+one-coup transition law, row by row, and adds what each start stakes and wins.  A back-counter (who sits before coup
+``E`` if the count is then at least the entry, and leaves for good below the exit) adds two kinds of layers: the
+starts of coups ``1 .. E`` counted by coup (coup ``c`` starts after ``4(c - 1) .. 6(c - 1)`` cards, so layer ``c``
+holds those rows only, at row ``(c - 1)^2`` of one array), and the starts while seated, which the exit empties.
 """
 
 from __future__ import annotations
@@ -36,7 +39,12 @@ CHAIN_CONFIG = (
     "unit",  # cards per unit of the true count (52 or 26)
     "rounding",  # 0 none, 1 floor, 2 truncate, 3 nearest
     "trigger",  # 0 true count, 1 running count
+    "entry_coup",  # back-counting: the coup before which the counter decides to sit (0: no back-counting)
+    "seat_trigger",  # back-counting's count: 0 true count, 1 running count
+    "skip",  # rows of the stack below the chunk's first (built for the products, not read)
 )
+#: Two more, set by :func:`chain_rows` for :func:`_push`: the row of the target array holding row 0, and one past
+#: the last row a push may reach.  The stack's rows: ``skip`` rows below the chunk's first, then the chunk's.
 
 
 @numba.njit(cache=True, nogil=True)
@@ -58,8 +66,9 @@ def times_group(buf, t, rows, band):  # pragma: no cover - compiled
         b = max(min(hi, width + t), a)
         for j in range(lo, a):
             cur[j] *= 0.5
-        for j in range(a, b):
-            cur[j] = 0.5 * (cur[j] + below[j - t])
+        c, x = cur[a:b], below[a - t : b - t]  # slices, not offset indices: the loop is vectorised
+        for j in range(b - a):
+            c[j] = 0.5 * (c[j] + x[j])
         for j in range(b, hi):
             cur[j] *= 0.5
     for j in range(band[0, 0], band[1, 0]):
@@ -84,11 +93,21 @@ def _step(count, at):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _settle(rho, p0, config, run, at, rows):  # pragma: no cover - compiled
+def _count_at(rc, d, left, config, trigger):  # pragma: no cover - compiled
+    """The count a decision reads at running count ``rc`` after ``d`` cards seen, ``left`` left in the shoe: the
+    running count (``trigger`` 1) or the true count by the system's divisor and rounding (``trigger`` 0)."""
+    if trigger == 1:
+        return float(rc)
+    div = left if config[7] == 0 else config[2] - d
+    return _rounded(rc / (div / config[8]), config[9])
+
+
+@numba.njit(cache=True, nogil=True)
+def _settle(rho, p0, config, run, at, rows, bets):  # pragma: no cover - compiled
     """For rows ``rows[0] .. rows[1] - 1`` of the chunk: ``(scale, step)`` of each cell (the start's mass over the
-    law ``p0``, 0 for no start; the ramp step the count reaches, -1 for none)."""
-    first, r_min, cards, full = config[0], config[1], config[2], config[3]
-    min_left, divisor, unit, rounding, trigger = config[6], config[7], config[8], config[9], config[10]
+    law ``p0``, 0 for no start; the ramp step the count reaches, -1 for none or when ``bets`` is false)."""
+    first, r_min, full = config[0], config[1], config[3]
+    min_left, trigger = config[6], config[10]
     offset, start_count = run[0], run[1]
     width = p0.shape[1]
     scale = np.zeros((rows[1] - rows[0], width))
@@ -103,15 +122,33 @@ def _settle(rho, p0, config, run, at, rows):  # pragma: no cover - compiled
             mass = rho[d, j]
             if mass < TINY or p0[i, j] <= 0.0:
                 continue
-            rc = start_count + r_min + j
-            if trigger == 1:
-                count = float(rc)
-            else:
-                div = left if divisor == 0 else cards - d
-                count = _rounded(rc / (div / unit), rounding)
             scale[i - rows[0], j] = mass / p0[i, j]
-            step[i - rows[0], j] = _step(count, at)
+            if bets:
+                step[i - rows[0], j] = _step(_count_at(start_count + r_min + j, d, left, config, trigger), at)
     return scale, step
+
+
+@numba.njit(cache=True, nogil=True)
+def _seat(seated, pre, p0, config, run, seat, rows):  # pragma: no cover - compiled
+    """Back-counting, rows ``rows[0] .. rows[1] - 1`` of the chunk, before they are settled: the seated starts
+    below the exit leave, and the starts of coup ``E`` at or above the entry sit down (``seat``: entry, exit)."""
+    first, r_min, full, min_left, e = config[0], config[1], config[3], config[6], config[11]
+    offset, start_count = run[0], run[1]
+    for i in range(rows[0], rows[1]):
+        d = first + i
+        left = full - offset - d
+        if left < min_left:
+            continue
+        joins = 4 * (e - 1) <= d <= 6 * (e - 1)
+        at = (e - 1) * (e - 1) + d - 4 * (e - 1)
+        for j in range(p0.shape[1]):
+            if p0[i, j] <= 0.0:
+                continue
+            count = _count_at(start_count + r_min + j, d, left, config, config[12])
+            if count < seat[1]:
+                seated[d, j] = 0.0
+            if joins and count >= seat[0]:
+                seated[d, j] += pre[at, j]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -126,74 +163,219 @@ def _band(values, above):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def chain_rows(rho, chunk, coef, config, runs, at, out):  # pragma: no cover - compiled
+def _axpy(out, scale, w, row):  # pragma: no cover - compiled
+    """``out += scale * w * row`` (equal lengths; slices, so the loop is vectorised)."""
+    for j in range(out.shape[0]):
+        out[j] += scale[j] * w * row[j]
+
+
+@numba.njit(cache=True, nogil=True)
+def _add2(a1, a2, qa, qb, row):  # pragma: no cover - compiled
+    """``a1 += qa row; a2 += qb row`` (equal lengths)."""
+    for j in range(a1.shape[0]):
+        a1[j] += qa * row[j]
+        a2[j] += qb * row[j]
+
+
+@numba.njit(cache=True, nogil=True)
+def _push(target, scale, lo, hi, i, d, p, k, chunk, coef, config):  # pragma: no cover - compiled
+    """Push the starts of row ``i`` of the chunk (``scale``: their mass over the law, non-zero on ``lo .. hi - 1``)
+    to the next coup's starts in ``target`` (rows: cards seen, shifted by ``config[0]``'s row of ``target``'s 0)."""
+    stack, factors, picked, n_picked = chunk
+    sizes, moves, pi = coef[0], coef[1], coef[2]
+    cut, rule, skip, shift, n_rows = config[4], config[5], config[13], config[14], config[15]
+    width = stack.shape[2]
+    for e in range(1, n_picked[k]):
+        length, move = moves[k, e, 0], moves[k, e, 1]
+        if pi[k, e] <= 0.0 or d + length >= n_rows:
+            continue
+        if (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
+            continue
+        w = pi[k, e] * factors[sizes[k, e], i]
+        a, b = max(lo, -move), min(hi, width - move)
+        _axpy(target[d + length - shift, a + move : b + move], scale[a:b], w, stack[picked[k, e], i + skip, a:b])
+
+
+@numba.njit(cache=True, nogil=True)
+def _pre_rows(pre, k, chunk, coef, config, run, rows):  # pragma: no cover - compiled
+    """Back-counting: push the starts of coups ``1 .. E - 1`` on rows ``rows[0] .. rows[1] - 1`` of the chunk to the
+    next coup's layer (the starts of coup ``E`` are read by :func:`_seat`)."""
+    stack = chunk[0]
+    p0 = stack[chunk[2][k, 0]][config[13] :]
+    first, full, min_left, e = config[0], config[3], config[6], config[11]
+    width = p0.shape[1]
+    cfg = config.copy()
+    scale = np.zeros(width)
+    for i in range(rows[0], rows[1]):
+        d = first + i
+        p = run[0] + d
+        if full - p < min_left:
+            continue
+        for c in range(max(1, (d + 5) // 6 + 1), min(e - 1, d // 4 + 1) + 1):
+            base = (c - 1) * (c - 1) - 4 * (c - 1)  # layer c's row d lies at base + d
+            lo, hi = width, 0
+            for j in range(width):
+                mass = pre[base + d, j]
+                scale[j] = 0.0
+                if mass >= TINY and p0[i, j] > 0.0:
+                    scale[j] = mass / p0[i, j]
+                    lo = min(lo, j)
+                    hi = j + 1
+            if hi <= lo:
+                continue
+            # layer c + 1 holds rows 4c .. 6c at c^2: row d + length at c^2 - 4c + d + length
+            cfg[14] = 4 * c - c * c
+            cfg[15] = min(config[15], 6 * c + 1)
+            _push(pre, scale, lo, hi, i, d, p, k, chunk, coef, cfg)
+
+
+@numba.njit(cache=True, nogil=True)
+def _readers(picked, n_picked, n_proj):  # pragma: no cover - compiled
+    """Who reads each projection of the stack, projection by projection (CSR: ``start``, then the run and its index
+    there), so each row of the stack is read once for every run (the runs' own shoes, index 0, are read as p0)."""
+    n_runs = picked.shape[0]
+    start = np.zeros(n_proj + 1, dtype=np.int64)
+    for k in range(n_runs):
+        for e in range(1, n_picked[k]):
+            start[picked[k, e] + 1] += 1
+    for u in range(n_proj):
+        start[u + 1] += start[u]
+    fill = start[:-1].copy()
+    user_run = np.zeros(start[n_proj], dtype=np.int64)
+    user_at = np.zeros(start[n_proj], dtype=np.int64)
+    for k in range(n_runs):
+        for e in range(1, n_picked[k]):
+            u = picked[k, e]
+            user_run[fill[u]] = k
+            user_at[fill[u]] = e
+            fill[u] += 1
+    return start, user_run, user_at
+
+
+@numba.njit(cache=True, nogil=True)
+def _row_start(settled, p0, i, p, kind, q0, k, sums):  # pragma: no cover - compiled
+    """One run's row ``i`` (cards out ``p``) of a layer (``kind``: layer, whether it bets), before the projections
+    are read: its starts added to the hands (layer 0) and the seats (the betting layer), the bet's constant part
+    ``q0`` on the run's shoe started in ``sums = (a1, a2, out)``.  Returns the columns with starts ``lo, hi`` and
+    those that bet ``slo, shi``."""
+    scale, step = settled
+    layer, bets = kind
+    a1, a2, out = sums
+    lo, hi = _band(scale, 0.0)
+    for j in range(lo, hi):
+        c = scale[j]
+        if c == 0.0:
+            continue
+        if layer == 0:
+            out[0, p] += c * p0[i, j]
+        if bets:
+            out[1, p] += c * p0[i, j]
+    if not bets:
+        return lo, hi, lo, lo
+    a, b = lo, hi
+    while a < b and step[a] < 0:
+        a += 1
+    while b > a and step[b - 1] < 0:
+        b -= 1
+    for j in range(a, b):
+        a1[j] = q0[0] * p0[i, j]
+        a2[j] = q0[1] * p0[i, j]
+    return lo, hi, a, b
+
+
+@numba.njit(cache=True, nogil=True)
+def chain_rows(rho, pre, chunk, coef, config, runs, at, seat, out):  # pragma: no cover - compiled
     """Settle the coup starts of one chunk of rows (cards seen) and push their mass to the next starts, every run
     (exposed burn card) in turn on each four rows, so the rows of the count's law are read while in cache.
 
-    ``rho``: (runs, rows, counts) mass of coup starts of each run, complete for the rows of this chunk.  ``chunk =
-    (stack, factors, picked, n_picked)``: the count's law of the shoe less each projection ``(projections, h,
-    counts)`` halved once per card, the row factors ``(7, h)`` turning a projection of ``k`` more cards than a run's
-    shoe into a ratio of laws, and the projections each run reads ``(runs, most)`` (the first its shoe; ``n_picked``
-    of them).  ``coef = (sizes, moves, pi, q)``, each ``(runs, most, ...)``: per projection read, its cards beyond
-    the run's shoe, its move ``(cards, count change)``, its probability on the next coup and the bet's two moments
-    on it.  ``runs``: ``(runs, 2)`` cards out before the first coup and the running count before it.  ``at``: the
-    counts at which the ramp's steps begin.  ``out``: (runs, 1 + 3 steps, full + 1) sums by cards out of the shoe:
-    coup starts, then for each step the starts there, their expected win and expected squared win per unit staked.
-    Rows go four at a time (a coup takes at least four cards, so their starts are complete).
+    ``rho``: (runs, layers, rows, counts) mass of coup starts of each run, complete for the rows of this chunk: layer
+    0 every start, layer 1 (back-counting only) the starts while seated.  ``pre``: (runs, E^2, counts) the starts of
+    coups 1 .. E counted by coup (back-counting; see the module notes).  ``chunk = (stack, factors, picked,
+    n_picked)``: the count's law of the shoe less each projection ``(projections, h, counts)`` halved once per card,
+    the row factors ``(7, h)`` turning a projection of ``k`` more cards than a run's shoe into a ratio of laws, and
+    the projections each run reads ``(runs, most)`` (the first its shoe; ``n_picked`` of them).  ``coef = (sizes,
+    moves, pi, q)``, each ``(runs, most, ...)``: per projection read, its cards beyond the run's shoe, its move
+    ``(cards, count change)``, its probability on the next coup and the bet's two moments on it.  ``runs``:
+    ``(runs, 2)`` cards out before the first coup and the running count before it.  ``at``: the counts at which the
+    ramp's steps begin; ``seat``: the back-counter's entry and exit counts.  ``out``: (runs, 2 + 3 steps, full + 1)
+    sums by cards out of the shoe: coup starts, seated starts, then for each step the starts there, their expected
+    win and expected squared win per unit staked.  Rows go four at a time (a coup takes at least four cards, so
+    their starts are complete).
     """
     stack, factors, picked, n_picked = chunk
     sizes, moves, pi, q = coef
     first, cut, rule = config[0], config[4], config[5]
-    h, width = stack.shape[1], stack.shape[2]
-    n_rows = rho.shape[1]
-    m1 = np.zeros((4, width))
-    m2 = np.zeros((4, width))
+    n_runs = rho.shape[0]
+    skip = config[13]
+    h, width = stack.shape[1] - skip, stack.shape[2]
+    n_rows = rho.shape[2]
+    n_layers = rho.shape[1]
+    cfg = np.zeros(16, dtype=np.int64)
+    cfg[: config.shape[0]] = config
+    cfg[14] = 0
+    cfg[15] = n_rows
+    n_proj = stack.shape[0]
+    start, user_run, user_at = _readers(picked, n_picked, n_proj)
+    scales = np.zeros((n_runs, 4, width))
+    steps = np.full((n_runs, 4, width), -1, dtype=np.int64)
+    a1 = np.zeros((n_runs, width))
+    a2 = np.zeros((n_runs, width))
+    lo = np.zeros(n_runs, dtype=np.int64)
+    hi = np.zeros(n_runs, dtype=np.int64)
+    slo = np.zeros(n_runs, dtype=np.int64)
+    shi = np.zeros(n_runs, dtype=np.int64)
     for r0 in range(0, min(h, n_rows - first), 4):
         r1 = min(r0 + 4, h, n_rows - first)
-        for k in range(rho.shape[0]):
-            offset = runs[k, 0]
-            p0 = stack[picked[k, 0]]
-            scale, step = _settle(rho[k], p0, config, runs[k], at, (r0, r1))
+        if cfg[11] > 0:
+            for k in range(n_runs):
+                p0 = stack[picked[k, 0]][skip:]
+                _seat(rho[k, 1], pre[k], p0, cfg, runs[k], seat, (r0, r1))
+                _pre_rows(pre[k], k, chunk, coef, cfg, runs[k], (r0, r1))
+        for layer in range(n_layers):
+            bets = layer == n_layers - 1
+            for k in range(n_runs):
+                scale, step = _settle(rho[k, layer], stack[picked[k, 0]][skip:], cfg, runs[k], at, (r0, r1), bets)
+                scales[k, : r1 - r0] = scale
+                steps[k, : r1 - r0] = step
             for i in range(r0, r1):
                 d = first + i
-                p = offset + d
-                lo, hi = _band(scale[i - r0], 0.0)
-                slo, shi = lo, hi
-                while slo < shi and step[i - r0, slo] < 0:
-                    slo += 1
-                while shi > slo and step[i - r0, shi - 1] < 0:
-                    shi -= 1
-                a1 = m1[i - r0]
-                a2 = m2[i - r0]
-                qa, qb = q[k, 0, 0], q[k, 0, 1]  # the run's own shoe: the bet's constant part
-                for j in range(slo, shi):
-                    a1[j] = qa * p0[i, j]
-                    a2[j] = qb * p0[i, j]
-                for e in range(1, n_picked[k]):
-                    row = stack[picked[k, e], i]
-                    f = factors[sizes[k, e], i]
-                    qa, qb = q[k, e, 0] * f, q[k, e, 1] * f
-                    if qa != 0.0 or qb != 0.0:
-                        for j in range(slo, shi):
-                            a1[j] += qa * row[j]
-                            a2[j] += qb * row[j]
-                    length, move = moves[k, e, 0], moves[k, e, 1]
-                    if pi[k, e] <= 0.0 or d + length >= n_rows:
-                        continue
-                    if (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
-                        continue
-                    w = pi[k, e] * f
-                    target = rho[k, d + length]
-                    sc = scale[i - r0]
-                    for j in range(max(lo, -move), min(hi, width - move)):
-                        target[j + move] += sc[j] * w * row[j]
-                for j in range(lo, hi):
-                    c = scale[i - r0, j]
-                    if c == 0.0:
-                        continue
-                    out[k, 0, p] += c * p0[i, j]
-                    s = step[i - r0, j]
-                    if s >= 0:
-                        out[k, 1 + 3 * s, p] += c * p0[i, j]
-                        out[k, 2 + 3 * s, p] += c * a1[j]
-                        out[k, 3 + 3 * s, p] += c * a2[j]
+                for k in range(n_runs):
+                    p0 = stack[picked[k, 0]][skip:]
+                    lo[k], hi[k], slo[k], shi[k] = _row_start(
+                        (scales[k, i - r0], steps[k, i - r0]), p0, i, runs[k, 0] + d, (layer, bets), q[k, 0], k,
+                        (a1[k], a2[k], out[k]),
+                    )  # fmt: skip
+                for u in range(n_proj):
+                    row = stack[u, i + skip]
+                    for t in range(start[u], start[u + 1]):
+                        k, e = user_run[t], user_at[t]
+                        if hi[k] <= lo[k]:
+                            continue
+                        f = factors[sizes[k, e], i]
+                        if shi[k] > slo[k]:
+                            qa, qb = q[k, e, 0] * f, q[k, e, 1] * f
+                            if qa != 0.0 or qb != 0.0:
+                                a, b = slo[k], shi[k]
+                                _add2(a1[k, a:b], a2[k, a:b], qa, qb, row[a:b])
+                        length, move = moves[k, e, 0], moves[k, e, 1]
+                        p = runs[k, 0] + d
+                        if pi[k, e] <= 0.0 or d + length >= n_rows:
+                            continue
+                        if (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
+                            continue
+                        a, b = max(lo[k], -move), min(hi[k], width - move)
+                        target = rho[k, layer, d + length, a + move : b + move]
+                        _axpy(target, scales[k, i - r0, a:b], pi[k, e] * f, row[a:b])
+                if not bets:
+                    continue
+                for k in range(n_runs):
+                    p = runs[k, 0] + d
+                    p0 = stack[picked[k, 0]][skip:]
+                    for j in range(slo[k], shi[k]):
+                        c = scales[k, i - r0, j]
+                        s = steps[k, i - r0, j]
+                        if c == 0.0 or s < 0:
+                            continue
+                        out[k, 2 + 3 * s, p] += c * p0[i, j]
+                        out[k, 3 + 3 * s, p] += c * a1[k, j]
+                        out[k, 4 + 3 * s, p] += c * a2[k, j]

@@ -36,8 +36,9 @@ import polars as pl
 
 from toolkit.bets.base import Bet
 from toolkit.bets.paytable import PayTable
-from toolkit.counting._computed_kernels import chain_rows, times_group
+from toolkit.counting._computed_kernels import chain_rows
 from toolkit.counting._computed_labels import label_moments
+from toolkit.counting._computed_law import _Law, _leaves, _stack
 from toolkit.counting.strategies import CountPlay, Ramp, Strategy, count_strategy
 from toolkit.counting.systems import CountSystem, resolve_bet
 from toolkit.coup.cards import CompositionLike
@@ -49,20 +50,62 @@ from toolkit.exact._kernels import pair_split
 from toolkit.exact._tables import coup_table, multisets
 from toolkit.exact.engine import _features, zero_pair_probabilities
 
-__all__ = ["CountValue", "count_law", "count_value"]
+__all__ = ["CountValue", "SeatRule", "count_law", "count_value"]
 
-#: The most cells (cards seen x running counts) of the count's law the method builds.
-MAX_CELLS = 4_000_000
 #: The most tag groups (distinct tags by value).
 MAX_GROUPS = 6
 #: Bytes of the per-chunk arrays.
 CHUNK_BYTES = 96_000_000
+#: Bytes of a back-counter's starts counted by coup before the entry coup (runs x entry_coup^2 x counts).
+SEAT_BYTES = 400_000_000
 
 #: What the method's figures mean and how far they may be off (measured, see the maths page).
 METHOD_NOTE = (
     "computed: exact expectations given the count at every depth; coup starts by a Markov chain on (cards seen, "
     "running count), whose error against simulation is measured in notebooks/maths/computed-counts.md"
 )
+
+
+@dataclass(frozen=True)
+class SeatRule:
+    """Back-counting: when the counter is seated (the rule of :class:`toolkit.sizing.plays.BackCount`).
+
+    The counter watches each shoe and sits before coup ``entry_coup`` if the count is then at least ``entry``
+    (otherwise skips the shoe), and leaves it for good before the first later coup at which the count is below
+    ``exit``; the count is the play's system's true or running count (``count``).
+
+    Attributes
+    ----------
+    entry_coup
+        The coup (1 the first of the shoe) before which the counter decides to sit.
+    entry, exit
+        The count to sit at and the count to leave below.
+    count
+        ``"true"`` or ``"running"``.
+    """
+
+    entry_coup: int
+    entry: float
+    exit: float = -math.inf
+    count: str = "true"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.entry_coup, bool) or not isinstance(self.entry_coup, (int, np.integer)):
+            raise TypeError(f"SeatRule.entry_coup must be an integer, got {self.entry_coup!r}")
+        if self.entry_coup < 1:
+            raise ValueError(f"SeatRule.entry_coup must be at least 1, got {self.entry_coup}")
+        for name in ("entry", "exit"):
+            x = getattr(self, name)
+            if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or math.isnan(x):
+                raise ValueError(f"SeatRule.{name} must be a number, got {x!r}")
+            object.__setattr__(self, name, float(x))
+        if self.count not in ("true", "running"):
+            raise ValueError(f"SeatRule.count must be one of true, running, got {self.count!r}")
+
+    def describe(self) -> str:
+        """The rule in a phrase (as :meth:`toolkit.sizing.plays.BackCount.describe`)."""
+        kind = "TC" if self.count == "true" else "RC"
+        return f"join at coup {self.entry_coup} if {kind} >= {self.entry:g}, leave below {self.exit:g}"
 
 
 # ------------------------------------------------------------------ the bet as weights on multisets
@@ -166,93 +209,6 @@ def _coefficients(run: _Run, moments, codes: np.ndarray, tableau: Tableau):
     return uniq, pi, qs
 
 
-# ------------------------------------------------------------------ the law of the count, by multiplication
-@dataclass
-class _Law:
-    """The count's law over the seen cards of one shoe: tag groups, their sizes and the base product."""
-
-    sizes: np.ndarray  # cards of each group in the shoe
-    tags: np.ndarray
-    top: np.ndarray  # most cards of each group a coup's projection holds (6, or fewer cards)
-    r_min: int
-    width: int
-    rows: int  # cards + 1
-    most: int  # most cards a projection holds (a coup's six, and the exposed burn card)
-    base: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0)))
-    band: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((2, 0), dtype=np.int64))
-
-    @classmethod
-    def build(cls, sizes: np.ndarray, tags: np.ndarray, most: int = 6) -> _Law:
-        r_min = int(np.sum(np.minimum(tags, 0) * sizes))
-        width = int(np.sum(np.maximum(tags, 0) * sizes)) - r_min + 1
-        rows = int(sizes.sum()) + 1
-        if rows * width > MAX_CELLS:
-            raise ValueError(
-                f"the count's running count spans {width:,} values over {rows - 1} cards ({rows * width:,} cells, "
-                f"at most {MAX_CELLS:,}): tags too large for the computed method"
-            )
-        top = np.minimum(sizes, most)
-        # the counts d cards of the shoe can reach: from the d lowest tags to the d highest (columns, one past)
-        each = np.repeat(tags, sizes)
-        low = np.r_[0, np.cumsum(np.sort(each))] - r_min
-        high = np.r_[0, np.cumsum(np.sort(each)[::-1])] - r_min + 1
-        band = np.stack([low, high]).astype(np.int64)
-        base = np.zeros((rows, width))
-        base[0, -r_min] = 1.0
-        done = 0
-        for g in range(len(sizes)):
-            for _ in range(int(sizes[g] - top[g])):
-                done += 1
-                times_group(base, int(tags[g]), done + 1, band)
-        return cls(sizes, tags, top, r_min, width, rows, most, base, band)
-
-    def row_factors(self, n: int) -> np.ndarray:
-        """``f[k, d] = 2^-k (n)_k / (n - d)_k``: turns the halved product of a shoe of ``n`` cards less ``k`` into the
-        ratio of its law to that shoe's (0 where fewer than ``k`` cards would be left)."""
-        d = np.arange(self.rows, dtype=np.float64)
-        out = np.zeros((7, self.rows))
-        for k in range(7):
-            num = math.prod(range(n - k + 1, n + 1)) if k else 1
-            den = np.ones(self.rows)
-            for i in range(k):
-                den = den * (n - d - i)
-            ok = d <= n - k
-            out[k, ok] = 0.5**k * num / den[ok]
-        return out
-
-
-def _leaves(law: _Law, codes: np.ndarray) -> dict[tuple[int, ...], int]:
-    """The projections to build (every ``a`` with a coefficient), by their group counts, mapped to their codes."""
-    g = len(law.sizes)
-    out = {}
-    for code in codes.tolist():
-        a = tuple((code // 7**i) % 7 for i in range(g))
-        if all(x <= t for x, t in zip(a, law.top.tolist(), strict=True)):
-            out[a] = code
-    return out
-
-
-def _visit(law: _Law, buf: np.ndarray, band: np.ndarray, prefix: tuple[int, ...], prefixes: set, leaf_fn) -> None:
-    """Depth first over the groups: ``buf`` holds the product for the groups before ``len(prefix)`` (its rows'
-    columns that can be non-zero: ``band``); each child takes ``top - a`` more factors of its group (one more per
-    step down from the largest ``a``)."""
-    g = len(prefix)
-    if g == len(law.sizes):
-        leaf_fn(prefix, buf)
-        return
-    room = law.most - sum(prefix)
-    highest = min(int(law.top[g]), room)
-    cur = buf.copy()
-    t = int(law.tags[g])
-    for _ in range(int(law.top[g]) - highest):
-        times_group(cur, t, cur.shape[0], band)
-    for a in range(highest, -1, -1):
-        if (*prefix, a) in prefixes:
-            _visit(law, cur, band, (*prefix, a), prefixes, leaf_fn)
-        if a:
-            times_group(cur, t, cur.shape[0], band)
-
-
 @dataclass(frozen=True)
 class _Settings:
     """What the chain needs besides the arrays: the count's convention, the dealing's end and the ramp."""
@@ -260,23 +216,7 @@ class _Settings:
     config: tuple[int, ...]  # CHAIN_CONFIG less its first two entries
     ramp: tuple[np.ndarray, np.ndarray]
     tableau: Tableau
-
-
-def _stack(law: _Law, leaves: list[tuple[int, ...]], d0: int, d1: int, into: np.ndarray | None = None) -> np.ndarray:
-    """The count's law on rows ``d0 .. d1 - 1`` (cards seen) of the shoe less each projection of ``leaves``
-    ``(leaves, h, counts)``, halved once per card (see :func:`times_group`); built from the rows of the base
-    product the multiplications need (written in ``into``'s first rows when given)."""
-    lo = max(0, d0 - int(law.top.sum()))
-    index = {a: i for i, a in enumerate(leaves)}
-    shape = (len(leaves), d1 - d0, law.width)
-    stack = np.empty(shape) if into is None else into[:, : d1 - d0]
-
-    def leaf(a, buf):
-        stack[index[a]] = buf[d0 - lo :]
-
-    prefixes = {a[:i] for a in leaves for i in range(len(a) + 1)}
-    _visit(law, np.ascontiguousarray(law.base[lo:d1]), np.ascontiguousarray(law.band[:, lo:d1]), (), prefixes, leaf)
-    return stack
+    seat: np.ndarray  # a back-counter's entry and exit counts (unread without one)
 
 
 def _run_leaves(law: _Law, run: _Run, coefs, used: np.ndarray) -> tuple[list[tuple[int, ...]], tuple]:
@@ -302,9 +242,9 @@ def _run_leaves(law: _Law, run: _Run, coefs, used: np.ndarray) -> tuple[list[tup
 
 
 def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Settings) -> np.ndarray:
-    """Sums by cards out of the shoe ``(1 + 3 steps, full + 1)`` (see :func:`chain_rows`: coup starts, then per
-    step of the ramp the starts, expected win and squared win per unit) over the runs (exposed burn cards), each
-    weighted by its probability: one product of the count's law serves them all."""
+    """Sums by cards out of the shoe ``(2 + 3 steps, full + 1)`` (see :func:`chain_rows`: coup starts, seated
+    starts, then per step of the ramp the starts, expected win and squared win per unit) over the runs (exposed burn
+    cards), each weighted by its probability: one product of the count's law serves them all."""
     coefs = [_coefficients(run, moments, codes, settings.tableau) for run in runs]
     used = np.zeros(len(coefs[0][0]), dtype=bool)
     for _, pi, qs in coefs:
@@ -327,25 +267,35 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
     factors = law.row_factors(settings.config[0])
     most_rows = int(max(8, min(128, CHUNK_BYTES // (8 * max(len(leaves), 1) * law.width))))
     height = -(-law.rows // -(-law.rows // most_rows))  # chunks of equal height: each rebuilds ~30 rows below it
-    rho = np.zeros((n_runs, law.rows, law.width))
-    rho[:, 0, -law.r_min] = 1.0
+    entry_coup = settings.config[9]
+    if n_runs * entry_coup**2 * law.width * 8 > SEAT_BYTES:
+        raise ValueError(
+            f"back-counting from coup {entry_coup}: the computed method counts the coups before it in "
+            f"{n_runs * entry_coup**2 * law.width * 8 / 1e6:,.0f} MB (at most {SEAT_BYTES / 1e6:,.0f}); use an "
+            "earlier entry coup, smaller tags or --method simulated"
+        )
+    rho = np.zeros((n_runs, 2 if entry_coup else 1, law.rows, law.width))
+    rho[:, 0, 0, -law.r_min] = 1.0
+    pre = np.zeros((n_runs, entry_coup**2, law.width))
+    if entry_coup:
+        pre[:, 0, -law.r_min] = 1.0
     at = np.ascontiguousarray(settings.ramp[0], dtype=np.float64)
-    out = np.zeros((n_runs, 1 + 3 * len(at), settings.config[1] + 1))
-    buffer = np.empty((len(leaves), height, law.width))
+    out = np.zeros((n_runs, 2 + 3 * len(at), settings.config[1] + 1))
+    buffer = np.empty((len(leaves), height + int(law.top.sum()), law.width))
     starts = np.array([(run.offset, run.start_count) for run in runs], dtype=np.int64)
     for d0 in range(0, law.rows, height):
         d1 = min(law.rows, d0 + height)
-        stack = _stack(law, leaves, d0, d1, buffer)
-        config = np.array([d0, law.r_min, *settings.config], dtype=np.int64)
+        stack, skip = _stack(law, leaves, d0, d1, buffer)
+        config = np.array([d0, law.r_min, *settings.config, skip], dtype=np.int64)
         chunk = (stack, np.ascontiguousarray(factors[:, d0:d1]), picked, n_picked)
-        chain_rows(rho, chunk, (sizes, moves, pi, q), config, starts, at, out)
+        chain_rows(rho, pre, chunk, (sizes, moves, pi, q), config, starts, at, settings.seat, out)
     return np.einsum("k,kij->ij", np.array([r.weight for r in runs]), out)
 
 
 def _staked(sums: np.ndarray, units: np.ndarray) -> np.ndarray:
-    """``(5, full + 1)`` hands, bets, units staked, expected win and squared win by cards out, from the sums of
-    :func:`_pass` and the units of each step of the ramp."""
-    steps = sums[1:].reshape(len(units), 3, -1)
+    """``(6, full + 1)`` hands, bets, units staked, expected win, squared win and hands seated by cards out, from
+    the sums of :func:`_pass` and the units of each step of the ramp."""
+    steps = sums[2:].reshape(len(units), 3, -1)
     placed = units > 0
     return np.stack(
         [
@@ -354,6 +304,7 @@ def _staked(sums: np.ndarray, units: np.ndarray) -> np.ndarray:
             units @ steps[:, 0],
             units @ steps[:, 1],
             (units**2) @ steps[:, 2],
+            sums[1],
         ]
     )
 
@@ -378,8 +329,12 @@ class CountValue:
     variance_per_hand
         Variance of the units won on one hand (bet or not), exact given the count's law.
     by_depth
-        The same by cards out of the shoe before the coup (burn included): ``cards_out, hands, bets, staked,
-        units_ev, edge``.
+        The same by cards out of the shoe before the coup (burn included): ``cards_out, hands, seated, bets,
+        staked, units_ev, edge``.
+    seated_per_shoe
+        Coups the counter is seated for (expected): every coup dealt, unless back-counting (:class:`SeatRule`).
+    back_counting
+        Whether the counter back-counts (its figures then add ``seated_per_shoe``).
     """
 
     strategy: str
@@ -389,6 +344,8 @@ class CountValue:
     units_per_shoe_ev: float
     variance_per_hand: float
     by_depth: pl.DataFrame = field(repr=False)
+    seated_per_shoe: float = math.nan
+    back_counting: bool = False
 
     @property
     def note(self) -> str:
@@ -422,6 +379,7 @@ class CountValue:
             "units_per_shoe_ev": self.units_per_shoe_ev,
             "units_per_100_hands_ev": self.units_per_100_hands_ev,
             "sd_per_hand": math.sqrt(max(self.variance_per_hand, 0.0)),
+            **({"seated_per_shoe": self.seated_per_shoe} if self.back_counting else {}),
             "note": self.note,
         }
 
@@ -457,7 +415,7 @@ def _runs(dealing: Dealing, system: CountSystem, group: np.ndarray, tags: np.nda
     return out
 
 
-def _settings(dealing: Dealing, play: CountPlay) -> _Settings:
+def _settings(dealing: Dealing, play: CountPlay, seat: SeatRule | None = None) -> _Settings:
     if dealing.coups is not None:
         raise ValueError("the computed method deals to the cut card; Dealing.coups (a fixed number of coups) is not")
     system = play.system
@@ -482,10 +440,13 @@ def _settings(dealing: Dealing, play: CountPlay) -> _Settings:
         system.unit_cards,
         ("none", "floor", "truncate", "nearest").index(system.rounding),
         0 if play.count == "true" else 1,
+        0 if seat is None else seat.entry_coup,
+        0 if seat is None or seat.count == "true" else 1,
     )
     at = np.array([a for a, _ in play.ramp.steps])
     units = np.array([u for _, u in play.ramp.steps])
-    return _Settings(config, (at, units), dealing.tableau)
+    entry = np.array([0.0, 0.0] if seat is None else [seat.entry, seat.exit])
+    return _Settings(config, (at, units), dealing.tableau, entry)
 
 
 def count_value(
@@ -496,6 +457,7 @@ def count_value(
     bet: str | Bet | None = None,
     ramp: Ramp | Mapping[float, float] | None = None,
     rules: Rules | None = None,
+    seat: SeatRule | None = None,
 ) -> CountValue:
     """The expected win of betting by a linear count, computed from the count's exact law (no shoes dealt).
 
@@ -509,6 +471,8 @@ def count_value(
         For a count system: as :func:`~toolkit.counting.strategies.count_strategy`.
     rules
         Payouts of a bet named by the play (default: the dealing's decks and tableau).
+    seat
+        Back-counting: when the counter is seated (:class:`SeatRule`, on the play's count); ``None``: every coup.
 
     Returns
     -------
@@ -536,21 +500,23 @@ def count_value(
     play = _play(strategy, **options)
     rules = Rules(decks=dealing.decks, tableau=dealing.tableau) if rules is None else rules
     target = resolve_bet(play.bet, rules)
-    value = _value(play, target, dealing)
+    if seat is not None and not isinstance(seat, SeatRule):
+        raise TypeError(f"count_value: seat must be a SeatRule or None, got {seat!r}")
+    value = _value(play, target, dealing, seat)
     if value.bets_per_shoe <= 0.0:
         kind = "true" if play.count == "true" else "running"
         raise ValueError(
             f"count {play.system.name!r} never reaches its {kind} count threshold {play.ramp.threshold:g} "
-            f"before a coup under {dealing!r}: nothing is bet"
+            f"before a coup{' while seated' if seat else ''} under {dealing!r}: nothing is bet"
         )
     return value
 
 
-def _sums(play: CountPlay, bet: Bet, dealing: Dealing) -> np.ndarray:
+def _sums(play: CountPlay, bet: Bet, dealing: Dealing, seat: SeatRule | None = None) -> np.ndarray:
     """The chain's sums by cards out of the shoe (:func:`_pass`) for ``play``'s count and the steps of its ramp."""
     group, tags = _groups(play.system)
     moments = _moment_weights(bet, dealing.tableau, dealing.decks)
-    settings = _settings(dealing, play)
+    settings = _settings(dealing, play, seat)
     _, codes = _leaf_codes(group, len(tags))
     runs = _runs(dealing, play.system, group, tags)
     full = np.bincount(group, weights=np.full(10, 4 * dealing.decks) * (1 + 3 * (np.arange(10) == 0)))
@@ -558,15 +524,16 @@ def _sums(play: CountPlay, bet: Bet, dealing: Dealing) -> np.ndarray:
     return _pass(_Law.build(full.astype(np.int64), tags, most), runs, codes, moments, settings)
 
 
-def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
+def _value(play: CountPlay, bet: Bet, dealing: Dealing, seat: SeatRule | None = None) -> CountValue:
     """:func:`count_value` without the checks of its arguments."""
     units = np.array([u for _, u in play.ramp.steps])
-    total = _staked(_sums(play, bet, dealing), units)
-    hands, bets, staked, ev, ev2 = (float(x) for x in total.sum(axis=1))
+    total = _staked(_sums(play, bet, dealing, seat), units)
+    hands, bets, staked, ev, ev2, seated = (float(x) for x in total.sum(axis=1))
     frame = pl.DataFrame(
         {
             "cards_out": np.arange(dealing.cards + 1),
             "hands": total[0],
+            "seated": total[5],
             "bets": total[1],
             "staked": total[2],
             "units_ev": total[3],
@@ -576,7 +543,8 @@ def _value(play: CountPlay, bet: Bet, dealing: Dealing) -> CountValue:
         edge=pl.when(pl.col("staked") > 0).then(pl.col("units_ev") / pl.col("staked")).otherwise(None)
     )
     variance = ev2 / hands - (ev / hands) ** 2
-    return CountValue(play.describe(), hands, bets, staked, ev, variance, frame)
+    name = play.describe() if seat is None else f"{play.describe()}; {seat.describe()}"
+    return CountValue(name, hands, bets, staked, ev, variance, frame, seated, seat is not None)
 
 
 def _by_threshold(
@@ -669,7 +637,7 @@ def count_law(
     law = _Law.build(np.bincount(group, weights=values, minlength=len(tags)).astype(np.int64), tags)
     leaf_of = _leaves(law, uniq)
     leaves = [a for a, code in leaf_of.items() if code == 0 or np.any(qs[:, np.searchsorted(uniq, code)])]
-    stack = _stack(law, leaves, 0, law.rows)
+    stack, _ = _stack(law, leaves, 0, law.rows)  # no rows below the first
     p0 = stack[leaves.index((0,) * len(tags))]
     stack *= law.row_factors(law.rows - 1)[[sum(a) for a in leaves], :, None]
     ev = np.einsum("lij,ql->ijq", stack, qs[:, np.searchsorted(uniq, [leaf_of[a] for a in leaves])])
