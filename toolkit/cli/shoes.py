@@ -277,7 +277,7 @@ def count(
         if v is not None
     }
     strategy, convention = _strategy(system, tags, system_file, bet, threshold, changes)
-    strategy, seat = _seat(strategy, convention, (entry_coup, entry, exit_below), method)
+    strategy, seat = _seat(strategy, convention, (entry_coup, entry, exit_below), method, dealing.decks * 13)
     if method != Method.simulated:
         where = (workers, scheduler)
         _computed(strategy, convention, dealing, fmt, optimise=method == Method.optimise, where=where, seat=seat)
@@ -360,9 +360,14 @@ def _computed(
 
 
 def _seat(
-    strategy: Any, convention: dict[str, object], given: tuple[int | None, float | None, float | None], method: Method
+    strategy: Any,
+    convention: dict[str, object],
+    given: tuple[int | None, float | None, float | None],
+    method: Method,
+    most_coups: int,
 ) -> tuple[Any, dict[str, Any] | None]:
-    """The back-count of ``--entry-coup``, ``--entry`` and ``--exit`` on the play's own count (bad: one line),
+    """The back-count of ``--entry-coup``, ``--entry`` and ``--exit`` on the play's own count (bad: one line; an
+    entry coup past ``most_coups``, the coups of four cards a shoe holds, is never reached),
     written into ``convention``; the simulated method's strategy plays it (:class:`toolkit.sizing.plays.BackCount`),
     the computed one reads the seat."""
     from toolkit.counting import CountPlay, Strategy
@@ -380,6 +385,8 @@ def _seat(
         fail("--entry-coup back-counts a count; perfect play sits at every coup")
     if entry_coup < 1:
         fail(f"--entry-coup must be at least 1 (the shoe's first coup), got {entry_coup}")
+    if entry_coup > most_coups:
+        fail(f"--entry-coup {entry_coup} is never reached: a shoe of these decks holds at most {most_coups} coups")
     for name, x in (("--entry", entry), ("--exit", exit_below)):
         if x is not None and not math.isfinite(x):
             fail(f"{name} must be a finite count, got {x}")
