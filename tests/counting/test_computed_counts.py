@@ -140,6 +140,37 @@ def test_the_unseen_card_divisor_agrees_with_simulation():
     assert abs(computed.units_per_shoe_ev - ev.value) <= Z * (ev.high - ev.low) / 3.92
 
 
+@pytest.mark.parametrize("estimate", ["half_deck", "whole_deck"])
+@pytest.mark.parametrize("divisor", ["decks_left", "unseen"])
+def test_the_chain_reads_the_true_count_of_the_tallies(estimate, divisor):
+    # the compiled chain's true count against toolkit.counting.tallies' (the rule's one Python implementation)
+    from toolkit.counting._computed_kernels import _count_at
+    from toolkit.counting.tallies import estimated_decks, round_count
+
+    full, cards = 416, 415
+    for rounding in ("none", "floor", "truncate", "nearest"):
+        code = (0 if divisor == "decks_left" else 1) + 2 * ("exact", "half_deck", "whole_deck").index(estimate)
+        config = np.zeros(16, dtype=np.int64)
+        config[2], config[7], config[8] = cards, code, 52
+        config[9] = ("none", "floor", "truncate", "nearest").index(rounding)
+        for d in range(0, 410, 7):
+            left = full - d - 1
+            div = left if divisor == "decks_left" else cards - d
+            for rc in range(-40, 41, 3):
+                want = round_count(np.array([rc / estimated_decks(np.array([div]), estimate)[0]]), rounding)[0]
+                assert _count_at(rc, d, left, config, 0) == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize("estimate", ["half_deck", "whole_deck"])
+def test_estimated_decks_agree_with_simulation(estimate):
+    system = CountSystem("d7e", (0, 0, 0, -1, -1, -1, -1, 2, 2, 0, 0, 0, 0), deck_estimate=estimate, bet="dragon7")
+    sim, computed = _agree(count_strategy(system, threshold=2), Dealing(decks=2), 4_000, seed=33)
+    ev = sim.units_per_shoe_ev
+    assert abs(computed.units_per_shoe_ev - ev.value) <= Z * (ev.high - ev.low) / 3.92
+    exact = count_value(count_strategy(system.with_(deck_estimate="exact"), threshold=2), Dealing(decks=2))
+    assert computed.units_per_shoe_ev != exact.units_per_shoe_ev  # the estimate changes the bets
+
+
 # --------------------------------------------------------------------------------------------- bad input
 def test_a_count_whose_tags_explode_the_range_is_refused_in_one_line():
     system = CountSystem("huge", (900, -900, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), bet="dragon7", threshold=1)

@@ -35,7 +35,7 @@ CHAIN_CONFIG = (
     "cut",  # cards before the cut card
     "rule",  # 0: one more after the cut card, 1: finish the coup, 2: seven cards
     "min_left",  # fewest cards left to start a coup
-    "divisor",  # 0: cards left in the shoe, 1: unseen cards
+    "divisor",  # 0: cards left in the shoe, 1: unseen cards; plus 2 x the decks' estimate (0 exact, 1 half, 2 whole)
     "unit",  # cards per unit of the true count (52 or 26)
     "rounding",  # 0 none, 1 floor, 2 truncate, 3 nearest
     "trigger",  # 0 true count, 1 running count
@@ -98,7 +98,12 @@ def _count_at(rc, d, left, config, trigger):  # pragma: no cover - compiled
     running count (``trigger`` 1) or the true count by the system's divisor and rounding (``trigger`` 0)."""
     if trigger == 1:
         return float(rc)
-    div = left if config[7] == 0 else config[2] - d
+    div = float(left if config[7] % 2 == 0 else config[2] - d)
+    estimate = config[7] // 2  # as toolkit.counting.tallies.estimated_decks: halves up, never below one step
+    if estimate == 1:
+        div = max(np.floor(2 * div / 52 + 0.5) / 2, 0.5) * 52
+    elif estimate == 2:
+        div = max(np.floor(div / 52 + 0.5), 1.0) * 52
     return _rounded(rc / (div / config[8]), config[9])
 
 

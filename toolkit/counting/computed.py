@@ -423,10 +423,10 @@ def _settings(dealing: Dealing, play: CountPlay, seat: SeatRule | None = None) -
     rules = {LastHand.ONE_MORE: 0, LastHand.FINISH: 1, LastHand.SEVEN_CARDS: 2}
     if LastHand(dealing.last_hand) not in rules:
         raise ValueError(f"the computed method does not deal by last_hand={dealing.last_hand} yet; simulate it")
-    if system.deck_estimate != "exact" or system.thresholds:
+    if system.thresholds:
         raise ValueError(
-            f"count system {system.name!r}: the computed method takes exact decks and one threshold, not "
-            "deck_estimate or a thresholds table yet; simulate it"
+            f"count system {system.name!r}: the computed method takes one threshold, not a thresholds table yet; "
+            "simulate it"
         )
     rule = rules[LastHand(dealing.last_hand)]
     cards = full - (1 if dealing.burn == Burn.STANDARD else 0)
@@ -436,7 +436,8 @@ def _settings(dealing: Dealing, play: CountPlay, seat: SeatRule | None = None) -
         full - dealing.cut_card,
         rule,
         7 if rule == 2 else 6,
-        0 if system.divisor == "decks_left" else 1,
+        (0 if system.divisor == "decks_left" else 1)
+        + 2 * ("exact", "half_deck", "whole_deck").index(system.deck_estimate),
         system.unit_cards,
         ("none", "floor", "truncate", "nearest").index(system.rounding),
         0 if play.count == "true" else 1,
