@@ -33,7 +33,7 @@ CHAIN_CONFIG = (
     "cards",  # cards in the shoe the seen cards come from (the full shoe less an exposed burn card)
     "full",  # cards in the full shoe
     "cut",  # cards before the cut card
-    "rule",  # 0: one more after the cut card, 1: finish the coup, 2: seven cards
+    "rule",  # 0: one more after the cut card, 1: finish the coup, 2: seven cards, 3: two more if it comes first
     "min_left",  # fewest cards left to start a coup
     "divisor",  # 0: cards left in the shoe, 1: unseen cards; plus 2 x the decks' estimate (0 exact, 1 half, 2 whole)
     "unit",  # cards per unit of the true count (52 or 26)
@@ -76,6 +76,22 @@ def times_group(buf, t, rows, band):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
+def _ends(rule, p, length, cut, d):  # pragma: no cover - compiled
+    """Whether the coup of ``length`` cards starting ``p`` cards out (``d`` seen from the run's shoe) is the last,
+    the cut card lying after ``cut`` cards (the rules of :func:`toolkit.coup.step.cut_card_after`): under one more,
+    a coup starting at or past it; under finish, one it comes out during; under two more if it comes first, one
+    starting past it, except the shoe's first coup (a coup starting at it is followed by one more; every later
+    start past it follows the coup during which it came out, or that one more)."""
+    if rule == 0:
+        return p >= cut
+    if rule == 1:
+        return p + length > cut
+    if rule == 3:
+        return p > cut and d > 0
+    return False
+
+
+@numba.njit(cache=True, nogil=True)
 def _rounded(x, rounding):  # pragma: no cover - compiled
     if rounding == 1:
         return np.floor(x)
@@ -108,9 +124,11 @@ def _count_at(rc, d, left, config, trigger):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _settle(rho, p0, config, run, at, rows, bets):  # pragma: no cover - compiled
+def _settle(rho, p0, config, run, ramp, rows, bets):  # pragma: no cover - compiled
     """For rows ``rows[0] .. rows[1] - 1`` of the chunk: ``(scale, step)`` of each cell (the start's mass over the
-    law ``p0``, 0 for no start; the ramp step the count reaches, -1 for none or when ``bets`` is false)."""
+    law ``p0``, 0 for no start; the ramp step the count reaches, -1 for none or when ``bets`` is false), the ramp
+    ``(at, shift)`` moved by the thresholds table's ``shift[0, cards out]``."""
+    at, shift = ramp
     first, r_min, full = config[0], config[1], config[3]
     min_left, trigger = config[6], config[10]
     offset, start_count = run[0], run[1]
@@ -129,7 +147,8 @@ def _settle(rho, p0, config, run, at, rows, bets):  # pragma: no cover - compile
                 continue
             scale[i - rows[0], j] = mass / p0[i, j]
             if bets:
-                step[i - rows[0], j] = _step(_count_at(start_count + r_min + j, d, left, config, trigger), at)
+                count = _count_at(start_count + r_min + j, d, left, config, trigger)
+                step[i - rows[0], j] = _step(count - shift[0, p], at)
     return scale, step
 
 
@@ -194,7 +213,7 @@ def _push(target, scale, lo, hi, i, d, p, k, chunk, coef, config):  # pragma: no
         length, move = moves[k, e, 0], moves[k, e, 1]
         if pi[k, e] <= 0.0 or d + length >= n_rows:
             continue
-        if (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
+        if _ends(rule, p, length, cut, d):
             continue
         w = pi[k, e] * factors[sizes[k, e], i]
         a, b = max(lo, -move), min(hi, width - move)
@@ -232,6 +251,59 @@ def _pre_rows(pre, k, chunk, coef, config, run, rows):  # pragma: no cover - com
             cfg[14] = 4 * c - c * c
             cfg[15] = min(config[15], 6 * c + 1)
             _push(pre, scale, lo, hi, i, d, p, k, chunk, coef, cfg)
+
+
+@numba.njit(cache=True, nogil=True)
+def _coup_bets(pre, k, chunk, coef, config, run, ramp, rows, out):  # pragma: no cover - compiled
+    """A thresholds table by coup: the bets of the starts of coups ``1 .. E - 1`` on rows ``rows[0] .. rows[1] - 1``
+    of the chunk, coup ``c`` on the ramp ``(at, shift)`` moved by ``shift[c]`` (``out``: the run's sums)."""
+    stack, factors, picked, n_picked = chunk
+    sizes, q = coef[0], coef[3]
+    at, shift = ramp
+    skip = config[13]
+    p0 = stack[picked[k, 0]][skip:]
+    first, full, min_left, e = config[0], config[3], config[6], config[11]
+    width = p0.shape[1]
+    a1 = np.zeros(width)
+    a2 = np.zeros(width)
+    steps = np.full((e, width), -1, dtype=np.int64)
+    for i in range(rows[0], rows[1]):
+        d = first + i
+        p = run[0] + d
+        if full - p < min_left:
+            continue
+        c0, c1 = max(1, (d + 5) // 6 + 1), min(e - 1, d // 4 + 1)
+        lo, hi = width, 0
+        for c in range(c0, c1 + 1):
+            base = (c - 1) * (c - 1) - 4 * (c - 1)  # layer c's row d lies at base + d
+            for j in range(width):
+                steps[c, j] = -1
+                if pre[base + d, j] >= TINY and p0[i, j] > 0.0:
+                    count = _count_at(run[1] + config[1] + j, d, full - p, config, config[10])
+                    steps[c, j] = _step(count - shift[c, p], at)
+                    if steps[c, j] >= 0:
+                        lo = min(lo, j)
+                        hi = j + 1
+        if hi <= lo:
+            continue
+        for j in range(lo, hi):
+            a1[j] = q[k, 0, 0] * p0[i, j]
+            a2[j] = q[k, 0, 1] * p0[i, j]
+        for u in range(1, n_picked[k]):
+            f = factors[sizes[k, u], i]
+            qa, qb = q[k, u, 0] * f, q[k, u, 1] * f
+            if qa != 0.0 or qb != 0.0:
+                _add2(a1[lo:hi], a2[lo:hi], qa, qb, stack[picked[k, u], i + skip, lo:hi])
+        for c in range(c0, c1 + 1):
+            base = (c - 1) * (c - 1) - 4 * (c - 1)
+            for j in range(lo, hi):
+                s = steps[c, j]
+                if s < 0:
+                    continue
+                scale = pre[base + d, j] / p0[i, j]
+                out[2 + 3 * s, p] += scale * p0[i, j]
+                out[3 + 3 * s, p] += scale * a1[j]
+                out[4 + 3 * s, p] += scale * a2[j]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -289,7 +361,7 @@ def _row_start(settled, p0, i, p, kind, q0, k, sums):  # pragma: no cover - comp
 
 
 @numba.njit(cache=True, nogil=True)
-def chain_rows(rho, pre, chunk, coef, config, runs, at, seat, out):  # pragma: no cover - compiled
+def chain_rows(rho, pre, chunk, coef, config, runs, ramp, seat, out):  # pragma: no cover - compiled
     """Settle the coup starts of one chunk of rows (cards seen) and push their mass to the next starts, every run
     (exposed burn card) in turn on each four rows, so the rows of the count's law are read while in cache.
 
@@ -301,8 +373,11 @@ def chain_rows(rho, pre, chunk, coef, config, runs, at, seat, out):  # pragma: n
     the projections each run reads ``(runs, most)`` (the first its shoe; ``n_picked`` of them).  ``coef = (sizes,
     moves, pi, q)``, each ``(runs, most, ...)``: per projection read, its cards beyond the run's shoe, its move
     ``(cards, count change)``, its probability on the next coup and the bet's two moments on it.  ``runs``:
-    ``(runs, 2)`` cards out before the first coup and the running count before it.  ``at``: the counts at which the
-    ramp's steps begin; ``seat``: the back-counter's entry and exit counts.  ``out``: (runs, 2 + 3 steps, full + 1)
+    ``(runs, 2)`` cards out before the first coup and the running count before it.  ``ramp = (at, shift)``: the
+    counts at which the ramp's steps begin, and how far a thresholds table moves them ``(layers, full + 1)``: row 0
+    for the betting layer by cards out, row ``c`` for coup ``c`` (a table by coup without back-counting: the coups
+    before its last step, ``E - 1`` of them, bet from their layers, the seated layer holding the later ones).
+    ``seat``: the back-counter's entry and exit counts.  ``out``: (runs, 2 + 3 steps, full + 1)
     sums by cards out of the shoe: coup starts, seated starts, then for each step the starts there, their expected
     win and expected squared win per unit staked.  Rows go four at a time (a coup takes at least four cards, so
     their starts are complete).
@@ -335,11 +410,13 @@ def chain_rows(rho, pre, chunk, coef, config, runs, at, seat, out):  # pragma: n
             for k in range(n_runs):
                 p0 = stack[picked[k, 0]][skip:]
                 _seat(rho[k, 1], pre[k], p0, cfg, runs[k], seat, (r0, r1))
+                if ramp[1].shape[0] > 1:
+                    _coup_bets(pre[k], k, chunk, coef, cfg, runs[k], ramp, (r0, r1), out[k])
                 _pre_rows(pre[k], k, chunk, coef, cfg, runs[k], (r0, r1))
         for layer in range(n_layers):
             bets = layer == n_layers - 1
             for k in range(n_runs):
-                scale, step = _settle(rho[k, layer], stack[picked[k, 0]][skip:], cfg, runs[k], at, (r0, r1), bets)
+                scale, step = _settle(rho[k, layer], stack[picked[k, 0]][skip:], cfg, runs[k], ramp, (r0, r1), bets)
                 scales[k, : r1 - r0] = scale
                 steps[k, : r1 - r0] = step
             for i in range(r0, r1):
@@ -366,7 +443,7 @@ def chain_rows(rho, pre, chunk, coef, config, runs, at, seat, out):  # pragma: n
                         p = runs[k, 0] + d
                         if pi[k, e] <= 0.0 or d + length >= n_rows:
                             continue
-                        if (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
+                        if _ends(rule, p, length, cut, d):
                             continue
                         a, b = max(lo[k], -move), min(hi[k], width - move)
                         target = rho[k, layer, d + length, a + move : b + move]

@@ -217,6 +217,7 @@ class _Settings:
     ramp: tuple[np.ndarray, np.ndarray]
     tableau: Tableau
     seat: np.ndarray  # a back-counter's entry and exit counts (unread without one)
+    shift: np.ndarray  # how far the thresholds table moves the ramp (see chain_rows), (layers, full + 1)
 
 
 def _run_leaves(law: _Law, run: _Run, coefs, used: np.ndarray) -> tuple[list[tuple[int, ...]], tuple]:
@@ -269,10 +270,11 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
     height = -(-law.rows // -(-law.rows // most_rows))  # chunks of equal height: each rebuilds ~30 rows below it
     entry_coup = settings.config[9]
     if n_runs * entry_coup**2 * law.width * 8 > SEAT_BYTES:
+        what = "back-counting from coup" if len(settings.shift) == 1 else "a thresholds table by coup to coup"
         raise ValueError(
-            f"back-counting from coup {entry_coup}: the computed method counts the coups before it in "
+            f"{what} {entry_coup}: the computed method counts the coups before it in "
             f"{n_runs * entry_coup**2 * law.width * 8 / 1e6:,.0f} MB (at most {SEAT_BYTES / 1e6:,.0f}); use an "
-            "earlier entry coup, smaller tags or --method simulated"
+            "earlier coup, smaller tags or --method simulated"
         )
     rho = np.zeros((n_runs, 2 if entry_coup else 1, law.rows, law.width))
     rho[:, 0, 0, -law.r_min] = 1.0
@@ -288,7 +290,7 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
         stack, skip = _stack(law, leaves, d0, d1, buffer)
         config = np.array([d0, law.r_min, *settings.config, skip], dtype=np.int64)
         chunk = (stack, np.ascontiguousarray(factors[:, d0:d1]), picked, n_picked)
-        chain_rows(rho, pre, chunk, (sizes, moves, pi, q), config, starts, at, settings.seat, out)
+        chain_rows(rho, pre, chunk, (sizes, moves, pi, q), config, starts, (at, settings.shift), settings.seat, out)
     return np.einsum("k,kij->ij", np.array([r.weight for r in runs]), out)
 
 
@@ -415,19 +417,38 @@ def _runs(dealing: Dealing, system: CountSystem, group: np.ndarray, tags: np.nda
     return out
 
 
+def _table(play: CountPlay, full: int, seat: SeatRule | None) -> tuple[np.ndarray, SeatRule | None]:
+    """The thresholds table as the ramp's shift (:meth:`CountPlay.stakes`: the count less the table's threshold less
+    the ramp's) by cards out ``(1, full + 1)``, or by coup ``(E, full + 1)`` (row 0 the coups from ``E`` on, row
+    ``c`` coup ``c``), ``E`` the table's last step (or the shoe's most coups plus one, if fewer), with the seat that
+    counts coups up to ``E`` when no back-counter does (sits at ``E`` whatever the count, never leaves)."""
+    system, out = play.system, np.arange(full + 1)
+    if not system.thresholds:
+        return np.zeros((1, full + 1)), seat
+    if system.threshold_by == "cards_dealt":
+        return (system.threshold_at(np.ones_like(out), out) - play.ramp.threshold)[None], seat
+    last = max([a for a, _ in system.thresholds if a <= full // 4], default=0)  # a shoe deals at most full // 4
+    if seat is not None and seat.entry_coup < last:
+        raise ValueError(
+            f"count system {system.name!r}: back-counting from coup {seat.entry_coup} with a thresholds table by "
+            f"coup to coup {last}: the computed method takes tables whose last step is at or before the entry coup; "
+            "simulate it"
+        )
+    coups = np.arange(max(1, last if seat is None else 1))
+    coups[0] = max(last, 1) if seat is None else seat.entry_coup
+    shift = system.threshold_at(coups, np.zeros_like(coups)) - play.ramp.threshold
+    if seat is None and last > 1:
+        seat = SeatRule(last, -math.inf)
+    return np.repeat(shift[:, None], full + 1, axis=1), seat
+
+
 def _settings(dealing: Dealing, play: CountPlay, seat: SeatRule | None = None) -> _Settings:
     if dealing.coups is not None:
         raise ValueError("the computed method deals to the cut card; Dealing.coups (a fixed number of coups) is not")
     system = play.system
     full = dealing.cards
-    rules = {LastHand.ONE_MORE: 0, LastHand.FINISH: 1, LastHand.SEVEN_CARDS: 2}
-    if LastHand(dealing.last_hand) not in rules:
-        raise ValueError(f"the computed method does not deal by last_hand={dealing.last_hand} yet; simulate it")
-    if system.thresholds:
-        raise ValueError(
-            f"count system {system.name!r}: the computed method takes one threshold, not a thresholds table yet; "
-            "simulate it"
-        )
+    rules = {LastHand.ONE_MORE: 0, LastHand.FINISH: 1, LastHand.SEVEN_CARDS: 2, LastHand.TWO_MORE_IF_FIRST: 3}
+    shift, seat = _table(play, full, seat)
     rule = rules[LastHand(dealing.last_hand)]
     cards = full - (1 if dealing.burn == Burn.STANDARD else 0)
     config = (
@@ -447,7 +468,7 @@ def _settings(dealing: Dealing, play: CountPlay, seat: SeatRule | None = None) -
     at = np.array([a for a, _ in play.ramp.steps])
     units = np.array([u for _, u in play.ramp.steps])
     entry = np.array([0.0, 0.0] if seat is None else [seat.entry, seat.exit])
-    return _Settings(config, (at, units), dealing.tableau, entry)
+    return _Settings(config, (at, units), dealing.tableau, entry, shift)
 
 
 def count_value(
@@ -506,8 +527,10 @@ def count_value(
     value = _value(play, target, dealing, seat)
     if value.bets_per_shoe <= 0.0:
         kind = "true" if play.count == "true" else "running"
+        steps = play.system.thresholds
+        what = f"threshold {play.ramp.threshold:g}" if not steps else f"thresholds table {[list(a) for a in steps]}"
         raise ValueError(
-            f"count {play.system.name!r} never reaches its {kind} count threshold {play.ramp.threshold:g} "
+            f"count {play.system.name!r} never reaches its {kind} count {what} "
             f"before a coup{' while seated' if seat else ''} under {dealing!r}: nothing is bet"
         )
     return value
@@ -529,6 +552,8 @@ def _value(play: CountPlay, bet: Bet, dealing: Dealing, seat: SeatRule | None = 
     """:func:`count_value` without the checks of its arguments."""
     units = np.array([u for _, u in play.ramp.steps])
     total = _staked(_sums(play, bet, dealing, seat), units)
+    if seat is None:  # every coup is seated (a table by coup seats the coups from its last step: not a back-counter)
+        total[5] = total[0]
     hands, bets, staked, ev, ev2, seated = (float(x) for x in total.sum(axis=1))
     frame = pl.DataFrame(
         {
