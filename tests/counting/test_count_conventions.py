@@ -134,14 +134,3 @@ def test_count_files_take_the_conventions_and_the_table(tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="threshold from 3 must be a number"):
         CountSystem("x", {"8": 1}, thresholds=((3, "high"),))
 
-
-def test_the_computed_method_refuses_what_it_does_not_model() -> None:
-    """Jacobson's last-hand rule and threshold tables are simulated, never silently ignored (estimated decks are
-    computed: tests/counting/test_computed_counts.py)."""
-    from toolkit.counting import count_value
-
-    play = count_strategy("dragon7")
-    with pytest.raises(ValueError, match="does not deal by last_hand=two_more_if_first"):
-        count_value(play, Dealing(last_hand="two_more_if_first"))
-    with pytest.raises(ValueError, match="not a thresholds table"):
-        count_value(count_strategy(get_count_system("dragon7").with_(thresholds=((1, 4),))), Dealing())

@@ -429,7 +429,7 @@ def _strategy(
             }
         cs = _count_system(system, tags, system_file, bet, threshold)
         cs = cs.with_(**changes) if changes else cs
-        if cs.threshold is None:
+        if cs.threshold is None and not cs.thresholds:  # a table alone bets from its first step
             fail(f"count system {cs.name!r} has no published threshold; give --threshold")
         if cs.bet is None and bet is None:
             fail(f"count system {cs.name!r} names no bet; give --bet")
