@@ -202,3 +202,13 @@ def test_a_table_by_coup_too_deep_for_memory_is_refused_in_one_line(monkeypatch)
     with pytest.raises(ValueError, match=r"a thresholds table by coup to coup 8: .* use an earlier coup") as err:
         count_value(count_strategy(_table(((1, 3.0), (8, 0.0)), "coup")), ONE_DECK)
     assert "\n" not in str(err.value)
+
+
+def test_the_count_search_refuses_a_table_in_one_line(capsys, tmp_path: Path):
+    # best_count prices every threshold of a grid in one pass; a table is not one threshold
+    path = tmp_path / "sheet.toml"
+    path.write_text('tags = [0, 0, 0, 0, -1, -1, -1, -1, 2, 2]\nbet = "dragon7"\nthresholds = {"1" = 3, "6" = 1}\n')
+    code, _, err = run(capsys, "count", "--system-file", str(path), "--decks", "1", "--method", "optimise")
+    assert code == 2
+    assert "has a thresholds table: a search by threshold takes one" in err
+    assert len(err.strip().splitlines()) == 1

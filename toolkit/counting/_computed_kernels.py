@@ -13,6 +13,9 @@ one-coup transition law, row by row, and adds what each start stakes and wins.  
 ``E`` if the count is then at least the entry, and leaves for good below the exit) adds two kinds of layers: the
 starts of coups ``1 .. E`` counted by coup (coup ``c`` starts after ``4(c - 1) .. 6(c - 1)`` cards, so layer ``c``
 holds those rows only, at row ``(c - 1)^2`` of one array), and the starts while seated, which the exit empties.
+A thresholds table moves the ramp by cards out (a function of the row) or by coup: without a back-counter, the
+layers counted by coup run to the table's last step ``E``, each coup betting on its own step (:func:`_coup_bets`),
+and the "seated" layer, sat at ``E`` whatever the count, holds the later coups.
 """
 
 from __future__ import annotations

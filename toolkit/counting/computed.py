@@ -16,7 +16,8 @@ count change given ``(d, r)`` comes from the same arrays, since a coup's cards a
 
 **The coup starts.**  Coups start at cards seen ``d`` with running count ``r``; the mass of starts ``rho(d, r)`` is
 pushed along the one-coup transition law (a Markov chain on ``(d, r)``), the cut card and the last-hand rule deciding
-which starts are dealt.  That chain is the one approximation: the coup boundaries carry a little information the
+which starts are dealt.  A thresholds table by cards dealt reads the state; one by coup counts the coups up to its
+last step in layers of the chain (as a back-counter's coups before the entry coup are counted).  That chain is the one approximation: the coup boundaries carry a little information the
 count does not.  The burn card turned up is mixed over exactly (its value sets the hidden burn, so the cut card's
 place among the seen cards and the cards left); hidden burn cards are unseen cards (exchangeability again).
 
@@ -487,8 +488,9 @@ def count_value(
     ----------
     strategy
         A count system (or its name), a strategy of one :class:`~toolkit.counting.strategies.CountPlay`, or the play.
+        The system's thresholds table, if any, moves the ramp through the shoe as the simulated play moves it.
     dealing
-        Decks, burn, cut card and last-hand rule (``coups`` is not supported).
+        Decks, burn, cut card and last-hand rule, any of them (``coups`` is not supported).
     threshold, bet, ramp
         For a count system: as :func:`~toolkit.counting.strategies.count_strategy`.
     rules
@@ -505,7 +507,8 @@ def count_value(
     ------
     ValueError
         A bet the method cannot price (other than pay tables and value events), tags whose count range is too
-        large, a dealing with a fixed number of coups, or a count that never reaches the ramp (nothing is bet).
+        large, a dealing with a fixed number of coups, a count that never reaches the ramp (nothing is bet), or a
+        back-counter sitting down before the last step of the system's thresholds table by coup.
 
     References
     ----------
@@ -597,6 +600,8 @@ def _by_threshold(
     numpy.ndarray
         One row per threshold, in the order given.
     """
+    if system.thresholds:
+        raise ValueError(f"count system {system.name!r} has a thresholds table: a search by threshold takes one")
     grid = np.array(sorted(float(t) for t in thresholds))
     if len(set(grid.tolist())) != len(grid):
         raise ValueError(f"_by_threshold: thresholds repeat a value: {list(thresholds)}")
