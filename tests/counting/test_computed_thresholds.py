@@ -155,7 +155,9 @@ def test_count_computes_a_thresholds_table_from_a_system_file(capsys, tmp_path: 
         'name = "sheet"\ntags = [0, 0, 0, 0, -1, -1, -1, -1, 2, 2]\nbet = "dragon7"\n'
         'threshold_by = "coup"\nthresholds = {"1" = 3, "4" = 1, "8" = 0}\n'
     )
-    code, out, err = run(capsys, "count", "--system-file", str(path), "--decks", "1", "--method", "computed", "-f", "json")
+    code, out, err = run(
+        capsys, "count", "--system-file", str(path), "--decks", "1", "--method", "computed", "-f", "json"
+    )
     assert code == 0, err
     payload = json.loads(out)
     expected = count_value(count_strategy(_table(((1, 3.0), (4, 1.0), (8, 0.0)), "coup")), ONE_DECK)

@@ -133,4 +133,3 @@ def test_count_files_take_the_conventions_and_the_table(tmp_path: Path) -> None:
         read_count_system(path)
     with pytest.raises(TypeError, match="threshold from 3 must be a number"):
         CountSystem("x", {"8": 1}, thresholds=((3, "high"),))
-
