@@ -33,7 +33,7 @@ CHAIN_CONFIG = (
     "cards",  # cards in the shoe the seen cards come from (the full shoe less an exposed burn card)
     "full",  # cards in the full shoe
     "cut",  # cards before the cut card
-    "rule",  # 0: one more after the cut card, 1: finish the coup, 2: seven cards
+    "rule",  # 0: one more after the cut card, 1: finish the coup, 2: seven cards, 3: two more if it comes out first
     "min_left",  # fewest cards left to start a coup
     "divisor",  # 0: cards left in the shoe, 1: unseen cards; plus 2 x the decks' estimate (0 exact, 1 half, 2 whole)
     "unit",  # cards per unit of the true count (52 or 26)
@@ -183,6 +183,21 @@ def _add2(a1, a2, qa, qb, row):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
+def _ends(rule, p, length, cut):  # pragma: no cover - compiled
+    """Whether a coup starting at ``p`` cards out (``length`` cards) is the shoe's last, as
+    :func:`toolkit.coup.step.cut_card_after`: under ``one_more`` (0) a coup starting at or past the cut card; under
+    ``finish`` (1) the coup the cut card comes out in; under ``two_more_if_first`` (3) a coup starting past it (the
+    one starting *at* it, the cut card its first card, is followed by one more); never under ``seven_cards`` (2)."""
+    if rule == 0:
+        return p >= cut
+    if rule == 1:
+        return p + length > cut
+    if rule == 3:
+        return p > cut
+    return False
+
+
+@numba.njit(cache=True, nogil=True)
 def _push(target, scale, lo, hi, i, d, p, k, chunk, coef, config):  # pragma: no cover - compiled
     """Push the starts of row ``i`` of the chunk (``scale``: their mass over the law, non-zero on ``lo .. hi - 1``)
     to the next coup's starts in ``target`` (rows: cards seen, shifted by ``config[0]``'s row of ``target``'s 0)."""
@@ -194,7 +209,7 @@ def _push(target, scale, lo, hi, i, d, p, k, chunk, coef, config):  # pragma: no
         length, move = moves[k, e, 0], moves[k, e, 1]
         if pi[k, e] <= 0.0 or d + length >= n_rows:
             continue
-        if (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
+        if _ends(rule, p, length, cut):
             continue
         w = pi[k, e] * factors[sizes[k, e], i]
         a, b = max(lo, -move), min(hi, width - move)
@@ -366,7 +381,7 @@ def chain_rows(rho, pre, chunk, coef, config, runs, at, seat, out):  # pragma: n
                         p = runs[k, 0] + d
                         if pi[k, e] <= 0.0 or d + length >= n_rows:
                             continue
-                        if (rule == 0 and p >= cut) or (rule == 1 and p + length > cut):
+                        if _ends(rule, p, length, cut):
                             continue
                         a, b = max(lo[k], -move), min(hi[k], width - move)
                         target = rho[k, layer, d + length, a + move : b + move]
