@@ -263,7 +263,8 @@ def test_reproduce_judges_the_dragon7_figure_on_the_computed_count() -> None:
     from toolkit.edges.reference import load_reference
     from toolkit.studies import count_providers
 
-    row = load_reference("count_results").filter(pl.col("figure") == "dragon7_jacobson_units_per_shoe").row(0, named=True)
+    rows = load_reference("count_results")
+    row = rows.filter(pl.col("figure") == "dragon7_jacobson_units_per_shoe").row(0, named=True)
     got = count_providers(200, seed=3)["dragon7_jacobson_units_per_shoe"](row)
     assert got.value == _computed("dragon7")  # the recorded convention: decks left, >= +4, cut card 14, one_more
     assert got.matches is False  # 0.6014: outside 0.597 +- 0.0005

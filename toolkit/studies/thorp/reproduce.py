@@ -389,8 +389,8 @@ class _CountRuns:
         words = (
             f"computed {value:.4f} (exact up to the coup-start chain's error, about {CHAIN_ERROR}), {verdict} the "
             f"printed rounding of {published:g}; the divisor {other} gives {closest:.4f}; no single change of "
-            f"convention gives {published:g} within its rounding (the published figure is a 100-million-shoe simulation, standard "
-            f"error about {PUBLISHED_SE}; notebooks/maths/computed-counts.md)"
+            f"convention gives {published:g} within its rounding (the published figure is a 100-million-shoe "
+            f"simulation, standard error about {PUBLISHED_SE}; notebooks/maths/computed-counts.md)"
         )
         return value, words
 
