@@ -136,12 +136,9 @@ def test_count_files_take_the_conventions_and_the_table(tmp_path: Path) -> None:
 
 
 def test_the_computed_method_refuses_what_it_does_not_model() -> None:
-    """Jacobson's last-hand rule and threshold tables are simulated, never silently ignored (estimated decks are
+    """Threshold tables are simulated, never silently ignored (estimated decks and Jacobson's last-hand rule are
     computed: tests/counting/test_computed_counts.py)."""
     from toolkit.counting import count_value
 
-    play = count_strategy("dragon7")
-    with pytest.raises(ValueError, match="does not deal by last_hand=two_more_if_first"):
-        count_value(play, Dealing(last_hand="two_more_if_first"))
     with pytest.raises(ValueError, match="not a thresholds table"):
         count_value(count_strategy(get_count_system("dragon7").with_(thresholds=((1, 4),))), Dealing())

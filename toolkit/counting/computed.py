@@ -421,8 +421,6 @@ def _settings(dealing: Dealing, play: CountPlay, seat: SeatRule | None = None) -
     system = play.system
     full = dealing.cards
     rules = {LastHand.ONE_MORE: 0, LastHand.FINISH: 1, LastHand.SEVEN_CARDS: 2, LastHand.TWO_MORE_IF_FIRST: 3}
-    if LastHand(dealing.last_hand) not in rules:
-        raise ValueError(f"the computed method does not deal by last_hand={dealing.last_hand} yet; simulate it")
     if system.thresholds:
         raise ValueError(
             f"count system {system.name!r}: the computed method takes one threshold, not a thresholds table yet; "
