@@ -68,6 +68,7 @@ from toolkit.counting import (
     run_strategies,
 )
 from toolkit.dealing.dealer import Dealing
+from toolkit.studies.thorp.reproduce import CHAIN_ERROR
 
 #: Jacobson, "Co-card counting the Dragon and Panda side bets": 100 M shoes, units won per shoe.
 JACOBSON_DRAGON7 = 0.597
@@ -207,7 +208,6 @@ SINGLE_CHANGES = {
     "two_more_if_first": (Dealing(last_hand="two_more_if_first"), {}),
     "ace burns 11": (Dealing(burn_ace=11), {}),
     "burn card not counted": (Dealing(), {"count_burn_card": False}),
-    "unseen": (Dealing(), {"divisor": "unseen"}),
     "half-deck estimate": (Dealing(), {"deck_estimate": "half_deck"}),
     "floor": (Dealing(), {"rounding": "floor"}),
     "nearest": (Dealing(), {"rounding": "nearest"}),
@@ -218,10 +218,17 @@ SINGLE_CHANGES = {
 @pytest.mark.parametrize("change", list(SINGLE_CHANGES))
 def test_no_single_change_of_convention_gives_jacobsons_dragon7_figure_within_its_rounding(change: str) -> None:
     """Jacobson's 0.597 (printed to three decimals): the computed win (exact up to the coup-start chain's measured
-    error, 0.0006) under each single change of convention lies outside 0.597 +- 0.0005 (the sweep of
-    notebooks/maths/computed-counts.md)."""
+    error, 0.0006) under each single change of convention lies outside 0.597 +- 0.0005 by more than that error
+    (the sweep of notebooks/maths/computed-counts.md); the unseen divisor is the exception, below."""
     dealing, changes = SINGLE_CHANGES[change]
-    assert abs(_computed("dragon7", dealing, **changes) - JACOBSON_DRAGON7) > PRINTED
+    assert abs(_computed("dragon7", dealing, **changes) - JACOBSON_DRAGON7) > PRINTED + CHAIN_ERROR
+
+
+def test_the_unseen_divisor_misses_the_dragon7_rounding_by_less_than_the_chains_error() -> None:
+    """0.5981: outside 0.597 +- 0.0005, by less than the chain's measured error (0.0006 +- 0.0003, computed above a
+    10,000,000-shoe simulation): at the method's precision the rounding neither confirms nor rules it out."""
+    miss = abs(_computed("dragon7", divisor="unseen") - JACOBSON_DRAGON7) - PRINTED
+    assert 0 < miss < CHAIN_ERROR
 
 
 def test_within_the_published_standard_error_the_unseen_divisor_fits_both_figures_of_the_post() -> None:
