@@ -38,8 +38,9 @@ shoes) is *not* reproduced within its printed rounding by the library's conventi
 cut card 14, ``one_more``): computed exactly (:func:`toolkit.counting.count_value`) it
 gives 0.6014, and 0.5981 dividing by the unseen cards (his Panda 8 figure, 0.237:
 0.2344 and 0.2374 at true count +11).  No single change of convention gives 0.597
-within its rounding; the published figure's own standard error, about 0.0018, is
-larger than that rounding, and the unseen-card divisor lies within it.  The conventions
+within its rounding (the unseen divisor misses it by 0.0006, about the computed
+method's measured error); the published figure's own standard error, about 0.0018,
+is larger than that rounding, and the unseen-card divisor lies within it.  The conventions
 tried and what each gives: ``tests/counting/test_published_counts.py`` and the maths
 page of computed counts.
 
