@@ -164,8 +164,11 @@ def test_reproduce_prints_every_published_figure(capsys, monkeypatch) -> None:
         assert "300 shoes" in rows[f"jacobson_perfect_{depth}"]["status"]
     assert rows["thorp_1984_last_cards"]["matches"] is not None
     # the published count results, simulated by toolkit.counting.strategies (seeded, so this is deterministic)
-    for figure in ("dragon7_jacobson_units_per_shoe", "panda8_wizard_units_per_shoe", "dragon7_how_bets_per_shoe"):
+    for figure in ("panda8_wizard_units_per_shoe", "dragon7_how_bets_per_shoe"):
         assert rows[figure]["matches"] is True, rows[figure]
+    # Jacobson's Dragon 7 win is judged on the computed count within its printed rounding: not reproduced
+    assert rows["dragon7_jacobson_units_per_shoe"]["matches"] is False, rows["dragon7_jacobson_units_per_shoe"]
+    assert "not reproduced" in rows["dragon7_jacobson_units_per_shoe"]["status"]
     assert rows["ten_count_jstat_claim"]["status"].startswith("claim: no number to check")  # dealt, not pending
     monkeypatch.setenv("COLUMNS", "160")  # wide enough for one table: the verdicts beside the figures
     code, stdout, err = run(

@@ -120,8 +120,9 @@ Z = 4.0
         Dealing(decks=1, burn="fixed", burn_cards=5),
         Dealing(decks=1, last_hand="finish"),
         Dealing(decks=1, last_hand="seven_cards"),
+        Dealing(decks=1, last_hand="two_more_if_first"),
     ],
-    ids=["standard", "no-burn", "hidden-burns", "finish", "seven-cards"],
+    ids=["standard", "no-burn", "hidden-burns", "finish", "seven-cards", "two-more-if-first"],
 )
 def test_the_computed_win_agrees_with_a_card_by_card_simulation_of_a_one_deck_shoe(dealing):
     sim, computed = _agree(count_strategy("dragon7", threshold=2), dealing, 6_000, seed=31)

@@ -32,11 +32,17 @@ step; before the first step, ``threshold`` (no bet when it is ``None``).  How's
 tracking sheets (a minimum running count that depends on the hand number) and
 Wong-style indices that move with the depth are such tables.
 
-Jacobson's published Dragon 7 result (0.597 units per shoe) is reproduced with
-``divisor="decks_left"``, no rounding, and the exposed burn card counted (the
-defaults: 0.600 +- 0.002 on 400,000 shoes; the unseen-card divisor gives 0.597
-as well, while leaving the exposed burn card out gives 0.585-0.588); see
-``tests/counting/test_published_counts.py`` for the figures and the alternatives.
+Jacobson's published Dragon 7 result (0.597 units per shoe, 100 million simulated
+shoes) is *not* reproduced within its printed rounding by the library's convention
+(``divisor="decks_left"``, exact decks, no rounding, the exposed burn card counted,
+cut card 14, ``one_more``): computed exactly (:func:`toolkit.counting.count_value`) it
+gives 0.6014, and 0.5981 dividing by the unseen cards (his Panda 8 figure, 0.237:
+0.2344 and 0.2374 at true count +11).  No single change of convention gives 0.597
+within its rounding (the unseen divisor misses it by 0.0006, about the computed
+method's measured error); the published figure's own standard error, about 0.0018,
+is larger than that rounding, and the unseen-card divisor lies within it.  The conventions
+tried and what each gives: ``tests/counting/test_published_counts.py`` and the maths
+page of computed counts.
 
 The library (:func:`get_count_system`) holds ``dragon7``, ``panda8``,
 ``thorp_natural9``, ``ten_count`` and ``how_dragon7``, each with its source.
@@ -351,8 +357,8 @@ def _published() -> dict[str, CountSystem]:
                 threshold=11,
                 source=_JACOBSON_DP
                 + ", count credited to Wizard of Odds: 0.237 units per shoe. The threshold is not published with it;"
-                " +11 reproduces the figure (the maximum is flat over +11 and +12;"
-                " see tests/counting/test_published_counts.py)",
+                " +11 is taken: computed, it gives 0.2344 dividing by the decks left (0.2354 at +12, the best) and"
+                " 0.2374 dividing by the unseen cards (see tests/counting/test_published_counts.py)",
             ),
             CountSystem(
                 "thorp_natural9",
