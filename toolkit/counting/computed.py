@@ -226,18 +226,13 @@ def _run_leaves(law: _Law, run: _Run, coefs, used: np.ndarray) -> tuple[list[tup
     extra = np.zeros(len(law.sizes), dtype=np.int64)
     if run.removed >= 0:
         extra[run.removed] = 1
-    own = tuple(extra.tolist())
-    leaves, pos = [own], [int(np.flatnonzero(uniq == 0)[0])]
-    for i, code in enumerate(uniq.tolist()):
-        a = np.array([(code // 7**g) % 7 for g in range(len(law.sizes))])
-        if code == 0 or not used[i] or np.any(a + extra > law.top):
-            continue
-        leaves.append(tuple((a + extra).tolist()))
-        pos.append(i)
-    picked = np.array(pos)
-    sizes = np.array([sum(a) - sum(own) for a in leaves], dtype=np.int64)
-    moves = np.array([(k, int(np.dot(np.subtract(a, own), law.tags))) for a, k in zip(leaves, sizes, strict=True)])
-    coef = (sizes, moves.reshape(-1, 2).astype(np.int64), np.ascontiguousarray(pi[picked]), qs[:, picked].T.copy())
+    proj = uniq[:, None] // 7 ** np.arange(len(law.sizes)) % 7  # each code's cards by group
+    keep = (uniq != 0) & used & np.all(proj + extra <= law.top, axis=1)
+    picked = np.r_[np.flatnonzero(uniq == 0)[:1], np.flatnonzero(keep)]
+    leaves = [tuple(a) for a in (proj[picked] + extra).tolist()]
+    sizes = proj[picked].sum(axis=1)
+    moves = np.stack([sizes, proj[picked] @ law.tags], axis=1).astype(np.int64)
+    coef = (sizes, moves, np.ascontiguousarray(pi[picked]), qs[:, picked].T.copy())
     return leaves, coef
 
 
