@@ -37,8 +37,13 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-import toolkit.counting.computed as computed  # noqa: E402
-from toolkit.counting import CountSystem, count_strategy, count_value, run_strategies  # noqa: E402
+from toolkit.counting import (  # noqa: E402
+    CountSystem,
+    computed,
+    count_strategy,
+    count_value,
+    run_strategies,
+)
 from toolkit.dealing.dealer import Dealing  # noqa: E402
 
 #: A Banker count from the signs of the effects of removal (Wizard of Odds, "Card Counting in Baccarat"): removing

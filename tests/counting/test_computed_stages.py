@@ -8,8 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import toolkit.counting.computed as computed
-from toolkit.counting import CountSystem, count_strategy
+from toolkit.counting import CountSystem, computed, count_strategy
 from toolkit.counting.computed import _play, _sums
 from toolkit.counting.systems import resolve_bet
 from toolkit.coup.rules import Rules
@@ -70,7 +69,8 @@ def test_the_projections_each_run_reads_are_the_loops_to_the_bit(count):
         want_leaves, want = _loop_run_leaves(law, run, coefs, used)
         assert leaves == want_leaves
         for got, ref in zip(coef, want, strict=True):
-            assert got.dtype == ref.dtype and got.shape == ref.shape
+            assert got.dtype == ref.dtype
+            assert got.shape == ref.shape
             assert np.array_equal(got, ref)
 
 
