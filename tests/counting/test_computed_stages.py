@@ -1,7 +1,9 @@
 """The computed count's faster stages (toolkit.counting.computed, issue 31) against the implementation they replace:
 the projections each run reads, built without a Python loop over the projection codes, are the loop's to the last
-bit, and the whole chain's sums (so every figure of ``count_value``) agree with it within 1e-12 on the benchmark's
-five counts (``tests/benchmarks/computed_counts.py``) and on three other dealings."""
+bit; the law of the shoe less each projection, written only where the chain can read it (:meth:`_Law.read_band`),
+leaves the chain's sums (so every figure of ``count_value``) within 1e-12 of the fully written one on the
+benchmark's five counts (``tests/benchmarks/computed_counts.py``), on three other dealings and back-counting, with
+the cells left unwritten poisoned (NaN): none of them is read."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ import numpy as np
 import pytest
 
 from toolkit.counting import CountSystem, computed, count_strategy
-from toolkit.counting.computed import _play, _sums
+from toolkit.counting._computed_law import _stack
+from toolkit.counting.computed import SeatRule, _play, _sums
 from toolkit.counting.systems import resolve_bet
 from toolkit.coup.rules import Rules
 from toolkit.dealing.dealer import Dealing
@@ -41,13 +44,28 @@ def _loop_run_leaves(law, run, coefs, used):
     return leaves, coef
 
 
-def _both(monkeypatch, count, dealing):
+def _full_stack(law, leaves, d0, d1, into=None, read=None):
+    """The previous way: every row and column of the law of the shoe less each projection written."""
+    return _stack(law, leaves, d0, d1, into)
+
+
+def _poisoned_stack(law, leaves, d0, d1, into=None, read=None):
+    """The new way, with every cell it leaves unwritten NaN (so a read of one shows in the sums)."""
+    into.fill(np.nan)
+    return _stack(law, leaves, d0, d1, into, read)
+
+
+def _both(monkeypatch, count, dealing, seat=None):
     play = _play(count_strategy(count))
     bet = resolve_bet(play.bet, Rules(decks=dealing.decks, tableau=dealing.tableau))
-    new = _sums(play, bet, dealing)
+    with monkeypatch.context() as m:
+        m.setattr(computed, "_stack", _poisoned_stack)
+        new = _sums(play, bet, dealing, seat)
     with monkeypatch.context() as m:
         m.setattr(computed, "_run_leaves", _loop_run_leaves)
-        old = _sums(play, bet, dealing)
+        m.setattr(computed, "_stack", _full_stack)
+        old = _sums(play, bet, dealing, seat)
+    assert np.all(np.isfinite(new))
     return new, old
 
 
@@ -90,3 +108,32 @@ def test_other_dealings_are_unchanged(monkeypatch, dealing):
     for count in ("dragon7", BANKER_COUNT):
         new, old = _both(monkeypatch, count, dealing)
         assert np.max(np.abs(new - old)) <= 1e-12
+
+
+def test_back_counting_is_unchanged(monkeypatch):
+    # the seated layers read the law of the run's shoe at every count of a row: the unwritten cells must not matter
+    new, old = _both(monkeypatch, "dragon7", Dealing(decks=2), SeatRule(entry_coup=8, entry=1.0, exit=-1.0))
+    assert old[1].sum() > 0.0
+    assert np.max(np.abs(new - old)) <= 1e-12
+
+
+def test_the_band_read_holds_every_start_the_chain_finds(monkeypatch):
+    # the stack is written only inside the band: every start of the chain (mass TINY or more), in every run (exposed
+    # burn card), lies inside it, and on 8 decks the band is narrower than the counts the cards can reach
+    play = _play(count_strategy("panda8"))
+    seen, compiled = [], computed.chain_rows
+
+    def chain(rho, *args):
+        seen.append(rho)
+        return compiled(rho, *args)
+
+    monkeypatch.setattr(computed, "chain_rows", chain)
+    _sums(play, resolve_bet(play.bet, Rules()), Dealing())
+    group, tags = computed._groups(play.system)
+    full = np.bincount(group, weights=np.full(10, 32) * (1 + 3 * (np.arange(10) == 0))).astype(np.int64)
+    law = computed._Law.build(full, tags, 7)
+    read = law.read_band(computed.TINY)
+    run, _, d, col = np.nonzero(seen[-1] >= computed.TINY)
+    assert len(set(run.tolist())) == 10
+    assert np.all((read[0, d] <= col) & (col < read[1, d]))
+    assert np.mean(read[1] - read[0]) < 0.8 * np.mean(law.band[1] - law.band[0])

@@ -36,7 +36,7 @@ import polars as pl
 
 from toolkit.bets.base import Bet
 from toolkit.bets.paytable import PayTable
-from toolkit.counting._computed_kernels import chain_rows
+from toolkit.counting._computed_kernels import TINY, chain_rows
 from toolkit.counting._computed_labels import label_moments
 from toolkit.counting._computed_law import _Law, _leaves, _stack
 from toolkit.counting.strategies import CountPlay, Ramp, Strategy, count_strategy
@@ -277,10 +277,11 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
     at = np.ascontiguousarray(settings.ramp[0], dtype=np.float64)
     out = np.zeros((n_runs, 2 + 3 * len(at), settings.config[1] + 1))
     buffer = np.empty((len(leaves), height + int(law.top.sum()), law.width))
+    read = law.read_band(TINY)  # the chain reads the stack only where coups may start: the rest is left unwritten
     starts = np.array([(run.offset, run.start_count) for run in runs], dtype=np.int64)
     for d0 in range(0, law.rows, height):
         d1 = min(law.rows, d0 + height)
-        stack, skip = _stack(law, leaves, d0, d1, buffer)
+        stack, skip = _stack(law, leaves, d0, d1, buffer, read)
         config = np.array([d0, law.r_min, *settings.config, skip], dtype=np.int64)
         chunk = (stack, np.ascontiguousarray(factors[:, d0:d1]), picked, n_picked)
         chain_rows(rho, pre, chunk, (sizes, moves, pi, q), config, starts, at, settings.seat, out)
