@@ -1,4 +1,4 @@
-"""The computed count's faster stages (toolkit.counting.computed, issue 31) against the implementation they replace:
+"""The computed count's faster stages (toolkit.counting.computed) against the implementation they replace:
 the projections each run reads, built without a Python loop over the projection codes, are the loop's to the last
 bit; the law of the shoe less each projection, written only where the chain can read it (:meth:`_Law.read_band`),
 leaves the chain's sums (so every figure of ``count_value``) within 1e-12 of the fully written one on the
