@@ -5,6 +5,7 @@ Run from the repository root (not collected by pytest)::
     python tests/benchmarks/computed_counts.py                     # cost: 20,000 shoes against the computed count
     python tests/benchmarks/computed_counts.py --shoes 5000        # a quicker run (the ratio scales with it)
     python tests/benchmarks/computed_counts.py --agree 400000      # agreement with a long simulation, in SE
+    python tests/benchmarks/computed_counts.py --stages            # where the computed count's CPU goes
 
 For each count (8 decks, cut card 14 from the end, standard burn): Jacobson's Dragon 7, Panda 8 and 3 Giving 8
 counts, a pair-bet count and a Banker count, it measures the CPU time of the computed win and of a ``--shoes``
@@ -17,6 +18,11 @@ simulation (ratio <= 1), aiming for a tenth.  Ratios within one run are the figu
 EV of every bet placed), and prints each computed win, the simulated one with its standard error, and how many
 standard errors apart they lie (the issue asks for at most 3), after every ``--chunk`` shoes (a run stopped early
 reports the most shoes it dealt).
+
+``--stages`` instead splits each computed count's CPU time among its stages (the fewest seconds of ``--repeat``
+runs, each stage's share of that run): the base of the count's law (``_Law.build``), the bet's moments and the
+coefficients of each exposed burn card (``_coefficients``, ``_run_leaves``), the law of the shoe less each
+projection (``_stack``: compiled products, out of the chain), the chain (``chain_rows``, compiled), and the rest.
 """
 
 from __future__ import annotations
@@ -31,7 +37,13 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from toolkit.counting import CountSystem, count_strategy, count_value, run_strategies  # noqa: E402
+from toolkit.counting import (  # noqa: E402
+    CountSystem,
+    computed,
+    count_strategy,
+    count_value,
+    run_strategies,
+)
 from toolkit.dealing.dealer import Dealing  # noqa: E402
 
 #: A Banker count from the signs of the effects of removal (Wizard of Odds, "Card Counting in Baccarat"): removing
@@ -97,6 +109,45 @@ def agree(names: list[str], shoes: int, dealing: Dealing, workers: int | None, c
             print(f"{name:<20} {computed[k]:>10.5f} {mean[k]:>10.5f} {se[k]:>8.5f} {z:>6.2f}", flush=True)
 
 
+#: The stages ``--stages`` times: functions of toolkit.counting.computed (and the law's class method), in run order.
+STAGES = ("build", "_coefficients", "_run_leaves", "_stack", "chain_rows")
+
+
+def stages(names: list[str], repeat: int, dealing: Dealing) -> None:
+    """Time each stage of the computed count by wrapping the functions :mod:`toolkit.counting.computed` calls (CPU
+    seconds of this process), and print the run with the fewest seconds of ``repeat``, stage by stage."""
+    spent = dict.fromkeys(STAGES, 0.0)
+
+    def timed(name, function):
+        def wrapper(*args, **kwargs):
+            t0 = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[name] += time.process_time() - t0
+
+        return wrapper
+
+    for name in STAGES[1:]:
+        setattr(computed, name, timed(name, getattr(computed, name)))
+    build = computed._Law.build
+    computed._Law.build = classmethod(timed("build", build.__func__))  # type: ignore[method-assign]
+    print(f"{'count':<20} {'total s':>8} " + " ".join(f"{name.strip('_'):>12}" for name in STAGES) + f" {'rest':>7}")
+    for name in names:
+        strategy = count_strategy(COUNTS[name])
+        count_value(strategy, dealing)  # warm: the bet's tables
+        runs = []
+        for _ in range(repeat):
+            for key in spent:
+                spent[key] = 0.0
+            t0 = time.process_time()
+            count_value(strategy, dealing)
+            runs.append((time.process_time() - t0, dict(spent)))
+        total, parts = min(runs, key=lambda run: run[0])
+        shares = " ".join(f"{parts[key]:>6.3f} ({parts[key] / total:>3.0%})" for key in STAGES)
+        print(f"{name:<20} {total:>8.3f} {shares} {total - sum(parts.values()):>7.3f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shoes", type=int, default=20_000, help="shoes of the simulation timed against")
@@ -104,6 +155,8 @@ def main() -> None:
     parser.add_argument("--agree", type=int, default=0, help="instead: shoes of the agreement run")
     parser.add_argument("--workers", type=int, default=None, help="worker processes of the agreement run")
     parser.add_argument("--chunk", type=int, default=100_000, help="shoes per chunk of the agreement run")
+    parser.add_argument("--stages", action="store_true", help="instead: the computed count's CPU by stage")
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each count for --stages (the fewest seconds)")
     args = parser.parse_args()
     names = args.counts.split(",")
     unknown = sorted(set(names) - set(COUNTS))
@@ -112,7 +165,9 @@ def main() -> None:
     dealing = Dealing()
     count_value("dragon7", Dealing(decks=1))  # compile the kernels outside the timings
     run_strategies([count_strategy("dragon7")], 10, dealing, seed=1, workers=1, progress=False)
-    if args.agree:
+    if args.stages:
+        stages(names, args.repeat, dealing)
+    elif args.agree:
         agree(names, args.agree, dealing, args.workers, args.chunk)
     else:
         cost(names, args.shoes, dealing)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["CHAIN_CONFIG", "TINY", "chain_rows", "times_group"]
+__all__ = ["CHAIN_CONFIG", "TINY", "chain_rows", "copy_band", "times_group"]
 
 #: Coup starts of smaller probability are dropped: over at most 4 million states, each worth at most 100 coups of
 #: at most 250 units, they move a win per shoe by less than 1e-7 units.
@@ -92,6 +92,17 @@ def _ends(rule, p, length, cut, d):  # pragma: no cover - compiled
     if rule == 3:
         return p > cut and d > 0
     return False
+
+
+@numba.njit(cache=True, nogil=True)
+def copy_band(src, dst, first, band):  # pragma: no cover - compiled
+    """Copy rows ``first ..`` of ``src`` into ``dst``, in row ``i`` only the columns ``band[0, i] .. band[1, i] - 1``
+    (the rest of ``dst`` is left as it was: the chain reads only where coups can start)."""
+    for i in range(first, src.shape[0]):
+        lo, hi = band[0, i], band[1, i]
+        out, row = dst[i, lo:hi], src[i, lo:hi]
+        for j in range(hi - lo):
+            out[j] = row[j]
 
 
 @numba.njit(cache=True, nogil=True)

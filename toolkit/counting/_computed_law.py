@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from toolkit.counting._computed_kernels import times_group
+from toolkit.counting._computed_kernels import copy_band, times_group
 
 __all__: list[str] = []
 
@@ -60,6 +60,21 @@ class _Law:
                 times_group(base, int(tags[g]), done + 1, band)
         return cls(sizes, tags, top, r_min, width, rows, most, base, band)
 
+    def read_band(self, tiny: float) -> np.ndarray:
+        """``(2, rows)``: per cards seen, the first and one past the last running count (column) where a start of
+        mass ``tiny`` or more may lie in the shoe or in it less one card: the law of the full shoe times ``N / (N -
+        d)`` (a card fewer raises no count's probability more) is at least ``tiny / 10`` there; outside, the chain
+        reads nothing."""
+        full = self.base.copy()
+        for g in range(len(self.sizes)):
+            for _ in range(int(self.top[g])):
+                times_group(full, int(self.tags[g]), self.rows, self.band)
+        n = self.rows - 1
+        d = np.arange(self.rows)
+        law = full / full.sum(axis=1, keepdims=True) * (n / np.maximum(n - d, 1))[:, None]
+        heavy = law >= tiny / 10  # every row holds its mode
+        return np.stack([heavy.argmax(axis=1), self.width - heavy[:, ::-1].argmax(axis=1)]).astype(np.int64)
+
     def row_factors(self, n: int) -> np.ndarray:
         """``f[k, d] = 2^-k (n)_k / (n - d)_k``: turns the halved product of a shoe of ``n`` cards less ``k`` into the
         ratio of its law to that shoe's (0 where fewer than ``k`` cards would be left)."""
@@ -91,8 +106,8 @@ def _visit(law: _Law, buf: np.ndarray, band: np.ndarray, prefix: tuple[int, ...]
     columns that can be non-zero: ``band``) and is not changed; each child takes ``top - a`` more factors of its
     group, in place in this group's scratch array (one more per step down from the largest ``a`` wanted to the
     smallest), and a projection of the last group is copied to its place in the stack (``into = (stack, index,
-    scratch)``)."""
-    stack, index, scratch = into
+    scratch, keep)``; ``keep``: the first row and the columns of each row to copy, or None for all of it)."""
+    stack, index, scratch, keep = into
     g = len(prefix)
     top, t = int(law.top[g]), int(law.tags[g])
     values = [a for a in range(top + 1) if (*prefix, a) in wanted]
@@ -105,19 +120,29 @@ def _visit(law: _Law, buf: np.ndarray, band: np.ndarray, prefix: tuple[int, ...]
         times_group(cur, t, cur.shape[0], band)
     for a in range(values[-1], values[0] - 1, -1):
         if a in values:
-            if last:
+            if last and keep is None:
                 stack[index[(*prefix, a)]] = cur
+            elif last:
+                copy_band(cur, stack[index[(*prefix, a)]], keep[0], keep[1])
             else:
                 _visit(law, cur, band, (*prefix, a), wanted, into)
         if a > values[0]:
             times_group(cur, t, cur.shape[0], band)
 
 
-def _stack(law: _Law, leaves: list[tuple[int, ...]], d0: int, d1: int, into: np.ndarray | None = None):
+def _stack(
+    law: _Law,
+    leaves: list[tuple[int, ...]],
+    d0: int,
+    d1: int,
+    into: np.ndarray | None = None,
+    read: np.ndarray | None = None,
+):
     """The count's law on rows ``d0 .. d1 - 1`` (cards seen) of the shoe less each projection of ``leaves``, halved
     once per card (see :func:`times_group`), built from the rows of the base product the multiplications need:
     ``(stack (leaves, skip + d1 - d0, counts), skip)``, the first ``skip`` rows of each the ones below ``d0`` the
-    products read (written in ``into``'s first rows when given)."""
+    products read (written in ``into``'s first rows when given).  With ``read`` (``(2, law.rows)``, from
+    :meth:`_Law.read_band`) only the rows from ``d0`` up and those columns are written: the rest is not read."""
     lo = max(0, d0 - int(law.top.sum()))
     index = {a: i for i, a in enumerate(leaves)}
     shape = (len(leaves), d1 - lo, law.width)
@@ -125,5 +150,6 @@ def _stack(law: _Law, leaves: list[tuple[int, ...]], d0: int, d1: int, into: np.
     wanted = {a[:i] for a in leaves for i in range(1, len(a) + 1)}
     scratch = np.empty((len(law.sizes), *shape[1:]))
     base = np.ascontiguousarray(law.base[lo:d1])
-    _visit(law, base, np.ascontiguousarray(law.band[:, lo:d1]), (), wanted, (stack, index, scratch))
+    keep = None if read is None else (d0 - lo, np.ascontiguousarray(read[:, lo:d1]))
+    _visit(law, base, np.ascontiguousarray(law.band[:, lo:d1]), (), wanted, (stack, index, scratch, keep))
     return stack, d0 - lo

@@ -38,7 +38,7 @@ import polars as pl
 
 from toolkit.bets.base import Bet
 from toolkit.bets.paytable import PayTable
-from toolkit.counting._computed_kernels import chain_rows
+from toolkit.counting._computed_kernels import TINY, chain_rows
 from toolkit.counting._computed_labels import label_moments
 from toolkit.counting._computed_law import _Law, _leaves, _stack
 from toolkit.counting.strategies import CountPlay, Ramp, Strategy, count_strategy
@@ -229,18 +229,13 @@ def _run_leaves(law: _Law, run: _Run, coefs, used: np.ndarray) -> tuple[list[tup
     extra = np.zeros(len(law.sizes), dtype=np.int64)
     if run.removed >= 0:
         extra[run.removed] = 1
-    own = tuple(extra.tolist())
-    leaves, pos = [own], [int(np.flatnonzero(uniq == 0)[0])]
-    for i, code in enumerate(uniq.tolist()):
-        a = np.array([(code // 7**g) % 7 for g in range(len(law.sizes))])
-        if code == 0 or not used[i] or np.any(a + extra > law.top):
-            continue
-        leaves.append(tuple((a + extra).tolist()))
-        pos.append(i)
-    picked = np.array(pos)
-    sizes = np.array([sum(a) - sum(own) for a in leaves], dtype=np.int64)
-    moves = np.array([(k, int(np.dot(np.subtract(a, own), law.tags))) for a, k in zip(leaves, sizes, strict=True)])
-    coef = (sizes, moves.reshape(-1, 2).astype(np.int64), np.ascontiguousarray(pi[picked]), qs[:, picked].T.copy())
+    proj = uniq[:, None] // 7 ** np.arange(len(law.sizes)) % 7  # each code's cards by group
+    keep = (uniq != 0) & used & np.all(proj + extra <= law.top, axis=1)
+    picked = np.r_[np.flatnonzero(uniq == 0)[:1], np.flatnonzero(keep)]
+    leaves = [tuple(a) for a in (proj[picked] + extra).tolist()]
+    sizes = proj[picked].sum(axis=1)
+    moves = np.stack([sizes, proj[picked] @ law.tags], axis=1).astype(np.int64)
+    coef = (sizes, moves, np.ascontiguousarray(pi[picked]), qs[:, picked].T.copy())
     return leaves, coef
 
 
@@ -286,10 +281,11 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
     at = np.ascontiguousarray(settings.ramp[0], dtype=np.float64)
     out = np.zeros((n_runs, 2 + 3 * len(at), settings.config[1] + 1))
     buffer = np.empty((len(leaves), height + int(law.top.sum()), law.width))
+    read = law.read_band(TINY)  # the chain reads the stack only where coups may start: the rest is left unwritten
     starts = np.array([(run.offset, run.start_count) for run in runs], dtype=np.int64)
     for d0 in range(0, law.rows, height):
         d1 = min(law.rows, d0 + height)
-        stack, skip = _stack(law, leaves, d0, d1, buffer)
+        stack, skip = _stack(law, leaves, d0, d1, buffer, read)
         config = np.array([d0, law.r_min, *settings.config, skip], dtype=np.int64)
         chunk = (stack, np.ascontiguousarray(factors[:, d0:d1]), picked, n_picked)
         chain_rows(rho, pre, chunk, (sizes, moves, pi, q), config, starts, (at, settings.shift), settings.seat, out)
