@@ -174,7 +174,8 @@ def test_a_packed_spec_is_unpickled_once_per_process_and_tallies_the_same() -> N
     for block in blocks:
         outputs.append(tally.tally_packed(block, packed))
         seen.append(tally._SPECS[packed[0]])
-    assert seen[0] is not spec and all(s is seen[0] for s in seen)  # one copy, unpickled at the first block
+    assert seen[0] is not spec  # a copy, unpickled at the first block
+    assert all(s is seen[0] for s in seen)  # and only then
     assert seen[0].bet_names == spec.bet_names
     for a, b in zip(direct, outputs, strict=True):
         assert a.tally.arrays.keys() == b.tally.arrays.keys()
