@@ -211,6 +211,7 @@ class ExactBets:
         self._nums = nums.reshape(len(payoffs), N_MAIN, 2, 2)
         self._rows: list[list[int]] | None = None
         self._col_dens: list[int] = []
+        self._spacing: dict[int, np.ndarray] = {}
         general = compiled.general
         if len(general) and max((abs(int(v)) for v in self._nums[general].ravel()), default=0) < 2**40:
             table = coup_table(tableau)
@@ -235,11 +236,20 @@ class ExactBets:
         totals = ranks[rows].sum(axis=1)
         for total in np.unique(totals).tolist():
             if total >= 6:
-                lattice = zip(self._c.bounds.tolist(), self._dens, strict=True)
-                spaced = [2 * Fraction(b) * perm(total, 6) * d < 1 for b, d in lattice]
                 here = rows[totals == total]
-                zero[here] = near[here] & np.array(spaced, dtype=bool)
+                zero[here] = near[here] & self._spaced(total)
         return zero
+
+    def _spaced(self, total: int) -> np.ndarray:
+        """Per bet, whether ``2 b (N)_6 d < 1`` for shoes of ``total`` cards (kept: the same few totals recur)."""
+        spaced = self._spacing.get(total)
+        if spaced is None:
+            lattice = zip(self._c.bounds.tolist(), self._dens, strict=True)
+            spaced = np.array([2 * Fraction(b) * perm(total, 6) * d < 1 for b, d in lattice], dtype=bool)
+            if len(self._spacing) > 4096:  # shoes of every size from many decks: start again
+                self._spacing.clear()
+            self._spacing[total] = spaced
+        return spaced
 
     def _counts(self, ranks: np.ndarray) -> list[tuple[int, list[int]]]:
         """``((N)_6, (N)_6 P_g for every event g)`` for each shoe (row of 13 rank counts)."""

@@ -49,11 +49,14 @@ __all__ = [
     "build_walk",
     "event_kernel",
     "event_table",
+    "pair_rows",
     "pair_split",
+    "pay_columns",
     "ratio_index",
     "sparse_walk",
     "walk_block",
     "walk_scratch",
+    "zero_pair_rows",
 ]
 
 #: Shoes per block of the CPU kernel: the event accumulators (events x lanes) stay in L1/L2.
@@ -287,6 +290,76 @@ class EventTable:
         rest = values[native_rows:]
         tail = event_kernel(rest, self.walk.arrays, self.base, self.delta, len(rest), CHUNK)
         return np.concatenate([out, tail])
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def pair_rows(ranks):  # pragma: no cover - compiled
+    """``(B, 4)`` probabilities of (no pair, Banker pair only, Player pair only, both) of ``(B, 13)`` rank counts
+    (see :func:`toolkit.exact.engine.pair_probabilities`), in one pass over each shoe.
+
+    Every sum is of whole numbers below 2**53, exact in any order, and the divisions and the last combinations are
+    those of the formula written with whole arrays, in the same order, so the numbers are bit for bit the same.
+    """
+    rows = ranks.shape[0]
+    out = np.empty((rows, 4))
+    for r in range(rows):
+        total = s2 = s4 = sq = 0.0
+        for c in range(ranks.shape[1]):
+            n = float(ranks[r, c])
+            f2 = n * (n - 1)
+            total += n
+            s2 += f2
+            s4 += f2 * (n - 2) * (n - 3)
+            sq += f2 * f2
+        both = (s4 + s2 * s2 - sq) / (total * (total - 1) * (total - 2) * (total - 3))
+        one = s2 / (total * (total - 1))
+        out[r, 0] = 1 - 2 * one + both
+        out[r, 1] = one - both
+        out[r, 2] = one - both
+        out[r, 3] = both
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def zero_pair_rows(ranks):  # pragma: no cover - compiled
+    """The zero-pair odds ``(alpha, beta)`` of each row of ``(B, 13)`` rank counts (ranks 9..12 the zero-valued
+    ones): the chance that two zero-valued cards are a pair, and that two such couples both are; 0 where the shoe
+    holds too few zero-valued cards.  Sums of whole numbers (exact in any order), then one division each."""
+    rows = ranks.shape[0]
+    alpha = np.empty(rows)
+    beta = np.empty(rows)
+    for r in range(rows):
+        total = same2 = s4 = sq = 0.0
+        for c in range(9, 13):
+            z = float(ranks[r, c])
+            f2 = z * (z - 1)
+            total += z
+            same2 += f2
+            s4 += f2 * (z - 2) * (z - 3)
+            sq += f2 * f2
+        den2 = total * (total - 1)
+        den4 = den2 * (total - 2) * (total - 3)
+        alpha[r] = same2 / den2 if den2 > 0 else 0.0
+        beta[r] = (s4 + same2 * same2 - sq) / den4 if den4 > 0 else 0.0
+    return alpha, beta
+
+
+@numba.njit(cache=True, nogil=True)
+def pay_columns(raw, n_general, alpha_bets, beta_bets, alpha, beta, general, out):  # pragma: no cover - compiled
+    """``out[:, general[k]] = raw[:, k] + alpha * raw[:, alpha part of k] + beta * raw[:, beta part of k]``: the
+    bets' expectations from the kernel's columns (``raw``: the general bets', then the alpha parts of
+    ``alpha_bets``, then the beta parts of ``beta_bets``) and each shoe's zero-pair odds; each product rounded,
+    then each sum, as the same formula written with whole columns (no fused multiply-add)."""
+    na = alpha_bets.shape[0]
+    for r in range(raw.shape[0]):
+        for p in range(na):
+            k = alpha_bets[p]
+            raw[r, k] = raw[r, k] + alpha[r] * raw[r, n_general + p]
+        for p in range(beta_bets.shape[0]):
+            k = beta_bets[p]
+            raw[r, k] = raw[r, k] + beta[r] * raw[r, n_general + na + p]
+        for k in range(n_general):
+            out[r, general[k]] = raw[r, k]
 
 
 def event_table(mset: np.ndarray, count: np.ndarray, vectors: np.ndarray) -> EventTable:

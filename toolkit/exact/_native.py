@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -410,6 +410,22 @@ class NativeKernel:
     fuse: bool
     function: Any
     engine: Any  # keeps the machine code alive
+    walks: dict = field(default_factory=dict, repr=False, compare=False)  # what _walk made, by walk
+
+    def _walk(self, walk: Any, chunk: int) -> tuple[np.ndarray, ...]:
+        """The walk's arrays as the kernel reads them, with its plan and ratio table (made once per walk)."""
+        made = self.walks.get((id(walk), chunk))
+        if made is not None and made[0] is walk:
+            return made[1]
+        level, ratio, start, event, weight = (np.ascontiguousarray(a) for a in walk.arrays)
+        plan = _plan(level, chunk, self.fuse)
+        codes, idx = np.unique(ratio, return_inverse=True)
+        codes, idx = np.ascontiguousarray(codes, dtype=np.int64), np.ascontiguousarray(idx, dtype=np.int64).ravel()
+        arrays = (level, ratio, start, event, weight, plan, idx, codes)
+        if len(self.walks) >= 16:  # many event tables in turn: keep the latest
+            self.walks.clear()
+        self.walks[(id(walk), chunk)] = (walk, arrays)
+        return arrays
 
     def __call__(self, table: Any, values: np.ndarray, chunk: int) -> np.ndarray:
         """``(B, C)`` columns of ``table`` (an :class:`~toolkit.exact._kernels.EventTable`) for ``(B, 10)`` counts."""
@@ -418,10 +434,7 @@ class NativeKernel:
         out = np.empty((rows, n_out))
         if rows == 0:
             return out
-        level, ratio, start, event, weight = (np.ascontiguousarray(a) for a in table.walk.arrays)
-        plan = _plan(level, chunk, self.fuse)
-        codes, idx = np.unique(ratio, return_inverse=True)
-        codes, idx = np.ascontiguousarray(codes, dtype=np.int64), np.ascontiguousarray(idx, dtype=np.int64).ravel()
+        level, ratio, start, event, weight, plan, idx, codes = self._walk(table.walk, chunk)
         tabs = aligned_empty((max(len(codes), 1), self.row))
         row, lanes = self.row, self.lanes
         stack = aligned_empty((7, row))

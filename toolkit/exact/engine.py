@@ -40,7 +40,7 @@ from toolkit.coup.cards import Composition, CompositionLike
 from toolkit.coup.outcome import N_CLASSES, N_MAIN
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
 from toolkit.exact._exact_sign import ExactBets, as_exact, general_bounds, int_products, pair_bounds
-from toolkit.exact._kernels import event_table, pair_split
+from toolkit.exact._kernels import event_table, pair_rows, pair_split, pay_columns, zero_pair_rows
 from toolkit.exact._tables import coup_table, ext_to_main, multisets
 
 #: Where :func:`expected_values` runs its kernel.
@@ -138,20 +138,6 @@ def zero_pair_probabilities(shoe: CompositionLike, exact: bool = False) -> tuple
     alpha = Fraction(same2, den2) if den2 else Fraction(0)
     beta = Fraction(num_beta, den4) if den4 else Fraction(0)
     return (alpha, beta) if exact else (float(alpha), float(beta))
-
-
-def _zero_pair_arrays(ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    z = ranks[:, 9:13].astype(np.float64)
-    total = z.sum(axis=1)
-    f2 = z * (z - 1)
-    same2 = f2.sum(axis=1)
-    num_beta = (f2 * (z - 2) * (z - 3)).sum(axis=1) + same2 * same2 - (f2 * f2).sum(axis=1)
-    den2 = total * (total - 1)
-    den4 = den2 * (total - 2) * (total - 3)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        alpha = np.where(den2 > 0, same2 / np.where(den2 > 0, den2, 1), 0.0)
-        beta = np.where(den4 > 0, num_beta / np.where(den4 > 0, den4, 1), 0.0)
-    return alpha, beta
 
 
 # ------------------------------------------------------------ exact and float
@@ -502,7 +488,7 @@ def _values_from_ranks(ranks: np.ndarray) -> np.ndarray:
     [[42, 0, 1, 2, 3, 4, 5, 6, 7, 8]]
     """
     values = np.empty((ranks.shape[0], 10), dtype=np.int64)
-    values[:, 0] = ranks[:, 9:13].sum(axis=1)
+    values[:, 0] = ranks[:, 9] + ranks[:, 10] + ranks[:, 11] + ranks[:, 12]  # not a strided sum: 8 times faster
     values[:, 1:] = ranks[:, :9]
     return values
 
@@ -528,14 +514,7 @@ def pair_probabilities(ranks: np.ndarray) -> np.ndarray:
     >>> pair_probabilities(as_rank_matrix([8]))[0].round(6).tolist()
     [0.856183, 0.069118, 0.069118, 0.005581]
     """
-    n = ranks.astype(np.float64)
-    total = n.sum(axis=1)
-    f2 = n * (n - 1)
-    s2 = f2.sum(axis=1)
-    both = (f2 * (n - 2) * (n - 3)).sum(axis=1) + s2 * s2 - (f2 * f2).sum(axis=1)
-    both = both / (total * (total - 1) * (total - 2) * (total - 3))
-    one = s2 / (total * (total - 1))
-    return np.stack([1 - 2 * one + both, one - both, one - both, both], axis=1)
+    return pair_rows(np.asarray(ranks))
 
 
 class CompiledBets:
@@ -610,12 +589,8 @@ class CompiledBets:
                 raw = event_columns(self.events, values)
             else:
                 raw = self.events(values)
-            ev = raw[:, :ng]
-            if na or len(self.beta_bets):
-                alpha, beta = _zero_pair_arrays(ranks)
-                ev[:, self.alpha_bets] += alpha[:, None] * raw[:, ng : ng + na]
-                ev[:, self.beta_bets] += beta[:, None] * raw[:, ng + na :]
-            out[:, self.general] = ev
+            alpha, beta = zero_pair_rows(ranks) if na or len(self.beta_bets) else (np.empty(0), np.empty(0))
+            pay_columns(raw, ng, self.alpha_bets, self.beta_bets, alpha, beta, self.general, out)
         if exact_signs:
             self.settle_signs(ranks, out)
         return out

@@ -31,7 +31,7 @@ from toolkit.parallel import DEFAULT_BLOCK_SIZE, SeedLike, map_blocks
 from toolkit.studies.thorp.checkpoint import load_checkpoint, save_checkpoint
 from toolkit.studies.thorp.design import JACOBSON_DEPTHS, ThorpStudy
 from toolkit.studies.thorp.result import StudyResult
-from toolkit.studies.thorp.tally import block_spec, empty_tally, evaluator, panel_values, tally_block
+from toolkit.studies.thorp.tally import block_spec, empty_tally, evaluator, pack_spec, panel_values, tally_packed
 
 __all__ = ["jacobson_setting", "records_frame", "run_study"]
 
@@ -95,7 +95,7 @@ def run_study(
     start = time.perf_counter()
     coups = 0
     since_save = 0
-    fn = partial(tally_block, spec=spec, records=record_dir is not None)
+    fn = partial(tally_packed, packed=pack_spec(spec), records=record_dir is not None)
     if scheduler is None and done < len(plan):
         # build the evaluators here: forked worker processes inherit them instead of each building its own
         panel_values(np.full((1, 13), 4 * spec.dealing.decks), spec)  # compiles the side bets' tables too
@@ -172,7 +172,7 @@ def jacobson_setting(
         jacobson_depths=tuple(depths),
         block_size=block_size,
     )
-    fn = partial(tally_block, spec=block_spec(study), coups=False)
+    fn = partial(tally_packed, packed=pack_spec(block_spec(study)), coups=False)
     tally = empty_tally(study)
     for output in map_blocks(fn, study.blocks(), workers, scheduler, progress, "jacobson setting"):
         tally = tally.merged(output.tally)
