@@ -62,6 +62,10 @@ _CACHED = (
     "toolkit.studies",
     "toolkit.sizing",
 )
+#: Caches kept all the same: the catalogue's bets with the tables they compiled. A dozen modules price the
+#: catalogue's bets on suits (perfect pair, its second version, super tie: about 3 CPU s each to compile) and
+#: each compiled them again; kept, they cost a worker about 100 MB for the rest of the session, once.
+_KEPT = frozenset({"toolkit.bets.paytable._catalogue_bet"})
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -78,7 +82,8 @@ def _drop_caches_after_the_module():
             continue
         for value in list(vars(module).values()):
             clear = getattr(value, "cache_clear", None)
-            if callable(clear) and getattr(value, "__module__", None) == name:
+            kept = f"{name}.{getattr(value, '__name__', '')}" in _KEPT
+            if callable(clear) and getattr(value, "__module__", None) == name and not kept:
                 clear()
     arrived = getattr(sys.modules.get("toolkit.bets.coup_bets"), "_ARRIVED", None)
     if arrived is not None:
