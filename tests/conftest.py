@@ -24,6 +24,18 @@ settings.register_profile("ci", deadline=None, print_blob=True, derandomize=True
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
+#: The longest modules, sent to the workers first under ``-n`` (pyproject's addopts distribute whole modules in
+#: the order collected): the notebooks (some 150 CPU s) and the docs build (some 100), each a module that one
+#: worker runs alone; left to the end of the collection, either kept one worker busy long after the other was done.
+LONGEST_FIRST = ("tests/test_notebooks.py", "tests/test_docs.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The modules of :data:`LONGEST_FIRST` first, in that order; every other test in the order collected."""
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable: the rest keep order
+
+
 @pytest.fixture(scope="session")
 def panel():
     """The standard bet panel under the default rules."""
