@@ -24,6 +24,18 @@ settings.register_profile("ci", deadline=None, print_blob=True, derandomize=True
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
+#: The longest modules, sent to the workers first under ``-n`` (pyproject's addopts distribute whole modules in
+#: the order collected): the notebooks (some 150 CPU s) and the docs build (some 100), each a module that one
+#: worker runs alone; left to the end of the collection, either kept one worker busy long after the other was done.
+LONGEST_FIRST = ("tests/test_notebooks.py", "tests/test_docs.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The modules of :data:`LONGEST_FIRST` first, in that order; every other test in the order collected."""
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable: the rest keep order
+
+
 @pytest.fixture(scope="session")
 def panel():
     """The standard bet panel under the default rules."""
@@ -62,6 +74,10 @@ _CACHED = (
     "toolkit.studies",
     "toolkit.sizing",
 )
+#: Caches kept all the same: the catalogue's bets with the tables they compiled. A dozen modules price the
+#: catalogue's bets on suits (perfect pair, its second version, super tie: about 3 CPU s each to compile) and
+#: each compiled them again; kept, they cost a worker about 100 MB for the rest of the session, once.
+_KEPT = frozenset({"toolkit.bets.paytable._catalogue_bet"})
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -78,7 +94,8 @@ def _drop_caches_after_the_module():
             continue
         for value in list(vars(module).values()):
             clear = getattr(value, "cache_clear", None)
-            if callable(clear) and getattr(value, "__module__", None) == name:
+            kept = f"{name}.{getattr(value, '__name__', '')}" in _KEPT
+            if callable(clear) and getattr(value, "__module__", None) == name and not kept:
                 clear()
     arrived = getattr(sys.modules.get("toolkit.bets.coup_bets"), "_ARRIVED", None)
     if arrived is not None:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import importlib
 import sys
+from functools import cache
+from typing import cast
 
 import typer
+import typer.core
 
 __all__ = ["app", "main"]
 
@@ -65,9 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     from toolkit.cli._common import ARGS, printable
 
     ARGS[:] = list(sys.argv[1:] if argv is None else argv)
-    command = typer.main.get_command(app)
-    _finite_floats(command)
-    _metavars(command)
+    command = _command()
     try:
         code = command.main(args=argv, prog_name="baccarat", standalone_mode=False)
     except typer.Exit as stop:
@@ -88,6 +89,16 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(2)
         raise
     sys.exit(code if isinstance(code, int) else 0)
+
+
+@cache
+def _command() -> typer.core.TyperGroup:
+    """The click command of the app, built once a process: typer builds it afresh from every command's signature
+    on each call (about 25 ms, most of what a refused value costs when the command runs in-process)."""
+    command = cast(typer.core.TyperGroup, typer.main.get_command(app))  # a group: the app has several commands
+    _finite_floats(command)
+    _metavars(command)
+    return command
 
 
 def _metavars(command: object) -> None:
