@@ -13,6 +13,7 @@ prints what it measured, on whatever machine it runs.
 
     python tests/benchmarks/workers.py                       # every command at a small size
     python tests/benchmarks/workers.py --memory              # the two-worker main job at 100,000 shoes, per process
+    python tests/benchmarks/workers.py --memory --baseline /path/to/other/checkout   # both, and their ratios
     python tests/benchmarks/workers.py --only count --repeats 3   # three pairs, each ratio and their median
     python tests/benchmarks/workers.py --only thorp --baseline /path/to/other/checkout
 """
@@ -163,10 +164,19 @@ def main() -> None:
             args = [a.replace("{tmp}", tmp) for a in COMMANDS["thorp"]]
             args[args.index("--shoes") + 1] = str(options.shoes or 100_000)
             args += ["--no-resume", "--workers", "2"]
+            checkouts = {"baseline": options.baseline, "this checkout": here} if options.baseline else {"": here}
+            for path in checkouts.values():  # numba's caches filled first: a cold cache compiles, and holds more
+                measure(["thorp", "--shoes", "200", "--seed", "1", "--out", f"{tmp}/warm", "--workers", "2"], path)
             print(f"baccarat {' '.join(args)}")
-            run = measure(args, here)
-            _show("--workers 2", run)
-            _show_processes(run)
+            runs = {}
+            for label, path in checkouts.items():
+                runs[label] = measure(args, path)
+                _show(label or "--workers 2", runs[label])
+                _show_processes(runs[label])
+            if options.baseline:
+                base, mine = runs["baseline"], runs["this checkout"]
+                ratio = mine["rss_at_once_mb"] / base["rss_at_once_mb"]
+                print(f"  this checkout / baseline: peak rss summed {ratio:.2f}, cpu {mine['cpu'] / base['cpu']:.3f}")
             return
         for name in options.only or sorted(COMMANDS):
             args = [a.replace("{tmp}", tmp) for a in COMMANDS[name]]

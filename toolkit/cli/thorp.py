@@ -264,9 +264,15 @@ def _write(
 
     draw = None
     if figures:
+        from toolkit.parallel import shutdown_pool
         from toolkit.plots import save_study_figures
 
-        draw = save_study_figures
+        def draw(tables: dict[str, pl.DataFrame], folder: Path) -> dict[str, Path]:
+            # the figures come after the last work of the workers: they end first, and hold no memory beside
+            # what drawing takes here
+            shutdown_pool()
+            return dict(save_study_figures(tables, folder))
+
     return write_outputs(
         result,
         out,
