@@ -90,6 +90,7 @@ def measure(args: list[str], pythonpath: str, stdout: Path | None = None) -> dic
     sink = open(stdout, "wb") if stdout is not None else subprocess.DEVNULL  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "toolkit.cli", *args, "--no-progress"],
+        cwd=pythonpath,  # ``-m`` puts the working folder first on the path, before PYTHONPATH
         env=env,
         stdout=sink,
         stderr=subprocess.PIPE,
