@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ctypes
 import io
 import os
+import platform
 import subprocess
 import sys
 import threading
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -273,3 +276,49 @@ def test_count_with_warm_workers_gives_what_one_process_gives(tmp_path):
     one, two = (subprocess.run([*args, w], capture_output=True, text=True, check=True).stdout for w in ("1", "2"))
     assert "dragon7" in one
     assert two == one
+
+
+# ------------------------------------------------------------------ memory the workers hold
+def _resident_mb() -> float:
+    """This process's resident memory (MB), from /proc."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _hold_freed_heap(_task) -> float:
+    """Allocate 100 MB in 1 KB chunks with the C allocator, free all but the last (which pins the heap's top, so
+    glibc cannot give the pages back by itself); this worker's resident memory before, in MB."""
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype = ctypes.c_void_p
+    libc.free.argtypes = [ctypes.c_void_p]
+    before = _resident_mb()
+    chunks = [libc.malloc(1024) for _ in range(100_000)]
+    for chunk in chunks:
+        ctypes.memset(chunk, 1, 1024)  # resident, not only reserved
+    for chunk in chunks[:-1]:
+        libc.free(chunk)
+    return before
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc", reason="glibc's malloc_trim"
+)
+def test_a_worker_gives_back_what_a_block_freed():
+    """A block run through the pool's wrapper leaves its freed memory to the system, not to the worker's heap."""
+    before = _hold_freed_heap(0)  # the premise: without the trim the 100 MB freed stay resident
+    kept = _resident_mb()
+    parallel._return_free_memory()
+    assert kept > before + 80, (before, kept)
+    before = parallel._in_worker(_hold_freed_heap, 0)  # as a worker runs every block
+    assert _resident_mb() < before + 20, (before, _resident_mb())
+
+
+def test_the_parent_gives_back_its_free_memory_just_before_forking(monkeypatch, fresh_pool):
+    calls = []
+    monkeypatch.setattr(parallel, "_START_METHOD", "fork")
+    monkeypatch.setattr(parallel, "_return_free_memory", lambda: calls.append(1))
+    assert parallel.start_pool(2)
+    assert len(calls) == 1
+    assert [d for d, _ in map_blocks(_draws, block_plan(6, 2, seed=5), workers=2, progress=False)] == [
+        d for d, _ in map_blocks(_draws, block_plan(6, 2, seed=5), workers=1, progress=False)
+    ]

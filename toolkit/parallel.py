@@ -12,6 +12,7 @@ local worker processes, or on a Dask distributed cluster.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import sys
@@ -484,9 +485,25 @@ def _shared_pool(n: int, fn: Callable[..., Any] | None = None) -> ProcessPoolExe
         initargs=(None if method == "forkserver" else os.getpid(),),
     )
     if method == "fork":  # start every worker now, while the process is as checked (a fork pool starts them all)
+        _return_free_memory()  # what the workers inherit is what this process holds, not what it held at its peak
         executor.submit(int, 0).result()
     _POOL.update(executor=executor, workers=n)
     return executor
+
+
+def _return_free_memory() -> None:
+    """Give the C allocator's free pages back to the system (glibc's ``malloc_trim``; elsewhere nothing).
+
+    Building the kernels and tables frees more than it keeps (numba's compiler, the coup tables' intermediates),
+    and glibc keeps those pages in the process: a forked worker would start with all of them resident, counted
+    in its own memory as well as in this process's.  Trimming first costs milliseconds.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):  # not glibc (musl has no malloc_trim)
+        ctypes.CDLL(None).malloc_trim(0)
 
 
 def start_pool(workers: int | None, warm: Callable[[], object] | None = None) -> bool:
@@ -555,7 +572,7 @@ def _map_pool(
     try:
         for i in range(len(blocks)):
             while next_submit < len(blocks) and next_submit < i + 2 * n:
-                pending[next_submit] = pool.submit(fn, blocks[next_submit])
+                pending[next_submit] = pool.submit(_in_worker, fn, blocks[next_submit])
                 next_submit += 1
             result = first.pop() if i == 0 and first else pending.pop(i).result()
             bar.update(size(blocks[i]))
@@ -567,6 +584,15 @@ def _map_pool(
     except BaseException:  # interrupted, or a block failed: the pool goes with this map
         shutdown_pool()
         raise
+
+
+def _in_worker(fn: Callable[[Any], T], item: Any) -> T:  # pragma: no cover - runs in the worker processes
+    """``fn(item)`` in a worker, which then gives back the memory it freed: a worker holds what it needs between
+    blocks, not the peak of every kind of block it ran."""
+    try:
+        return fn(item)
+    finally:
+        _return_free_memory()
 
 
 def _exit_with_parent(parent: int | None) -> None:  # pragma: no cover - runs in the worker processes

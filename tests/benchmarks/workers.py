@@ -7,9 +7,13 @@ worker shares its parent's pages, which resident memory counts twice and proport
 ratio of the two runs' CPU (with ``--repeats N``, N pairs one after the other, each pair's ratio and their
 median: on a shared machine one pair's ratio moves by 0.1 or more).  With ``--baseline DIR`` it also runs the
 README's main job on the checkout in ``DIR`` (another version of the package) and on this one, and prints the
-ratio of their times.  No assertion: it prints what it measured, on whatever machine it runs.
+ratio of their times.  With ``--memory`` it runs only the two-worker main job (``--shoes``, 100,000 by default) and
+prints, besides the sums, each process's own peak: what the parent holds, what each worker adds.  No assertion: it
+prints what it measured, on whatever machine it runs.
 
     python tests/benchmarks/workers.py                       # every command at a small size
+    python tests/benchmarks/workers.py --memory              # the two-worker main job at 100,000 shoes, per process
+    python tests/benchmarks/workers.py --memory --baseline /path/to/other/checkout   # both, and their ratios
     python tests/benchmarks/workers.py --only count --repeats 3   # three pairs, each ratio and their median
     python tests/benchmarks/workers.py --only thorp --baseline /path/to/other/checkout
 """
@@ -26,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 #: The commands, at sizes of minutes at most on two cores (the README's sizes, or less where they take hours).
 COMMANDS = {
@@ -52,6 +57,15 @@ def _tree(root: int) -> list[int]:
     return out
 
 
+def _name(pid: int) -> str:
+    """What ``pid`` runs, shortened (empty when it is gone)."""
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return ""
+    return " ".join(w for w in words if w)[:60]
+
+
 def _memory(pid: int) -> tuple[int, int]:
     """Resident and proportional set sizes of ``pid`` in kB (0 when it is gone)."""
     rss = pss = 0
@@ -66,7 +80,7 @@ def _memory(pid: int) -> tuple[int, int]:
     return rss, pss
 
 
-def measure(args: list[str], pythonpath: str, stdout: Path | None = None) -> dict[str, float]:
+def measure(args: list[str], pythonpath: str, stdout: Path | None = None) -> dict[str, Any]:
     """Run ``baccarat args`` with ``pythonpath``; its CPU seconds, wall seconds and summed peak memory (MB).
 
     The command's output goes to the file ``stdout`` (nowhere when ``None``)."""
@@ -76,18 +90,25 @@ def measure(args: list[str], pythonpath: str, stdout: Path | None = None) -> dic
     sink = open(stdout, "wb") if stdout is not None else subprocess.DEVNULL  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "toolkit.cli", *args, "--no-progress"],
+        cwd=pythonpath,  # ``-m`` puts the working folder first on the path, before PYTHONPATH
         env=env,
         stdout=sink,
         stderr=subprocess.PIPE,
     )
     peak_rss: dict[int, int] = {}
     peak_pss: dict[int, int] = {}
+    names: dict[int, str] = {}
+    sum_rss = sum_pss = 0  # the largest sums at one instant (the per-process peaks need not coincide)
     status = None
     while status is None:
+        now_rss = now_pss = 0
         for pid in _tree(proc.pid):
             rss, pss = _memory(pid)
+            now_rss, now_pss = now_rss + rss, now_pss + pss
             peak_rss[pid] = max(peak_rss.get(pid, 0), rss)
             peak_pss[pid] = max(peak_pss.get(pid, 0), pss)
+            names[pid] = names.get(pid) or _name(pid)
+        sum_rss, sum_pss = max(sum_rss, now_rss), max(sum_pss, now_pss)
         time.sleep(0.1)
         done, status_word = os.waitpid(proc.pid, os.WNOHANG)
         if done:
@@ -109,10 +130,20 @@ def measure(args: list[str], pythonpath: str, stdout: Path | None = None) -> dic
         "wall": wall,
         "rss_mb": sum(peak_rss.values()) / 1024,
         "pss_mb": sum(peak_pss.values()) / 1024,
+        "rss_at_once_mb": sum_rss / 1024,
+        "pss_at_once_mb": sum_pss / 1024,
+        "processes": [(pid, names.get(pid, ""), peak_rss[pid] / 1024, peak_pss[pid] / 1024) for pid in peak_rss],
     }
 
 
-def _show(label: str, m: dict[str, float]) -> None:
+def _show_processes(m: dict[str, Any]) -> None:
+    print(f"  summed at one instant: rss {m['rss_at_once_mb']:6.0f} MB  pss {m['pss_at_once_mb']:6.0f} MB")
+    for pid, name, rss, pss in m["processes"]:
+        if rss:
+            print(f"    pid {pid:>7}  peak rss {rss:6.0f} MB  pss {pss:6.0f} MB  {name}")
+
+
+def _show(label: str, m: dict[str, Any]) -> None:
     print(
         f"  {label:<28} cpu {m['cpu']:7.1f} s  wall {m['wall']:7.1f} s  "
         f"peak rss {m['rss_mb']:6.0f} MB  pss {m['pss_mb']:6.0f} MB (summed over processes)"
@@ -126,9 +157,28 @@ def main() -> None:
     parser.add_argument("--baseline", help="Another checkout: its main job is timed beside this one's.")
     parser.add_argument("--shoes", type=int, help="Shoes for every command (default: each one's size above).")
     parser.add_argument("--repeats", type=int, default=1, help="Pairs of runs (one worker, two) per command.")
+    parser.add_argument("--memory", action="store_true", help="Only the two-worker main job, each process's peak.")
     options = parser.parse_args()
     here = str(Path(__file__).resolve().parents[2])
     with tempfile.TemporaryDirectory() as tmp:
+        if options.memory:
+            args = [a.replace("{tmp}", tmp) for a in COMMANDS["thorp"]]
+            args[args.index("--shoes") + 1] = str(options.shoes or 100_000)
+            args += ["--no-resume", "--workers", "2"]
+            checkouts = {"baseline": options.baseline, "this checkout": here} if options.baseline else {"": here}
+            for path in checkouts.values():  # numba's caches filled first: a cold cache compiles, and holds more
+                measure(["thorp", "--shoes", "200", "--seed", "1", "--out", f"{tmp}/warm", "--workers", "2"], path)
+            print(f"baccarat {' '.join(args)}")
+            runs = {}
+            for label, path in checkouts.items():
+                runs[label] = measure(args, path)
+                _show(label or "--workers 2", runs[label])
+                _show_processes(runs[label])
+            if options.baseline:
+                base, mine = runs["baseline"], runs["this checkout"]
+                ratio = mine["rss_at_once_mb"] / base["rss_at_once_mb"]
+                print(f"  this checkout / baseline: peak rss summed {ratio:.2f}, cpu {mine['cpu'] / base['cpu']:.3f}")
+            return
         for name in options.only or sorted(COMMANDS):
             args = [a.replace("{tmp}", tmp) for a in COMMANDS[name]]
             if options.shoes:

@@ -269,3 +269,32 @@ def test_thorp_takes_catalogue_side_bets_and_bet_files(capsys, tmp_path: Path) -
     assert {"perfect_pair", "three_giving_eight", "spade_third", "banker"} <= set(summary["bets"])
     for name in ("perfect_pair", "three_giving_eight", "spade_third"):
         assert name in stdout
+
+
+def test_thorp_ends_its_workers_before_drawing_the_figures(capsys, monkeypatch, tmp_path: Path) -> None:
+    """The figures come after the workers' last block (the count shoes): drawn while no worker holds memory."""
+    import toolkit.plots
+    from toolkit import parallel
+
+    draw = toolkit.plots.save_study_figures
+    pools: list[object] = []
+
+    def figures(tables, folder):
+        pools.append(parallel._POOL["executor"])
+        return draw(tables, folder)
+
+    shared, used = parallel._shared_pool, []
+
+    def pool(*args, **kwargs):
+        used.append(args)
+        return shared(*args, **kwargs)
+
+    monkeypatch.setattr(toolkit.plots, "save_study_figures", figures)
+    monkeypatch.setattr(parallel, "_shared_pool", pool)
+    monkeypatch.setattr(parallel, "_START_METHOD", "fork")
+    args = ("--shoes", "40", "--seed", "3", "--count-shoes", "200", "--workers", "2", "--no-progress")
+    code, _, err = run(capsys, "thorp", *args, "--out", str(tmp_path / "run"))
+    assert code == 0, err
+    assert used  # the workers ran blocks (the exact table's, at least)
+    assert pools == [None]
+    assert (tmp_path / "run" / "figures" / "p_positive_by_unseen.png").is_file()

@@ -36,6 +36,8 @@ from toolkit.cli._common import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     import polars as pl
 
     from toolkit.dealing.dealer import Dealing
@@ -264,9 +266,15 @@ def _write(
 
     draw = None
     if figures:
+        from toolkit.parallel import shutdown_pool
         from toolkit.plots import save_study_figures
 
-        draw = save_study_figures
+        def draw(tables: Mapping[str, pl.DataFrame], folder: Path) -> Mapping[str, Path]:
+            # the figures come after the last work of the workers: they end first, and hold no memory beside
+            # what drawing takes here
+            shutdown_pool()
+            return save_study_figures(tables, folder)
+
     return write_outputs(
         result,
         out,
