@@ -13,8 +13,9 @@ decks of unseen cards                  0.5981           0.2374
 =====================================  ===============  ===============
 
 The unseen-card divisor lies within 0.0011 and 0.0004 of both figures (inside their standard errors, not their
-printed rounding); the decks-left divisor, the library's default, sits 0.0044 and 0.0026 from them, as the toolkit's 400,000-shoe simulations do
-(tests/counting/test_published_counts.py: 0.6003 +- 0.0017 and 0.2338 +- 0.0009, computed 0.6014 and 0.2344).
+printed rounding); the decks-left divisor, the library's default, sits 0.0044 and 0.0026 from them, as the
+toolkit's 400,000-shoe simulations do (tests/counting/test_published_counts.py: 0.6003 +- 0.0017 and
+0.2338 +- 0.0009, computed 0.6014 and 0.2344).
 
 The method's one approximation, the coup-start chain, is measured against simulation: on one deck (200,000 shoes,
 standard error about 0.0007 units a shoe) its figure lies within one standard error for every dealing tested;
