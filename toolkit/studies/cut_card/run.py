@@ -21,8 +21,8 @@ from toolkit.dealing.dealer import Dealing
 from toolkit.parallel import SeedLike, map_blocks
 from toolkit.studies.cut_card.design import CutCardStudy
 from toolkit.studies.cut_card.result import Z_95, CutCardResult, check_z
-from toolkit.studies.cut_card.tally import cut_card_spec, empty_cut_card_tally, tally_block
-from toolkit.studies.thorp.tally import panel_values
+from toolkit.studies.cut_card.tally import cut_card_spec, empty_cut_card_tally, tally_packed
+from toolkit.studies.thorp.tally import pack_spec, panel_values
 
 __all__ = ["cut_card_effect", "run_cut_card"]
 
@@ -50,8 +50,9 @@ def run_cut_card(
     spec = cut_card_spec(study)
     fresh = panel_values(np.full((1, 13), 4 * study.dealing.decks), spec.thorp)[0]  # builds the tables once
     tally = empty_cut_card_tally(study)
+    fn = partial(tally_packed, packed=pack_spec(spec))  # pickled once: workers unpickle it once, not every block
     start = time.perf_counter()
-    for output in map_blocks(partial(tally_block, spec=spec), study.blocks(), workers, scheduler, progress, "cut card"):
+    for output in map_blocks(fn, study.blocks(), workers, scheduler, progress, "cut card"):
         tally = tally.merged(output.tally)
     wall = time.perf_counter() - start
     return CutCardResult(study, tally, tuple(float(x) for x in fresh), wall)

@@ -38,7 +38,7 @@ from toolkit._stats import ArraySums
 from toolkit.dealing.dealer import Dealing, DealtShoes, deal_block, shuffled_shoes
 from toolkit.parallel import Block
 from toolkit.studies.cut_card.design import CutCardStudy
-from toolkit.studies.thorp.tally import BlockSpec, block_spec, panel_values
+from toolkit.studies.thorp.tally import BlockSpec, block_spec, panel_values, unpack_spec
 
 __all__ = [
     "CutCardSpec",
@@ -48,6 +48,7 @@ __all__ = [
     "empty_cut_card_tally",
     "shoe_moments",
     "tally_block",
+    "tally_packed",
 ]
 
 #: Coups counted from the end of each shoe in the ``from_end`` arrays (every shoe of 8 decks deals far more).
@@ -265,6 +266,25 @@ def tally_block(block: Block, spec: CutCardSpec) -> BlockOutput:
         a["index_sum2"][:] = (terms * terms).sum(axis=0)
         _by_position(a, end, dev, offsets, counts)
     return BlockOutput(tally, len(end))
+
+
+def tally_packed(block: Block, packed: tuple[bytes, bytes]) -> BlockOutput:
+    """:func:`tally_block` of a spec packed by :func:`toolkit.studies.thorp.tally.pack_spec` (unpickled at most
+    once in this process: the spec holds the Thorp spec's bets, 1,600 fractions each, which a task carrying the
+    spec itself would pickle and unpickle at every block).
+
+    Parameters
+    ----------
+    block
+        The block of shoes.
+    packed
+        ``pack_spec(cut_card_spec(study))``.
+
+    Returns
+    -------
+    BlockOutput
+    """
+    return tally_block(block, unpack_spec(packed))
 
 
 def _by_position(a: dict[str, np.ndarray], end: DealtShoes, dev: np.ndarray, offsets, counts) -> None:

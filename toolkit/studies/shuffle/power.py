@@ -31,6 +31,7 @@ It is aimed at the model under test (a casino checking its own procedure knows i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -49,6 +50,7 @@ from toolkit.records.simulate import records_from_orders
 from toolkit.studies.shuffle.models import ShuffleModel, UniformShuffle, model_name, riffles
 from toolkit.studies.shuffle.tracker import discard_orders
 from toolkit.studies.shuffle.transition import DEFAULT_SAMPLES, transition_matrix
+from toolkit.studies.thorp.tally import pack_spec, unpack_spec
 
 __all__ = [
     "DEFAULT_POWER_RIFFLES",
@@ -144,28 +146,40 @@ def transition_statistic(discards: np.ndarray, new: np.ndarray, matrix: np.ndarr
     return np.where(var > 0, (observed - mean) / np.sqrt(np.where(var > 0, var, 1.0)), 0.0)
 
 
-def _power_block(
-    block: Block,
-    models: tuple[ShuffleModel, ...],
-    matrices: tuple[np.ndarray, ...],
-    shoes: tuple[int, ...],
-    dealing: Dealing,
-    base: Records,
-    alpha: float,
-) -> list[dict[str, object]]:
+@dataclass(frozen=True)
+class _PowerJob:
+    """What every block of the power study needs: the models and their alternatives' matrices, the numbers of
+    shoes, the dealing, the baseline every test is calibrated on (1,000 shoes: about 40 MB pickled) and the level."""
+
+    models: tuple[ShuffleModel, ...]
+    matrices: tuple[np.ndarray, ...]
+    shoes: tuple[int, ...]
+    dealing: Dealing
+    base: Records
+    alpha: float
+
+
+def _power_packed(block: Block, packed: tuple[bytes, bytes]) -> list[dict[str, object]]:
+    """:func:`_power_block` of a job packed by :func:`~toolkit.studies.thorp.tally.pack_spec`: the baseline is
+    pickled once and unpickled once per worker, not once per block."""
+    return _power_block(block, unpack_spec(packed))
+
+
+def _power_block(block: Block, job: _PowerJob) -> list[dict[str, object]]:
     """Rejections of every test, for every model and number of shoes, over this block's replicates."""
     from scipy import stats
 
+    dealing, shoes, alpha = job.dealing, job.shoes, job.alpha
     rows: list[dict[str, object]] = []
     header = ShoeHeader.from_dealing(dealing)
-    streams = block.seed.spawn(len(models))
-    for m, (model, matrix) in enumerate(zip(models, matrices, strict=True)):
+    streams = block.seed.spawn(len(job.models))
+    for m, (model, matrix) in enumerate(zip(job.models, job.matrices, strict=True)):
         gen = np.random.default_rng(streams[m])
         chains = shoe_chains(model, block.n_shoes, max(shoes), dealing, gen)
         for r in range(block.n_shoes):
             z = transition_statistic(_discards(chains[r, :-1], dealing), chains[r, 1:], matrix)
             for n in shoes:
-                p_values = randomness_tests(records_from_orders(chains[r, :n], header), base)
+                p_values = randomness_tests(records_from_orders(chains[r, :n], header), job.base)
                 for test, p in zip(p_values["test"], p_values["p_value"], strict=True):
                     rows.append({"m": m, "test": test, "shoes": n, "reject": bool(p is not None and p < alpha)})
                 total = float(z[: n - 1].sum() / np.sqrt(n - 1))
@@ -248,9 +262,8 @@ def shuffle_test_power(
         shuffled_shoes(positive_int(baseline_shoes, "baseline_shoes"), dealing.decks, base_seed), header
     )
     matrices = tuple(_alternative(m, dealing.cards, samples) for m in chosen)
-    job = partial(
-        _power_block, models=tuple(chosen), matrices=matrices, shoes=grid, dealing=dealing, base=base, alpha=alpha
-    )
+    packed = pack_spec(_PowerJob(tuple(chosen), matrices, grid, dealing, base, alpha))  # pickled once, not per block
+    job = partial(_power_packed, packed=packed)
     rows = [
         row
         for part in map_blocks(job, block_plan(replicates, _BLOCK, chain_seed), workers, scheduler, progress, "power")

@@ -55,6 +55,7 @@ __all__ = [
     "panel_values",
     "tally_block",
     "tally_packed",
+    "unpack_spec",
 ]
 
 #: Per-shoe opportunity counts are histogrammed up to this (the last bin holds this many or more).
@@ -311,19 +312,20 @@ def _jacobson_tally(shoes: np.ndarray, spec: BlockSpec, tally: Tally) -> None:
 #: Specs this process has packed or unpacked, by digest: a worker unpickles a study's spec once, not once per block,
 #: and every block then finds the evaluators compiled for that very spec (an equal copy would be compared to the
 #: cached one field by field, 1,600 fractions a bet, at every lookup).
-_SPECS: dict[bytes, BlockSpec] = {}
+_SPECS: dict[bytes, Any] = {}
 
 
-def pack_spec(spec: BlockSpec) -> tuple[bytes, bytes]:
-    """``(digest, pickle)`` of ``spec``, made once, for :func:`tally_packed`: every block's task then carries bytes
+def pack_spec(spec: Any) -> tuple[bytes, bytes]:
+    """``(digest, pickle)`` of ``spec``, made once, for :func:`unpack_spec`: every block's task then carries bytes
     (copied, never pickled again) instead of the spec, whose bets hold 1,600 fractions each (pickled in the parent
     and unpickled in a worker per block, then compared field by field at each evaluator lookup: about a fifth of
-    a block's time).
+    a block's time).  Any study's spec travels this way (:func:`tally_packed` here, the cut-card study's
+    :func:`toolkit.studies.cut_card.tally.tally_packed`).
 
     Parameters
     ----------
     spec
-        The study's block spec (:func:`block_spec`).
+        A study's block spec (:func:`block_spec`, :func:`toolkit.studies.cut_card.tally.cut_card_spec`).
 
     Returns
     -------
@@ -335,6 +337,28 @@ def pack_spec(spec: BlockSpec) -> tuple[bytes, bytes]:
     _SPECS.clear()  # one study at a time here (and in forked workers, which inherit it)
     _SPECS[digest] = spec
     return digest, blob
+
+
+def unpack_spec(packed: tuple[bytes, bytes]) -> Any:
+    """The spec packed by :func:`pack_spec`: the very object this process packed or first unpickled.
+
+    Parameters
+    ----------
+    packed
+        ``pack_spec(spec)``.
+
+    Returns
+    -------
+    object
+        The spec (unpickled at most once in this process).
+    """
+    digest, blob = packed
+    spec = _SPECS.get(digest)
+    if spec is None:
+        spec = pickle.loads(blob)  # our own bytes, made by pack_spec
+        _SPECS.clear()
+        _SPECS[digest] = spec
+    return spec
 
 
 def tally_packed(block: Block, packed: tuple[bytes, bytes], records: bool = False, coups: bool = True) -> BlockOutput:
@@ -353,13 +377,7 @@ def tally_packed(block: Block, packed: tuple[bytes, bytes], records: bool = Fals
     -------
     BlockOutput
     """
-    digest, blob = packed
-    spec = _SPECS.get(digest)
-    if spec is None:
-        spec = pickle.loads(blob)  # our own bytes, made by pack_spec
-        _SPECS.clear()
-        _SPECS[digest] = spec
-    return tally_block(block, spec, records, coups)
+    return tally_block(block, unpack_spec(packed), records, coups)
 
 
 def tally_block(block: Block, spec: BlockSpec, records: bool = False, coups: bool = True) -> BlockOutput:
