@@ -24,22 +24,16 @@ settings.register_profile("ci", deadline=None, print_blob=True, derandomize=True
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
-#: Under ``-n`` pyproject's addopts give whole modules to the workers in the order collected.  The docs build (some
-#: 100 CPU s, executing every notebook into its jupyter-cache) goes first, so no worker is left running it at the
-#: end; the notebooks' module goes last, so by then it checks each notebook from the build's execution instead of
-#: running it again (tests/test_notebooks.py; some 150 CPU s when it must run them).
-FIRST = ("tests/test_docs.py",)
-LAST = ("tests/test_notebooks.py",)
+#: The longest modules, sent to the workers first under ``-n`` (pyproject's addopts distribute whole modules in
+#: the order collected): the notebooks (some 150 CPU s) and the docs build (some 100), each a module that one
+#: worker runs alone; left to the end of the collection, either kept one worker busy long after the other was done.
+LONGEST_FIRST = ("tests/test_notebooks.py", "tests/test_docs.py")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The modules of :data:`FIRST` first and of :data:`LAST` last; every other test in the order collected."""
-
-    def rank(item: pytest.Item) -> int:
-        module = item.nodeid.split("::", 1)[0]
-        return 0 if module in FIRST else 2 if module in LAST else 1
-
-    items.sort(key=rank)  # stable: the rest keep their order
+    """The modules of :data:`LONGEST_FIRST` first, in that order; every other test in the order collected."""
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable: the rest keep order
 
 
 @pytest.fixture(scope="session")
