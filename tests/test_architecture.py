@@ -315,7 +315,9 @@ def test_the_core_is_in_subpackages_each_naming_its_api(package):
         assert getattr(module, name) is not None
     # no flat core module is left at the top level: only the shared helpers
     flat = {p.stem for p in PACKAGE.glob("*.py")} - {"__init__"}
-    assert flat <= {"_check", "_files", "_kernel_cache", "_progress", "_show", "_stats", "parallel"}, sorted(flat)
+    assert flat <= {"_check", "_files", "_kernel_cache", "_packing", "_progress", "_show", "_stats", "parallel"}, (
+        sorted(flat)
+    )
 
 
 def test_the_package_reads_its_own_names_from_where_they_are_defined_not_through_the_facade():

@@ -306,24 +306,24 @@ def test_power_study_is_reproducible():
 def test_power_study_blocks_with_the_job_packed_are_those_with_the_job_itself():
     """The power study's job travels packed (unpickled at a worker's first block only) and every block gives the
     rows it gives with the job itself."""
+    from toolkit import _packing
     from toolkit.parallel import block_plan
     from toolkit.records.simulate import records_from_orders
     from toolkit.studies.shuffle import power
-    from toolkit.studies.thorp import tally
 
     dealing = Dealing()
     base = records_from_orders(shuffled_shoes(20, dealing.decks, 15), power.ShoeHeader.from_dealing(dealing))
     models = (power.riffles(1), power.UniformShuffle())
     matrices = tuple(power._alternative(m, dealing.cards, 1000) for m in models)
     job = power._PowerJob(models, matrices, (2, 3), dealing, base, 0.01)
-    packed = tally.pack_spec(job)
+    packed = _packing.pack_spec(job)
     blocks = block_plan(4, 2, 16)
     direct = [power._power_block(b, job) for b in blocks]
-    tally._SPECS.clear()  # as in a fresh worker (spawned, or on a cluster)
+    _packing._SPECS.clear()  # as in a fresh worker (spawned, or on a cluster)
     outputs, seen = [], []
     for block in blocks:
         outputs.append(power._power_packed(block, packed))
-        seen.append(tally._SPECS[packed[0]])
+        seen.append(_packing._SPECS[packed[0]])
     assert seen[0] is not job  # a copy, unpickled at the first block
     assert all(s is seen[0] for s in seen)  # and only then
     assert outputs == direct

@@ -160,20 +160,21 @@ def test_remaining_observer_counts_by_cards_left(with_records) -> None:
 # ------------------------------------------------- the spec packed for workers
 def test_a_packed_spec_is_unpickled_once_per_process_and_tallies_the_same() -> None:
     """A worker unpickles the packed spec at its first block only, and every block tallies as with the spec itself."""
+    from toolkit import _packing
     from toolkit.studies import ThorpStudy
     from toolkit.studies.thorp import tally
 
     study = ThorpStudy(n_shoes=6, seed=3, bets=("banker", "tie"), block_size=3)
     spec = tally.block_spec(study)
-    packed = tally.pack_spec(spec)
-    assert tally._SPECS[packed[0]] is spec  # the process that packs it keeps the spec itself
+    packed = _packing.pack_spec(spec)
+    assert _packing._SPECS[packed[0]] is spec  # the process that packs it keeps the spec itself
     blocks = list(study.blocks())
     direct = [tally.tally_block(b, spec) for b in blocks]
-    tally._SPECS.clear()  # as in a fresh worker (spawned, or on a cluster)
+    _packing._SPECS.clear()  # as in a fresh worker (spawned, or on a cluster)
     outputs, seen = [], []
     for block in blocks:
         outputs.append(tally.tally_packed(block, packed))
-        seen.append(tally._SPECS[packed[0]])
+        seen.append(_packing._SPECS[packed[0]])
     assert seen[0] is not spec  # a copy, unpickled at the first block
     assert all(s is seen[0] for s in seen)  # and only then
     assert seen[0].bet_names == spec.bet_names

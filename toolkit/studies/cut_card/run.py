@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from toolkit._packing import pack_spec
 from toolkit.bets.base import Bet
 from toolkit.coup.rules import Rules
 from toolkit.dealing.dealer import Dealing
@@ -22,7 +23,7 @@ from toolkit.parallel import SeedLike, map_blocks
 from toolkit.studies.cut_card.design import CutCardStudy
 from toolkit.studies.cut_card.result import Z_95, CutCardResult, check_z
 from toolkit.studies.cut_card.tally import cut_card_spec, empty_cut_card_tally, tally_packed
-from toolkit.studies.thorp.tally import pack_spec, panel_values
+from toolkit.studies.thorp.tally import panel_values
 
 __all__ = ["cut_card_effect", "run_cut_card"]
 

@@ -34,11 +34,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from toolkit._packing import unpack_spec
 from toolkit._stats import ArraySums
 from toolkit.dealing.dealer import Dealing, DealtShoes, deal_block, shuffled_shoes
 from toolkit.parallel import Block
 from toolkit.studies.cut_card.design import CutCardStudy
-from toolkit.studies.thorp.tally import BlockSpec, block_spec, panel_values, unpack_spec
+from toolkit.studies.thorp.tally import BlockSpec, block_spec, panel_values
 
 __all__ = [
     "CutCardSpec",
@@ -269,7 +270,7 @@ def tally_block(block: Block, spec: CutCardSpec) -> BlockOutput:
 
 
 def tally_packed(block: Block, packed: tuple[bytes, bytes]) -> BlockOutput:
-    """:func:`tally_block` of a spec packed by :func:`toolkit.studies.thorp.tally.pack_spec` (unpickled at most
+    """:func:`tally_block` of a spec packed by :func:`toolkit._packing.pack_spec` (unpickled at most
     once in this process: the spec holds the Thorp spec's bets, 1,600 fractions each, which a task carrying the
     spec itself would pickle and unpickle at every block).
 

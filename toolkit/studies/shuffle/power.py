@@ -39,10 +39,18 @@ import numpy as np
 import polars as pl
 
 from toolkit._check import positive_int
+from toolkit._packing import pack_spec, unpack_spec
 from toolkit._stats import wilson_interval
 from toolkit.dealing.dealer import Dealing, deal_block, shuffled_shoes
 from toolkit.dealing.shuffles.models import check_shuffle_work
-from toolkit.parallel import Block, SeedLike, as_generator, as_seed_sequence, block_plan, map_blocks
+from toolkit.parallel import (
+    Block,
+    SeedLike,
+    as_generator,
+    as_seed_sequence,
+    block_plan,
+    map_blocks,
+)
 from toolkit.records.header import ShoeHeader
 from toolkit.records.model import Records
 from toolkit.records.randomness import randomness_tests
@@ -50,7 +58,6 @@ from toolkit.records.simulate import records_from_orders
 from toolkit.studies.shuffle.models import ShuffleModel, UniformShuffle, model_name, riffles
 from toolkit.studies.shuffle.tracker import discard_orders
 from toolkit.studies.shuffle.transition import DEFAULT_SAMPLES, transition_matrix
-from toolkit.studies.thorp.tally import pack_spec, unpack_spec
 
 __all__ = [
     "DEFAULT_POWER_RIFFLES",
@@ -160,7 +167,7 @@ class _PowerJob:
 
 
 def _power_packed(block: Block, packed: tuple[bytes, bytes]) -> list[dict[str, object]]:
-    """:func:`_power_block` of a job packed by :func:`~toolkit.studies.thorp.tally.pack_spec`: the baseline is
+    """:func:`_power_block` of a job packed by :func:`~toolkit._packing.pack_spec`: the baseline is
     pickled once and unpickled once per worker, not once per block."""
     return _power_block(block, unpack_spec(packed))
 

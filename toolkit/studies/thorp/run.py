@@ -24,6 +24,7 @@ import polars as pl
 
 from toolkit._check import positive_int
 from toolkit._files import atomic_write, refuse_symlink, remove_files
+from toolkit._packing import pack_spec
 from toolkit.bets.paytable import get_plain_bet
 from toolkit.coup.rules import Rules
 from toolkit.dealing.dealer import Dealing
@@ -31,7 +32,7 @@ from toolkit.parallel import DEFAULT_BLOCK_SIZE, SeedLike, map_blocks
 from toolkit.studies.thorp.checkpoint import load_checkpoint, save_checkpoint
 from toolkit.studies.thorp.design import JACOBSON_DEPTHS, ThorpStudy
 from toolkit.studies.thorp.result import StudyResult
-from toolkit.studies.thorp.tally import block_spec, empty_tally, evaluator, pack_spec, panel_values, tally_packed
+from toolkit.studies.thorp.tally import block_spec, empty_tally, evaluator, panel_values, tally_packed
 
 __all__ = ["jacobson_setting", "records_frame", "run_study"]
 

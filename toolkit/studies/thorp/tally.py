@@ -24,8 +24,6 @@ cards unseen, so every block also evaluates the last ``n`` cards of its shoes.
 
 from __future__ import annotations
 
-import hashlib
-import pickle
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -35,6 +33,7 @@ import numba
 import numpy as np
 import polars as pl
 
+from toolkit._packing import unpack_spec
 from toolkit._stats import ArraySums
 from toolkit.bets.base import Bet
 from toolkit.bets.paytable import PayTable, get_plain_bet
@@ -51,11 +50,9 @@ __all__ = [
     "block_spec",
     "empty_tally",
     "evaluator",
-    "pack_spec",
     "panel_values",
     "tally_block",
     "tally_packed",
-    "unpack_spec",
 ]
 
 #: Per-shoe opportunity counts are histogrammed up to this (the last bin holds this many or more).
@@ -309,60 +306,9 @@ def _jacobson_tally(shoes: np.ndarray, spec: BlockSpec, tally: Tally) -> None:
         a["max_jac"][j] = ev.max(axis=0) if len(ev) else -np.inf
 
 
-#: Specs this process has packed or unpacked, by digest: a worker unpickles a study's spec once, not once per block,
-#: and every block then finds the evaluators compiled for that very spec (an equal copy would be compared to the
-#: cached one field by field, 1,600 fractions a bet, at every lookup).
-_SPECS: dict[bytes, Any] = {}
-
-
-def pack_spec(spec: Any) -> tuple[bytes, bytes]:
-    """``(digest, pickle)`` of ``spec``, made once, for :func:`unpack_spec`: every block's task then carries bytes
-    (copied, never pickled again) instead of the spec, whose bets hold 1,600 fractions each (pickled in the parent
-    and unpickled in a worker per block, then compared field by field at each evaluator lookup: about a fifth of
-    a block's time).  Any study's spec travels this way (:func:`tally_packed` here, the cut-card study's
-    :func:`toolkit.studies.cut_card.tally.tally_packed`).
-
-    Parameters
-    ----------
-    spec
-        A study's block spec (:func:`block_spec`, :func:`toolkit.studies.cut_card.tally.cut_card_spec`).
-
-    Returns
-    -------
-    tuple of bytes
-        Its SHA-256 digest and its pickle.
-    """
-    blob = pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)
-    digest = hashlib.sha256(blob).digest()
-    _SPECS.clear()  # one study at a time here (and in forked workers, which inherit it)
-    _SPECS[digest] = spec
-    return digest, blob
-
-
-def unpack_spec(packed: tuple[bytes, bytes]) -> Any:
-    """The spec packed by :func:`pack_spec`: the very object this process packed or first unpickled.
-
-    Parameters
-    ----------
-    packed
-        ``pack_spec(spec)``.
-
-    Returns
-    -------
-    object
-        The spec (unpickled at most once in this process).
-    """
-    digest, blob = packed
-    spec = _SPECS.get(digest)
-    if spec is None:
-        spec = pickle.loads(blob)  # our own bytes, made by pack_spec
-        _SPECS.clear()
-        _SPECS[digest] = spec
-    return spec
-
-
 def tally_packed(block: Block, packed: tuple[bytes, bytes], records: bool = False, coups: bool = True) -> BlockOutput:
-    """:func:`tally_block` of a spec packed by :func:`pack_spec` (unpickled at most once in this process).
+    """:func:`tally_block` of a spec packed by :func:`toolkit._packing.pack_spec` (unpickled at most once in this
+    process).
 
     Parameters
     ----------
