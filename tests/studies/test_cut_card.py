@@ -153,23 +153,18 @@ def test_results_are_identical_for_one_and_two_workers() -> None:
 
 def test_a_packed_spec_is_unpickled_once_per_process_and_tallies_the_same() -> None:
     """The spec a worker gets packed (unpickled at its first block only) tallies every block as the spec itself."""
+    from packed_blocks import run_as_a_fresh_worker
+
     from toolkit import _packing
     from toolkit.studies.cut_card import tally
 
     study = _study()
     spec = cut_card_spec(study)
     packed = _packing.pack_spec(spec)
-    assert _packing._SPECS[packed[0]] is spec  # the process that packs it keeps the spec itself
     blocks = list(study.blocks())
     direct = [tally_block(b, spec) for b in blocks]
-    _packing._SPECS.clear()  # as in a fresh worker (spawned, or on a cluster)
-    outputs, seen = [], []
-    for block in blocks:
-        outputs.append(tally.tally_packed(block, packed))
-        seen.append(_packing._SPECS[packed[0]])
-    assert seen[0] is not spec  # a copy, unpickled at the first block
-    assert all(s is seen[0] for s in seen)  # and only then
-    assert seen[0].thorp.bet_names == spec.thorp.bet_names
+    outputs, unpacked = run_as_a_fresh_worker(tally.tally_packed, blocks, packed, spec)
+    assert unpacked.thorp.bet_names == spec.thorp.bet_names
     for a, b in zip(direct, outputs, strict=True):
         assert a.coups == b.coups
         assert a.tally.equals(b.tally)

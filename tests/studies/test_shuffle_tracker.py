@@ -306,6 +306,8 @@ def test_power_study_is_reproducible():
 def test_power_study_blocks_with_the_job_packed_are_those_with_the_job_itself():
     """The power study's job travels packed (unpickled at a worker's first block only) and every block gives the
     rows it gives with the job itself."""
+    from packed_blocks import run_as_a_fresh_worker
+
     from toolkit import _packing
     from toolkit.parallel import block_plan
     from toolkit.records.simulate import records_from_orders
@@ -319,13 +321,7 @@ def test_power_study_blocks_with_the_job_packed_are_those_with_the_job_itself():
     packed = _packing.pack_spec(job)
     blocks = block_plan(4, 2, 16)
     direct = [power._power_block(b, job) for b in blocks]
-    _packing._SPECS.clear()  # as in a fresh worker (spawned, or on a cluster)
-    outputs, seen = [], []
-    for block in blocks:
-        outputs.append(power._power_packed(block, packed))
-        seen.append(_packing._SPECS[packed[0]])
-    assert seen[0] is not job  # a copy, unpickled at the first block
-    assert all(s is seen[0] for s in seen)  # and only then
+    outputs, _ = run_as_a_fresh_worker(power._power_packed, blocks, packed, job)
     assert outputs == direct
     assert any(row["reject"] for rows in direct for row in rows)  # the rows compared are not all alike
 

@@ -160,6 +160,8 @@ def test_remaining_observer_counts_by_cards_left(with_records) -> None:
 # ------------------------------------------------- the spec packed for workers
 def test_a_packed_spec_is_unpickled_once_per_process_and_tallies_the_same() -> None:
     """A worker unpickles the packed spec at its first block only, and every block tallies as with the spec itself."""
+    from packed_blocks import run_as_a_fresh_worker
+
     from toolkit import _packing
     from toolkit.studies import ThorpStudy
     from toolkit.studies.thorp import tally
@@ -167,17 +169,10 @@ def test_a_packed_spec_is_unpickled_once_per_process_and_tallies_the_same() -> N
     study = ThorpStudy(n_shoes=6, seed=3, bets=("banker", "tie"), block_size=3)
     spec = tally.block_spec(study)
     packed = _packing.pack_spec(spec)
-    assert _packing._SPECS[packed[0]] is spec  # the process that packs it keeps the spec itself
     blocks = list(study.blocks())
     direct = [tally.tally_block(b, spec) for b in blocks]
-    _packing._SPECS.clear()  # as in a fresh worker (spawned, or on a cluster)
-    outputs, seen = [], []
-    for block in blocks:
-        outputs.append(tally.tally_packed(block, packed))
-        seen.append(_packing._SPECS[packed[0]])
-    assert seen[0] is not spec  # a copy, unpickled at the first block
-    assert all(s is seen[0] for s in seen)  # and only then
-    assert seen[0].bet_names == spec.bet_names
+    outputs, unpacked = run_as_a_fresh_worker(tally.tally_packed, blocks, packed, spec)
+    assert unpacked.bet_names == spec.bet_names
     for a, b in zip(direct, outputs, strict=True):
         assert a.tally.arrays.keys() == b.tally.arrays.keys()
         for key, value in a.tally.arrays.items():
