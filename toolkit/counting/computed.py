@@ -44,7 +44,7 @@ from toolkit.counting._computed_law import _Law, _leaves, _stack
 from toolkit.counting.strategies import CountPlay, Ramp, Strategy, count_strategy
 from toolkit.counting.systems import CountSystem, resolve_bet
 from toolkit.coup.cards import CompositionLike
-from toolkit.coup.options import Burn, LastHand
+from toolkit.coup.options import Burn, LastHand, code
 from toolkit.coup.outcome import N_MAIN
 from toolkit.coup.rules import Rules, Tableau
 from toolkit.dealing.dealer import Dealing
@@ -445,16 +445,15 @@ def _settings(dealing: Dealing, play: CountPlay, seat: SeatRule | None = None) -
         raise ValueError("the computed method deals to the cut card; Dealing.coups (a fixed number of coups) is not")
     system = play.system
     full = dealing.cards
-    rules = {LastHand.ONE_MORE: 0, LastHand.FINISH: 1, LastHand.SEVEN_CARDS: 2, LastHand.TWO_MORE_IF_FIRST: 3}
     shift, seat = _table(play, full, seat)
-    rule = rules[LastHand(dealing.last_hand)]
+    rule = code(LastHand(dealing.last_hand))  # the kernels' code of the rule, as toolkit.coup.step reads it
     cards = full - (1 if dealing.burn == Burn.STANDARD else 0)
     config = (
         cards,
         full,
         full - dealing.cut_card,
         rule,
-        7 if rule == 2 else 6,
+        7 if rule == code(LastHand.SEVEN_CARDS) else 6,
         (0 if system.divisor == "decks_left" else 1)
         + 2 * ("exact", "half_deck", "whole_deck").index(system.deck_estimate),
         system.unit_cards,
