@@ -67,6 +67,7 @@ __all__ = [
     "event_counts",
     "general_bounds",
     "int_products",
+    "near_rows",
     "pair_bounds",
     "slow_general",
 ]
@@ -105,6 +106,22 @@ def general_bounds(
 def pair_bounds(pair_payoffs: np.ndarray) -> np.ndarray:
     """Error bound of each pair-flag-only bet (closed form, see module notes)."""
     return 64 * UNIT_ROUNDOFF * np.abs(pair_payoffs).sum(axis=1)
+
+
+@numba.njit(cache=True, nogil=True)
+def near_rows(values, bounds):  # pragma: no cover - compiled
+    """The rows of ``values`` (shoes x bets) holding an entry within its bet's bound of zero (``|x| <= bounds[c]``),
+    in order: one pass that stops at a row's first such entry (a few rows in thousands hold one)."""
+    rows, cols = values.shape
+    found = np.empty(rows, dtype=np.int64)
+    n = 0
+    for r in range(rows):
+        for c in range(cols):
+            if abs(values[r, c]) <= bounds[c]:
+                found[n] = r
+                n += 1
+                break
+    return found[:n]
 
 
 def as_exact(payoff: float) -> Fraction:

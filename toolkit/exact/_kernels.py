@@ -37,7 +37,7 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from toolkit.exact._native import native_kernel
+from toolkit.exact._native import block_lanes, native_kernel
 from toolkit.exact._tables import multisets
 
 __all__ = [
@@ -273,23 +273,26 @@ class EventTable:
 
     def __call__(self, values: np.ndarray, lanes: int = LANES) -> np.ndarray:
         """``(B, C)`` columns for ``(B, 10)`` int64 counts by value: the native kernel of
-        :mod:`toolkit.exact._native` built for this CPU on whole blocks of ``LANES`` shoes, the numba kernel on a
-        last block of fewer than ``NATIVE_MIN_ROWS`` shoes (which the native kernel would pad to a whole block),
+        :mod:`toolkit.exact._native` built for this CPU on whole blocks of ``LANES`` shoes (64 where the CPU's L1
+        data cache is too small for this table's event sums, :func:`~toolkit.exact._native.block_lanes`), the numba
+        kernel on a last block of fewer than ``NATIVE_MIN_ROWS`` shoes (half a block with 64-lane blocks; the native
+        kernel would pad it to a whole block),
         where the native kernel cannot be built, or where ``lanes`` is not the default: the same numbers bit for
         bit either way."""
         rows = values.shape[0]
         if rows == 0:
             return np.zeros((0, len(self.base)))
-        kernel = native_kernel() if lanes == LANES else None
-        native_rows = rows if rows % LANES >= NATIVE_MIN_ROWS else rows - rows % LANES
+        kernel = native_kernel(lanes=block_lanes(self.n_events)) if lanes == LANES else None
+        width = kernel.lanes if kernel is not None else LANES
+        native_rows = rows if rows % width >= min(NATIVE_MIN_ROWS, width // 2) else rows - rows % width
         if kernel is None or native_rows == 0:
             return event_kernel(values, self.walk.arrays, self.base, self.delta, int(min(lanes, rows)), CHUNK)
-        out = kernel(self, values[:native_rows], CHUNK)
-        if native_rows == rows:
-            return out
-        rest = values[native_rows:]
-        tail = event_kernel(rest, self.walk.arrays, self.base, self.delta, len(rest), CHUNK)
-        return np.concatenate([out, tail])
+        out = np.empty((rows, len(self.base)))
+        kernel(self, values[:native_rows], CHUNK, out[:native_rows])  # in place: no concatenation of the blocks
+        if native_rows < rows:
+            rest = values[native_rows:]
+            out[native_rows:] = event_kernel(rest, self.walk.arrays, self.base, self.delta, len(rest), CHUNK)
+        return out
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")

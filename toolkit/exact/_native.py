@@ -31,7 +31,7 @@ from typing import Any
 import numba
 import numpy as np
 
-__all__ = ["ISAS", "NativeKernel", "aligned_empty", "native_kernel", "target"]
+__all__ = ["ISAS", "NativeKernel", "aligned_empty", "block_lanes", "l1_data_bytes", "native_kernel", "target"]
 
 #: Shoes per block: a compile-time constant of the native kernel (rows of 1 KiB, 64-byte aligned).
 LANES = 128
@@ -39,6 +39,45 @@ LANES = 128
 ISAS = ("native", "avx512", "avx2", "sse2")
 #: Blocks per call of the kernel: bounds the event sums held at once (events x LANES x 8 bytes a block).
 _BLOCKS_PER_CALL = 64
+
+
+@lru_cache(maxsize=1)
+def l1_data_bytes() -> int | None:
+    """The size of the first core's level-1 data cache in bytes, read from Linux's sysfs; None where it is not there.
+
+    >>> size = l1_data_bytes()
+    >>> size is None or size >= 1024
+    True
+    """
+    from pathlib import Path
+
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        try:
+            level, kind, size = ((index / name).read_text().strip() for name in ("level", "type", "size"))
+        except OSError:
+            continue
+        if level == "1" and kind == "Data" and size[:-1].isdigit() and size[-1] in "KM":
+            return int(size[:-1]) * (1024 if size[-1] == "K" else 1024 * 1024)
+    return None
+
+
+def block_lanes(n_events: int, l1_bytes: int | None = None) -> int:
+    """Shoes a block of the native kernel for an event table of ``n_events`` events: ``LANES`` (128), or 64 where the
+    event sums of a 128-lane block (``n_events x 128 x 8`` bytes, rewritten by every weight) overflow the CPU's L1 data
+    cache and those of a 64-lane one fit in it (``l1_bytes``, by default :func:`l1_data_bytes`; 128 when unknown).
+
+    Measured with the standard panel's 38 events (38 KiB of sums at 128 lanes): on an AMD EPYC Zen 4 (32 KiB of L1)
+    64 lanes are 1.08 to 1.14 times as fast as 128; on an Intel Xeon (48 KiB) 5 to 10 % slower.  The numbers are
+    the same bit for bit at any width.
+
+    >>> block_lanes(38, 32 * 1024), block_lanes(38, 48 * 1024), block_lanes(38, None) in (64, 128)
+    (64, 128, True)
+    """
+    size = l1_data_bytes() if l1_bytes is None else l1_bytes
+    if size is None:
+        return LANES
+    wide, narrow = n_events * LANES * 8, n_events * (LANES // 2) * 8
+    return LANES // 2 if wide > size >= narrow else LANES
 
 
 def aligned_empty(shape: tuple[int, ...], align: int = 64) -> np.ndarray:
@@ -427,11 +466,15 @@ class NativeKernel:
         self.walks[(id(walk), chunk)] = (walk, arrays)
         return arrays
 
-    def __call__(self, table: Any, values: np.ndarray, chunk: int) -> np.ndarray:
-        """``(B, C)`` columns of ``table`` (an :class:`~toolkit.exact._kernels.EventTable`) for ``(B, 10)`` counts."""
+    def __call__(self, table: Any, values: np.ndarray, chunk: int, out: np.ndarray | None = None) -> np.ndarray:
+        """``(B, C)`` columns of ``table`` (an :class:`~toolkit.exact._kernels.EventTable`) for ``(B, 10)`` counts,
+        written into ``out`` when given (a ``(B, C)`` float64 array whose rows may be a slice of a larger one)."""
         rows = values.shape[0]
         n_events, n_out = table.delta.shape
-        out = np.empty((rows, n_out))
+        if out is None:
+            out = np.empty((rows, n_out))
+        elif out.shape != (rows, n_out) or out.dtype != np.float64:
+            raise ValueError(f"out must be a ({rows}, {n_out}) float64 array; got {out.shape} {out.dtype}")
         if rows == 0:
             return out
         level, ratio, start, event, weight, plan, idx, codes = self._walk(table.walk, chunk)

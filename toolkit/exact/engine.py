@@ -39,7 +39,7 @@ from toolkit._check import count_matrix, float_counts, one_of
 from toolkit.coup.cards import Composition, CompositionLike
 from toolkit.coup.outcome import N_CLASSES, N_MAIN
 from toolkit.coup.rules import PUNTO_BANCO, Tableau
-from toolkit.exact._exact_sign import ExactBets, as_exact, general_bounds, int_products, pair_bounds
+from toolkit.exact._exact_sign import ExactBets, as_exact, general_bounds, int_products, near_rows, pair_bounds
 from toolkit.exact._kernels import event_table, pair_rows, pair_split, pay_columns, zero_pair_rows
 from toolkit.exact._tables import coup_table, ext_to_main, multisets
 
@@ -598,10 +598,12 @@ class CompiledBets:
     def settle_signs(self, ranks: np.ndarray, out: np.ndarray) -> np.ndarray:
         """Settle in place, exactly, every float expectation ``out`` (of shoes ``ranks``) within its bound of zero;
         return how many per bet (an int array)."""
-        near = np.abs(out) <= self.bounds
+        rows = near_rows(out, self.bounds)  # one compiled pass; the array-wide tests below run on these rows only
+        if not len(rows):
+            return np.zeros(self.n_bets, dtype=np.int64)
+        ranks, part = ranks[rows], out[rows]
+        near = np.abs(part) <= self.bounds
         settled = near.sum(axis=0)
-        if not near.any():
-            return settled
         if self._exact is None:
             exact = self._exact_payoffs
             if exact is None:
@@ -609,8 +611,9 @@ class CompiledBets:
                 exact = [[read[v] for v in row] for row in self._payoffs.tolist()]
             self._exact = ExactBets(exact, self.tableau, self)
         zero = self._exact.lattice_zeros(ranks, near)  # exact zeros without integers (see _exact_sign)
-        out[zero] = 0.0
-        self._exact.settle(ranks, near & ~zero, out)
+        part[zero] = 0.0
+        self._exact.settle(ranks, near & ~zero, part)
+        out[rows] = part
         return settled
 
 
