@@ -140,3 +140,40 @@ def test_aligned_buffers_start_on_64_bytes():
         a = _native.aligned_empty(shape)
         assert a.shape == shape
         assert a.ctypes.data % 64 == 0
+
+
+@pytest.mark.parametrize("width", [64, 128])
+def test_table_call_at_either_block_width_equals_the_reference_bit_for_bit(tables, values, monkeypatch, width):
+    # the table call picks 64-lane blocks where the CPU's L1 data cache is small (block_lanes): the same numbers,
+    # on batches that end inside a block, in a half block, or on a block's edge
+    from toolkit.exact import _kernels
+
+    monkeypatch.setattr(_kernels, "block_lanes", lambda n_events: width)
+    table = tables["standard+side"]
+    for n in (1, 31, 32, 33, 63, 64, 65, 127, 129, 2 * LANES + 70):
+        assert np.array_equal(table(values[:n]), reference_columns(table, values[:n]), equal_nan=True)
+
+
+def test_block_lanes_halves_the_block_only_where_the_event_sums_overflow_l1():
+    kib = 1024
+    assert _native.block_lanes(38, 32 * kib) == 64  # AMD Zen 4: 38 KiB of sums at 128 lanes, 19 KiB at 64
+    assert _native.block_lanes(38, 48 * kib) == 128  # Intel Xeon (Emerald Rapids): they fit at 128
+    assert _native.block_lanes(32, 32 * kib) == 128  # exactly the cache: fits
+    assert _native.block_lanes(300, 32 * kib) == 128  # too many events for either: the wider block
+    size = _native.l1_data_bytes()
+    assert size is None or size >= 4 * kib
+    assert _native.block_lanes(38) in (64, 128)
+
+
+def test_native_kernel_writes_into_a_given_output(tables, values):
+    table = tables["standard"]
+    kernel = _native.native_kernel(_isas()[0])
+    assert kernel is not None
+    n = 2 * LANES + 3
+    out = np.full((n + 10, len(table.base)), np.nan)
+    kernel(table, values[:n], CHUNK, out[5 : n + 5])
+    assert np.array_equal(out[5 : n + 5], reference_columns(table, values[:n]))
+    assert np.isnan(out[:5]).all()
+    assert np.isnan(out[n + 5 :]).all()
+    with pytest.raises(ValueError, match=r"out must be a \(259, 14\) float64 array"):
+        kernel(table, values[:n], CHUNK, out[: n - 1])

@@ -5,7 +5,9 @@ pair parts) were whole-array numpy expressions; they are now numba loops over th
 (:func:`toolkit.exact._kernels.pair_rows`, :func:`~toolkit.exact._kernels.zero_pair_rows`,
 :func:`~toolkit.exact._kernels.pay_columns`).  The numpy expressions are kept here as the oracle and the loops
 must equal them bit for bit (not within a bound) on shoes of every size, tiny ones with no zero-valued pair
-included, and the lattice test's per-total cache must give what it computed before.
+included, and the lattice test's per-total cache must give what it computed before.  The exact-sign pass looks
+for its candidates in one compiled pass over the rows (:func:`toolkit.exact._exact_sign.near_rows`) and settles
+those rows only: the same numbers as the whole-array tests it replaced.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pytest
 from test_kernels import depleted_shoes
 
 from toolkit.bets.paytable import PayTable, get_bet, standard_bets
+from toolkit.exact._exact_sign import near_rows
 from toolkit.exact._kernels import pair_rows, pay_columns, zero_pair_rows
 from toolkit.exact.engine import _values_from_ranks, compiled_bets
 
@@ -116,3 +119,40 @@ def test_lattice_zeros_cached_by_total_agree_with_fractions():
         assert spaced.tolist() == [2 * Fraction(b) * perm(total, 6) * d < 1 for b, d in lattice]
     assert exact._spaced(6).any()
     assert not exact._spaced(416).all()
+
+
+def test_near_rows_are_the_rows_with_an_entry_within_its_bound():
+    rng = np.random.default_rng(361)
+    bounds = np.array([1e-12, 0.0, 1e-3, 5e-16])
+    values = rng.normal(size=(500, 4)) * rng.choice([1e-16, 1e-13, 1e-4, 1.0], size=(500, 4))
+    values[::37] = 0.0  # exact zeros sit within any bound, 0 included
+    values[5, 2] = np.nan  # never near
+    values[6] = [np.nan, np.inf, -np.inf, np.nan]
+    expected = np.flatnonzero((np.abs(values) <= bounds).any(axis=1))
+    got = near_rows(values, bounds)
+    assert 0 < len(expected) < len(values)
+    assert got.dtype == np.int64
+    assert np.array_equal(got, expected)
+    assert len(near_rows(values[:0], bounds)) == 0
+
+
+def test_signs_settled_on_the_near_rows_only_equal_settling_the_whole_array():
+    # settle_signs finds the rows with a candidate in one pass and runs the exact tests on those rows; the old way
+    # ran the same tests on every row: the same numbers and the same counts per bet, on shoes with many candidates
+    bets = (*standard_bets(), PayTable.from_function("both_pairs_and_tie", _both_pairs_and_tie))
+    compiled = compiled_bets(bets)
+    ranks = depleted_shoes(np.random.default_rng(362), 400)
+    plain = compiled(ranks, exact_signs=False)
+    got = plain.copy()
+    settled = compiled.settle_signs(ranks, got)
+    near = np.abs(plain) <= compiled.bounds
+    assert near.any(axis=1).sum() >= 5  # tiny shoes hold exact zeros of several bets
+    expected = plain.copy()
+    zero = compiled._exact.lattice_zeros(ranks, near)
+    expected[zero] = 0.0
+    compiled._exact.settle(ranks, near & ~zero, expected)
+    assert np.array_equal(got, expected)
+    assert np.array_equal(settled, near.sum(axis=0))
+    assert np.array_equal(got[~near], plain[~near])  # nothing outside the candidates moves
+    none = compiled.settle_signs(ranks[:1] * 0 + 32, plain[:1] * 0 + 1.0)  # no candidate: nothing to do
+    assert none.tolist() == [0] * len(bets)
