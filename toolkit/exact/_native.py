@@ -2,7 +2,8 @@
 
 The numba kernel of :mod:`toolkit.exact._kernels` loops over the shoes of a block to a run-time width,
 so LLVM vectorises it for 256-bit registers, with run-time alias checks and unaligned scratch.  This module
-writes the same walk in LLVM IR with the lane width a compile-time constant (``LANES`` shoes a block, in
+writes the same walk in LLVM IR with the lane width a compile-time constant (``LANES`` shoes a block, or 64
+where a 128-lane block's event sums would overflow the CPU's L1 data cache, :func:`block_lanes`; in
 vectors of ``width`` doubles: 8 where the CPU has AVX-512, 4 with AVX2, 2 otherwise), every row 64-byte
 aligned, and a node's row formed once per strip of ``strip`` vectors and kept in registers while the node's
 weights are applied to the event sums (``acc[g] += w * row``: a load, a fused multiply-add and a store per
