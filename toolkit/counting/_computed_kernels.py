@@ -167,26 +167,35 @@ def _settle(rho, p0, config, run, ramp, rows, bets):  # pragma: no cover - compi
 
 
 @numba.njit(cache=True, nogil=True)
-def _seat(seated, pre, p0, config, run, seat, rows):  # pragma: no cover - compiled
-    """Back-counting, rows ``rows[0] .. rows[1] - 1`` of the chunk, before they are settled: the seated starts
-    below the exit leave, and the starts of coup ``E`` at or above the entry sit down (``seat``: entry, exit)."""
+def _seat(seated, pre, p0, config, run, seat, rows, out):  # pragma: no cover - compiled
+    """Back-counting, rows ``rows[0] .. rows[1] - 1`` of the chunk, before they are settled (``seat``: entry, exit,
+    entry coup ``S``; the layers by coup run to ``E = config[11]``, at least ``S``): the starts of coup ``S`` below the
+    entry and the seated starts of later coups below the exit leave (those of coups ``S .. E`` in their layers, the
+    later ones in ``seated``), the seated starts of coups ``S .. E - 1`` are counted in ``out[1]`` (the seats of a
+    table's coups before its last step), and coup ``E``'s are moved to ``seated``."""
     first, r_min, full, min_left, e = config[0], config[1], config[3], config[6], config[11]
     offset, start_count = run[0], run[1]
+    s = int(seat[2])
     for i in range(rows[0], rows[1]):
         d = first + i
         left = full - offset - d
         if left < min_left:
             continue
-        joins = 4 * (e - 1) <= d <= 6 * (e - 1)
-        at = (e - 1) * (e - 1) + d - 4 * (e - 1)
+        c0, c1 = max(s, (d + 5) // 6 + 1), min(e, d // 4 + 1)  # the layers by coup holding row d, from S on
         for j in range(p0.shape[1]):
             if p0[i, j] <= 0.0:
                 continue
             count = _count_at(start_count + r_min + j, d, left, config, config[12])
             if count < seat[1]:
                 seated[d, j] = 0.0
-            if joins and count >= seat[0]:
-                seated[d, j] += pre[at, j]
+            for c in range(c0, c1 + 1):
+                at = (c - 1) * (c - 1) - 4 * (c - 1) + d  # layer c's row d
+                if count < (seat[0] if c == s else seat[1]):
+                    pre[at, j] = 0.0
+                elif c < e and pre[at, j] >= TINY:
+                    out[1, offset + d] += pre[at, j] / p0[i, j] * p0[i, j]
+                elif c == e:
+                    seated[d, j] += pre[at, j]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -268,9 +277,10 @@ def _pre_rows(pre, k, chunk, coef, config, run, rows):  # pragma: no cover - com
 
 
 @numba.njit(cache=True, nogil=True)
-def _coup_bets(pre, k, chunk, coef, config, run, ramp, rows, out):  # pragma: no cover - compiled
-    """A thresholds table by coup: the bets of the starts of coups ``1 .. E - 1`` on rows ``rows[0] .. rows[1] - 1``
-    of the chunk, coup ``c`` on the ramp ``(at, shift)`` moved by ``shift[c]`` (``out``: the run's sums)."""
+def _coup_bets(pre, k, chunk, coef, config, run, ramp, rows, out, s):  # pragma: no cover - compiled
+    """A thresholds table by coup: the bets of the seated starts of coups ``s .. E - 1`` (``s`` the entry coup, 1
+    without a back-counter) on rows ``rows[0] .. rows[1] - 1`` of the chunk, coup ``c`` on the ramp ``(at, shift)``
+    moved by ``shift[c]`` (``out``: the run's sums)."""
     stack, factors, picked, n_picked = chunk
     sizes, q = coef[0], coef[3]
     at, shift = ramp
@@ -286,7 +296,7 @@ def _coup_bets(pre, k, chunk, coef, config, run, ramp, rows, out):  # pragma: no
         p = run[0] + d
         if full - p < min_left:
             continue
-        c0, c1 = max(1, (d + 5) // 6 + 1), min(e - 1, d // 4 + 1)
+        c0, c1 = max(s, (d + 5) // 6 + 1), min(e - 1, d // 4 + 1)
         lo, hi = width, 0
         for c in range(c0, c1 + 1):
             base = (c - 1) * (c - 1) - 4 * (c - 1)  # layer c's row d lies at base + d
@@ -423,9 +433,9 @@ def chain_rows(rho, pre, chunk, coef, config, runs, ramp, seat, out):  # pragma:
         if cfg[11] > 0:
             for k in range(n_runs):
                 p0 = stack[picked[k, 0]][skip:]
-                _seat(rho[k, 1], pre[k], p0, cfg, runs[k], seat, (r0, r1))
+                _seat(rho[k, 1], pre[k], p0, cfg, runs[k], seat, (r0, r1), out[k])
                 if ramp[1].shape[0] > 1:
-                    _coup_bets(pre[k], k, chunk, coef, cfg, runs[k], ramp, (r0, r1), out[k])
+                    _coup_bets(pre[k], k, chunk, coef, cfg, runs[k], ramp, (r0, r1), out[k], int(seat[2]))
                 _pre_rows(pre[k], k, chunk, coef, cfg, runs[k], (r0, r1))
         for layer in range(n_layers):
             bets = layer == n_layers - 1

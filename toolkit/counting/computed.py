@@ -218,7 +218,7 @@ class _Settings:
     config: tuple[int, ...]  # CHAIN_CONFIG less its first two entries
     ramp: tuple[np.ndarray, np.ndarray]
     tableau: Tableau
-    seat: np.ndarray  # a back-counter's entry and exit counts (unread without one)
+    seat: np.ndarray  # a back-counter's entry and exit counts and entry coup (unread without one)
     shift: np.ndarray  # how far the thresholds table moves the ramp (see chain_rows), (layers, full + 1)
 
 
@@ -418,25 +418,24 @@ def _runs(dealing: Dealing, system: CountSystem, group: np.ndarray, tags: np.nda
 def _table(play: CountPlay, full: int, seat: SeatRule | None) -> tuple[np.ndarray, SeatRule | None]:
     """The thresholds table as the ramp's shift (:meth:`CountPlay.stakes`: the count less the table's threshold less
     the ramp's) by cards out ``(1, full + 1)``, or by coup ``(E, full + 1)`` (row 0 the coups from ``E`` on, row
-    ``c`` coup ``c``), ``E`` the table's last step (or the shoe's most coups plus one, if fewer), with the seat that
-    counts coups up to ``E`` when no back-counter does (sits at ``E`` whatever the count, never leaves)."""
+    ``c`` coup ``c``), ``E`` the table's last step (or the shoe's most coups plus one, if fewer), with the seat: a
+    back-counter's, whose seated coups before ``E`` bet from their layers by coup, or one that sits at the first
+    coup whatever the count and never leaves; a table whose last step is at or before a back-counter's entry coup
+    is one row (every seated coup bets on its last step)."""
     system, out = play.system, np.arange(full + 1)
     if not system.thresholds:
         return np.zeros((1, full + 1)), seat
     if system.threshold_by == "cards_dealt":
         return (system.threshold_at(np.ones_like(out), out) - play.ramp.threshold)[None], seat
     last = max([a for a, _ in system.thresholds if a <= full // 4], default=0)  # a shoe deals at most full // 4
-    if seat is not None and seat.entry_coup < last:
-        raise ValueError(
-            f"count system {system.name!r}: back-counting from coup {seat.entry_coup} with a thresholds table by "
-            f"coup to coup {last}: the computed method takes tables whose last step is at or before the entry coup; "
-            "simulate it"
-        )
-    coups = np.arange(max(1, last if seat is None else 1))
-    coups[0] = max(last, 1) if seat is None else seat.entry_coup
+    if seat is not None and seat.entry_coup >= last:
+        coups = np.array([seat.entry_coup])
+    else:
+        coups = np.arange(max(1, last))
+        coups[0] = max(last, 1)
     shift = system.threshold_at(coups, np.zeros_like(coups)) - play.ramp.threshold
     if seat is None and last > 1:
-        seat = SeatRule(last, -math.inf)
+        seat = SeatRule(1, -math.inf)
     return np.repeat(shift[:, None], full + 1, axis=1), seat
 
 
@@ -459,12 +458,12 @@ def _settings(dealing: Dealing, play: CountPlay, seat: SeatRule | None = None) -
         system.unit_cards,
         ("none", "floor", "truncate", "nearest").index(system.rounding),
         0 if play.count == "true" else 1,
-        0 if seat is None else seat.entry_coup,
+        0 if seat is None else max(seat.entry_coup, len(shift)),  # the last coup counted by coup
         0 if seat is None or seat.count == "true" else 1,
     )
     at = np.array([a for a, _ in play.ramp.steps])
     units = np.array([u for _, u in play.ramp.steps])
-    entry = np.array([0.0, 0.0] if seat is None else [seat.entry, seat.exit])
+    entry = np.array([0.0, 0.0, 0.0] if seat is None else [seat.entry, seat.exit, seat.entry_coup])
     return _Settings(config, (at, units), dealing.tableau, entry, shift)
 
 
@@ -503,8 +502,8 @@ def count_value(
     ------
     ValueError
         A bet the method cannot price (other than pay tables and value events), tags whose count range is too
-        large, a dealing with a fixed number of coups, a count that never reaches the ramp (nothing is bet), or a
-        back-counter sitting down before the last step of the system's thresholds table by coup.
+        large, a dealing with a fixed number of coups, a count that never reaches the ramp (nothing is bet), or
+        coups counted by coup (a back-counter's entry coup, a thresholds table's last step) past the memory bound.
 
     References
     ----------
