@@ -10,12 +10,14 @@ no cancellation (division by a factor, the short way to remove a card, would sub
 
 *The coup starts.*  :func:`chain_rows` pushes the mass of coup starts at ``(cards seen, running count)`` along the
 one-coup transition law, row by row, and adds what each start stakes and wins.  A back-counter (who sits before coup
-``E`` if the count is then at least the entry, and leaves for good below the exit) adds two kinds of layers: the
+``S`` if the count is then at least the entry, and leaves for good below the exit) adds two kinds of layers: the
 starts of coups ``1 .. E`` counted by coup (coup ``c`` starts after ``4(c - 1) .. 6(c - 1)`` cards, so layer ``c``
 holds those rows only, at row ``(c - 1)^2`` of one array), and the starts while seated, which the exit empties.
-A thresholds table moves the ramp by cards out (a function of the row) or by coup: without a back-counter, the
-layers counted by coup run to the table's last step ``E``, each coup betting on its own step (:func:`_coup_bets`),
-and the "seated" layer, sat at ``E`` whatever the count, holds the later coups.
+``E`` is ``S``, or a thresholds table's last step by coup if later: the layers of coups ``S .. E`` hold the seated
+starts only, each coup before ``E`` betting on its own step of the table (:func:`_coup_bets`), and coup ``E``'s
+seated starts feed the seated layer, which holds the later coups (on the table's last step).  A table by coup
+without a back-counter is the same with a seat taken at coup 1 whatever the count and never left; a table by cards
+out moves the ramp by a function of the row.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ CHAIN_CONFIG = (
     "unit",  # cards per unit of the true count (52 or 26)
     "rounding",  # 0 none, 1 floor, 2 truncate, 3 nearest
     "trigger",  # 0 true count, 1 running count
-    "entry_coup",  # back-counting: the coup before which the counter decides to sit (0: no back-counting)
+    "entry_coup",  # the last coup counted by coup: the later of the entry coup and a table's last step (0: none)
     "seat_trigger",  # back-counting's count: 0 true count, 1 running count
     "skip",  # rows of the stack below the chunk's first (built for the products, not read)
 )
@@ -169,10 +171,10 @@ def _settle(rho, p0, config, run, ramp, rows, bets):  # pragma: no cover - compi
 @numba.njit(cache=True, nogil=True)
 def _seat(seated, pre, p0, config, run, seat, rows, out):  # pragma: no cover - compiled
     """Back-counting, rows ``rows[0] .. rows[1] - 1`` of the chunk, before they are settled (``seat``: entry, exit,
-    entry coup ``S``; the layers by coup run to ``E = config[11]``, at least ``S``): the starts of coup ``S`` below the
-    entry and the seated starts of later coups below the exit leave (those of coups ``S .. E`` in their layers, the
-    later ones in ``seated``), the seated starts of coups ``S .. E - 1`` are counted in ``out[1]`` (the seats of a
-    table's coups before its last step), and coup ``E``'s are moved to ``seated``."""
+    entry coup ``S``; the layers by coup run to coup ``E = config[11]``, at least ``S``): the starts of coup ``S``
+    below the entry and the seated starts of later coups below the exit leave (those of coups ``S .. E`` in their
+    layers, the later ones in ``seated``), the seated starts of coups ``S .. E - 1`` are counted in ``out[1]`` (the
+    seats of a table's coups before its last step), and coup ``E``'s are moved to ``seated``."""
     first, r_min, full, min_left, e = config[0], config[1], config[3], config[6], config[11]
     offset, start_count = run[0], run[1]
     s = int(seat[2])
@@ -399,9 +401,9 @@ def chain_rows(rho, pre, chunk, coef, config, runs, ramp, seat, out):  # pragma:
     ``(cards, count change)``, its probability on the next coup and the bet's two moments on it.  ``runs``:
     ``(runs, 2)`` cards out before the first coup and the running count before it.  ``ramp = (at, shift)``: the
     counts at which the ramp's steps begin, and how far a thresholds table moves them ``(layers, full + 1)``: row 0
-    for the betting layer by cards out, row ``c`` for coup ``c`` (a table by coup without back-counting: the coups
-    before its last step, ``E - 1`` of them, bet from their layers, the seated layer holding the later ones).
-    ``seat``: the back-counter's entry and exit counts.  ``out``: (runs, 2 + 3 steps, full + 1)
+    for the betting layer by cards out, row ``c`` for coup ``c`` (a table by coup: the seated coups before its last
+    step ``E`` bet from their layers, the seated layer holding the later ones).
+    ``seat``: the back-counter's entry and exit counts and entry coup.  ``out``: (runs, 2 + 3 steps, full + 1)
     sums by cards out of the shoe: coup starts, seated starts, then for each step the starts there, their expected
     win and expected squared win per unit staked.  Rows go four at a time (a coup takes at least four cards, so
     their starts are complete).

@@ -17,7 +17,8 @@ count change given ``(d, r)`` comes from the same arrays, since a coup's cards a
 **The coup starts.**  Coups start at cards seen ``d`` with running count ``r``; the mass of starts ``rho(d, r)`` is
 pushed along the one-coup transition law (a Markov chain on ``(d, r)``), the cut card and the last-hand rule deciding
 which starts are dealt.  A thresholds table by cards dealt reads the state; one by coup counts the coups up to its
-last step in layers of the chain (as a back-counter's coups before the entry coup are counted).  That chain is the
+last step in layers of the chain (as a back-counter's coups before the entry coup are counted, and his seated coups
+before the table's last step).  That chain is the
 one approximation: the coup boundaries carry a little information the count does not.  The burn card turned up is
 mixed over exactly (its value sets the hidden burn, so the cut card's place among the seen cards and the cards left);
 hidden burn cards are unseen cards (exchangeability again).
