@@ -174,16 +174,20 @@ def _seat(seated, pre, p0, config, run, seat, rows, out):  # pragma: no cover - 
     entry coup ``S``; the layers by coup run to coup ``E = config[11]``, at least ``S``): the starts of coup ``S``
     below the entry and the seated starts of later coups below the exit leave (those of coups ``S .. E`` in their
     layers, the later ones in ``seated``), the seated starts of coups ``S .. E - 1`` are counted in ``out[1]`` (the
-    seats of a table's coups before its last step), and coup ``E``'s are moved to ``seated``."""
+    seats of a table's coups before its last step), and coup ``E``'s are moved to ``seated``.  With a fixed number
+    of coups (``seat[3]``, coup ``E`` the first not dealt) coup ``E``'s starts are dropped, and the starts of coups
+    ``1 .. E - 1`` are the hands (``out[0]``; every one is seated when the seat is taken at coup 1 whatever the
+    count, as the caller takes it to count them)."""
     first, r_min, full, min_left, e = config[0], config[1], config[3], config[6], config[11]
     offset, start_count = run[0], run[1]
-    s = int(seat[2])
+    s, fixed = int(seat[2]), seat[3] > 0
     for i in range(rows[0], rows[1]):
         d = first + i
         left = full - offset - d
         if left < min_left:
             continue
         c0, c1 = max(s, (d + 5) // 6 + 1), min(e, d // 4 + 1)  # the layers by coup holding row d, from S on
+        lowest = max(1, (d + 5) // 6 + 1)
         for j in range(p0.shape[1]):
             if p0[i, j] <= 0.0:
                 continue
@@ -196,8 +200,13 @@ def _seat(seated, pre, p0, config, run, seat, rows, out):  # pragma: no cover - 
                     pre[at, j] = 0.0
                 elif c < e and pre[at, j] >= TINY:
                     out[1, offset + d] += pre[at, j] / p0[i, j] * p0[i, j]
-                elif c == e:
+                elif c == e and not fixed:
                     seated[d, j] += pre[at, j]
+            if fixed:
+                for c in range(lowest, min(e - 1, d // 4 + 1) + 1):
+                    at = (c - 1) * (c - 1) - 4 * (c - 1) + d
+                    if pre[at, j] >= TINY:
+                        out[0, offset + d] += pre[at, j] / p0[i, j] * p0[i, j]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -403,10 +412,11 @@ def chain_rows(rho, pre, chunk, coef, config, runs, ramp, seat, out):  # pragma:
     counts at which the ramp's steps begin, and how far a thresholds table moves them ``(layers, full + 1)``: row 0
     for the betting layer by cards out, row ``c`` for coup ``c`` (a table by coup: the seated coups before its last
     step ``E`` bet from their layers, the seated layer holding the later ones).
-    ``seat``: the back-counter's entry and exit counts and entry coup.  ``out``: (runs, 2 + 3 steps, full + 1)
-    sums by cards out of the shoe: coup starts, seated starts, then for each step the starts there, their expected
-    win and expected squared win per unit staked.  Rows go four at a time (a coup takes at least four cards, so
-    their starts are complete).
+    ``seat``: the back-counter's entry and exit counts and entry coup, and whether a fixed number of coups is dealt
+    (``E - 1``: every start is then counted by coup, the hands too, and layer 0 is empty).  ``out``: (runs, 2 + 3
+    steps, full + 1) sums by cards out of the shoe: coup starts, seated starts, then for each step the starts there,
+    their expected win and expected squared win per unit staked.  Rows go four at a time (a coup takes at least four
+    cards, so their starts are complete).
     """
     stack, factors, picked, n_picked = chunk
     sizes, moves, pi, q = coef

@@ -219,7 +219,7 @@ class _Settings:
     config: tuple[int, ...]  # CHAIN_CONFIG less its first two entries
     ramp: tuple[np.ndarray, np.ndarray]
     tableau: Tableau
-    seat: np.ndarray  # a back-counter's entry and exit counts and entry coup (unread without one)
+    seat: np.ndarray  # a back-counter's entry and exit counts, entry coup, coups dealt (0: to the cut card)
     shift: np.ndarray  # how far the thresholds table moves the ramp (see chain_rows), (layers, full + 1)
 
 
@@ -269,13 +269,14 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
     entry_coup = settings.config[9]
     if n_runs * entry_coup**2 * law.width * 8 > SEAT_BYTES:
         what = "back-counting from coup" if len(settings.shift) == 1 else "a thresholds table by coup to coup"
+        what = "a fixed number of coups, counted by coup to coup" if settings.seat[3] else what
         raise ValueError(
             f"{what} {entry_coup}: the computed method counts the coups before it in "
             f"{n_runs * entry_coup**2 * law.width * 8 / 1e6:,.0f} MB (at most {SEAT_BYTES / 1e6:,.0f}); use an "
             "earlier coup, smaller tags or --method simulated"
         )
     rho = np.zeros((n_runs, 2 if entry_coup else 1, law.rows, law.width))
-    rho[:, 0, 0, -law.r_min] = 1.0
+    rho[:, 0, 0, -law.r_min] = 0.0 if settings.seat[3] else 1.0  # a fixed number of coups: counted by coup
     pre = np.zeros((n_runs, entry_coup**2, law.width))
     if entry_coup:
         pre[:, 0, -law.r_min] = 1.0
@@ -416,14 +417,22 @@ def _runs(dealing: Dealing, system: CountSystem, group: np.ndarray, tags: np.nda
     return out
 
 
-def _table(play: CountPlay, full: int, seat: SeatRule | None) -> tuple[np.ndarray, SeatRule | None]:
+def _table(play: CountPlay, full: int, seat: SeatRule | None, fixed: int = 0) -> tuple[np.ndarray, SeatRule | None]:
     """The thresholds table as the ramp's shift (:meth:`CountPlay.stakes`: the count less the table's threshold less
     the ramp's) by cards out ``(1, full + 1)``, or by coup ``(E, full + 1)`` (row 0 the coups from ``E`` on, row
     ``c`` coup ``c``), ``E`` the table's last step (or the shoe's most coups plus one, if fewer), with the seat: a
     back-counter's, whose seated coups before ``E`` bet from their layers by coup, or one that sits at the first
     coup whatever the count and never leaves; a table whose last step is at or before a back-counter's entry coup
-    is one row (every seated coup bets on its last step)."""
+    is one row (every seated coup bets on its last step).  With ``fixed`` coups dealt, ``E`` is the first coup not
+    dealt, every coup counted by coup (a back-counter who would sit later never sits)."""
     system, out = play.system, np.arange(full + 1)
+    if fixed:
+        coups = np.repeat(np.arange(fixed + 1)[:, None], full + 1, axis=1)
+        coups[0] = fixed + 1
+        shift = system.threshold_at(coups, np.broadcast_to(out, coups.shape)) - play.ramp.threshold
+        if seat is not None and seat.entry_coup > fixed:
+            seat = SeatRule(fixed + 1, math.inf)
+        return (shift if system.thresholds else np.zeros(coups.shape)), seat or SeatRule(1, -math.inf)
     if not system.thresholds:
         return np.zeros((1, full + 1)), seat
     if system.threshold_by == "cards_dealt":
@@ -441,19 +450,20 @@ def _table(play: CountPlay, full: int, seat: SeatRule | None) -> tuple[np.ndarra
 
 
 def _settings(dealing: Dealing, play: CountPlay, seat: SeatRule | None = None) -> _Settings:
-    if dealing.coups is not None:
-        raise ValueError("the computed method deals to the cut card; Dealing.coups (a fixed number of coups) is not")
     system = play.system
     full = dealing.cards
-    shift, seat = _table(play, full, seat)
+    fixed = dealing.coups or 0
+    shift, seat = _table(play, full, seat, fixed)
     rule = code(LastHand(dealing.last_hand))  # the kernels' code of the rule, as toolkit.coup.step reads it
+    if fixed:  # no cut card: the coups end the shoe (toolkit.coup.step.may_start)
+        rule = code(LastHand.SEVEN_CARDS)
     cards = full - (1 if dealing.burn == Burn.STANDARD else 0)
     config = (
         cards,
         full,
         full - dealing.cut_card,
         rule,
-        7 if rule == code(LastHand.SEVEN_CARDS) else 6,
+        7 if rule == code(LastHand.SEVEN_CARDS) and not fixed else 6,
         (0 if system.divisor == "decks_left" else 1)
         + 2 * ("exact", "half_deck", "whole_deck").index(system.deck_estimate),
         system.unit_cards,
@@ -464,7 +474,7 @@ def _settings(dealing: Dealing, play: CountPlay, seat: SeatRule | None = None) -
     )
     at = np.array([a for a, _ in play.ramp.steps])
     units = np.array([u for _, u in play.ramp.steps])
-    entry = np.array([0.0, 0.0, 0.0] if seat is None else [seat.entry, seat.exit, seat.entry_coup])
+    entry = np.array([0.0, 0.0, 0.0, 0.0] if seat is None else [seat.entry, seat.exit, seat.entry_coup, fixed])
     return _Settings(config, (at, units), dealing.tableau, entry, shift)
 
 
@@ -486,7 +496,7 @@ def count_value(
         A count system (or its name), a strategy of one :class:`~toolkit.counting.strategies.CountPlay`, or the play.
         The system's thresholds table, if any, moves the ramp through the shoe as the simulated play moves it.
     dealing
-        Decks, burn, cut card and last-hand rule, any of them (``coups`` is not supported).
+        Decks, burn, cut card and last-hand rule, or a fixed number of coups (``coups``), any of them.
     threshold, bet, ramp
         For a count system: as :func:`~toolkit.counting.strategies.count_strategy`.
     rules
@@ -503,8 +513,8 @@ def count_value(
     ------
     ValueError
         A bet the method cannot price (other than pay tables and value events), tags whose count range is too
-        large, a dealing with a fixed number of coups, a count that never reaches the ramp (nothing is bet), or
-        coups counted by coup (a back-counter's entry coup, a thresholds table's last step) past the memory bound.
+        large, a count that never reaches the ramp (nothing is bet), or coups counted by coup (a back-counter's
+        entry coup, a thresholds table's last step, a fixed number of coups) past the memory bound.
 
     References
     ----------
@@ -551,6 +561,8 @@ def _value(play: CountPlay, bet: Bet, dealing: Dealing, seat: SeatRule | None = 
     """:func:`count_value` without the checks of its arguments."""
     units = np.array([u for _, u in play.ramp.steps])
     total = _staked(_sums(play, bet, dealing, seat), units)
+    if seat is not None and dealing.coups:  # the layers by coup hold the seated coups only: the hands by a pass
+        total[0] = _sums(play, bet, dealing)[0]  # without the seat
     if seat is None:  # every coup is seated (a table by coup seats the coups from its last step: not a back-counter)
         total[5] = total[0]
     hands, bets, staked, ev, ev2, seated = (float(x) for x in total.sum(axis=1))
