@@ -411,12 +411,11 @@ def chain_rows(rho, pre, chunk, coef, config, runs, ramp, seat, out):  # pragma:
     ``(runs, 2)`` cards out before the first coup and the running count before it.  ``ramp = (at, shift)``: the
     counts at which the ramp's steps begin, and how far a thresholds table moves them ``(layers, full + 1)``: row 0
     for the betting layer by cards out, row ``c`` for coup ``c`` (a table by coup: the seated coups before its last
-    step ``E`` bet from their layers, the seated layer holding the later ones).
-    ``seat``: the back-counter's entry and exit counts and entry coup, and whether a fixed number of coups is dealt
-    (``E - 1``: every start is then counted by coup, the hands too, and layer 0 is empty).  ``out``: (runs, 2 + 3
-    steps, full + 1) sums by cards out of the shoe: coup starts, seated starts, then for each step the starts there,
-    their expected win and expected squared win per unit staked.  Rows go four at a time (a coup takes at least four
-    cards, so their starts are complete).
+    step ``E`` bet from their layers, the seated layer holding the later ones).  ``seat``: the back-counter's entry
+    and exit counts and entry coup, and whether ``E - 1`` coups are dealt (then every start is counted by coup, the
+    hands too; layer 0 is empty).  ``out``: (runs, 2 + 3 steps, full + 1) sums by cards out of the shoe: coup
+    starts, seated starts, then for each step the starts there, their expected win and expected squared win per
+    unit staked.  Rows go four at a time (a coup takes at least four cards, so their starts are complete).
     """
     stack, factors, picked, n_picked = chunk
     sizes, moves, pi, q = coef
