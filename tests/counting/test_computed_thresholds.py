@@ -11,13 +11,12 @@ shoes and on How's 8-deck Dragon 7 count with a tracking sheet, and at the comma
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import pytest
 from cli_helpers import run
 
-from toolkit.counting import SeatRule, count_strategy, count_value, get_count_system, run_strategies
+from toolkit.counting import count_strategy, count_value, get_count_system, run_strategies
 from toolkit.dealing.dealer import Dealing
 
 ONE_DECK = Dealing(decks=1)
@@ -175,22 +174,6 @@ def test_count_computes_the_two_more_if_first_rule(capsys):
 
 
 # --------------------------------------------------------------------------------------------- bad input
-def test_back_counting_before_a_tables_last_step_is_refused_in_one_line(capsys, tmp_path: Path):
-    sheet = _table(((1, 3.0), (6, 1.0)), "coup")
-    with pytest.raises(ValueError, match=r"back-counting from coup 3 with a thresholds table by coup to coup 6") as e:
-        count_value(count_strategy(sheet), ONE_DECK, seat=SeatRule(3, 1.0))
-    assert "\n" not in str(e.value)
-    later = count_value(count_strategy(sheet), ONE_DECK, seat=SeatRule(6, -math.inf))  # at or after it: taken
-    assert later.bets_per_shoe > 0
-    path = tmp_path / "sheet.toml"
-    path.write_text('tags = [0, 0, 0, 0, -1, -1, -1, -1, 2, 2]\nbet = "dragon7"\nthresholds = {"1" = 3, "6" = 1}\n')
-    args = ("count", "--system-file", str(path), "--decks", "1", "--entry-coup", "3", "--entry", "1")
-    code, _, err = run(capsys, *args, "--method", "computed")
-    assert code == 2
-    assert "thresholds table by coup to coup 6" in err
-    assert len(err.strip().splitlines()) == 1
-
-
 def test_a_table_never_reached_is_refused_in_one_line():
     with pytest.raises(ValueError, match=r"never reaches its true count thresholds table \[\[1, 1000.0\]") as err:
         count_value(count_strategy(_table(((1, 1000.0), (5, 900.0)), "coup")), ONE_DECK)

@@ -206,8 +206,8 @@ COUNT_METHOD_OPTION = typer.Option(
     "--method",
     help="simulated (the default: it answers every option, perfect play, --bankroll's risk of ruin and the SD per "
     "shoe included): deal --shoes shoes; computed: the expected win from the count's exact law, no shoes dealt, no "
-    "noise (a count, not perfect play, dealt to the cut card, not --coups; thresholds tables, every --last-hand "
-    "rule and back-counting too; costs at most about 20,000 simulated shoes: prefer it for win rates); optimise: "
+    "noise (a count, not perfect play; thresholds tables, every --last-hand rule, --coups and back-counting too; "
+    "costs at most about 20,000 simulated shoes: prefer it for win rates); optimise: "
     "search integer tags -4..+4 by value and the threshold from the count given (one threshold, not a table), on "
     "the computed win, beside the published counts (minutes).",
 )

@@ -10,12 +10,14 @@ no cancellation (division by a factor, the short way to remove a card, would sub
 
 *The coup starts.*  :func:`chain_rows` pushes the mass of coup starts at ``(cards seen, running count)`` along the
 one-coup transition law, row by row, and adds what each start stakes and wins.  A back-counter (who sits before coup
-``E`` if the count is then at least the entry, and leaves for good below the exit) adds two kinds of layers: the
+``S`` if the count is then at least the entry, and leaves for good below the exit) adds two kinds of layers: the
 starts of coups ``1 .. E`` counted by coup (coup ``c`` starts after ``4(c - 1) .. 6(c - 1)`` cards, so layer ``c``
 holds those rows only, at row ``(c - 1)^2`` of one array), and the starts while seated, which the exit empties.
-A thresholds table moves the ramp by cards out (a function of the row) or by coup: without a back-counter, the
-layers counted by coup run to the table's last step ``E``, each coup betting on its own step (:func:`_coup_bets`),
-and the "seated" layer, sat at ``E`` whatever the count, holds the later coups.
+``E`` is ``S``, or a thresholds table's last step by coup if later: the layers of coups ``S .. E`` hold the seated
+starts only, each coup before ``E`` betting on its own step of the table (:func:`_coup_bets`), and coup ``E``'s
+seated starts feed the seated layer, which holds the later coups (on the table's last step).  A table by coup
+without a back-counter is the same with a seat taken at coup 1 whatever the count and never left; a table by cards
+out moves the ramp by a function of the row.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ CHAIN_CONFIG = (
     "unit",  # cards per unit of the true count (52 or 26)
     "rounding",  # 0 none, 1 floor, 2 truncate, 3 nearest
     "trigger",  # 0 true count, 1 running count
-    "entry_coup",  # back-counting: the coup before which the counter decides to sit (0: no back-counting)
+    "entry_coup",  # the last coup counted by coup: the later of the entry coup and a table's last step (0: none)
     "seat_trigger",  # back-counting's count: 0 true count, 1 running count
     "skip",  # rows of the stack below the chunk's first (built for the products, not read)
 )
@@ -167,26 +169,44 @@ def _settle(rho, p0, config, run, ramp, rows, bets):  # pragma: no cover - compi
 
 
 @numba.njit(cache=True, nogil=True)
-def _seat(seated, pre, p0, config, run, seat, rows):  # pragma: no cover - compiled
-    """Back-counting, rows ``rows[0] .. rows[1] - 1`` of the chunk, before they are settled: the seated starts
-    below the exit leave, and the starts of coup ``E`` at or above the entry sit down (``seat``: entry, exit)."""
+def _seat(seated, pre, p0, config, run, seat, rows, out):  # pragma: no cover - compiled
+    """Back-counting, rows ``rows[0] .. rows[1] - 1`` of the chunk, before they are settled (``seat``: entry, exit,
+    entry coup ``S``; the layers by coup run to coup ``E = config[11]``, at least ``S``): the starts of coup ``S``
+    below the entry and the seated starts of later coups below the exit leave (those of coups ``S .. E`` in their
+    layers, the later ones in ``seated``), the seated starts of coups ``S .. E - 1`` are counted in ``out[1]`` (the
+    seats of a table's coups before its last step), and coup ``E``'s are moved to ``seated``.  With a fixed number
+    of coups (``seat[3]``, coup ``E`` the first not dealt) coup ``E``'s starts are dropped, and the starts of coups
+    ``1 .. E - 1`` are the hands (``out[0]``; every one is seated when the seat is taken at coup 1 whatever the
+    count, as the caller takes it to count them)."""
     first, r_min, full, min_left, e = config[0], config[1], config[3], config[6], config[11]
     offset, start_count = run[0], run[1]
+    s, fixed = int(seat[2]), seat[3] > 0
     for i in range(rows[0], rows[1]):
         d = first + i
         left = full - offset - d
         if left < min_left:
             continue
-        joins = 4 * (e - 1) <= d <= 6 * (e - 1)
-        at = (e - 1) * (e - 1) + d - 4 * (e - 1)
+        c0, c1 = max(s, (d + 5) // 6 + 1), min(e, d // 4 + 1)  # the layers by coup holding row d, from S on
+        lowest = max(1, (d + 5) // 6 + 1)
         for j in range(p0.shape[1]):
             if p0[i, j] <= 0.0:
                 continue
             count = _count_at(start_count + r_min + j, d, left, config, config[12])
             if count < seat[1]:
                 seated[d, j] = 0.0
-            if joins and count >= seat[0]:
-                seated[d, j] += pre[at, j]
+            for c in range(c0, c1 + 1):
+                at = (c - 1) * (c - 1) - 4 * (c - 1) + d  # layer c's row d
+                if count < (seat[0] if c == s else seat[1]):
+                    pre[at, j] = 0.0
+                elif c < e and pre[at, j] >= TINY:
+                    out[1, offset + d] += pre[at, j] / p0[i, j] * p0[i, j]
+                elif c == e and not fixed:
+                    seated[d, j] += pre[at, j]
+            if fixed:
+                for c in range(lowest, min(e - 1, d // 4 + 1) + 1):
+                    at = (c - 1) * (c - 1) - 4 * (c - 1) + d
+                    if pre[at, j] >= TINY:
+                        out[0, offset + d] += pre[at, j] / p0[i, j] * p0[i, j]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -268,9 +288,10 @@ def _pre_rows(pre, k, chunk, coef, config, run, rows):  # pragma: no cover - com
 
 
 @numba.njit(cache=True, nogil=True)
-def _coup_bets(pre, k, chunk, coef, config, run, ramp, rows, out):  # pragma: no cover - compiled
-    """A thresholds table by coup: the bets of the starts of coups ``1 .. E - 1`` on rows ``rows[0] .. rows[1] - 1``
-    of the chunk, coup ``c`` on the ramp ``(at, shift)`` moved by ``shift[c]`` (``out``: the run's sums)."""
+def _coup_bets(pre, k, chunk, coef, config, run, ramp, rows, out, s):  # pragma: no cover - compiled
+    """A thresholds table by coup: the bets of the seated starts of coups ``s .. E - 1`` (``s`` the entry coup, 1
+    without a back-counter) on rows ``rows[0] .. rows[1] - 1`` of the chunk, coup ``c`` on the ramp ``(at, shift)``
+    moved by ``shift[c]`` (``out``: the run's sums)."""
     stack, factors, picked, n_picked = chunk
     sizes, q = coef[0], coef[3]
     at, shift = ramp
@@ -286,7 +307,7 @@ def _coup_bets(pre, k, chunk, coef, config, run, ramp, rows, out):  # pragma: no
         p = run[0] + d
         if full - p < min_left:
             continue
-        c0, c1 = max(1, (d + 5) // 6 + 1), min(e - 1, d // 4 + 1)
+        c0, c1 = max(s, (d + 5) // 6 + 1), min(e - 1, d // 4 + 1)
         lo, hi = width, 0
         for c in range(c0, c1 + 1):
             base = (c - 1) * (c - 1) - 4 * (c - 1)  # layer c's row d lies at base + d
@@ -389,12 +410,12 @@ def chain_rows(rho, pre, chunk, coef, config, runs, ramp, seat, out):  # pragma:
     ``(cards, count change)``, its probability on the next coup and the bet's two moments on it.  ``runs``:
     ``(runs, 2)`` cards out before the first coup and the running count before it.  ``ramp = (at, shift)``: the
     counts at which the ramp's steps begin, and how far a thresholds table moves them ``(layers, full + 1)``: row 0
-    for the betting layer by cards out, row ``c`` for coup ``c`` (a table by coup without back-counting: the coups
-    before its last step, ``E - 1`` of them, bet from their layers, the seated layer holding the later ones).
-    ``seat``: the back-counter's entry and exit counts.  ``out``: (runs, 2 + 3 steps, full + 1)
-    sums by cards out of the shoe: coup starts, seated starts, then for each step the starts there, their expected
-    win and expected squared win per unit staked.  Rows go four at a time (a coup takes at least four cards, so
-    their starts are complete).
+    for the betting layer by cards out, row ``c`` for coup ``c`` (a table by coup: the seated coups before its last
+    step ``E`` bet from their layers, the seated layer holding the later ones).  ``seat``: the back-counter's entry
+    and exit counts and entry coup, and whether ``E - 1`` coups are dealt (then every start is counted by coup, the
+    hands too; layer 0 is empty).  ``out``: (runs, 2 + 3 steps, full + 1) sums by cards out of the shoe: coup
+    starts, seated starts, then for each step the starts there, their expected win and expected squared win per
+    unit staked.  Rows go four at a time (a coup takes at least four cards, so their starts are complete).
     """
     stack, factors, picked, n_picked = chunk
     sizes, moves, pi, q = coef
@@ -423,9 +444,9 @@ def chain_rows(rho, pre, chunk, coef, config, runs, ramp, seat, out):  # pragma:
         if cfg[11] > 0:
             for k in range(n_runs):
                 p0 = stack[picked[k, 0]][skip:]
-                _seat(rho[k, 1], pre[k], p0, cfg, runs[k], seat, (r0, r1))
+                _seat(rho[k, 1], pre[k], p0, cfg, runs[k], seat, (r0, r1), out[k])
                 if ramp[1].shape[0] > 1:
-                    _coup_bets(pre[k], k, chunk, coef, cfg, runs[k], ramp, (r0, r1), out[k])
+                    _coup_bets(pre[k], k, chunk, coef, cfg, runs[k], ramp, (r0, r1), out[k], int(seat[2]))
                 _pre_rows(pre[k], k, chunk, coef, cfg, runs[k], (r0, r1))
         for layer in range(n_layers):
             bets = layer == n_layers - 1

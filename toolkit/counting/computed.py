@@ -17,7 +17,8 @@ count change given ``(d, r)`` comes from the same arrays, since a coup's cards a
 **The coup starts.**  Coups start at cards seen ``d`` with running count ``r``; the mass of starts ``rho(d, r)`` is
 pushed along the one-coup transition law (a Markov chain on ``(d, r)``), the cut card and the last-hand rule deciding
 which starts are dealt.  A thresholds table by cards dealt reads the state; one by coup counts the coups up to its
-last step in layers of the chain (as a back-counter's coups before the entry coup are counted).  That chain is the
+last step in layers of the chain (as a back-counter's coups before the entry coup are counted, and his seated coups
+before the table's last step).  That chain is the
 one approximation: the coup boundaries carry a little information the count does not.  The burn card turned up is
 mixed over exactly (its value sets the hidden burn, so the cut card's place among the seen cards and the cards left);
 hidden burn cards are unseen cards (exchangeability again).
@@ -41,6 +42,7 @@ from toolkit.bets.paytable import PayTable
 from toolkit.counting._computed_kernels import TINY, chain_rows
 from toolkit.counting._computed_labels import label_moments
 from toolkit.counting._computed_law import _Law, _leaves, _stack
+from toolkit.counting._computed_seat import SeatRule, _table
 from toolkit.counting.strategies import CountPlay, Ramp, Strategy, count_strategy
 from toolkit.counting.systems import CountSystem, resolve_bet
 from toolkit.coup.cards import CompositionLike
@@ -66,48 +68,6 @@ METHOD_NOTE = (
     "computed: exact expectations given the count at every depth; coup starts by a Markov chain on (cards seen, "
     "running count), whose error against simulation is measured in notebooks/maths/computed-counts.md"
 )
-
-
-@dataclass(frozen=True)
-class SeatRule:
-    """Back-counting: when the counter is seated (the rule of :class:`toolkit.sizing.plays.BackCount`).
-
-    The counter watches each shoe and sits before coup ``entry_coup`` if the count is then at least ``entry``
-    (otherwise skips the shoe), and leaves it for good before the first later coup at which the count is below
-    ``exit``; the count is the play's system's true or running count (``count``).
-
-    Attributes
-    ----------
-    entry_coup
-        The coup (1 the first of the shoe) before which the counter decides to sit.
-    entry, exit
-        The count to sit at and the count to leave below.
-    count
-        ``"true"`` or ``"running"``.
-    """
-
-    entry_coup: int
-    entry: float
-    exit: float = -math.inf
-    count: str = "true"
-
-    def __post_init__(self) -> None:
-        if isinstance(self.entry_coup, bool) or not isinstance(self.entry_coup, (int, np.integer)):
-            raise TypeError(f"SeatRule.entry_coup must be an integer, got {self.entry_coup!r}")
-        if self.entry_coup < 1:
-            raise ValueError(f"SeatRule.entry_coup must be at least 1, got {self.entry_coup}")
-        for name in ("entry", "exit"):
-            x = getattr(self, name)
-            if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or math.isnan(x):
-                raise ValueError(f"SeatRule.{name} must be a number, got {x!r}")
-            object.__setattr__(self, name, float(x))
-        if self.count not in ("true", "running"):
-            raise ValueError(f"SeatRule.count must be one of true, running, got {self.count!r}")
-
-    def describe(self) -> str:
-        """The rule in a phrase (as :meth:`toolkit.sizing.plays.BackCount.describe`)."""
-        kind = "TC" if self.count == "true" else "RC"
-        return f"join at coup {self.entry_coup} if {kind} >= {self.entry:g}, leave below {self.exit:g}"
 
 
 # ------------------------------------------------------------------ the bet as weights on multisets
@@ -218,7 +178,7 @@ class _Settings:
     config: tuple[int, ...]  # CHAIN_CONFIG less its first two entries
     ramp: tuple[np.ndarray, np.ndarray]
     tableau: Tableau
-    seat: np.ndarray  # a back-counter's entry and exit counts (unread without one)
+    seat: np.ndarray  # a back-counter's entry and exit counts, entry coup, coups dealt (0: to the cut card)
     shift: np.ndarray  # how far the thresholds table moves the ramp (see chain_rows), (layers, full + 1)
 
 
@@ -268,13 +228,14 @@ def _pass(law: _Law, runs: list[_Run], codes: np.ndarray, moments, settings: _Se
     entry_coup = settings.config[9]
     if n_runs * entry_coup**2 * law.width * 8 > SEAT_BYTES:
         what = "back-counting from coup" if len(settings.shift) == 1 else "a thresholds table by coup to coup"
+        what = "a fixed number of coups, counted by coup to coup" if settings.seat[3] else what
         raise ValueError(
             f"{what} {entry_coup}: the computed method counts the coups before it in "
             f"{n_runs * entry_coup**2 * law.width * 8 / 1e6:,.0f} MB (at most {SEAT_BYTES / 1e6:,.0f}); use an "
             "earlier coup, smaller tags or --method simulated"
         )
     rho = np.zeros((n_runs, 2 if entry_coup else 1, law.rows, law.width))
-    rho[:, 0, 0, -law.r_min] = 1.0
+    rho[:, 0, 0, -law.r_min] = 0.0 if settings.seat[3] else 1.0  # a fixed number of coups: counted by coup
     pre = np.zeros((n_runs, entry_coup**2, law.width))
     if entry_coup:
         pre[:, 0, -law.r_min] = 1.0
@@ -415,56 +376,32 @@ def _runs(dealing: Dealing, system: CountSystem, group: np.ndarray, tags: np.nda
     return out
 
 
-def _table(play: CountPlay, full: int, seat: SeatRule | None) -> tuple[np.ndarray, SeatRule | None]:
-    """The thresholds table as the ramp's shift (:meth:`CountPlay.stakes`: the count less the table's threshold less
-    the ramp's) by cards out ``(1, full + 1)``, or by coup ``(E, full + 1)`` (row 0 the coups from ``E`` on, row
-    ``c`` coup ``c``), ``E`` the table's last step (or the shoe's most coups plus one, if fewer), with the seat that
-    counts coups up to ``E`` when no back-counter does (sits at ``E`` whatever the count, never leaves)."""
-    system, out = play.system, np.arange(full + 1)
-    if not system.thresholds:
-        return np.zeros((1, full + 1)), seat
-    if system.threshold_by == "cards_dealt":
-        return (system.threshold_at(np.ones_like(out), out) - play.ramp.threshold)[None], seat
-    last = max([a for a, _ in system.thresholds if a <= full // 4], default=0)  # a shoe deals at most full // 4
-    if seat is not None and seat.entry_coup < last:
-        raise ValueError(
-            f"count system {system.name!r}: back-counting from coup {seat.entry_coup} with a thresholds table by "
-            f"coup to coup {last}: the computed method takes tables whose last step is at or before the entry coup; "
-            "simulate it"
-        )
-    coups = np.arange(max(1, last if seat is None else 1))
-    coups[0] = max(last, 1) if seat is None else seat.entry_coup
-    shift = system.threshold_at(coups, np.zeros_like(coups)) - play.ramp.threshold
-    if seat is None and last > 1:
-        seat = SeatRule(last, -math.inf)
-    return np.repeat(shift[:, None], full + 1, axis=1), seat
-
-
 def _settings(dealing: Dealing, play: CountPlay, seat: SeatRule | None = None) -> _Settings:
-    if dealing.coups is not None:
-        raise ValueError("the computed method deals to the cut card; Dealing.coups (a fixed number of coups) is not")
     system = play.system
     full = dealing.cards
-    shift, seat = _table(play, full, seat)
+    fixed = dealing.coups or 0
+    shift, seat = _table(play, full, seat, fixed)
     rule = code(LastHand(dealing.last_hand))  # the kernels' code of the rule, as toolkit.coup.step reads it
+    if fixed:  # no cut card: the coups end the shoe (toolkit.coup.step.may_start)
+        rule = code(LastHand.SEVEN_CARDS)
     cards = full - (1 if dealing.burn == Burn.STANDARD else 0)
     config = (
         cards,
         full,
         full - dealing.cut_card,
         rule,
-        7 if rule == code(LastHand.SEVEN_CARDS) else 6,
+        7 if rule == code(LastHand.SEVEN_CARDS) and not fixed else 6,
         (0 if system.divisor == "decks_left" else 1)
         + 2 * ("exact", "half_deck", "whole_deck").index(system.deck_estimate),
         system.unit_cards,
         ("none", "floor", "truncate", "nearest").index(system.rounding),
         0 if play.count == "true" else 1,
-        0 if seat is None else seat.entry_coup,
+        0 if seat is None else max(seat.entry_coup, len(shift)),  # the last coup counted by coup
         0 if seat is None or seat.count == "true" else 1,
     )
     at = np.array([a for a, _ in play.ramp.steps])
     units = np.array([u for _, u in play.ramp.steps])
-    entry = np.array([0.0, 0.0] if seat is None else [seat.entry, seat.exit])
+    entry = np.array([0.0, 0.0, 0.0, 0.0] if seat is None else [seat.entry, seat.exit, seat.entry_coup, fixed])
     return _Settings(config, (at, units), dealing.tableau, entry, shift)
 
 
@@ -486,7 +423,7 @@ def count_value(
         A count system (or its name), a strategy of one :class:`~toolkit.counting.strategies.CountPlay`, or the play.
         The system's thresholds table, if any, moves the ramp through the shoe as the simulated play moves it.
     dealing
-        Decks, burn, cut card and last-hand rule, any of them (``coups`` is not supported).
+        Decks, burn, cut card and last-hand rule, or a fixed number of coups (``coups``), any of them.
     threshold, bet, ramp
         For a count system: as :func:`~toolkit.counting.strategies.count_strategy`.
     rules
@@ -503,8 +440,8 @@ def count_value(
     ------
     ValueError
         A bet the method cannot price (other than pay tables and value events), tags whose count range is too
-        large, a dealing with a fixed number of coups, a count that never reaches the ramp (nothing is bet), or a
-        back-counter sitting down before the last step of the system's thresholds table by coup.
+        large, a count that never reaches the ramp (nothing is bet), or coups counted by coup (a back-counter's
+        entry coup, a thresholds table's last step, a fixed number of coups) past the memory bound.
 
     References
     ----------
@@ -551,6 +488,8 @@ def _value(play: CountPlay, bet: Bet, dealing: Dealing, seat: SeatRule | None = 
     """:func:`count_value` without the checks of its arguments."""
     units = np.array([u for _, u in play.ramp.steps])
     total = _staked(_sums(play, bet, dealing, seat), units)
+    if seat is not None and dealing.coups:  # the layers by coup hold the seated coups only: the hands by a pass
+        total[0] = _sums(play, bet, dealing)[0]  # without the seat
     if seat is None:  # every coup is seated (a table by coup seats the coups from its last step: not a back-counter)
         total[5] = total[0]
     hands, bets, staked, ev, ev2, seated = (float(x) for x in total.sum(axis=1))
