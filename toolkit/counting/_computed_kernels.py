@@ -364,15 +364,36 @@ def _readers(picked, n_picked, n_proj):  # pragma: no cover - compiled
     return start, user_run, user_at
 
 
+@numba.njit(cache=True, nogil=True, fastmath={"reassoc"})
+def _dot(x, y):  # pragma: no cover - compiled
+    """``sum x y`` (equal lengths), summed in any order (so the loop is vectorised: the sum moves by rounding)."""
+    acc = 0.0
+    for j in range(x.shape[0]):
+        acc += x[j] * y[j]
+    return acc
+
+
 @numba.njit(cache=True, nogil=True)
-def _row_start(settled, p0, i, p, kind, q0, k, sums):  # pragma: no cover - compiled
+def _bet_dots(ev, qa, qb, scale, row, segs, n):  # pragma: no cover - compiled
+    """Add ``(qa, qb)`` times the starts' mass over the law (``scale``) dotted with ``row`` on each betting segment
+    (``segs[:n]``: first and one past the last column, and the ramp's step) to that step's sums ``ev`` (steps, 2)."""
+    for g in range(n):
+        a, b, s = segs[g, 0], segs[g, 1], segs[g, 2]
+        x = _dot(scale[a:b], row[a:b])
+        ev[s, 0] += qa * x
+        ev[s, 1] += qb * x
+
+
+@numba.njit(cache=True, nogil=True)
+def _row_start(settled, p0, i, p, kind, q0, sums):  # pragma: no cover - compiled
     """One run's row ``i`` (cards out ``p``) of a layer (``kind``: layer, whether it bets), before the projections
-    are read: its starts added to the hands (layer 0) and the seats (the betting layer), the bet's constant part
-    ``q0`` on the run's shoe started in ``sums = (a1, a2, out)``.  Returns the columns with starts ``lo, hi`` and
-    those that bet ``slo, shi``."""
+    are read: its starts added to the hands (layer 0), the seats and the bets placed (the betting layer), its
+    betting columns cut where the ramp's step changes (``segs``: first and one past the last column, and the step;
+    the step grows with the count, so along the row) and the bet's constant part ``q0`` on the run's shoe summed by
+    step into ``ev``, ``sums = (ev, segs, out)``.  Returns the columns with starts ``lo, hi`` and the segments."""
     scale, step = settled
     layer, bets = kind
-    a1, a2, out = sums
+    ev, segs, out = sums
     lo, hi = _band(scale, 0.0)
     for j in range(lo, hi):
         c = scale[j]
@@ -383,16 +404,28 @@ def _row_start(settled, p0, i, p, kind, q0, k, sums):  # pragma: no cover - comp
         if bets:
             out[1, p] += c * p0[i, j]
     if not bets:
-        return lo, hi, lo, lo
+        return lo, hi, 0
     a, b = lo, hi
     while a < b and step[a] < 0:
         a += 1
     while b > a and step[b - 1] < 0:
         b -= 1
+    n = 0
     for j in range(a, b):
-        a1[j] = q0[0] * p0[i, j]
-        a2[j] = q0[1] * p0[i, j]
-    return lo, hi, a, b
+        s = step[j]
+        if s < 0:  # no start here (the mass over the law is 0): it adds nothing to the segment it lies in
+            continue
+        if n == 0 or s != segs[n - 1, 2]:
+            if n:
+                segs[n - 1, 1] = j
+            segs[n, 0], segs[n, 2] = j, s
+            n += 1
+        out[2 + 3 * s, p] += scale[j] * p0[i, j]
+    if n:
+        segs[n - 1, 1] = b
+    ev[:] = 0.0
+    _bet_dots(ev, q0[0], q0[1], scale, p0[i], segs, n)
+    return lo, hi, n
 
 
 @numba.njit(cache=True, nogil=True)
@@ -433,12 +466,12 @@ def chain_rows(rho, pre, chunk, coef, config, runs, ramp, seat, out):  # pragma:
     start, user_run, user_at = _readers(picked, n_picked, n_proj)
     scales = np.zeros((n_runs, 4, width))
     steps = np.full((n_runs, 4, width), -1, dtype=np.int64)
-    a1 = np.zeros((n_runs, width))
-    a2 = np.zeros((n_runs, width))
+    n_steps = ramp[0].shape[0]
+    ev = np.zeros((n_runs, n_steps, 2))
+    segs = np.zeros((n_runs, n_steps, 3), dtype=np.int64)
     lo = np.zeros(n_runs, dtype=np.int64)
     hi = np.zeros(n_runs, dtype=np.int64)
-    slo = np.zeros(n_runs, dtype=np.int64)
-    shi = np.zeros(n_runs, dtype=np.int64)
+    n_segs = np.zeros(n_runs, dtype=np.int64)
     for r0 in range(0, min(h, n_rows - first), 4):
         r1 = min(r0 + 4, h, n_rows - first)
         if cfg[11] > 0:
@@ -458,9 +491,9 @@ def chain_rows(rho, pre, chunk, coef, config, runs, ramp, seat, out):  # pragma:
                 d = first + i
                 for k in range(n_runs):
                     p0 = stack[picked[k, 0]][skip:]
-                    lo[k], hi[k], slo[k], shi[k] = _row_start(
-                        (scales[k, i - r0], steps[k, i - r0]), p0, i, runs[k, 0] + d, (layer, bets), q[k, 0], k,
-                        (a1[k], a2[k], out[k]),
+                    lo[k], hi[k], n_segs[k] = _row_start(
+                        (scales[k, i - r0], steps[k, i - r0]), p0, i, runs[k, 0] + d, (layer, bets), q[k, 0],
+                        (ev[k], segs[k], out[k]),
                     )  # fmt: skip
                 for u in range(n_proj):
                     row = stack[u, i + skip]
@@ -469,11 +502,10 @@ def chain_rows(rho, pre, chunk, coef, config, runs, ramp, seat, out):  # pragma:
                         if hi[k] <= lo[k]:
                             continue
                         f = factors[sizes[k, e], i]
-                        if shi[k] > slo[k]:
+                        if n_segs[k]:
                             qa, qb = q[k, e, 0] * f, q[k, e, 1] * f
                             if qa != 0.0 or qb != 0.0:
-                                a, b = slo[k], shi[k]
-                                _add2(a1[k, a:b], a2[k, a:b], qa, qb, row[a:b])
+                                _bet_dots(ev[k], qa, qb, scales[k, i - r0], row, segs[k], n_segs[k])
                         length, move = moves[k, e, 0], moves[k, e, 1]
                         p = runs[k, 0] + d
                         if pi[k, e] <= 0.0 or d + length >= n_rows:
@@ -483,16 +515,10 @@ def chain_rows(rho, pre, chunk, coef, config, runs, ramp, seat, out):  # pragma:
                         a, b = max(lo[k], -move), min(hi[k], width - move)
                         target = rho[k, layer, d + length, a + move : b + move]
                         _axpy(target, scales[k, i - r0, a:b], pi[k, e] * f, row[a:b])
-                if not bets:
-                    continue
                 for k in range(n_runs):
                     p = runs[k, 0] + d
-                    p0 = stack[picked[k, 0]][skip:]
-                    for j in range(slo[k], shi[k]):
-                        c = scales[k, i - r0, j]
-                        s = steps[k, i - r0, j]
-                        if c == 0.0 or s < 0:
-                            continue
-                        out[k, 2 + 3 * s, p] += c * p0[i, j]
-                        out[k, 3 + 3 * s, p] += c * a1[k, j]
-                        out[k, 4 + 3 * s, p] += c * a2[k, j]
+                    for g in range(n_segs[k]):
+                        s = segs[k, g, 2]
+                        out[k, 3 + 3 * s, p] += ev[k, s, 0]
+                        out[k, 4 + 3 * s, p] += ev[k, s, 1]
+                        ev[k, s] = 0.0

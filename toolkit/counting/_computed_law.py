@@ -102,12 +102,14 @@ def _leaves(law: _Law, codes: np.ndarray) -> dict[tuple[int, ...], int]:
 
 
 def _visit(law: _Law, buf: np.ndarray, band: np.ndarray, prefix: tuple[int, ...], wanted: set, into) -> None:
-    """Depth first over the groups: ``buf`` holds the product for the groups before ``len(prefix)`` (its rows'
-    columns that can be non-zero: ``band``) and is not changed; each child takes ``top - a`` more factors of its
-    group, in place in this group's scratch array (one more per step down from the largest ``a`` wanted to the
-    smallest), and a projection of the last group is copied to its place in the stack (``into = (stack, index,
-    scratch, keep)``; ``keep``: the first row and the columns of each row to copy, or None for all of it)."""
-    stack, index, scratch, keep = into
+    """Depth first over the groups: ``buf`` holds the product for the groups before ``len(prefix)`` and is not
+    changed; each child takes ``top - a`` more factors of its group, in place in this group's scratch array (one
+    more per step down from the largest ``a`` wanted to the smallest), and a projection of the last group is copied
+    to its place in the stack (``into = (stack, index, scratch, keep, cones)``; ``keep``: the first row and the
+    columns of each row to copy, or None for all of it).  ``band``: the cells of ``buf`` a child may read (every
+    one it can reach when ``cones`` is None; else ``cones[g][m]``, the cells (by row, see :func:`_cones`) group
+    ``g``'s product with ``m`` factors still to take must hold for the projections copied)."""
+    stack, index, scratch, keep, cones = into
     g = len(prefix)
     top, t = int(law.top[g]), int(law.tags[g])
     values = [a for a in range(top + 1) if (*prefix, a) in wanted]
@@ -115,9 +117,13 @@ def _visit(law: _Law, buf: np.ndarray, band: np.ndarray, prefix: tuple[int, ...]
         return
     last = g == len(law.sizes) - 1
     cur = scratch[g]
-    np.copyto(cur, buf)
-    for _ in range(top - values[-1]):
-        times_group(cur, t, cur.shape[0], band)
+    if cones is None:
+        np.copyto(cur, buf)
+    else:  # only the cells the products read: the rest of the scratch is never read (zero outside the law's band)
+        copy_band(buf, cur, 0, cones[g][top - values[0]])
+    steps = top - values[0]  # factors this node takes, down to its smallest projection
+    for n in range(top - values[-1]):
+        times_group(cur, t, cur.shape[0], band if cones is None else cones[g][steps - n - 1])
     for a in range(values[-1], values[0] - 1, -1):
         if a in values:
             if last and keep is None:
@@ -127,7 +133,34 @@ def _visit(law: _Law, buf: np.ndarray, band: np.ndarray, prefix: tuple[int, ...]
             else:
                 _visit(law, cur, band, (*prefix, a), wanted, into)
         if a > values[0]:
-            times_group(cur, t, cur.shape[0], band)
+            times_group(cur, t, cur.shape[0], band if cones is None else cones[g][a - values[0] - 1])
+
+
+def _cones(law: _Law, band: np.ndarray, keep: tuple[int, np.ndarray]) -> list[list[np.ndarray]]:
+    """``cones[g][m]`` (``(2, rows)`` first and one past the last column per row of a chunk, empty rows ``0, 0``):
+    the cells of group ``g``'s product with ``m`` of its factors still to take (and every factor of the later
+    groups) that the copied cells (``keep``: rows from ``keep[0]``, the columns ``keep[1]``) depend on, within the
+    counts the rows can reach (``band``).  A factor ``(1 + z w^t) / 2`` makes cell ``(i, j)`` of cells ``(i, j)`` and
+    ``(i - 1, j - t)``, so each factor to take widens the cone by its shift (a row's span of columns, a superset of
+    the cells needed): multiplying only there (:func:`times_group` by this band) leaves the copied cells exactly as
+    the whole product would."""
+    rows = band.shape[1]
+    lo = np.where(np.arange(rows) >= keep[0], np.maximum(keep[1][0], band[0]), 0)
+    hi = np.where(np.arange(rows) >= keep[0], np.minimum(keep[1][1], band[1]), 0)
+    out: list[list[np.ndarray]] = [[] for _ in law.sizes]
+    for g in range(len(law.sizes) - 1, -1, -1):
+        t = int(law.tags[g])
+        for m in range(int(law.top[g]) + 1):
+            if m:  # one factor more: row i also holds what row i + 1 reads of it
+                full = lo < hi
+                up_lo = np.where(full[1:], lo[1:] - t, lo[:-1])
+                up_hi = np.where(full[1:], hi[1:] - t, hi[:-1])
+                lo[:-1] = np.where(full[:-1], np.minimum(lo[:-1], up_lo), up_lo)
+                hi[:-1] = np.where(full[:-1], np.maximum(hi[:-1], up_hi), up_hi)
+                lo, hi = np.maximum(lo, band[0]), np.minimum(hi, band[1])
+                lo, hi = np.where(lo < hi, lo, 0), np.where(lo < hi, hi, 0)
+            out[g].append(np.ascontiguousarray(np.stack([lo, hi]), dtype=np.int64))
+    return out
 
 
 def _stack(
@@ -148,8 +181,10 @@ def _stack(
     shape = (len(leaves), d1 - lo, law.width)
     stack = np.zeros(shape) if into is None else into[:, : d1 - lo]
     wanted = {a[:i] for a in leaves for i in range(1, len(a) + 1)}
-    scratch = np.empty((len(law.sizes), *shape[1:]))
+    scratch = np.empty((len(law.sizes), *shape[1:])) if read is None else np.zeros((len(law.sizes), *shape[1:]))
     base = np.ascontiguousarray(law.base[lo:d1])
+    band = np.ascontiguousarray(law.band[:, lo:d1])
     keep = None if read is None else (d0 - lo, np.ascontiguousarray(read[:, lo:d1]))
-    _visit(law, base, np.ascontiguousarray(law.band[:, lo:d1]), (), wanted, (stack, index, scratch, keep))
+    cones = None if keep is None else _cones(law, band, keep)
+    _visit(law, base, band, (), wanted, (stack, index, scratch, keep, cones))
     return stack, d0 - lo
