@@ -89,9 +89,9 @@ def _old_chain_rows(rho, pre, chunk, coef, config, runs, ramp, seat, out):
         if cfg[11] > 0:
             for k in range(n_runs):
                 p0 = stack[picked[k, 0]][skip:]
-                _seat(rho[k, 1], pre[k], p0, cfg, runs[k], seat, (r0, r1))
+                _seat(rho[k, 1], pre[k], p0, cfg, runs[k], seat, (r0, r1), out[k])
                 if ramp[1].shape[0] > 1:
-                    _coup_bets(pre[k], k, chunk, coef, cfg, runs[k], ramp, (r0, r1), out[k])
+                    _coup_bets(pre[k], k, chunk, coef, cfg, runs[k], ramp, (r0, r1), out[k], int(seat[2]))
                 _pre_rows(pre[k], k, chunk, coef, cfg, runs[k], (r0, r1))
         for layer in range(n_layers):
             bets = layer == n_layers - 1
