@@ -42,7 +42,7 @@ from toolkit.bets.paytable import PayTable
 from toolkit.counting._computed_kernels import TINY, chain_rows
 from toolkit.counting._computed_labels import label_moments
 from toolkit.counting._computed_law import _Law, _leaves, _stack
-from toolkit.counting._computed_seat import SeatRule, _table
+from toolkit.counting.seating import SeatRule, _table
 from toolkit.counting.strategies import CountPlay, Ramp, Strategy, count_strategy
 from toolkit.counting.systems import CountSystem, resolve_bet
 from toolkit.coup.cards import CompositionLike
