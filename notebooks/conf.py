@@ -27,6 +27,7 @@ from sphinx.application import Sphinx
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))  # the checkout's package, whatever is installed
+sys.path.insert(0, str(HERE / "_ext"))  # this site's own extension
 
 # the notebooks run with the small parameters of the test suite; their kernel inherits this environment
 os.environ.setdefault("BACCARAT_SMALL", "1")
@@ -51,6 +52,7 @@ extensions = [
     "sphinx-mathjax-offline",  # MathJax served from the site itself: the pages need no network either
     "sphinx.ext.viewcode",
     "sphinx_copybutton",
+    "shallow_navigation",  # _ext/shallow_navigation.py: the sidebar lists the pages, not the ~400 of single names
 ]
 
 root_doc = "index"
@@ -292,87 +294,6 @@ def _drop_inherited_type_doc(app: Sphinx, what: str, name: str, obj: Any, option
             lines.clear()
 
 
-#: Levels of the navigation the theme puts in every page's sidebar: the pages and the API's page per subpackage.
-#: The ~400 pages autosummary writes (one per name, each linked from its subpackage's table) are left out: furo
-#: renders the whole tree into every page (and parses it again), so with them each page carried ~90 KB of
-#: navigation and the build's time grew with the square of its pages (1.67x the CPU of the build without them).
-NAVIGATION_DEPTH = 2
-
-#: The tables of contents the navigation reads for the pages it cannot show in full (see :func:`_navigation_tocs`).
-_PRUNED_TOCS: dict[str, Any] = {}
-
-
-def _navigation_tocs(app: Sphinx, env: Any) -> None:
-    """Copies, without their sub-toctrees, of the tables of contents of pages only ever listed at depth
-    :data:`NAVIGATION_DEPTH` or below.
-
-    Sphinx resolves the whole tree of toctrees for every page and prunes it to the asked depth afterwards, so each
-    page resolved (and copied) the entries of all ~400 autosummary pages to show none of them: half the build's
-    CPU.  What such a page includes lies deeper than the navigation goes, so the navigation of a page reads these
-    copies instead (:func:`_shallow_navigation`) and comes out the same, save for the pages that lead to the page
-    itself, read whole so that the branch holding it is still marked current.
-    """
-    del app
-    from sphinx import addnodes
-
-    depth = {env.config.root_doc: 0}
-    todo = [env.config.root_doc]
-    while todo:  # breadth first: each page's least depth in the tree
-        doc = todo.pop(0)
-        for child in env.toctree_includes.get(doc, ()):
-            if child not in depth:
-                depth[child] = depth[doc] + 1
-                todo.append(child)
-    _PRUNED_TOCS.clear()
-    for doc, level in depth.items():
-        if level >= NAVIGATION_DEPTH and env.toctree_includes.get(doc) and doc in env.tocs:
-            toc = env.tocs[doc].deepcopy()
-            for node in list(toc.findall(addnodes.toctree)):
-                node.parent.remove(node)
-            _PRUNED_TOCS[doc] = toc
-
-
-def _leading_to(includes: dict[str, list[str]], docname: str) -> set[str]:
-    """Every page whose toctrees lead to ``docname``, directly or not."""
-    parents: dict[str, set[str]] = {}
-    for parent, children in includes.items():
-        for child in children:
-            parents.setdefault(child, set()).add(parent)
-    found: set[str] = set()
-    todo = [docname]
-    while todo:
-        for parent in parents.get(todo.pop(), ()):
-            if parent not in found:
-                found.add(parent)
-                todo.append(parent)
-    return found
-
-
-def _shallow_navigation(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
-    """The page's ``toctree`` function, its depth at most :data:`NAVIGATION_DEPTH` (the theme asks for all), read
-    from the pruned tables of contents of :func:`_navigation_tocs`."""
-    del templatename, doctree
-    toctree = context.get("toctree")
-    if toctree is None:
-        return
-    env = app.env
-
-    def shallow(**kwargs: Any) -> str:
-        depth = int(kwargs.get("maxdepth", -1))
-        kwargs["maxdepth"] = NAVIGATION_DEPTH if depth < 1 else min(depth, NAVIGATION_DEPTH)
-        whole = _leading_to(env.toctree_includes, pagename)
-        tocs = env.tocs
-        env.tocs = {**tocs, **{doc: toc for doc, toc in _PRUNED_TOCS.items() if doc not in whole}}
-        try:
-            return toctree(**kwargs)
-        finally:
-            env.tocs = tocs
-
-    context["toctree"] = shallow
-
-
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("autodoc-process-docstring", _drop_inherited_type_doc, priority=100)  # before napoleon
-    app.connect("env-updated", _navigation_tocs)
-    app.connect("html-page-context", _shallow_navigation, priority=400)  # before the theme's handler (500) asks
     return {"parallel_read_safe": True}

@@ -1,0 +1,102 @@
+"""The sidebar's navigation at most :data:`NAVIGATION_DEPTH` levels deep, computed without the pages it leaves out.
+
+The theme (furo) asks Sphinx for the whole tree of pages in every page's sidebar.  The ~400 pages autosummary
+writes (one per name, each linked from its subpackage's table) are left out of it: with them each page carried
+~90 KB of navigation and the build's time grew with the square of its pages (1.67x the CPU of the build without
+them).  Asking for fewer levels is not enough: Sphinx resolves (and copies) every toctree of the site for each
+page and prunes the result to the depth asked afterwards, so each page still resolved the entries of all ~400
+pages to show none of them, about half the build's CPU.  Here the navigation of a page reads the tables of
+contents of the pages only ever listed at the deepest level shown without their own toctrees, whose entries
+would be pruned anyway; the pages that lead to the page itself are read whole, so that the branch holding it is
+still marked current.  The site comes out byte for byte the same (``shallow_navigation_pruned = False`` in the
+configuration turns the pruning off; ``tests/test_docs.py`` builds a small site both ways and compares them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sphinx.application import Sphinx
+
+#: Levels of the navigation the theme puts in every page's sidebar: the pages and the API's page per subpackage.
+NAVIGATION_DEPTH = 2
+
+#: The tables of contents the navigation reads for the pages listed only at its deepest level or below: copies
+#: without their toctrees (see :func:`pruned_tocs`).
+_PRUNED_TOCS: dict[str, Any] = {}
+
+
+def pruned_tocs(app: Sphinx, env: Any) -> None:
+    """Copies, without their toctrees, of the tables of contents of the pages listed only at depth
+    ``shallow_navigation_depth`` or below (their toctrees' entries lie deeper than the navigation goes)."""
+    from sphinx import addnodes
+
+    _PRUNED_TOCS.clear()
+    if not app.config.shallow_navigation_pruned:
+        return
+    depth = {env.config.root_doc: 0}
+    todo = [env.config.root_doc]
+    while todo:  # breadth first: each page's least depth in the tree
+        doc = todo.pop(0)
+        for child in env.toctree_includes.get(doc, ()):
+            if child not in depth:
+                depth[child] = depth[doc] + 1
+                todo.append(child)
+    for doc, level in depth.items():
+        if level >= app.config.shallow_navigation_depth and env.toctree_includes.get(doc) and doc in env.tocs:
+            toc = env.tocs[doc].deepcopy()
+            for node in list(toc.findall(addnodes.toctree)):
+                node.parent.remove(node)
+            _PRUNED_TOCS[doc] = toc
+
+
+def leading_to(includes: dict[str, list[str]], docname: str) -> set[str]:
+    """Every page whose toctrees lead to ``docname``, directly or not.
+
+    >>> sorted(leading_to({"index": ["a", "b"], "a": ["c"], "b": ["c"], "c": ["d"]}, "d"))
+    ['a', 'b', 'c', 'index']
+    """
+    parents: dict[str, set[str]] = {}
+    for parent, children in includes.items():
+        for child in children:
+            parents.setdefault(child, set()).add(parent)
+    found: set[str] = set()
+    todo = [docname]
+    while todo:
+        for parent in parents.get(todo.pop(), ()):
+            if parent not in found:
+                found.add(parent)
+                todo.append(parent)
+    return found
+
+
+def shallow_navigation(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
+    """The page's ``toctree`` function, its depth at most ``shallow_navigation_depth`` (the theme asks for all),
+    reading the tables of contents of :func:`pruned_tocs` for the pages that do not lead to this one."""
+    del templatename, doctree
+    toctree = context.get("toctree")
+    if toctree is None:
+        return
+    env = app.env
+    most = app.config.shallow_navigation_depth
+
+    def shallow(**kwargs: Any) -> str:
+        depth = int(kwargs.get("maxdepth", -1))
+        kwargs["maxdepth"] = most if depth < 1 else min(depth, most)
+        whole = leading_to(env.toctree_includes, pagename)
+        tocs = env.tocs
+        env.tocs = {**tocs, **{doc: toc for doc, toc in _PRUNED_TOCS.items() if doc not in whole}}
+        try:
+            return toctree(**kwargs)
+        finally:
+            env.tocs = tocs
+
+    context["toctree"] = shallow
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.add_config_value("shallow_navigation_depth", NAVIGATION_DEPTH, "html", int)
+    app.add_config_value("shallow_navigation_pruned", True, "html", bool)
+    app.connect("env-updated", pruned_tocs)
+    app.connect("html-page-context", shallow_navigation, priority=400)  # before the theme's handler (500) asks
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
