@@ -138,7 +138,12 @@ SMALL_SITE = {
     "a1x1": [],
     "shared1": [],
     "twice1": [],
+    "latex": [],
 }
+#: Pages whose tables of contents are not plain, left to Sphinx: ``b``'s toctree lies below its ``tocdepth``,
+#: ``a`` lists ``latex`` only where the builder is LaTeX.
+SMALL_SITE_TEXT = {"b": ":tocdepth: 2\n\n", "latex": ":orphan:\n\n"}
+SMALL_SITE_AFTER = {"a": "\n.. only:: latex\n\n   .. toctree::\n\n      latex\n"}
 
 
 def test_the_shallow_navigation_is_the_navigation_sphinx_resolves_in_full(tmp_path: Path) -> None:
@@ -156,7 +161,10 @@ def test_the_shallow_navigation_is_the_navigation_sphinx_resolves_in_full(tmp_pa
     )
     for page, children in SMALL_SITE.items():
         toctree = "\n".join([".. toctree::", "", *(f"   {child}" for child in children)]) if children else ""
-        (source / f"{page}.rst").write_text(f"{page}\n{'=' * len(page)}\n\nSection\n-------\n\n{toctree}\n")
+        text = (
+            f"{SMALL_SITE_TEXT.get(page, '')}{page}\n{'=' * len(page)}\n\nSection\n-------\n\nSub\n~~~\n\n{toctree}\n"
+        )
+        (source / f"{page}.rst").write_text(text + SMALL_SITE_AFTER.get(page, ""), encoding="utf-8")
     _build(source, tmp_path / "pruned")
     _build(source, tmp_path / "full", "shallow_navigation_pruned=0")
     pages = sorted(p.relative_to(tmp_path / "full" / "html") for p in (tmp_path / "full" / "html").rglob("*.html"))
