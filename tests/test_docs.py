@@ -125,12 +125,13 @@ def test_docs_build_without_warnings(tmp_path: Path) -> None:
 
 #: A small site for the navigation's check: page -> the pages its toctree lists.  ``shared`` is listed at depths
 #: 1 and 2 (its least depth counts), ``twice`` from two pages at depth 2, and the chain ``a > a1 > a1x > a1x1``
-#: goes two levels below the navigation's depth.
+#: goes two levels below the navigation's depth, beside ``a1y`` and, in a folder, ``deep/a1z`` and ``deep/a1w``
+#: (pages not shown that share a navigation, or not: their links are relative).
 SMALL_SITE = {
     "index": ["a", "b", "shared"],
     "a": ["a1", "a2", "twice"],
     "b": ["shared", "twice"],
-    "a1": ["a1x"],
+    "a1": ["a1x", "a1y", "deep/a1z", "deep/a1w"],
     "a1x": ["a1x1"],
     "shared": ["shared1"],
     "twice": ["twice1"],
@@ -139,6 +140,9 @@ SMALL_SITE = {
     "shared1": [],
     "twice1": [],
     "latex": [],
+    "a1y": [],
+    "deep/a1z": [],
+    "deep/a1w": [],
 }
 #: Pages whose tables of contents are not plain, left to Sphinx: ``b``'s toctree lies below its ``tocdepth``,
 #: ``a`` lists ``latex`` only where the builder is LaTeX.
@@ -164,6 +168,7 @@ def test_the_shallow_navigation_is_the_navigation_sphinx_resolves_in_full(tmp_pa
         text = (
             f"{SMALL_SITE_TEXT.get(page, '')}{page}\n{'=' * len(page)}\n\nSection\n-------\n\nSub\n~~~\n\n{toctree}\n"
         )
+        (source / f"{page}.rst").parent.mkdir(exist_ok=True)
         (source / f"{page}.rst").write_text(text + SMALL_SITE_AFTER.get(page, ""), encoding="utf-8")
     _build(source, tmp_path / "pruned")
     _build(source, tmp_path / "full", "shallow_navigation_pruned=0")

@@ -16,6 +16,7 @@ small site both ways and compares them).
 
 from __future__ import annotations
 
+import posixpath
 from typing import Any
 
 from sphinx.application import Sphinx
@@ -28,6 +29,10 @@ NAVIGATION_DEPTH = 2
 _PRUNED_TOCS: dict[str, Any] = {}
 #: The same for a navigation of titles only (what the theme asks for), by whether the page's toctrees are kept.
 _TITLES: dict[bool, dict[str, Any]] = {True: {}, False: {}}
+#: The pages the navigation may show (listed at its depth or above somewhere), and the navigations written so far,
+#: by what they depend on (see :func:`shallow_navigation`).
+_SHOWN: set[str] = set()
+_NAVIGATIONS: dict[tuple, str] = {}
 
 
 def _least_depths(env: Any) -> dict[str, int]:
@@ -75,11 +80,15 @@ def pruned_tocs(app: Sphinx, env: Any) -> None:
     _PRUNED_TOCS.clear()
     for titles in _TITLES.values():
         titles.clear()
+    _SHOWN.clear()
+    _NAVIGATIONS.clear()
     if not app.config.shallow_navigation_pruned:
         return
     for doc, level in _least_depths(env).items():
         if doc not in env.tocs:
             continue
+        if level <= app.config.shallow_navigation_depth:
+            _SHOWN.add(doc)
         deep = level >= app.config.shallow_navigation_depth and bool(env.toctree_includes.get(doc))
         if deep:
             toc = env.tocs[doc].deepcopy()
@@ -115,7 +124,12 @@ def leading_to(includes: dict[str, list[str]], docname: str) -> set[str]:
 
 def shallow_navigation(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
     """The page's ``toctree`` function, its depth at most ``shallow_navigation_depth`` (the theme asks for all),
-    reading the tables of contents of :func:`pruned_tocs` for the pages that do not lead to this one."""
+    reading the tables of contents of :func:`pruned_tocs` for the pages that do not lead to this one.
+
+    A page the navigation cannot show (one of ~400 autosummary pages, a page of highlighted source) changes it
+    only by the branches it marks current, those of the pages that lead to it, and by its folder (the links are
+    relative): such pages share one navigation per set of pages leading to them and folder, written once.
+    """
     del templatename, doctree
     toctree = context.get("toctree")
     if toctree is None:
@@ -126,7 +140,17 @@ def shallow_navigation(app: Sphinx, pagename: str, templatename: str, context: d
     def shallow(**kwargs: Any) -> str:
         depth = int(kwargs.get("maxdepth", -1))
         kwargs["maxdepth"] = most if depth < 1 else min(depth, most)
+        if not app.config.shallow_navigation_pruned:
+            return toctree(**kwargs)
         whole = leading_to(env.toctree_includes, pagename)
+        key = (
+            pagename if pagename in _SHOWN else None,
+            frozenset(whole),
+            posixpath.dirname(pagename),
+            tuple(sorted((name, repr(value)) for name, value in kwargs.items())),
+        )
+        if key in _NAVIGATIONS:
+            return _NAVIGATIONS[key]
         tocs = env.tocs
         pruned = {doc: toc for doc, toc in _PRUNED_TOCS.items() if doc not in whole}
         if kwargs.get("titles_only") and not kwargs.get("collapse", True):  # the theme's navigation
@@ -135,9 +159,10 @@ def shallow_navigation(app: Sphinx, pagename: str, templatename: str, context: d
         else:
             env.tocs = {**tocs, **pruned}
         try:
-            return toctree(**kwargs)
+            _NAVIGATIONS[key] = toctree(**kwargs)
         finally:
             env.tocs = tocs
+        return _NAVIGATIONS[key]
 
     context["toctree"] = shallow
 
