@@ -27,6 +27,7 @@ from sphinx.application import Sphinx
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))  # the checkout's package, whatever is installed
+sys.path.insert(0, str(HERE / "_ext"))  # this site's own extension
 
 # the notebooks run with the small parameters of the test suite; their kernel inherits this environment
 os.environ.setdefault("BACCARAT_SMALL", "1")
@@ -51,6 +52,7 @@ extensions = [
     "sphinx-mathjax-offline",  # MathJax served from the site itself: the pages need no network either
     "sphinx.ext.viewcode",
     "sphinx_copybutton",
+    "shallow_navigation",  # _ext/shallow_navigation.py: the sidebar lists the pages, not the ~400 of single names
 ]
 
 root_doc = "index"
@@ -292,29 +294,6 @@ def _drop_inherited_type_doc(app: Sphinx, what: str, name: str, obj: Any, option
             lines.clear()
 
 
-#: Levels of the navigation the theme puts in every page's sidebar: the pages and the API's page per subpackage.
-#: The ~400 pages autosummary writes (one per name, each linked from its subpackage's table) are left out: furo
-#: renders the whole tree into every page (and parses it again), so with them each page carried ~90 KB of
-#: navigation and the build's time grew with the square of its pages (1.67x the CPU of the build without them).
-NAVIGATION_DEPTH = 2
-
-
-def _shallow_navigation(app: Sphinx, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
-    """The page's ``toctree`` function, its depth at most :data:`NAVIGATION_DEPTH` (the theme asks for all)."""
-    del app, pagename, templatename, doctree
-    toctree = context.get("toctree")
-    if toctree is None:
-        return
-
-    def shallow(**kwargs: Any) -> str:
-        depth = int(kwargs.get("maxdepth", -1))
-        kwargs["maxdepth"] = NAVIGATION_DEPTH if depth < 1 else min(depth, NAVIGATION_DEPTH)
-        return toctree(**kwargs)
-
-    context["toctree"] = shallow
-
-
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("autodoc-process-docstring", _drop_inherited_type_doc, priority=100)  # before napoleon
-    app.connect("html-page-context", _shallow_navigation, priority=400)  # before the theme's handler (500) asks
     return {"parallel_read_safe": True}
