@@ -136,6 +136,10 @@ def test_kelly_by_count_is_a_ramp_rising_with_the_count():
     assert stakes[-1] > 3 * stakes[0]  # Kelly grows with the edge, about linearly in the count
     full = kelly_ramp("dragon7", 1000, 1.0, n_shoes=800, seed=3, min_coups=100)
     assert [u for _, u in full.steps] == pytest.approx([2 * u for u in stakes])
+    # the shoes it deals are the same in one process as on every core (no pool started for workers=1)
+    assert kelly_ramp("dragon7", 1000, 0.5, n_shoes=800, seed=3, min_coups=100, workers=1) == r
+    one = sized_strategy("dragon7", kelly=0.5, kelly_by="count", ramp_shoes=800, seed=3, workers=1)
+    assert one == sized_strategy("dragon7", kelly=0.5, kelly_by="count", ramp_shoes=800, seed=3, workers=2)
     rep = bankroll_report(
         "dragon7", bankroll=1000, kelly=0.5, kelly_by="count", n_shoes=300, paths=100, seed=1, progress=False
     )

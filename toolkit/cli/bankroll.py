@@ -195,6 +195,7 @@ def bankroll(
             strategy = sized_strategy(
                 systems[0], bets_[0], levels[0], bankroll_units, kelly, steps, units, limits, kelly_by.value,
                 seed=np.random.SeedSequence(s).spawn(3)[2], dealing=dealing,  # as toolkit.sizing.bankroll_report
+                workers=workers,
             )  # fmt: skip
         except ValueError as err:
             fail(str(err))

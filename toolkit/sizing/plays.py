@@ -319,6 +319,7 @@ def kelly_ramp(
     seed: SeedLike = None,
     min_coups: int = 200,
     rules: Rules = Rules(),
+    workers: int | None = None,
 ) -> Ramp:
     """Kelly stakes by true count, for a counter who knows the count but not the composition.
 
@@ -351,6 +352,8 @@ def kelly_ramp(
         Coups a count needs to get its own stake.
     rules
         House rules pricing the bet.
+    workers
+        Processes dealing the shoes (``None``: every core); the ramp is the same for any number.
 
     Returns
     -------
@@ -375,7 +378,9 @@ def kelly_ramp(
     if f > 1:
         raise ValueError(f"kelly_ramp fraction (of Kelly) must lie in (0, 1], got {fraction!r}")
     min_coups = non_negative_int(min_coups, "kelly_ramp min_coups")
-    info = PreCoup.from_dealt(deal(n_shoes, dealing, as_seed_sequence(seed), progress=False), rules.tableau)
+    info = PreCoup.from_dealt(
+        deal(n_shoes, dealing, as_seed_sequence(seed), workers=workers, progress=False), rules.tableau
+    )
     rc, tc = info.counts(s)
     count = np.floor(tc if s.trigger == "true" else rc)
     rows = np.flatnonzero(count >= math.floor(t))
@@ -613,6 +618,7 @@ def sized_strategy(
     ramp_shoes: int = 2000,
     seed: SeedLike = None,
     dealing: Dealing = Dealing(),
+    workers: int | None = None,
 ) -> Strategy:
     """A count system's bet, flat (``units`` at ``threshold``), by a ``ramp``, or at ``kelly`` of Kelly on ``bankroll``.
 
@@ -648,6 +654,8 @@ def sized_strategy(
         An integer, a :class:`numpy.random.SeedSequence`, a :class:`numpy.random.Generator` or ``None`` (fresh entropy).
     dealing
         How those shoes are dealt.
+    workers
+        Processes dealing them (``None``: every core); the strategy is the same for any number.
 
     Returns
     -------
@@ -667,7 +675,7 @@ def sized_strategy(
         raise ValueError("give kelly= or ramp=, not both")
     one_of(kelly_by, ("shoe", "count"), "kelly_by")
     if kelly is not None and kelly_by == "count":
-        ramp = kelly_ramp(s, bankroll, kelly, target, threshold, ramp_shoes, dealing, seed)
+        ramp = kelly_ramp(s, bankroll, kelly, target, threshold, ramp_shoes, dealing, seed, workers=workers)
         name = f"{s.name} {kelly:g} Kelly by count of {bankroll:g}"
         strategy = count_strategy(s, bet=target, ramp=ramp, name=name)
         return strategy if limits is None else Strategy(name, tuple(LimitedPlay(p, limits) for p in strategy.plays))

@@ -598,8 +598,9 @@ def bankroll_report(
     shoes_seed, paths_seed, ramp_seed = root.spawn(3)
     if strategy is None:
         strategy = sized_strategy(
-            system, bet, threshold, b, kelly, ramp, units, limits, kelly_by, seed=ramp_seed, dealing=dealing
-        )
+            system, bet, threshold, b, kelly, ramp, units, limits, kelly_by, seed=ramp_seed, dealing=dealing,
+            workers=workers,
+        )  # fmt: skip
     elif not isinstance(strategy, Strategy):
         raise TypeError(f"strategy must be a Strategy, got {type(strategy).__name__}")
     value = computed_win(strategy, dealing) if method == "computed" else None
