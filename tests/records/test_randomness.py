@@ -8,6 +8,7 @@ and also checks that the continuous tests' p-values are uniform.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import numpy as np
@@ -31,7 +32,7 @@ from toolkit.records import (
     simulate_records,
     streak_test,
 )
-from toolkit.records.randomness import _quadratic
+from toolkit.records.randomness import _quadratic, _window_dispersion
 
 ALPHA = 0.05
 REPS = 30
@@ -53,6 +54,23 @@ def test_the_martingale_statistic_is_pearsons_when_every_coup_has_the_same_odds(
     statistic, df = _quadratic(observed - expected, cov)
     assert statistic == pytest.approx(stats.chisquare(observed, expected).statistic)
     assert df == 2
+
+
+def test_the_window_dispersion_is_the_mean_over_each_shoes_windows() -> None:
+    """The vectorised dispersion against its definition, window by window, on shoes shorter and longer than a deck
+    (a shoe with fewer than 52 cards seen has none)."""
+    rng = np.random.default_rng(5)
+    lengths = [60, 10, 52, 53, 0, 417, 51]
+    seq = rng.integers(0, 13, size=sum(lengths)).astype(np.int8)
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    got = _window_dispersion(seq, offsets)
+    for s, (a, b) in enumerate(itertools.pairwise(offsets)):
+        windows = [np.bincount(seq[i : i + 52], minlength=13) for i in range(a, b - 51)]
+        if not windows:
+            assert np.isnan(got[s])
+            continue
+        assert got[s] == pytest.approx(np.mean([((w - 52 / 13) ** 2).sum() for w in windows]), rel=1e-12)
+    assert np.isnan(_window_dispersion(seq[:40], np.array([0, 40]))).all()
 
 
 def _false_positives(base, reps: int, shoes: int, seed: int) -> dict[str, list[float]]:

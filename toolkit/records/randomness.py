@@ -396,17 +396,24 @@ def seen_sequences(records: Records) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _window_dispersion(seq: np.ndarray, offsets: np.ndarray, width: int = 52) -> np.ndarray:
-    """Per shoe: mean over every run of ``width`` consecutive seen cards of sum_r (count_r - width/13)^2."""
+    """Per shoe: mean over every run of ``width`` consecutive seen cards of sum_r (count_r - width/13)^2.
+
+    A window's counts sum to ``width``, so its term is sum_r count_r^2 - width^2/13: the squares are summed in
+    integers over every window of the record at once, and each shoe's windows are a range of that running sum.
+    """
     out = np.full(len(offsets) - 1, np.nan)
-    onehot = np.zeros((len(seq) + 1, 13), np.int32)
-    onehot[np.arange(len(seq)) + 1, seq] = 1
-    cum = np.cumsum(onehot, axis=0)
-    for s in range(len(offsets) - 1):
-        a, b = offsets[s], offsets[s + 1]
-        if b - a < width:
-            continue
-        counts = cum[a + width : b + 1] - cum[a : b - width + 1]
-        out[s] = float(((counts - width / 13) ** 2).sum(axis=1).mean())
+    windows = np.diff(offsets) - width + 1  # windows of each shoe (none where it saw fewer than width cards)
+    if not (windows > 0).any():
+        return out
+    square = np.zeros(len(seq) - width + 1, np.int32)  # [i]: sum_r count_r^2 in seq[i : i + width]
+    for rank in range(13):  # a rank at a time: a few MB of scratch, not a one-hot table of the whole record
+        cum = np.concatenate([[0], np.cumsum(seq == rank, dtype=np.int32)])
+        count = cum[width:] - cum[:-width]
+        square += count * count
+    squares = np.concatenate([[0], np.cumsum(square, dtype=np.int64)])
+    ok = windows > 0
+    starts = offsets[:-1][ok]
+    out[ok] = (squares[starts + windows[ok]] - squares[starts]) / windows[ok] - width * width / 13
     return out
 
 
