@@ -32,7 +32,7 @@ from toolkit.records import (
     simulate_records,
     streak_test,
 )
-from toolkit.records.randomness import _quadratic, _window_dispersion
+from toolkit.records.randomness import _quadratic, _runs_z, _shoe_runs, _window_dispersion
 
 ALPHA = 0.05
 REPS = 30
@@ -71,6 +71,32 @@ def test_the_window_dispersion_is_the_mean_over_each_shoes_windows() -> None:
             continue
         assert got[s] == pytest.approx(np.mean([((w - 52 / 13) ** 2).sum() for w in windows]), rel=1e-12)
     assert np.isnan(_window_dispersion(seq[:40], np.array([0, 40]))).all()
+
+
+def test_runs_and_longest_streaks_are_those_of_each_shoes_sequence() -> None:
+    """The per-shoe runs and streaks, computed for all shoes at once, against each shoe's Banker/Player sequence
+    walked on its own (ties left out; a shoe of ties only has none, a one-sided shoe no z score)."""
+    coups = simulate_records(40, seed=6).coups
+    winners = ["tie", "tie", "banker", "banker", "tie", "player", "banker", "banker", "player", "banker"]
+    coups = pl.concat(
+        [coups.select("shoe", "winner"), pl.DataFrame({"shoe": [901] * 2 + [902] * 3 + [903] * 5, "winner": winners})],
+        how="vertical_relaxed",
+    )
+    shoes = _shoe_runs(coups)
+    z = _runs_z(shoes)
+    decided = coups.filter(pl.col("winner") != "tie")
+    assert shoes["shoe"].to_list() == decided["shoe"].unique(maintain_order=True).to_list()
+    for i, shoe in enumerate(shoes["shoe"]):
+        seq = [w == "banker" for w in decided.filter(pl.col("shoe") == shoe)["winner"]]
+        lengths = [len(list(run)) for _, run in itertools.groupby(seq)]
+        assert shoes["longest"][i] == max(lengths)
+        n1, n2 = sum(seq), len(seq) - sum(seq)
+        n = n1 + n2
+        var = 2 * n1 * n2 * (2 * n1 * n2 - n) / (n * n * (n - 1)) if n > 1 else 0
+        if n1 == 0 or n2 == 0 or var <= 0:
+            assert np.isnan(z[i])
+        else:
+            assert z[i] == (len(lengths) - (2 * n1 * n2 / n + 1)) / np.sqrt(var)
 
 
 def _false_positives(base, reps: int, shoes: int, seed: int) -> dict[str, list[float]]:

@@ -200,31 +200,31 @@ def _per_shoe_counts(coups: pl.DataFrame, pairs: bool) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ runs and streaks
-def _shoe_sequences(coups: pl.DataFrame) -> list[np.ndarray]:
-    """Per shoe, the Banker (1) / Player (0) sequence with the ties left out."""
+def _shoe_runs(coups: pl.DataFrame) -> pl.DataFrame:
+    """Per shoe (in the record's order), its Banker (1) / Player (0) sequence with the ties left out, summed up:
+    ``n`` decisions, ``banker`` wins, ``runs`` and the ``longest`` run."""
     decided = coups.filter(pl.col("winner") != "tie").select("shoe", (pl.col("winner") == "banker").alias("b"))
-    parts = decided.group_by("shoe", maintain_order=True).agg("b")
-    return [np.array(x, dtype=np.int8) for x in parts["b"].to_list()]
+    starts = decided.with_columns(start=(pl.col("b") != pl.col("b").shift(1)).fill_null(True).over("shoe"))
+    runs = starts.with_columns(run=pl.col("start").cum_sum().over("shoe"))
+    longest = runs.group_by("shoe", "run").len().group_by("shoe").agg(longest=pl.col("len").max())
+    per_shoe = runs.group_by("shoe", maintain_order=True).agg(
+        n=pl.len(), banker=pl.col("b").sum(), runs=pl.col("start").sum()
+    )
+    return per_shoe.join(longest, on="shoe", how="left", maintain_order="left")
 
 
-def _runs_z(seq: np.ndarray) -> float:
-    """Wald-Wolfowitz z score of the number of runs (nan when one side never wins)."""
-    n1 = int(seq.sum())
-    n2 = len(seq) - n1
-    if n1 == 0 or n2 == 0:
-        return float("nan")
-    runs = 1 + int(np.count_nonzero(seq[1:] != seq[:-1]))
-    n = n1 + n2
+def _runs_z(shoes: pl.DataFrame) -> np.ndarray:
+    """Wald-Wolfowitz z score of the number of runs of each shoe (nan when one side never wins)."""
+    n, n1, runs = (shoes[c].to_numpy().astype(np.int64) for c in ("n", "banker", "runs"))
+    n2 = n - n1
+    z = np.full(len(n), np.nan)
+    ok = (n1 > 0) & (n2 > 0)
+    n, n1, n2, runs = n[ok], n1[ok], n2[ok], runs[ok]
     mean = 2 * n1 * n2 / n + 1
     var = 2 * n1 * n2 * (2 * n1 * n2 - n) / (n * n * (n - 1))
-    return (runs - mean) / np.sqrt(var) if var > 0 else float("nan")
-
-
-def _longest(seq: np.ndarray) -> int:
-    if len(seq) == 0:
-        return 0
-    edges = np.flatnonzero(np.r_[True, seq[1:] != seq[:-1], True])
-    return int(np.diff(edges).max())
+    spread = var > 0
+    z[np.flatnonzero(ok)[spread]] = (runs[spread] - mean[spread]) / np.sqrt(var[spread])
+    return z
 
 
 def runs_test(records: Records, base: Records | None = None, seed: SeedLike = None) -> TestResult:
@@ -259,8 +259,8 @@ def runs_test(records: Records, base: Records | None = None, seed: SeedLike = No
     True
     """
     base = _baseline(records, base, seed)
-    values = np.array([_runs_z(s) for s in _shoe_sequences(records.coups)])
-    reference = np.array([_runs_z(s) for s in _shoe_sequences(base.coups)])
+    values = _runs_z(_shoe_runs(records.coups))
+    reference = _runs_z(_shoe_runs(base.coups))
     return _against_baseline("runs", values, reference, records.n_shoes, "runs z score")
 
 
@@ -289,8 +289,8 @@ def streak_test(records: Records, base: Records | None = None, seed: SeedLike = 
     'longest streak'
     """
     base = _baseline(records, base, seed)
-    values = np.array([_longest(s) for s in _shoe_sequences(records.coups)], dtype=float)
-    reference = np.array([_longest(s) for s in _shoe_sequences(base.coups)], dtype=float)
+    values = _shoe_runs(records.coups)["longest"].to_numpy().astype(float)
+    reference = _shoe_runs(base.coups)["longest"].to_numpy().astype(float)
     return _against_baseline("longest streak", values, reference, records.n_shoes, "longest streak")
 
 
