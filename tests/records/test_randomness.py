@@ -8,6 +8,7 @@ and also checks that the continuous tests' p-values are uniform.
 
 from __future__ import annotations
 
+import gc
 import itertools
 from dataclasses import replace
 
@@ -32,6 +33,7 @@ from toolkit.records import (
     simulate_records,
     streak_test,
 )
+from toolkit.records._calibrate import _REFERENCE
 from toolkit.records.randomness import _quadratic, _runs_z, _shoe_runs, _window_dispersion
 
 ALPHA = 0.05
@@ -97,6 +99,31 @@ def test_runs_and_longest_streaks_are_those_of_each_shoes_sequence() -> None:
             assert np.isnan(z[i])
         else:
             assert z[i] == (len(lengths) - (2 * n1 * n2 / n + 1)) / np.sqrt(var)
+
+
+def test_a_baselines_statistics_are_computed_once_and_dropped_with_it() -> None:
+    """A baseline compared with record after record: its per-shoe statistics are kept while it lives (read-only),
+    the results those of a copy of it that computes them afresh, and nothing is held once it is gone."""
+    records = simulate_records(3, seed=4)
+
+    def battery(base):
+        tests = (runs_test, streak_test, deck_mixing_test)
+        found = [t(records, base) for t in tests] + [frequency_test(records.outcomes(), base=base)]
+        return [(r.test, r.statistic, r.p_value, r.detail) for r in found]
+
+    base = baseline(simulate_records(1, seed=0), 40, seed=2)
+    first = battery(base)
+    held = _REFERENCE[id(base)]
+    assert len(held) == 4
+    assert not any(v.flags.writeable for v in held.values())
+    assert battery(base) == first  # from what is held
+    assert len(_REFERENCE[id(base)]) == 4
+    copy = replace(base)
+    assert battery(copy) == first  # computed again for the copy
+    key = id(base)
+    del base, held
+    gc.collect()
+    assert key not in _REFERENCE
 
 
 def _false_positives(base, reps: int, shoes: int, seed: int) -> dict[str, list[float]]:

@@ -51,7 +51,7 @@ import polars as pl
 from toolkit.bets.paytable import PayTable
 from toolkit.bets.pricing import expected_values
 from toolkit.parallel import SeedLike
-from toolkit.records._calibrate import TestResult, _against_baseline, _baseline, baseline
+from toolkit.records._calibrate import TestResult, _against_baseline, _baseline, _reference, baseline
 from toolkit.records.model import Records
 
 __all__ = [
@@ -167,7 +167,7 @@ def frequency_test(
         # per shoe, the counts less the baseline's proportions times the shoe's coups: conditioning on the
         # number of coups leaves K - 1 free dimensions, and shoes are independent
         base = _baseline(records, base, seed)
-        reference = _per_shoe_counts(base.coups, pairs)
+        reference = _reference(base, ("counts", pairs), lambda b: _per_shoe_counts(b.coups, pairs))
         share = reference.sum(axis=0) / reference.sum()
         ref_dev = reference - reference.sum(axis=1, keepdims=True) * share
         own = _per_shoe_counts(records.coups, pairs)
@@ -260,7 +260,7 @@ def runs_test(records: Records, base: Records | None = None, seed: SeedLike = No
     """
     base = _baseline(records, base, seed)
     values = _runs_z(_shoe_runs(records.coups))
-    reference = _runs_z(_shoe_runs(base.coups))
+    reference = _reference(base, "runs", lambda b: _runs_z(_shoe_runs(b.coups)))
     return _against_baseline("runs", values, reference, records.n_shoes, "runs z score")
 
 
@@ -290,7 +290,7 @@ def streak_test(records: Records, base: Records | None = None, seed: SeedLike = 
     """
     base = _baseline(records, base, seed)
     values = _shoe_runs(records.coups)["longest"].to_numpy().astype(float)
-    reference = _shoe_runs(base.coups)["longest"].to_numpy().astype(float)
+    reference = _reference(base, "longest", lambda b: _shoe_runs(b.coups)["longest"].to_numpy().astype(float))
     return _against_baseline("longest streak", values, reference, records.n_shoes, "longest streak")
 
 
@@ -448,7 +448,7 @@ def deck_mixing_test(records: Records, base: Records | None = None, seed: SeedLi
     """
     base = _baseline(records, base, seed)
     values = _window_dispersion(*seen_sequences(records))
-    reference = _window_dispersion(*seen_sequences(base))
+    reference = _reference(base, "dispersion", lambda b: _window_dispersion(*seen_sequences(b)))
     return _against_baseline("deck mixing", values, reference, records.n_shoes, "rank dispersion per 52 cards")
 
 
