@@ -8,6 +8,8 @@ and also checks that the continuous tests' p-values are uniform.
 
 from __future__ import annotations
 
+import gc
+import itertools
 from dataclasses import replace
 
 import numpy as np
@@ -31,7 +33,8 @@ from toolkit.records import (
     simulate_records,
     streak_test,
 )
-from toolkit.records.randomness import _quadratic
+from toolkit.records._calibrate import _REFERENCE
+from toolkit.records.randomness import _quadratic, _runs_z, _shoe_runs, _window_dispersion
 
 ALPHA = 0.05
 REPS = 30
@@ -53,6 +56,74 @@ def test_the_martingale_statistic_is_pearsons_when_every_coup_has_the_same_odds(
     statistic, df = _quadratic(observed - expected, cov)
     assert statistic == pytest.approx(stats.chisquare(observed, expected).statistic)
     assert df == 2
+
+
+def test_the_window_dispersion_is_the_mean_over_each_shoes_windows() -> None:
+    """The vectorised dispersion against its definition, window by window, on shoes shorter and longer than a deck
+    (a shoe with fewer than 52 cards seen has none)."""
+    rng = np.random.default_rng(5)
+    lengths = [60, 10, 52, 53, 0, 417, 51]
+    seq = rng.integers(0, 13, size=sum(lengths)).astype(np.int8)
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    got = _window_dispersion(seq, offsets)
+    for s, (a, b) in enumerate(itertools.pairwise(offsets)):
+        windows = [np.bincount(seq[i : i + 52], minlength=13) for i in range(a, b - 51)]
+        if not windows:
+            assert np.isnan(got[s])
+            continue
+        assert got[s] == pytest.approx(np.mean([((w - 52 / 13) ** 2).sum() for w in windows]), rel=1e-12)
+    assert np.isnan(_window_dispersion(seq[:40], np.array([0, 40]))).all()
+
+
+def test_runs_and_longest_streaks_are_those_of_each_shoes_sequence() -> None:
+    """The per-shoe runs and streaks, computed for all shoes at once, against each shoe's Banker/Player sequence
+    walked on its own (ties left out; a shoe of ties only has none, a one-sided shoe no z score)."""
+    coups = simulate_records(40, seed=6).coups
+    winners = ["tie", "tie", "banker", "banker", "tie", "player", "banker", "banker", "player", "banker"]
+    coups = pl.concat(
+        [coups.select("shoe", "winner"), pl.DataFrame({"shoe": [901] * 2 + [902] * 3 + [903] * 5, "winner": winners})],
+        how="vertical_relaxed",
+    )
+    shoes = _shoe_runs(coups)
+    z = _runs_z(shoes)
+    decided = coups.filter(pl.col("winner") != "tie")
+    assert shoes["shoe"].to_list() == decided["shoe"].unique(maintain_order=True).to_list()
+    for i, shoe in enumerate(shoes["shoe"]):
+        seq = [w == "banker" for w in decided.filter(pl.col("shoe") == shoe)["winner"]]
+        lengths = [len(list(run)) for _, run in itertools.groupby(seq)]
+        assert shoes["longest"][i] == max(lengths)
+        n1, n2 = sum(seq), len(seq) - sum(seq)
+        n = n1 + n2
+        var = 2 * n1 * n2 * (2 * n1 * n2 - n) / (n * n * (n - 1)) if n > 1 else 0
+        if n1 == 0 or n2 == 0 or var <= 0:
+            assert np.isnan(z[i])
+        else:
+            assert z[i] == (len(lengths) - (2 * n1 * n2 / n + 1)) / np.sqrt(var)
+
+
+def test_a_baselines_statistics_are_computed_once_and_dropped_with_it() -> None:
+    """A baseline compared with record after record: its per-shoe statistics are kept while it lives (read-only),
+    the results those of a copy of it that computes them afresh, and nothing is held once it is gone."""
+    records = simulate_records(3, seed=4)
+
+    def battery(base):
+        tests = (runs_test, streak_test, deck_mixing_test)
+        found = [t(records, base) for t in tests] + [frequency_test(records.outcomes(), base=base)]
+        return [(r.test, r.statistic, r.p_value, r.detail) for r in found]
+
+    base = baseline(simulate_records(1, seed=0), 40, seed=2)
+    first = battery(base)
+    held = _REFERENCE[id(base)]
+    assert len(held) == 4
+    assert not any(v.flags.writeable for v in held.values())
+    assert battery(base) == first  # from what is held
+    assert len(_REFERENCE[id(base)]) == 4
+    copy = replace(base)
+    assert battery(copy) == first  # computed again for the copy
+    key = id(base)
+    del base, held
+    gc.collect()
+    assert key not in _REFERENCE
 
 
 def _false_positives(base, reps: int, shoes: int, seed: int) -> dict[str, list[float]]:

@@ -8,7 +8,9 @@ baseline (:func:`_against_baseline` for a per-shoe mean).  Used by
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -125,6 +127,24 @@ def baseline(records: Records, n_shoes: int = 2000, seed: SeedLike = None) -> Re
 
 def _baseline(records: Records, base: Records | None, seed: SeedLike) -> Records:
     return base if base is not None else baseline(records, seed=seed)
+
+
+#: Per-shoe statistics of the baselines alive, by the baseline's identity and the statistic's key: a baseline is
+#: compared with record after record (1,500 shoes' statistics in each call otherwise); dropped with the baseline.
+_REFERENCE: dict[int, dict[object, np.ndarray]] = {}
+
+
+def _reference(base: Records, key: object, compute: Callable[[Records], np.ndarray]) -> np.ndarray:
+    """``compute(base)``, computed once while ``base`` lives (read-only: every later call shares it)."""
+    held = _REFERENCE.get(id(base))
+    if held is None:
+        held = _REFERENCE[id(base)] = {}
+        weakref.finalize(base, _REFERENCE.pop, id(base), None)
+    if key not in held:
+        value = np.asarray(compute(base))
+        value.flags.writeable = False
+        held[key] = value
+    return held[key]
 
 
 def _against_baseline(name: str, values: np.ndarray, reference: np.ndarray, shoes: int, what: str) -> TestResult:

@@ -51,7 +51,7 @@ import polars as pl
 from toolkit.bets.paytable import PayTable
 from toolkit.bets.pricing import expected_values
 from toolkit.parallel import SeedLike
-from toolkit.records._calibrate import TestResult, _against_baseline, _baseline, baseline
+from toolkit.records._calibrate import TestResult, _against_baseline, _baseline, _reference, baseline
 from toolkit.records.model import Records
 
 __all__ = [
@@ -167,7 +167,7 @@ def frequency_test(
         # per shoe, the counts less the baseline's proportions times the shoe's coups: conditioning on the
         # number of coups leaves K - 1 free dimensions, and shoes are independent
         base = _baseline(records, base, seed)
-        reference = _per_shoe_counts(base.coups, pairs)
+        reference = _reference(base, ("counts", pairs), lambda b: _per_shoe_counts(b.coups, pairs))
         share = reference.sum(axis=0) / reference.sum()
         ref_dev = reference - reference.sum(axis=1, keepdims=True) * share
         own = _per_shoe_counts(records.coups, pairs)
@@ -200,31 +200,31 @@ def _per_shoe_counts(coups: pl.DataFrame, pairs: bool) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ runs and streaks
-def _shoe_sequences(coups: pl.DataFrame) -> list[np.ndarray]:
-    """Per shoe, the Banker (1) / Player (0) sequence with the ties left out."""
+def _shoe_runs(coups: pl.DataFrame) -> pl.DataFrame:
+    """Per shoe (in the record's order), its Banker (1) / Player (0) sequence with the ties left out, summed up:
+    ``n`` decisions, ``banker`` wins, ``runs`` and the ``longest`` run."""
     decided = coups.filter(pl.col("winner") != "tie").select("shoe", (pl.col("winner") == "banker").alias("b"))
-    parts = decided.group_by("shoe", maintain_order=True).agg("b")
-    return [np.array(x, dtype=np.int8) for x in parts["b"].to_list()]
+    starts = decided.with_columns(start=(pl.col("b") != pl.col("b").shift(1)).fill_null(True).over("shoe"))
+    runs = starts.with_columns(run=pl.col("start").cum_sum().over("shoe"))
+    longest = runs.group_by("shoe", "run").len().group_by("shoe").agg(longest=pl.col("len").max())
+    per_shoe = runs.group_by("shoe", maintain_order=True).agg(
+        n=pl.len(), banker=pl.col("b").sum(), runs=pl.col("start").sum()
+    )
+    return per_shoe.join(longest, on="shoe", how="left", maintain_order="left")
 
 
-def _runs_z(seq: np.ndarray) -> float:
-    """Wald-Wolfowitz z score of the number of runs (nan when one side never wins)."""
-    n1 = int(seq.sum())
-    n2 = len(seq) - n1
-    if n1 == 0 or n2 == 0:
-        return float("nan")
-    runs = 1 + int(np.count_nonzero(seq[1:] != seq[:-1]))
-    n = n1 + n2
+def _runs_z(shoes: pl.DataFrame) -> np.ndarray:
+    """Wald-Wolfowitz z score of the number of runs of each shoe (nan when one side never wins)."""
+    n, n1, runs = (shoes[c].to_numpy().astype(np.int64) for c in ("n", "banker", "runs"))
+    n2 = n - n1
+    z = np.full(len(n), np.nan)
+    ok = (n1 > 0) & (n2 > 0)
+    n, n1, n2, runs = n[ok], n1[ok], n2[ok], runs[ok]
     mean = 2 * n1 * n2 / n + 1
     var = 2 * n1 * n2 * (2 * n1 * n2 - n) / (n * n * (n - 1))
-    return (runs - mean) / np.sqrt(var) if var > 0 else float("nan")
-
-
-def _longest(seq: np.ndarray) -> int:
-    if len(seq) == 0:
-        return 0
-    edges = np.flatnonzero(np.r_[True, seq[1:] != seq[:-1], True])
-    return int(np.diff(edges).max())
+    spread = var > 0
+    z[np.flatnonzero(ok)[spread]] = (runs[spread] - mean[spread]) / np.sqrt(var[spread])
+    return z
 
 
 def runs_test(records: Records, base: Records | None = None, seed: SeedLike = None) -> TestResult:
@@ -259,8 +259,8 @@ def runs_test(records: Records, base: Records | None = None, seed: SeedLike = No
     True
     """
     base = _baseline(records, base, seed)
-    values = np.array([_runs_z(s) for s in _shoe_sequences(records.coups)])
-    reference = np.array([_runs_z(s) for s in _shoe_sequences(base.coups)])
+    values = _runs_z(_shoe_runs(records.coups))
+    reference = _reference(base, "runs", lambda b: _runs_z(_shoe_runs(b.coups)))
     return _against_baseline("runs", values, reference, records.n_shoes, "runs z score")
 
 
@@ -289,8 +289,8 @@ def streak_test(records: Records, base: Records | None = None, seed: SeedLike = 
     'longest streak'
     """
     base = _baseline(records, base, seed)
-    values = np.array([_longest(s) for s in _shoe_sequences(records.coups)], dtype=float)
-    reference = np.array([_longest(s) for s in _shoe_sequences(base.coups)], dtype=float)
+    values = _shoe_runs(records.coups)["longest"].to_numpy().astype(float)
+    reference = _reference(base, "longest", lambda b: _shoe_runs(b.coups)["longest"].to_numpy().astype(float))
     return _against_baseline("longest streak", values, reference, records.n_shoes, "longest streak")
 
 
@@ -396,17 +396,24 @@ def seen_sequences(records: Records) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _window_dispersion(seq: np.ndarray, offsets: np.ndarray, width: int = 52) -> np.ndarray:
-    """Per shoe: mean over every run of ``width`` consecutive seen cards of sum_r (count_r - width/13)^2."""
+    """Per shoe: mean over every run of ``width`` consecutive seen cards of sum_r (count_r - width/13)^2.
+
+    A window's counts sum to ``width``, so its term is sum_r count_r^2 - width^2/13: the squares are summed in
+    integers over every window of the record at once, and each shoe's windows are a range of that running sum.
+    """
     out = np.full(len(offsets) - 1, np.nan)
-    onehot = np.zeros((len(seq) + 1, 13), np.int32)
-    onehot[np.arange(len(seq)) + 1, seq] = 1
-    cum = np.cumsum(onehot, axis=0)
-    for s in range(len(offsets) - 1):
-        a, b = offsets[s], offsets[s + 1]
-        if b - a < width:
-            continue
-        counts = cum[a + width : b + 1] - cum[a : b - width + 1]
-        out[s] = float(((counts - width / 13) ** 2).sum(axis=1).mean())
+    windows = np.diff(offsets) - width + 1  # windows of each shoe (none where it saw fewer than width cards)
+    if not (windows > 0).any():
+        return out
+    square = np.zeros(len(seq) - width + 1, np.int32)  # [i]: sum_r count_r^2 in seq[i : i + width]
+    for rank in range(13):  # a rank at a time: a few MB of scratch, not a one-hot table of the whole record
+        cum = np.concatenate([[0], np.cumsum(seq == rank, dtype=np.int32)])
+        count = cum[width:] - cum[:-width]
+        square += count * count
+    squares = np.concatenate([[0], np.cumsum(square, dtype=np.int64)])
+    ok = windows > 0
+    starts = offsets[:-1][ok]
+    out[ok] = (squares[starts + windows[ok]] - squares[starts]) / windows[ok] - width * width / 13
     return out
 
 
@@ -441,7 +448,7 @@ def deck_mixing_test(records: Records, base: Records | None = None, seed: SeedLi
     """
     base = _baseline(records, base, seed)
     values = _window_dispersion(*seen_sequences(records))
-    reference = _window_dispersion(*seen_sequences(base))
+    reference = _reference(base, "dispersion", lambda b: _window_dispersion(*seen_sequences(b)))
     return _against_baseline("deck mixing", values, reference, records.n_shoes, "rank dispersion per 52 cards")
 
 
