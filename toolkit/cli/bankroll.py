@@ -190,12 +190,11 @@ def bankroll(
     except (ValueError, TypeError) as err:
         fail(str(err))
     s = seed_or_fresh(seed)
-    if n == 1 and kelly is not None and kelly_by == KellyBy.by_count:  # the ramp deals shoes: work, after the seed
+    if by_count:  # the ramp deals shoes: work, after the seed (its seed as toolkit.sizing.bankroll_report's)
         try:
             strategy = sized_strategy(
                 systems[0], bets_[0], levels[0], bankroll_units, kelly, steps, units, limits, kelly_by.value,
-                seed=np.random.SeedSequence(s).spawn(3)[2], dealing=dealing,  # as toolkit.sizing.bankroll_report
-                workers=workers,
+                seed=np.random.SeedSequence(s).spawn(3)[2], dealing=dealing, workers=workers,
             )  # fmt: skip
         except ValueError as err:
             fail(str(err))

@@ -594,8 +594,7 @@ def bankroll_report(
     rate = positive(hands_per_hour, "hands_per_hour")
     n_shoes, paths, trip_n = _run_sizes(n_shoes, paths, trip_shoes, confidence)
     one_of(method, ("simulated", "computed"), "method")
-    root = as_seed_sequence(seed)
-    shoes_seed, paths_seed, ramp_seed = root.spawn(3)
+    shoes_seed, paths_seed, ramp_seed = (root := as_seed_sequence(seed)).spawn(3)
     if strategy is None:
         strategy = sized_strategy(
             system, bet, threshold, b, kelly, ramp, units, limits, kelly_by, seed=ramp_seed, dealing=dealing,
