@@ -24,9 +24,10 @@ settings.register_profile("ci", deadline=None, print_blob=True, derandomize=True
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
-#: The longest modules, sent to the workers first under ``-n`` (pyproject's addopts distribute whole modules in
-#: the order collected): the notebooks (some 150 CPU s) and the docs build (some 100), each a module that one
-#: worker runs alone; left to the end of the collection, either kept one worker busy long after the other was done.
+#: The longest modules, first in the order the workers take the tests under ``-n`` (pyproject's addopts: each
+#: worker takes a contiguous half, the idle one steals from the end of the other's queue): the notebooks (some 100
+#: CPU s) and the docs build (some 40), whose tests cannot be split finer; left to the end of the collection, either
+#: kept one worker busy long after the other was done.
 LONGEST_FIRST = ("tests/test_notebooks.py", "tests/test_docs.py")
 
 

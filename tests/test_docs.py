@@ -3,8 +3,9 @@
 The build here does not execute the notebooks (``-D nb_execution_mode=off``): every page, the API
 reference written from each subpackage's ``__all__`` and every docstring it renders are checked, in
 about 40 CPU seconds (a third of what it took while every page's sidebar resolved the whole site's tree of
-pages: ``notebooks/_ext/shallow_navigation.py``, checked here against Sphinx's own navigation on a small site).  CI also builds the site with the notebooks executed (``.ci/run``), into the jupyter-cache
-that the notebook tests (``tests/test_notebooks.py``) then check instead of running each notebook
+pages: ``notebooks/_ext/shallow_navigation.py``, checked here against Sphinx's own navigation on a small
+site).  CI also builds the site with the notebooks executed (``.ci/run``), into the jupyter-cache that
+the notebook tests (``tests/test_notebooks.py``) then check instead of running each notebook
 again; it marks a build that passed with warnings as errors (``notebooks/_build/html/.built-with-W``),
 and such a build newer than every source of the site is checked here instead of building it again
 (``BACCARAT_DOCS_BUILD=0`` builds it all the same).  Skipped, saying why, when the ``docs`` extra is not
