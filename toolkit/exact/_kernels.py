@@ -295,6 +295,21 @@ class EventTable:
         return out
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pair_sums(ranks, r, lo, hi):  # pragma: no cover - compiled
+    """Over ranks ``lo .. hi - 1`` of row ``r``: the cards, and the sums of ``n(n-1)``, ``n(n-1)(n-2)(n-3)`` and
+    ``(n(n-1))^2`` (whole numbers below 2**53, so exact in any order)."""
+    total = s2 = s4 = sq = 0.0
+    for c in range(lo, hi):
+        n = float(ranks[r, c])
+        f2 = n * (n - 1)
+        total += n
+        s2 += f2
+        s4 += f2 * (n - 2) * (n - 3)
+        sq += f2 * f2
+    return total, s2, s4, sq
+
+
 @numba.njit(cache=True, nogil=True, error_model="numpy")
 def pair_rows(ranks):  # pragma: no cover - compiled
     """``(B, 4)`` probabilities of (no pair, Banker pair only, Player pair only, both) of ``(B, 13)`` rank counts
@@ -306,14 +321,7 @@ def pair_rows(ranks):  # pragma: no cover - compiled
     rows = ranks.shape[0]
     out = np.empty((rows, 4))
     for r in range(rows):
-        total = s2 = s4 = sq = 0.0
-        for c in range(ranks.shape[1]):
-            n = float(ranks[r, c])
-            f2 = n * (n - 1)
-            total += n
-            s2 += f2
-            s4 += f2 * (n - 2) * (n - 3)
-            sq += f2 * f2
+        total, s2, s4, sq = _pair_sums(ranks, r, 0, ranks.shape[1])
         both = (s4 + s2 * s2 - sq) / (total * (total - 1) * (total - 2) * (total - 3))
         one = s2 / (total * (total - 1))
         out[r, 0] = 1 - 2 * one + both
@@ -332,14 +340,7 @@ def zero_pair_rows(ranks):  # pragma: no cover - compiled
     alpha = np.empty(rows)
     beta = np.empty(rows)
     for r in range(rows):
-        total = same2 = s4 = sq = 0.0
-        for c in range(9, 13):
-            z = float(ranks[r, c])
-            f2 = z * (z - 1)
-            total += z
-            same2 += f2
-            s4 += f2 * (z - 2) * (z - 3)
-            sq += f2 * f2
+        total, same2, s4, sq = _pair_sums(ranks, r, 9, 13)
         den2 = total * (total - 1)
         den4 = den2 * (total - 2) * (total - 3)
         alpha[r] = same2 / den2 if den2 > 0 else 0.0
